@@ -1,0 +1,16 @@
+/** One jest run over every package; workspace packages resolve to their sources. */
+const swc = ["@swc/jest", { jsc: { parser: { syntax: "typescript", tsx: true }, target: "es2022" }, module: { type: "commonjs" } }];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: "node",
+  transform: { "^.+\\.(t|j)sx?$": swc },
+  testMatch: ["<rootDir>/packages/*/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts"],
+  testPathIgnorePatterns: ["/node_modules/", "/dist/"],
+  moduleNameMapper: {
+    "^@linkshort/client$": "<rootDir>/packages/client/src/index.ts",
+    "^@linkshort/client/core$": "<rootDir>/packages/client/src/core.ts",
+    "^@linkshort/sandbox$": "<rootDir>/packages/sandbox/src/index.ts",
+  },
+  testTimeout: 20000,
+};

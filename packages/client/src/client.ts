@@ -1,0 +1,38 @@
+import { HttpCore, type CoreClientOptions } from "./http";
+import { AccountResource } from "./resources/account";
+import { DomainsResource } from "./resources/domains";
+import { LinksResource } from "./resources/links";
+import { OverlaysResource, SplashPagesResource } from "./resources/pages";
+import { PixelsResource } from "./resources/pixels";
+import { PlansResource } from "./resources/plans";
+import { QrCodesResource } from "./resources/qr-codes";
+import { UsersResource } from "./resources/users";
+
+/** The typed client of the Link-Shortening Service API v3, over the transport and sleep it is given. */
+export class LinkShortClient {
+  readonly account: AccountResource;
+  readonly domains: DomainsResource;
+  readonly splashPages: SplashPagesResource;
+  readonly overlays: OverlaysResource;
+  readonly links: LinksResource;
+  readonly pixels: PixelsResource;
+  readonly qrCodes: QrCodesResource;
+  readonly plans: PlansResource;
+  readonly users: UsersResource;
+  /** The normalised base URL (no trailing slash or `/api`). */
+  readonly baseUrl: string;
+
+  constructor(options: CoreClientOptions) {
+    const core = new HttpCore(options);
+    this.baseUrl = core.baseUrl;
+    this.account = new AccountResource(core);
+    this.domains = new DomainsResource(core);
+    this.splashPages = new SplashPagesResource(core);
+    this.overlays = new OverlaysResource(core);
+    this.links = new LinksResource(core);
+    this.pixels = new PixelsResource(core);
+    this.qrCodes = new QrCodesResource(core);
+    this.plans = new PlansResource(core);
+    this.users = new UsersResource(core);
+  }
+}

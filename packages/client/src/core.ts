@@ -1,0 +1,12 @@
+/**
+ * The client with no default transport: for hosts that bring their own HTTP and timers (n8n).
+ * Nothing reachable from here imports anything but `zod/v4` or touches timers or process globals.
+ */
+export { LinkShortClient } from "./client";
+export type { CoreClientOptions, RateLimitOptions, RequestOptions } from "./http";
+export * from "./errors";
+export * from "./inputs";
+export * from "./schemas";
+export { PagePromise } from "./pagination";
+export { RateLimiter } from "./rate-limit";
+export type { Sleep, Transport, TransportRequest, TransportResponse } from "./transport";

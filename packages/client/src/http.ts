@@ -1,0 +1,295 @@
+import type { z } from "zod/v4";
+import {
+  AbortedError,
+  ApiError,
+  AuthenticationError,
+  ConnectionError,
+  LinkShortError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ResponseError,
+  TimeoutError,
+  ValidationError,
+} from "./errors";
+import { isHttpUrl } from "./inputs";
+import { RateLimiter, sharedLimiter, type Clock } from "./rate-limit";
+import { headerValue, type Sleep, type Transport, type TransportRequest, type TransportResponse } from "./transport";
+
+/** Options every call accepts, overriding the client's. */
+export interface RequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  maxRetries?: number;
+}
+
+export interface RateLimitOptions {
+  /** Longest total time one call may wait for the rate limit before it fails with `RateLimitError`. Default 120 s. */
+  maxWaitMs?: number;
+  /** The limiter to pace with; by default one shared by every client of the same base URL and key. */
+  limiter?: RateLimiter;
+}
+
+export interface CoreClientOptions {
+  /** The service's address, e.g. `https://short.example.com` (a trailing `/api` is accepted). */
+  baseUrl: string;
+  apiKey: string;
+  transport: Transport;
+  sleep: Sleep;
+  /** Per attempt. Default 30 s. */
+  timeoutMs?: number;
+  /** Retries of GET, PUT and DELETE after connection errors, timeouts and 5xx. Default 2. */
+  maxRetries?: number;
+  /** Pacing from the rate-limit headers; `false` sends at once and fails on a limit answer. */
+  rateLimit?: RateLimitOptions | false;
+  signal?: AbortSignal;
+  /** Epoch milliseconds; injectable for tests. */
+  now?: () => number;
+  /** A number in [0, 1) for backoff jitter; injectable for tests. */
+  random?: () => number;
+  userAgent?: string;
+}
+
+export interface ApiRequest {
+  method: TransportRequest["method"];
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: object;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 120_000;
+const MAX_RATE_LIMIT_ANSWERS = 20;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
+const EXCERPT_LENGTH = 200;
+const NEVER_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+
+function isSuccess(flag: unknown): boolean {
+  return flag === 0 || flag === "0" || flag === false;
+}
+
+/** Builds requests, sends them through the transport with pacing and retries, and turns answers into values or errors. */
+export class HttpCore {
+  readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly limiter: RateLimiter | undefined;
+  private readonly maxRateLimitWaitMs: number;
+
+  constructor(private readonly options: CoreClientOptions) {
+    const issues = [];
+    if (typeof options.baseUrl !== "string" || !isHttpUrl(options.baseUrl)) {
+      issues.push({ field: "baseUrl", message: "must be a valid http or https URL" });
+    }
+    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
+      issues.push({ field: "apiKey", message: "is required" });
+    }
+    if (typeof options.transport !== "function") issues.push({ field: "transport", message: "must be a function" });
+    if (typeof options.sleep !== "function") issues.push({ field: "sleep", message: "must be a function" });
+    if (issues.length > 0) throw new ValidationError(issues, "LinkShortClient");
+
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api$/, "");
+    this.apiKey = options.apiKey;
+    this.clock = { now: options.now ?? (() => Date.now()), sleep: options.sleep };
+    this.random = options.random ?? Math.random;
+    const rateLimit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
+    this.limiter = rateLimit ? (rateLimit.limiter ?? sharedLimiter(this.baseUrl, this.apiKey)) : undefined;
+    this.maxRateLimitWaitMs = rateLimit?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
+  }
+
+  /** Removes the API key from any text that may reach a message or a log. */
+  redact(text: string): string {
+    return this.apiKey.length >= 4 ? text.split(this.apiKey).join("[redacted]") : text;
+  }
+
+  async request<S extends z.ZodType>(request: ApiRequest, schema: S, requestOptions: RequestOptions = {}): Promise<z.output<S>> {
+    const signal = requestOptions.signal ?? this.options.signal;
+    const maxRetries = requestOptions.maxRetries ?? this.options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const transportRequest = this.buildRequest(request, requestOptions.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal);
+    let retries = 0;
+    let rateLimitWaitedMs = 0;
+    let rateLimitAnswers = 0;
+
+    for (;;) {
+      if (signal?.aborted) throw new AbortedError();
+      if (this.limiter) {
+        rateLimitWaitedMs += await this.limiter.acquire(
+          this.clock,
+          this.maxRateLimitWaitMs - rateLimitWaitedMs,
+          (waitMs) => this.pacingTooLong(waitMs),
+          signal,
+        );
+      }
+      let body: unknown;
+      try {
+        const response = await this.send(transportRequest);
+        body = this.parse(response);
+      } catch (error) {
+        if (error instanceof RateLimitError) {
+          const waitMs = error.retryAfterMs ?? (error.resetAt !== undefined ? error.resetAt - this.clock.now() : 1_000);
+          rateLimitAnswers += 1;
+          if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + waitMs > this.maxRateLimitWaitMs) throw error;
+          this.limiter.blockUntil(this.clock.now() + Math.max(0, waitMs));
+          continue;
+        }
+        if (retries < maxRetries && this.isRetryable(error, request.method)) {
+          await this.clock.sleep(this.backoffMs(retries, error), signal);
+          retries += 1;
+          continue;
+        }
+        throw error;
+      }
+      return this.shape(body, schema, transportRequest);
+    }
+  }
+
+  private buildRequest(request: ApiRequest, timeoutMs: number, signal: AbortSignal | undefined): TransportRequest {
+    const query = Object.entries(request.query ?? {})
+      .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+      .join("&");
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.apiKey}`,
+      Accept: "application/json",
+      "User-Agent": this.options.userAgent ?? "linkshort-client",
+    };
+    if (request.body !== undefined) headers["Content-Type"] = "application/json";
+    return {
+      method: request.method,
+      url: `${this.baseUrl}${request.path}${query ? `?${query}` : ""}`,
+      headers,
+      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+      timeoutMs,
+      ...(signal ? { signal } : {}),
+    };
+  }
+
+  private async send(request: TransportRequest): Promise<TransportResponse> {
+    try {
+      const response = await this.options.transport(request);
+      this.limiter?.observe(response, this.clock.now());
+      return response;
+    } catch (error) {
+      throw this.asClientError(error);
+    } finally {
+      this.limiter?.release();
+    }
+  }
+
+  private asClientError(error: unknown): LinkShortError {
+    if (error instanceof LinkShortError) {
+      if (error instanceof ConnectionError) return new ConnectionError(this.redact(error.message), error.mayHaveReachedServer);
+      return error;
+    }
+    const code = typeof error === "object" && error !== null ? String((error as { code?: unknown }).code ?? "") : "";
+    const message = error instanceof Error ? error.message : String(error);
+    return new ConnectionError(this.redact(`Could not reach the server${code ? ` (${code})` : ""}: ${message}`), !NEVER_SENT_CODES.has(code));
+  }
+
+  /** Turns an answer into the envelope's body, or throws the error it carries. */
+  private parse(response: TransportResponse): unknown {
+    const { status } = response;
+    const text = typeof response.body === "string" ? response.body : "";
+    if (status === 429) {
+      throw this.rateLimitError("Too many requests (HTTP 429)", status, headerValue(response.headers, "retry-after"), response);
+    }
+    if (text.trim() === "") throw new ResponseError(`The server sent an empty answer (HTTP ${status})`, status, "");
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      const html = /^\s*</.test(text);
+      throw new ResponseError(
+        html ? `The server sent an HTML page instead of JSON (HTTP ${status})` : `The server sent malformed JSON (HTTP ${status})`,
+        status,
+        this.excerpt(text),
+      );
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw new ResponseError(`The server's answer is not a JSON object (HTTP ${status})`, status, this.excerpt(text));
+    }
+    const envelope = body as Record<string, unknown>;
+    if (!("error" in envelope)) {
+      throw new ResponseError(`The server's answer has no "error" key (HTTP ${status})`, status, this.excerpt(text));
+    }
+    if (isSuccess(envelope.error) && status < 400) return envelope;
+
+    const message = this.redact(typeof envelope.message === "string" && envelope.message ? envelope.message : `The server reported an error (HTTP ${status})`);
+    if (envelope.error === 429 || envelope.error === "429") {
+      throw this.rateLimitError(message, status, envelope["Retry-After"] ?? headerValue(response.headers, "retry-after"), response);
+    }
+    if (status === 401) throw new AuthenticationError(message, status, envelope.error);
+    if (status === 403) {
+      throw /api key|activate/i.test(message) ? new AuthenticationError(message, status, envelope.error) : new PermissionError(message, status, envelope.error);
+    }
+    if (status === 404 || /does not exist|doesn't exist|not found|no such/i.test(message)) {
+      throw new NotFoundError(message, status, envelope.error);
+    }
+    throw new ApiError(message, status, envelope.error);
+  }
+
+  private rateLimitError(message: string, status: number, retryAfter: unknown, response: TransportResponse): RateLimitError {
+    const reset = Number(headerValue(response.headers, "x-ratelimit-reset"));
+    const resetAt = Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+    return new RateLimitError(message, status, this.retryAfterMs(retryAfter), resetAt);
+  }
+
+  /** `Retry-After` as seconds (number or string) or an HTTP date. */
+  private retryAfterMs(value: unknown): number | undefined {
+    if (value === undefined || value === null || value === "") return undefined;
+    const seconds = Number(value);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const date = Date.parse(String(value));
+    return Number.isFinite(date) ? Math.max(0, date - this.clock.now()) : undefined;
+  }
+
+  private pacingTooLong(waitMs: number): RateLimitError {
+    return new RateLimitError(
+      `The rate limit is spent and the next window opens in ${Math.ceil(waitMs / 1000)} s, past the allowed wait of ${Math.round(this.maxRateLimitWaitMs / 1000)} s`,
+      0,
+      waitMs,
+      this.clock.now() + waitMs,
+    );
+  }
+
+  private isRetryable(error: unknown, method: ApiRequest["method"]): boolean {
+    if (method === "POST") return error instanceof ConnectionError && !error.mayHaveReachedServer;
+    if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
+    return (error instanceof ApiError || error instanceof ResponseError) && error.status >= 500;
+  }
+
+  private backoffMs(retry: number, _error: unknown): number {
+    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
+    return Math.round(ceiling / 2 + this.random() * (ceiling / 2));
+  }
+
+  private shape<S extends z.ZodType>(body: unknown, schema: S, request: TransportRequest): z.output<S> {
+    let result: ReturnType<S["safeParse"]>;
+    try {
+      result = schema.safeParse(body) as ReturnType<S["safeParse"]>;
+    } catch {
+      throw new ResponseError(`The answer to ${request.method} ${this.pathOf(request)} could not be read`, 200, "");
+    }
+    if (result.success) return result.data as z.output<S>;
+    const where = result.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
+      .join("; ");
+    throw new ResponseError(
+      `The answer to ${request.method} ${this.pathOf(request)} has an unexpected shape (${this.redact(where)})`,
+      200,
+      this.excerpt(JSON.stringify(body) ?? ""),
+    );
+  }
+
+  private pathOf(request: TransportRequest): string {
+    return request.url.slice(this.baseUrl.length).split("?")[0] ?? "";
+  }
+
+  private excerpt(text: string): string {
+    return this.redact(text.replace(/\s+/g, " ").trim()).slice(0, EXCERPT_LENGTH);
+  }
+}

@@ -1,0 +1,15 @@
+/** The client for Node: undici transport and Node timers by default. */
+import { LinkShortClient as CoreLinkShortClient } from "./client";
+import type { CoreClientOptions } from "./http";
+import { nodeSleep, undiciTransport } from "./undici-transport";
+
+export * from "./core";
+export { nodeSleep, undiciTransport } from "./undici-transport";
+
+export type LinkShortClientOptions = Omit<CoreClientOptions, "transport" | "sleep"> & Partial<Pick<CoreClientOptions, "transport" | "sleep">>;
+
+export class LinkShortClient extends CoreLinkShortClient {
+  constructor(options: LinkShortClientOptions) {
+    super({ ...options, transport: options.transport ?? undiciTransport(), sleep: options.sleep ?? nodeSleep });
+  }
+}

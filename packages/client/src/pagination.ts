@@ -1,0 +1,74 @@
+import type { Page } from "./schemas";
+
+/**
+ * The answer of a `list` call: await it for one page, or iterate it with `for await` for every item
+ * of every page, one page in memory at a time. Nothing is requested until it is awaited or iterated.
+ */
+export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+  private firstPage: Promise<Page<T>> | undefined;
+
+  constructor(
+    private readonly fetchPage: (page: number) => Promise<Page<T>>,
+    private readonly startPage = 1,
+  ) {}
+
+  private first(): Promise<Page<T>> {
+    this.firstPage ??= this.fetchPage(this.startPage);
+    return this.firstPage;
+  }
+
+  then<R1 = Page<T>, R2 = never>(
+    onFulfilled?: ((page: Page<T>) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.first().then(onFulfilled, onRejected);
+  }
+
+  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<T> | R> {
+    return this.first().catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<Page<T>> {
+    return this.first().finally(onFinally);
+  }
+
+  /**
+   * Every page from the first. Stops at `maxpage`, at a short or empty page, or when the server
+   * does not move forward; never trusts `nextpage`, which deployed servers get wrong at the end.
+   */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    let page = await this.first();
+    let requested = this.startPage;
+    for (;;) {
+      yield page;
+      const isLast =
+        page.items.length === 0 || page.currentpage >= page.maxpage || page.items.length < page.perpage || page.currentpage < requested;
+      if (isLast) return;
+      requested = page.currentpage + 1;
+      page = await this.fetchPage(requested);
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    for await (const page of this.pages()) yield* page.items;
+  }
+
+  /** Collects up to `max` items (all of them when omitted), reading only the pages needed. */
+  async toArray(max = Number.POSITIVE_INFINITY): Promise<T[]> {
+    const items: T[] = [];
+    if (max <= 0) return items;
+    for await (const item of this) {
+      items.push(item);
+      if (items.length >= max) break;
+    }
+    return items;
+  }
+}
+
+/** A list the API answers in one piece (plans, users), offered with the same interface. */
+export function singlePage<T>(fetchAll: () => Promise<T[]>): PagePromise<T> {
+  return new PagePromise(async () => {
+    const items = await fetchAll();
+    return { items, result: items.length, perpage: items.length, currentpage: 1, nextpage: null, maxpage: 1 };
+  });
+}

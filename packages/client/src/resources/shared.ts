@@ -1,0 +1,66 @@
+import { z } from "zod/v4";
+import type { HttpCore, RequestOptions } from "../http";
+import { IdSchema, PaginationSchema } from "../inputs";
+import { PagePromise } from "../pagination";
+import { PageInfoSchema, type Page } from "../schemas";
+import { validate, validateAll } from "../validate";
+
+export type { RequestOptions };
+
+/** The schema of a paged list envelope whose items are under one of `arrayNames`. */
+export function pagedList<T extends z.ZodType>(item: T, ...arrayNames: string[]) {
+  const arrays = Object.fromEntries(arrayNames.map((name) => [name, z.array(item).optional()]));
+  return z.object({ data: PageInfoSchema.extend(arrays) }).transform((body): Page<z.output<T>> => {
+    const data = body.data as unknown as z.output<typeof PageInfoSchema> & Record<string, unknown>;
+    const items = (arrayNames.map((name) => data[name]).find(Array.isArray) ?? []) as z.output<T>[];
+    return {
+      items,
+      result: data.result,
+      perpage: data.perpage,
+      currentpage: data.currentpage,
+      nextpage: data.nextpage,
+      maxpage: data.maxpage,
+    };
+  });
+}
+
+/** The schema of an envelope whose `data` holds one value. */
+export function dataOf<T extends z.ZodType>(schema: T) {
+  return z.object({ data: schema }).transform((body) => (body as { data: z.output<T> }).data);
+}
+
+export abstract class Resource {
+  constructor(protected readonly core: HttpCore) {}
+
+  /** A paged list at `path`, validated before the first request. */
+  protected pagedList<T extends z.ZodType, P extends z.ZodType>(
+    operation: string,
+    path: string,
+    schema: T,
+    paramsSchema: P,
+    params: unknown,
+    options: RequestOptions | undefined,
+  ): PagePromise<z.output<T> extends Page<infer I> ? I : never> {
+    type Item = z.output<T> extends Page<infer I> ? I : never;
+    let query: Record<string, string | number | undefined>;
+    try {
+      query = validate(paramsSchema, params ?? {}, operation) as Record<string, string | number | undefined>;
+    } catch (error) {
+      return new PagePromise<Item>(() => Promise.reject(error));
+    }
+    return new PagePromise<Item>(
+      (page) => this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options) as Promise<Page<Item>>,
+      (query.page as number | undefined) ?? 1,
+    );
+  }
+
+  protected id(operation: string, id: unknown, field = "id"): number {
+    return validate(IdSchema, id, operation, field);
+  }
+
+  protected idAndBody<S extends z.ZodType>(operation: string, id: unknown, schema: S, body: unknown): { id: number; body: z.output<S> } {
+    return validateAll({ id: [IdSchema, id, "id"], body: [schema, body, ""] }, operation) as { id: number; body: z.output<S> };
+  }
+}
+
+export { PaginationSchema };

@@ -1,0 +1,211 @@
+/**
+ * The one definition of every shape the API sends back. Each schema accepts the variants that
+ * deployed servers produce (see real-world-notes.md) and normalises them, so that every front end
+ * sees one clean type.
+ */
+import { z } from "zod/v4";
+
+const NUMERIC_STRING = /^-?\d+(\.\d+)?$/;
+
+/** A number that may arrive as a numeric string; null and absent become 0. */
+export const count = z
+  .union([z.number(), z.string().regex(NUMERIC_STRING).transform(Number), z.null(), z.undefined()])
+  .transform((value) => value ?? 0);
+
+/** A numeric identifier that may arrive as a string. */
+export const identifier = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
+
+/** A string that may be null or absent; becomes "". */
+export const text = z
+  .union([z.string(), z.number().transform(String), z.null(), z.undefined()])
+  .transform((value) => value ?? "");
+
+/** A timestamp `YYYY-MM-DD HH:MM:SS` (or only its date part), kept as the string the server sent, or null. */
+export const timestamp = z.union([z.string(), z.null(), z.undefined()]).transform((value) => value || null);
+
+/** PHP sends an empty map as `0`, `"0"`, `[]`, `false` or null. */
+const emptyMap = z.union([z.literal(0), z.literal("0"), z.literal(false), z.null(), z.undefined(), z.array(z.never()).length(0)]);
+
+/** A statistics map (name to count) whose counts may be numeric strings and which is `0` when empty. */
+export const countMap = z.union([emptyMap.transform(() => ({})), z.record(z.string(), count)]);
+
+/** A targeting map (lower-case location or device name to URL); empty may arrive as `[]` or `0`. */
+export const targetMap = z.union([emptyMap.transform(() => ({})), z.record(z.string(), z.string())]);
+
+/** `0`, `"0"` and `false` mean off; `1`, `"1"` and `true` mean on. */
+export const flag = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.literal("0"), z.literal("1"), z.literal(""), z.null(), z.undefined()])
+  .transform((value) => value === true || value === 1 || value === "1");
+
+export const AccountSchema = z.object({
+  id: identifier,
+  email: text,
+  username: text,
+  avatar: text,
+  status: text,
+  expires: timestamp,
+  registered: timestamp,
+});
+export type Account = z.output<typeof AccountSchema>;
+
+export const UserSchema = AccountSchema.extend({
+  planid: z.union([identifier, z.null(), z.undefined()]).transform((value) => value ?? null),
+  apikey: text,
+});
+export type User = z.output<typeof UserSchema>;
+
+export const DomainSchema = z.object({
+  id: identifier,
+  domain: text,
+  redirectroot: text,
+  redirect404: text,
+});
+export type Domain = z.output<typeof DomainSchema>;
+
+export const SplashPageSchema = z.object({ id: identifier, name: text, date: timestamp });
+export type SplashPage = z.output<typeof SplashPageSchema>;
+
+export const OverlaySchema = z.object({ id: identifier, type: text, name: text, date: timestamp });
+export type Overlay = z.output<typeof OverlaySchema>;
+
+export const LinkSchema = z.object({
+  id: identifier,
+  alias: text,
+  shorturl: text,
+  longurl: text,
+  clicks: count,
+  title: text,
+  description: text,
+  date: timestamp,
+});
+export type Link = z.output<typeof LinkSchema>;
+
+export const LinkDetailsSchema = z.object({
+  id: identifier,
+  shorturl: text,
+  longurl: text,
+  title: text,
+  description: text,
+  location: targetMap,
+  device: targetMap,
+  expiry: timestamp,
+  date: timestamp,
+});
+export type LinkDetails = z.output<typeof LinkDetailsSchema>;
+
+export const StatisticsSchema = z.object({
+  clicks: count,
+  uniqueClicks: count,
+  topCountries: countMap,
+  topReferrers: countMap,
+  topBrowsers: countMap,
+  topOs: countMap,
+  socialCount: countMap,
+});
+export type Statistics = z.output<typeof StatisticsSchema>;
+
+export const PixelSchema = z.object({ id: identifier, type: text, name: text, tag: text, date: timestamp });
+export type Pixel = z.output<typeof PixelSchema>;
+
+export const QrCodeSchema = z.object({ id: identifier, link: text, scans: count, name: text, date: timestamp });
+export type QrCode = z.output<typeof QrCodeSchema>;
+
+const featureLimit = z.object({ enabled: flag });
+const countedLimit = z.object({ enabled: flag, count: count });
+const price = z.union([count, z.null()]);
+
+export const PlanSchema = z.object({
+  id: identifier,
+  name: text,
+  free: flag,
+  prices: z
+    .union([z.object({ monthly: price.optional(), yearly: price.optional(), lifetime: price.optional() }), emptyMap])
+    .transform((prices) =>
+      prices && typeof prices === "object" && !Array.isArray(prices)
+        ? { monthly: prices.monthly ?? null, yearly: prices.yearly ?? null, lifetime: prices.lifetime ?? null }
+        : null,
+    ),
+  limits: z.object({
+    links: count,
+    clicks: count,
+    retention: count,
+    custom: featureLimit.optional(),
+    multiple: featureLimit.optional(),
+    alias: featureLimit.optional(),
+    device: featureLimit.optional(),
+    geo: featureLimit.optional(),
+    bundle: featureLimit.optional(),
+    parameters: featureLimit.optional(),
+    export: featureLimit.optional(),
+    api: featureLimit.optional(),
+    team: countedLimit.optional(),
+    splash: countedLimit.optional(),
+    overlay: countedLimit.optional(),
+    pixels: countedLimit.optional(),
+    domain: countedLimit.optional(),
+  }),
+});
+export type Plan = z.output<typeof PlanSchema>;
+
+/** The numbers of a paged list envelope. */
+export const PageInfoSchema = z.object({
+  result: count,
+  perpage: count,
+  currentpage: count,
+  nextpage: z.union([count, z.null()]).transform((value) => value ?? null),
+  maxpage: count,
+});
+
+/** One page of a list, with its items. */
+export interface Page<T> {
+  items: T[];
+  result: number;
+  perpage: number;
+  currentpage: number;
+  nextpage: number | null;
+  maxpage: number;
+}
+
+export const LinkCreatedSchema = z.object({ id: identifier, shorturl: text });
+export type LinkCreated = z.output<typeof LinkCreatedSchema>;
+
+/** The update answer names the address `short` in the document and `shorturl` in deployed code. */
+export const LinkUpdatedSchema = z
+  .object({ id: identifier, shorturl: z.string().optional(), short: z.string().optional() })
+  .transform(({ id, shorturl, short }) => ({ id, shorturl: shorturl ?? short ?? "" }));
+export type LinkUpdated = z.output<typeof LinkUpdatedSchema>;
+
+export const CreatedSchema = z.object({ id: identifier });
+export type Created = z.output<typeof CreatedSchema>;
+
+export const QrCodeCreatedSchema = z.object({ id: identifier, link: text });
+export type QrCodeCreated = z.output<typeof QrCodeCreatedSchema>;
+
+/** `data: {id, email, username}` on some versions, a bare `userid` on others. */
+export const UserCreatedSchema = z
+  .object({
+    data: z.object({ id: identifier, email: z.string().optional(), username: z.string().optional() }).optional(),
+    userid: identifier.optional(),
+    id: identifier.optional(),
+  })
+  .transform((body, context) => {
+    const id = body.data?.id ?? body.userid ?? body.id;
+    if (id === undefined) {
+      context.addIssue({ code: "custom", message: "no user id in the answer", path: ["data", "id"] });
+      return z.NEVER;
+    }
+    return { id, email: body.data?.email, username: body.data?.username };
+  });
+export type UserCreated = z.output<typeof UserCreatedSchema>;
+
+export const MessageSchema = z.object({ message: text });
+export type MessageResult = z.output<typeof MessageSchema>;
+
+export const LoginLinkSchema = z.object({ url: z.string() });
+export type LoginLink = z.output<typeof LoginLinkSchema>;
+
+export const LinkWithStatsSchema = z.object({ details: LinkDetailsSchema, data: StatisticsSchema }).transform(({ details, data }) => ({ details, stats: data }));
+export type LinkWithStats = z.output<typeof LinkWithStatsSchema>;
+
+export const QrCodeWithStatsSchema = z.object({ details: QrCodeSchema, data: StatisticsSchema }).transform(({ details, data }) => ({ details, stats: data }));
+export type QrCodeWithStats = z.output<typeof QrCodeWithStatsSchema>;

@@ -1,0 +1,43 @@
+import { Agent, request, type Dispatcher } from "undici";
+import { AbortedError, ConnectionError, TimeoutError } from "./errors";
+import type { Sleep, Transport } from "./transport";
+
+const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+let defaultAgent: Agent | undefined;
+
+/** A transport over undici's `request`, with keep-alive connections shared by the process. */
+export function undiciTransport(dispatcher?: Dispatcher): Transport {
+  return async ({ method, url, headers, body, timeoutMs, signal }) => {
+    dispatcher ??= defaultAgent ??= new Agent({ keepAliveTimeout: 10_000 });
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const response = await request(url, { method, headers, body, signal: combined, dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: response.headers, body: text };
+    } catch (error) {
+      if (signal?.aborted) throw new AbortedError();
+      const code = String((error as { code?: unknown }).code ?? "");
+      if (timeout.aborted || TIMEOUT_CODES.has(code)) throw new TimeoutError(timeoutMs);
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ConnectionError(`Could not reach the server${code ? ` (${code})` : ""}: ${message}`, !NEVER_SENT.has(code), { cause: error });
+    }
+  };
+}
+
+/** Sleep on Node's timers, cut short by an abort. */
+export const nodeSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });

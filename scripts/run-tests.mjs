@@ -1,0 +1,51 @@
+// Runs every test suite of the repository and ends with one line: `N passed, N failed`.
+// Jest suites count their tests; other checks (lint, bundle checks) count as one test each.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const only = process.argv.slice(2);
+const suites = [
+  { name: "jest", jest: [] },
+];
+
+let passed = 0;
+let failed = 0;
+const lines = [];
+for (const suite of suites) {
+  if (only.length > 0 && !only.includes(suite.name)) continue;
+  console.log(`\n=== ${suite.name} ===`);
+  if (suite.jest) {
+    const out = join(mkdtempSync(join(tmpdir(), "linkshort-jest-")), "result.json");
+    const run = spawnSync("npx", ["jest", "--json", `--outputFile=${out}`, ...suite.jest], { stdio: "inherit" });
+    let result;
+    try {
+      result = JSON.parse(readFileSync(out, "utf8"));
+    } catch {
+      failed += 1;
+      lines.push(`${suite.name}: jest did not report (exit ${run.status})`);
+      continue;
+    }
+    const suiteFailures = result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
+    passed += result.numPassedTests;
+    failed += suiteFailures;
+    if (result.numPendingTests > 0 || result.numTodoTests > 0) {
+      failed += result.numPendingTests + result.numTodoTests;
+      lines.push(`${suite.name}: ${result.numPendingTests + result.numTodoTests} skipped test(s) count as failures`);
+    }
+    lines.push(`${suite.name}: ${result.numPassedTests} passed, ${suiteFailures} failed`);
+    if (run.status !== 0 && suiteFailures === 0) {
+      failed += 1;
+      lines.push(`${suite.name}: jest exited ${run.status}`);
+    }
+  } else {
+    const run = spawnSync(suite.command[0], suite.command.slice(1), { stdio: "inherit", shell: false });
+    if (run.status === 0) passed += 1;
+    else failed += 1;
+    lines.push(`${suite.name}: ${run.status === 0 ? "passed" : `failed (exit ${run.status})`}`);
+  }
+}
+console.log(`\n${lines.join("\n")}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
