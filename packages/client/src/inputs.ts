@@ -118,7 +118,11 @@ export type LinkListInput = z.input<typeof LinkListSchema>;
 
 export const AccountUpdateSchema = z
   .strictObject({ email: email.optional(), password: password.optional() })
-  .refine((input) => input.email !== undefined || input.password !== undefined, { message: "give email, password or both", path: ["email"] });
+  .refine((input) => input.email !== undefined || input.password !== undefined, {
+    message: "give email, password or both",
+    path: ["email"],
+    when: (payload) => payload.issues.length === 0,
+  });
 export type AccountUpdateInput = z.input<typeof AccountUpdateSchema>;
 
 export const DomainCreateSchema = z.strictObject({

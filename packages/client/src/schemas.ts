@@ -27,10 +27,10 @@ export const timestamp = z.union([z.string(), z.null(), z.undefined()]).transfor
 const emptyMap = z.union([z.literal(0), z.literal("0"), z.literal(false), z.null(), z.undefined(), z.array(z.never()).length(0)]);
 
 /** A statistics map (name to count) whose counts may be numeric strings and which is `0` when empty. */
-export const countMap = z.union([emptyMap.transform(() => ({})), z.record(z.string(), count)]);
+export const countMap = z.union([emptyMap.transform((): Record<string, number> => ({})), z.record(z.string(), count)]);
 
 /** A targeting map (lower-case location or device name to URL); empty may arrive as `[]` or `0`. */
-export const targetMap = z.union([emptyMap.transform(() => ({})), z.record(z.string(), z.string())]);
+export const targetMap = z.union([emptyMap.transform((): Record<string, string> => ({})), z.record(z.string(), z.string())]);
 
 /** `0`, `"0"` and `false` mean off; `1`, `"1"` and `true` mean on. */
 export const flag = z

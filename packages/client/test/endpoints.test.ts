@@ -16,7 +16,7 @@ const user = { id: 2, email: "a@b.co", username: "alice", avatar: "https://x/a.p
 
 interface Case {
   name: string;
-  call: (client: LinkShortClient) => Promise<unknown>;
+  call: (client: LinkShortClient) => PromiseLike<unknown>;
   method: string;
   path: string;
   query?: Record<string, string>;

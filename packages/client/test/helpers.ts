@@ -6,15 +6,41 @@ export const BASE_URL = "https://short.example";
 export type Reply = Partial<TransportResponse> & { json?: unknown } | Error;
 export type Handler = (request: TransportRequest, index: number) => Reply | Promise<Reply>;
 
-/** A clock whose sleep advances time at once, recording every wait. */
+/**
+ * A virtual clock: `sleep` resolves when virtual time reaches its deadline, and time jumps to the
+ * earliest deadline once everything else has settled, so concurrent waits overlap as they would
+ * in real time, without real waiting.
+ */
 export class FakeClock {
   time = Date.UTC(2026, 10, 21, 12, 0, 0);
   readonly sleeps: number[] = [];
+  private timers: Array<{ at: number; resolve: () => void }> = [];
+  private scheduled = false;
+
   now = () => this.time;
-  sleep = async (ms: number) => {
+
+  sleep = (ms: number): Promise<void> => {
     this.sleeps.push(ms);
-    this.time += ms;
+    return new Promise((resolve) => {
+      this.timers.push({ at: this.time + Math.max(0, ms), resolve });
+      this.schedule();
+    });
   };
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.timers.length === 0) return;
+      const next = Math.min(...this.timers.map((timer) => timer.at));
+      this.time = Math.max(this.time, next);
+      const due = this.timers.filter((timer) => timer.at <= this.time);
+      this.timers = this.timers.filter((timer) => timer.at > this.time);
+      for (const timer of due) timer.resolve();
+      if (this.timers.length > 0) this.schedule();
+    });
+  }
 }
 
 export interface Sent extends TransportRequest {
