@@ -1,0 +1,167 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import QRCode from "qrcode";
+import type { QrRecord, Store } from "./store";
+import { parseTimestamp } from "./views";
+import { destinationFor, recordVisit, visitorOf } from "./visits";
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+function page(response: ServerResponse, status: number, title: string, body: string): void {
+  response.writeHead(status, { "Content-Type": "text/html; charset=utf-8" });
+  response.end(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`);
+}
+
+export function notFoundPage(response: ServerResponse, status = 404): void {
+  page(response, status, status === 405 ? "405 Method Not Allowed" : "404 Not Found", `<h1>${status === 405 ? "405 Method Not Allowed" : "404 Not Found"}</h1>`);
+}
+
+/** What a QR code encodes: its tracked link for links, the content itself for the rest. */
+export function qrContent(qr: QrRecord, baseUrl: string): string {
+  const data = qr.data as Record<string, string>;
+  switch (qr.type) {
+    case "link":
+      return `${baseUrl}/qr/${qr.code}`;
+    case "email":
+      return `mailto:${data.email}?subject=${encodeURIComponent(data.subject ?? "")}&body=${encodeURIComponent(data.body ?? "")}`;
+    case "sms":
+      return `SMSTO:${data.phone}:${data.message ?? ""}`;
+    case "phone":
+      return `tel:${String(qr.data)}`;
+    case "wifi":
+      return `WIFI:T:${data.encryption ?? "WPA"};S:${data.ssid};P:${data.password ?? ""};;`;
+    case "vcard":
+      return [
+        "BEGIN:VCARD",
+        "VERSION:3.0",
+        `N:${data.lastname ?? ""};${data.firstname ?? ""}`,
+        `FN:${[data.firstname, data.lastname].filter(Boolean).join(" ") || data.organization || ""}`,
+        data.organization ? `ORG:${data.organization}` : "",
+        data.phone ? `TEL;TYPE=WORK:${data.phone}` : "",
+        data.cell ? `TEL;TYPE=CELL:${data.cell}` : "",
+        data.email ? `EMAIL:${data.email}` : "",
+        data.site ? `URL:${data.site}` : "",
+        "END:VCARD",
+      ]
+        .filter(Boolean)
+        .join("\n");
+    default:
+      return String(qr.data);
+  }
+}
+
+function rgbToHex(rgb: string): string {
+  const parts = rgb.match(/\d+/g)?.map(Number) ?? [0, 0, 0];
+  return `#${parts.map((part) => part.toString(16).padStart(2, "0")).join("")}ff`;
+}
+
+async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  let body = "";
+  for await (const chunk of request) {
+    body += chunk;
+    if (body.length > 10_000) break;
+  }
+  return new URLSearchParams(body);
+}
+
+/** Short links, QR scans and images, and SSO logins: everything outside `/api`. Returns false when nothing matched. */
+export async function handlePublic(request: IncomingMessage, response: ServerResponse, path: string, store: Store, baseUrl: string, now: number): Promise<boolean> {
+  const method = request.method ?? "GET";
+
+  const sso = /^\/user\/login\/sso\/([a-f0-9]{16,64})$/.exec(path);
+  if (sso && method === "GET") {
+    const entry = store.state.sso.find((candidate) => candidate.token === sso[1]);
+    if (!entry || entry.used || entry.expiresAt <= now) {
+      page(response, 403, "Link expired", "<h1>This login link has expired or has already been used.</h1>");
+      return true;
+    }
+    entry.used = true;
+    store.changed();
+    const user = store.state.users.find((candidate) => candidate.id === entry.userId);
+    page(response, 200, "Logged in", `<h1>Logged in as ${escapeHtml(user?.username ?? "unknown")}</h1>`);
+    return true;
+  }
+
+  const image = /^\/qr\/([a-f0-9]{6})\.(png|svg)$/.exec(path);
+  if (image && method === "GET") {
+    const qr = store.state.qrs.find((candidate) => candidate.code === image[1]);
+    if (!qr) return false;
+    const options = { margin: 2, width: 512, color: { dark: rgbToHex(qr.foreground), light: rgbToHex(qr.background) } };
+    const content = qrContent(qr, baseUrl);
+    if (image[2] === "svg") {
+      response.writeHead(200, { "Content-Type": "image/svg+xml" });
+      response.end(await QRCode.toString(content, { ...options, type: "svg" }));
+    } else {
+      response.writeHead(200, { "Content-Type": "image/png" });
+      response.end(await QRCode.toBuffer(content, { ...options, type: "png" }));
+    }
+    return true;
+  }
+
+  const scan = /^\/qr\/([a-f0-9]{6})$/.exec(path);
+  if (scan && method === "GET") {
+    const qr = store.state.qrs.find((candidate) => candidate.code === scan[1]);
+    if (!qr) return false;
+    recordVisit(qr.stats, visitorOf(request));
+    store.changed();
+    if (qr.type === "link") {
+      response.writeHead(302, { Location: String(qr.data) });
+      response.end();
+    } else {
+      page(response, 200, qr.name, `<h1>${escapeHtml(qr.name)}</h1><pre>${escapeHtml(qrContent(qr, baseUrl))}</pre>`);
+    }
+    return true;
+  }
+
+  const short = /^\/([A-Za-z0-9-]{3,50})$/.exec(path);
+  if (short && (method === "GET" || method === "POST")) {
+    const host = (request.headers.host ?? "").toLowerCase();
+    const alias = short[1]!.toLowerCase();
+    const candidates = store.state.links.filter((link) => link.alias.toLowerCase() === alias);
+    const link =
+      candidates.find((candidate) => candidate.domain !== null && new URL(candidate.domain).host.toLowerCase() === host) ??
+      candidates.find((candidate) => candidate.domain === null) ??
+      candidates[0];
+    if (!link) return false;
+    if (link.expiry && parseTimestamp(link.expiry) <= now) {
+      page(response, 410, "Link expired", "<h1>This link has expired.</h1>");
+      return true;
+    }
+    if (link.password) {
+      const form = method === "POST" ? await readForm(request) : undefined;
+      if (form?.get("password") !== link.password) {
+        const error = form ? `<p class="error">The password is not correct.</p>` : "";
+        page(
+          response,
+          form ? 401 : 200,
+          "Password protected",
+          `<h1>This link is password protected</h1>${error}<form method="post"><input type="password" name="password"><button type="submit">Unlock</button></form>`,
+        );
+        return true;
+      }
+    }
+    const visitor = visitorOf(request);
+    const destination = destinationFor(link, visitor);
+    recordVisit(link.stats, visitor);
+    store.changed();
+    const safe = escapeHtml(destination);
+    if (link.type === "direct") {
+      response.writeHead(302, { Location: destination });
+      response.end();
+    } else if (link.type === "frame") {
+      page(response, 200, link.metatitle || link.alias, `<iframe src="${safe}" style="border:0;width:100%;height:100vh"></iframe>`);
+    } else if (link.type.startsWith("overlay-")) {
+      const overlay = store.state.overlays.find((candidate) => `overlay-${candidate.id}` === link.type);
+      page(response, 200, link.metatitle || link.alias, `<div class="overlay">${escapeHtml(overlay?.name ?? "")}</div><iframe src="${safe}" style="border:0;width:100%;height:100vh"></iframe>`);
+    } else {
+      const splash = /^\d+$/.test(link.type) ? store.state.splash.find((candidate) => candidate.id === Number(link.type)) : undefined;
+      page(
+        response,
+        200,
+        splash?.name ?? "Redirecting",
+        `<meta http-equiv="refresh" content="5;url=${safe}"><h1>${escapeHtml(splash?.name ?? "You are being redirected")}</h1><a href="${safe}">Continue</a>`,
+      );
+    }
+    return true;
+  }
+  return false;
+}

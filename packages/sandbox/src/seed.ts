@@ -1,0 +1,164 @@
+import { emptyStats, generateApiKey, hashPassword, type PlanRecord, type Store, type UserRecord } from "./store";
+import { timestamp } from "./views";
+
+export type SeedName = "demo" | "minimal" | "none";
+
+const plans: PlanRecord[] = [
+  {
+    id: 1,
+    name: "Free",
+    free: true,
+    prices: null,
+    limits: {
+      links: 100,
+      clicks: 10000,
+      retention: 30,
+      custom: { enabled: "1" },
+      multiple: { enabled: "0" },
+      alias: { enabled: "1" },
+      device: { enabled: "0" },
+      geo: { enabled: "0" },
+      bundle: { enabled: "0" },
+      parameters: { enabled: "0" },
+      export: { enabled: "0" },
+      api: { enabled: "1" },
+      team: { enabled: "0", count: "0" },
+      splash: { enabled: "0", count: "0" },
+      overlay: { enabled: "0", count: "0" },
+      pixels: { enabled: "1", count: "2" },
+      domain: { enabled: "0", count: "0" },
+    },
+  },
+  {
+    id: 2,
+    name: "Pro",
+    free: false,
+    prices: { monthly: 9.99, yearly: 99, lifetime: 299 },
+    limits: {
+      links: 0,
+      clicks: 0,
+      retention: 365,
+      custom: { enabled: "1" },
+      multiple: { enabled: "1" },
+      alias: { enabled: "1" },
+      device: { enabled: "1" },
+      geo: { enabled: "1" },
+      bundle: { enabled: "1" },
+      parameters: { enabled: "1" },
+      export: { enabled: "1" },
+      api: { enabled: "1" },
+      team: { enabled: "1", count: "5" },
+      splash: { enabled: "1", count: "10" },
+      overlay: { enabled: "1", count: "10" },
+      pixels: { enabled: "1", count: "20" },
+      domain: { enabled: "1", count: "5" },
+    },
+  },
+];
+
+function addUser(store: Store, username: string, admin: boolean, planId: number, now: number, apiKey?: string): UserRecord {
+  const user: UserRecord = {
+    id: store.nextId("users"),
+    username,
+    email: `${username}@example.com`,
+    passwordHash: hashPassword(`${username}-password`),
+    apiKey: apiKey ?? generateApiKey(),
+    admin,
+    planId,
+    expires: null,
+    registered: timestamp(now - 90 * 86_400_000),
+    avatar: `https://www.gravatar.com/avatar/${username}`,
+  };
+  store.state.users.push(user);
+  return user;
+}
+
+/** Fills a new store: always an admin and a normal user; with "demo", data to look at. */
+export function seed(store: Store, name: SeedName, now: number, keys: { admin?: string; user?: string } = {}): void {
+  store.state.plans = structuredClone(plans);
+  addUser(store, "admin", true, 2, now, keys.admin);
+  const user = addUser(store, "demo", false, 2, now, keys.user);
+  store.reindex();
+  if (name !== "demo") return;
+
+  const day = 86_400_000;
+  const owners = store.state.users;
+  for (const owner of owners) {
+    store.state.splash.push({ id: store.nextId("splash"), userId: owner.id, name: `${owner.username} promo splash`, date: timestamp(now - 30 * day) });
+    store.state.overlays.push({ id: store.nextId("overlays"), userId: owner.id, type: "message", name: `${owner.username} newsletter`, date: timestamp(now - 29 * day) });
+    store.state.overlays.push({ id: store.nextId("overlays"), userId: owner.id, type: "contact", name: `${owner.username} contact form`, date: timestamp(now - 28 * day) });
+  }
+  store.state.domains.push({ id: store.nextId("domains"), userId: user.id, domain: "https://go.demo.example", redirectroot: "https://demo.example", redirect404: "https://demo.example/404" });
+  store.state.pixels.push({ id: store.nextId("pixels"), userId: user.id, type: "gtmpixel", name: "Tag Manager", tag: "GTM-DEMO123", date: timestamp(now - 20 * day) });
+  store.state.pixels.push({ id: store.nextId("pixels"), userId: user.id, type: "fbpixel", name: "Facebook", tag: "1234567890", date: timestamp(now - 19 * day) });
+
+  const countries = ["Canada", "United States", "Germany", "France", "Japan"];
+  const browsers = ["Chrome", "Firefox", "Safari", "Edge"];
+  const systems = ["Windows", "macOS", "iOS", "Android"];
+  const referrers = ["Direct", "twitter.com", "facebook.com", "news.ycombinator.com"];
+  const sites = ["https://n8n.io", "https://www.raycast.com", "https://developer.mozilla.org/en-US/docs/Web/HTTP", "https://nodejs.org/en/docs", "https://github.com/trending"];
+  sites.forEach((url, index) => {
+    const stats = emptyStats();
+    const clicks = [120, 42, 7, 0, 3][index] ?? 0;
+    for (let click = 0; click < clicks; click += 1) {
+      stats.clicks += 1;
+      const visitor = `v${index}-${click % Math.max(1, Math.ceil(clicks * 0.7))}`;
+      if (!stats.visitors.includes(visitor)) stats.visitors.push(visitor);
+      const pick = (values: string[]) => values[click % values.length]!;
+      stats.countries[pick(countries)] = (stats.countries[pick(countries)] ?? 0) + 1;
+      stats.browsers[pick(browsers)] = (stats.browsers[pick(browsers)] ?? 0) + 1;
+      stats.os[pick(systems)] = (stats.os[pick(systems)] ?? 0) + 1;
+      const referrer = pick(referrers);
+      stats.referrers[referrer] = (stats.referrers[referrer] ?? 0) + 1;
+      if (referrer === "twitter.com") stats.social.twitter = (stats.social.twitter ?? 0) + 1;
+      if (referrer === "facebook.com") stats.social.facebook = (stats.social.facebook ?? 0) + 1;
+    }
+    store.state.links.push({
+      id: store.nextId("links"),
+      userId: user.id,
+      alias: ["n8n", "raycast", "mdn-http", "node-docs", "trending"][index]!,
+      domain: null,
+      url,
+      type: "direct",
+      password: null,
+      expiry: null,
+      geotarget: index === 0 ? [{ location: "Canada", link: "https://n8n.io/?from=ca" }] : [],
+      devicetarget: index === 1 ? [{ device: "iPhone", link: "https://apps.apple.com" }] : [],
+      parameters: index === 2 ? [{ name: "utm_source", value: "linkshort" }] : [],
+      metatitle: new URL(url).hostname,
+      metadescription: "",
+      date: timestamp(now - (10 - index) * day),
+      stats,
+    });
+  });
+  const qrStats = emptyStats();
+  qrStats.clicks = 12;
+  qrStats.visitors = ["q1", "q2", "q3", "q4", "q5"];
+  qrStats.countries = { Canada: 8, Germany: 4 };
+  store.state.qrs.push({
+    id: store.nextId("qrs"),
+    userId: user.id,
+    code: "a1b2c3",
+    type: "link",
+    data: "https://n8n.io",
+    background: "rgb(255,255,255)",
+    foreground: "rgb(0,0,0)",
+    logo: null,
+    name: "Menu",
+    date: timestamp(now - 5 * day),
+    stats: qrStats,
+  });
+  store.state.qrs.push({
+    id: store.nextId("qrs"),
+    userId: user.id,
+    code: "d4e5f6",
+    type: "wifi",
+    data: { ssid: "Cafe Guest", password: "espresso", encryption: "WPA" },
+    background: "rgb(255,255,255)",
+    foreground: "rgb(20,40,160)",
+    logo: null,
+    name: "Guest Wi-Fi",
+    date: timestamp(now - 4 * day),
+    stats: emptyStats(),
+  });
+}
