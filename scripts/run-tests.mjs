@@ -8,6 +8,7 @@ import { join } from "node:path";
 const only = process.argv.slice(2);
 const suites = [
   { name: "jest", jest: [] },
+  { name: "start", command: ["node", "scripts/start.mjs", "--once", "--port", "0", "--sandbox-only"] },
 ];
 
 let passed = 0;

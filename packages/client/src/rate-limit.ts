@@ -84,10 +84,10 @@ export class RateLimiter {
     }
   }
 
-  /** The server said the limit is spent: hold every request until `until` (epoch ms). */
+  /** The server said the limit is spent: hold every request until `until` (epoch ms), its most specific word on when. */
   blockUntil(until: number): void {
     this.remaining = 0;
-    this.resetAt = Math.max(this.resetAt ?? 0, until);
+    this.resetAt = until;
     this.headersAbsent = false;
   }
 

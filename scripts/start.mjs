@@ -1,0 +1,85 @@
+// `npm start`: builds what is missing, starts the sandbox with demo data, prints its address and
+// keys, and shows one round trip with the client. `--once` stops after the round trip.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: "8787" },
+    once: { type: "boolean", default: false },
+    "sandbox-only": { type: "boolean", default: false },
+  },
+});
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error(`\`${command} ${args.join(" ")}\` failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const needsBuild = (pkg) => {
+  const dist = join(root, "packages", pkg, "dist");
+  return !existsSync(dist) || newestMtime(join(root, "packages", pkg, "src")) > newestMtime(dist);
+};
+
+if (!existsSync(join(root, "node_modules"))) {
+  console.log("Installing dependencies (npm ci)...");
+  run("npm", ["ci", "--no-audit", "--no-fund"]);
+}
+if (needsBuild("client") || needsBuild("sandbox")) {
+  console.log("Building @linkshort/client and @linkshort/sandbox...");
+  run("npm", ["run", "build"]);
+}
+
+const require = createRequire(import.meta.url);
+const { startSandbox } = require(join(root, "packages/sandbox/dist/index.js"));
+const { LinkShortClient } = require(join(root, "packages/client/dist/index.js"));
+
+const sandbox = await startSandbox({ port: Number(values.port), seed: "demo" });
+console.log(`
+linkshort sandbox (deployed mode) at ${sandbox.baseUrl}
+  admin API key: ${sandbox.adminKey}
+  user API key:  ${sandbox.userKey}
+`);
+
+const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
+const account = await client.account.get();
+const created = await client.links.create({ url: "https://github.com/n8n-io/n8n", metatitle: "n8n on GitHub" });
+const visit = await fetch(created.shorturl, { redirect: "manual", headers: { "CF-IPCountry": "CA" } });
+const { stats } = await client.links.get(created.id);
+const top = [];
+for await (const link of client.links.list({ order: "click", limit: 3 })) {
+  top.push(`${link.shorturl} (${link.clicks} clicks)`);
+  if (top.length === 3) break;
+}
+console.log(`One round trip with @linkshort/client, as ${account.username}:
+  shortened https://github.com/n8n-io/n8n -> ${created.shorturl}
+  visiting it answered ${visit.status} -> ${visit.headers.get("location")}
+  its statistics now: ${stats.clicks} click, countries ${JSON.stringify(stats.topCountries)}
+  most clicked: ${top.join(", ")}
+`);
+
+if (values.once) {
+  await sandbox.close();
+} else {
+  console.log("Press Ctrl+C to stop.");
+  const stop = () => sandbox.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
