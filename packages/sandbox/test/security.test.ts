@@ -28,7 +28,7 @@ describe("sandbox security", () => {
   afterAll(() => sandbox.close());
 
   it("a missing or wrong key gets the deployed 403", async () => {
-    for (const headers of [{}, { authorization: "Bearer nope" }, { authorization: `Bearer ${sandbox.userKey}x` }, { authorization: sandbox.userKey }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: "Bearer nope" }, { authorization: `Bearer ${sandbox.userKey}x` }, { authorization: sandbox.userKey }]) {
       const answer = await raw(`${sandbox.baseUrl}/api/account`, { headers });
       expect(answer.status).toBe(403);
       expect(JSON.parse(answer.text)).toEqual({ error: 1, message: "A valid API key is required to use this service." });
