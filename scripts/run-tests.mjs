@@ -9,6 +9,8 @@ const only = process.argv.slice(2);
 const suites = [
   { name: "jest", jest: [] },
   { name: "start", command: ["node", "scripts/start.mjs", "--once", "--port", "0", "--sandbox-only"] },
+  { name: "n8n-node lint", command: ["npx", "n8n-node", "lint"], cwd: "nodes" },
+  { name: "n8n verification scanner", command: ["node", "scripts/scan.mjs"], cwd: "nodes" },
 ];
 
 let passed = 0;
@@ -41,7 +43,7 @@ for (const suite of suites) {
       lines.push(`${suite.name}: jest exited ${run.status}`);
     }
   } else {
-    const run = spawnSync(suite.command[0], suite.command.slice(1), { stdio: "inherit", shell: false });
+    const run = spawnSync(suite.command[0], suite.command.slice(1), { stdio: "inherit", shell: false, cwd: suite.cwd ?? process.cwd() });
     if (run.status === 0) passed += 1;
     else failed += 1;
     lines.push(`${suite.name}: ${run.status === 0 ? "passed" : `failed (exit ${run.status})`}`);

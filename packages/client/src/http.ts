@@ -65,6 +65,17 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 const EXCERPT_LENGTH = 200;
 const NEVER_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+const TIMEOUT_CODES = new Set(["ECONNABORTED", "ETIMEDOUT", "ESOCKETTIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** The first error code in an error's cause chain (hosts such as n8n wrap the network error). */
+function errorCode(error: unknown): string {
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current && typeof current === "object" && depth < 5; depth += 1) {
+    if (typeof current.code === "string" && /^E[A-Z_]+$|^UND_ERR/.test(current.code)) return current.code;
+    current = current.cause as typeof current;
+  }
+  return "";
+}
 
 function isSuccess(flag: unknown): boolean {
   return flag === 0 || flag === "0" || flag === false;
@@ -173,18 +184,21 @@ export class HttpCore {
       this.limiter?.observe(response, this.clock.now());
       return response;
     } catch (error) {
-      throw this.asClientError(error);
+      throw this.asClientError(error, request);
     } finally {
       this.limiter?.release();
     }
   }
 
-  private asClientError(error: unknown): LinkShortError {
+  /** Any failure of the transport as the client's error: its own classes pass, others are classified by their code. */
+  private asClientError(error: unknown, request: TransportRequest): LinkShortError {
     if (error instanceof LinkShortError) {
       if (error instanceof ConnectionError) return new ConnectionError(this.redact(error.message), error.mayHaveReachedServer);
       return error;
     }
-    const code = typeof error === "object" && error !== null ? String((error as { code?: unknown }).code ?? "") : "";
+    if (request.signal?.aborted) return new AbortedError();
+    const code = errorCode(error);
+    if (TIMEOUT_CODES.has(code)) return new TimeoutError(request.timeoutMs);
     const message = error instanceof Error ? error.message : String(error);
     return new ConnectionError(this.redact(`Could not reach the server${code ? ` (${code})` : ""}: ${message}`), !NEVER_SENT_CODES.has(code));
   }

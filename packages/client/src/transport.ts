@@ -18,8 +18,9 @@ export interface TransportResponse {
 }
 
 /**
- * Sends one request. Throws `TimeoutError`, `AbortedError` or `ConnectionError` (any other error
- * is treated as a connection failure that may have reached the server).
+ * Sends one request. May throw the client's `TimeoutError`, `AbortedError` or `ConnectionError`;
+ * any other error is classified by the first `code` in its cause chain (`ETIMEDOUT` and the like
+ * are timeouts, `ECONNREFUSED` and the like never reached the server, the rest may have).
  */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 

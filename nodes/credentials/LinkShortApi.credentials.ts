@@ -1,0 +1,60 @@
+import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+export class LinkShortApi implements ICredentialType {
+	name = 'linkShortApi';
+
+	displayName = 'LinkShort API';
+
+	icon = { light: 'file:../nodes/LinkShort/linkshort.svg', dark: 'file:../nodes/LinkShort/linkshort.dark.svg' } as const;
+
+	documentationUrl = 'https://github.com/linkshort/linkshort/tree/main/nodes#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://short.example.com',
+			description:
+				'The address of your link-shortening service (your branded domain), without /api',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Your API key, from the Developer API page of your account',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/api$/, "")}}',
+			url: '/api/account',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error',
+					value: 1,
+					message: 'The service did not accept this API key',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,48 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { resources, router } from './actions/router';
+import { getDomains, getRedirectTypes } from './methods/loadOptions';
+
+export class LinkShort implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'LinkShort',
+		name: 'linkShort',
+		icon: { light: 'file:linkshort.svg', dark: 'file:linkshort.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Shorten links, make QR codes and read click statistics on a link-shortening service',
+		defaults: { name: 'LinkShort' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'linkShortApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'CTA Overlay', value: 'overlay' },
+					{ name: 'Domain', value: 'domain' },
+					{ name: 'Link', value: 'link' },
+					{ name: 'Pixel', value: 'pixel' },
+					{ name: 'Plan', value: 'plan' },
+					{ name: 'QR Code', value: 'qrCode' },
+					{ name: 'Splash Page', value: 'splashPage' },
+					{ name: 'User', value: 'user' },
+				],
+				default: 'link',
+			},
+			...Object.values(resources).flatMap((resource) => resource.description),
+		],
+	};
+
+	methods = { loadOptions: { getDomains, getRedirectTypes } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

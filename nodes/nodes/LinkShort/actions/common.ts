@@ -1,0 +1,80 @@
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { LinkShortClient, PagePromise } from '@linkshort/client/core';
+
+/** Runs one operation for one input item; returns the output items' JSON. */
+export type OperationExecute = (
+	this: IExecuteFunctions,
+	client: LinkShortClient,
+	itemIndex: number,
+) => Promise<IDataObject | IDataObject[]>;
+
+export interface Operation {
+	description: INodeProperties[];
+	execute: OperationExecute;
+}
+
+export function showFor(resource: string, operation: string): IDisplayOptions {
+	return { show: { resource: [resource], operation: [operation] } };
+}
+
+/** Puts every property of an operation under its resource and operation. */
+export function forOperation(resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((property) => ({ ...property, displayOptions: showFor(resource, operation) }));
+}
+
+export function idField(displayName: string, description: string): INodeProperties {
+	return {
+		displayName,
+		name: 'id',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { minValue: 1 },
+		description,
+	};
+}
+
+export function returnAllFields(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			default: 50,
+			typeOptions: { minValue: 1 },
+			displayOptions: { show: { returnAll: [false] } },
+			description: 'Max number of results to return',
+		},
+	];
+}
+
+/** Reads Return All / Limit and walks the client's pages, reading only the pages needed. */
+export async function collect<T>(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	list: (pageSize: number | undefined) => PagePromise<T>,
+): Promise<IDataObject[]> {
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	if (returnAll) return (await list(100).toArray()) as IDataObject[];
+	const limit = context.getNodeParameter('limit', itemIndex, 50) as number;
+	return (await list(Math.min(limit, 100)).toArray(limit)) as IDataObject[];
+}
+
+/** Drops empty optional values, so that only what the user filled in is sent. */
+export function filled<T extends IDataObject>(values: T): Partial<T> {
+	return Object.fromEntries(
+		Object.entries(values).filter(([, value]) => value !== '' && value !== undefined && value !== null),
+	) as Partial<T>;
+}
+
+/** An operation's output for a delete or an update that answers only a message. */
+export function done(id: number, key: 'deleted' | 'updated', message: string): IDataObject {
+	return { id, [key]: true, message };
+}

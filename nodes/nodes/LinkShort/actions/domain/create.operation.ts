@@ -1,0 +1,51 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { filled, forOperation, type Operation } from '../common';
+
+export const redirectFields: INodeProperties[] = [
+	{
+		displayName: 'Root Redirect',
+		name: 'redirectroot',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com',
+		description: 'Where visitors of the bare domain are sent',
+	},
+	{
+		displayName: 'Not Found Redirect',
+		name: 'redirect404',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/404',
+		description: 'Where visitors of an unknown short link on this domain are sent',
+	},
+];
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Domain',
+		name: 'domain',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://go.example.com',
+		description: 'The branded domain with http:// or https://. It must already point at the service.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: redirectFields,
+	},
+];
+
+export const create: Operation = {
+	description: forOperation('domain', 'create', properties),
+	async execute(client, itemIndex) {
+		const domain = this.getNodeParameter('domain', itemIndex) as string;
+		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as { redirectroot?: string; redirect404?: string };
+		const { id } = await client.domains.create({ domain, ...filled(additional) });
+		return { id, domain, ...filled(additional) };
+	},
+};

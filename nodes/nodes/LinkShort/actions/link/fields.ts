@@ -1,0 +1,187 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { formatTimestamp, REDIRECT_TYPES, type LinkCreateInput } from '@linkshort/client/core';
+import { filled } from '../common';
+
+const urlField: INodeProperties = {
+	displayName: 'URL',
+	name: 'url',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'https://example.com/a/long/page',
+	description: 'The long URL to shorten (http or https)',
+};
+
+function linkOptions(redirectType: INodeProperties): INodeProperties[] {
+	return [
+		{
+			displayName: 'Custom Alias',
+			name: 'custom',
+			type: 'string',
+			default: '',
+			placeholder: 'spring-sale',
+			description: 'The short path instead of a random one: 3 to 50 letters, digits or hyphens',
+		},
+		{
+			displayName: 'Description',
+			name: 'metadescription',
+			type: 'string',
+			default: '',
+			description: 'The meta description shown when the link is shared',
+		},
+		{
+			displayName: 'Device Targeting',
+			name: 'devicetarget',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Device Target',
+			default: {},
+			description: 'Send visitors on some devices to another URL',
+			options: [
+				{
+					displayName: 'Target',
+					name: 'targets',
+					values: [
+						{ displayName: 'Device', name: 'device', type: 'string', default: '', placeholder: 'iPhone', description: 'A device or system name, such as iPhone, iPad, Android or Windows' },
+						{ displayName: 'Link', name: 'link', type: 'string', default: '', placeholder: 'https://apps.apple.com/app', description: 'Where visitors on this device go' },
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Domain Name or ID',
+			name: 'domain',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getDomains' },
+			default: '',
+			description: 'The branded domain of the short link; the service\'s own when empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Expiry',
+			name: 'expiry',
+			type: 'dateTime',
+			default: '',
+			description: 'When the short link stops working (in the workflow\'s time zone)',
+		},
+		{
+			displayName: 'Geo-Targeting',
+			name: 'geotarget',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Country Target',
+			default: {},
+			description: 'Send visitors from some countries to another URL',
+			options: [
+				{
+					displayName: 'Target',
+					name: 'targets',
+					values: [
+						{ displayName: 'Country', name: 'location', type: 'string', default: '', placeholder: 'Canada', description: 'The country name in English' },
+						{ displayName: 'Link', name: 'link', type: 'string', default: '', placeholder: 'https://example.ca', description: 'Where visitors from this country go' },
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Parameters',
+			name: 'parameters',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Parameter',
+			default: {},
+			description: 'Query parameters added to the destination, such as UTM tags',
+			options: [
+				{
+					displayName: 'Parameter',
+					name: 'parameters',
+					values: [
+						{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'utm_source', description: 'The parameter name' },
+						{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'newsletter', description: 'The parameter value' },
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'Visitors must enter this password before they are redirected',
+		},
+		redirectType,
+		{
+			displayName: 'Title',
+			name: 'metatitle',
+			type: 'string',
+			default: '',
+			description: 'The meta title shown when the link is shared',
+		},
+	];
+}
+
+const createRedirectType: INodeProperties = {
+	displayName: 'Redirect Type Name or ID',
+	name: 'type',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getRedirectTypes' },
+	default: '',
+	description:
+		'Direct, frame, splash, one of your custom splash pages or a CTA overlay. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const updateRedirectType: INodeProperties = {
+	displayName: 'Redirect Type',
+	name: 'type',
+	type: 'options',
+	options: REDIRECT_TYPES.map((type) => ({ name: type.charAt(0).toUpperCase() + type.slice(1), value: type })),
+	default: 'direct',
+	description: 'How visitors are sent on',
+};
+
+export const createFields: INodeProperties[] = [
+	urlField,
+	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: linkOptions(createRedirectType) },
+];
+
+export const updateFields: INodeProperties[] = [
+	urlField,
+	{ displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, options: linkOptions(updateRedirectType) },
+];
+
+/**
+ * The API's `YYYY-MM-DD HH:MM:SS` from n8n's date picker: a value without an offset is already
+ * wall-clock time in the workflow's zone; one with an offset is converted into that zone.
+ */
+export function toApiTimestamp(value: string, timeZone: string): string {
+	const trimmed = value.trim();
+	if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?(\.\d+)?$/.test(trimmed)) {
+		const [date, time = ''] = trimmed.split(/[ T]/);
+		return `${date} ${time.slice(0, 8).padEnd(8, ':00').slice(0, 8)}`;
+	}
+	if (/^\d{4}-\d{2}-\d{2}$/.test(trimmed)) return `${trimmed} 00:00:00`;
+	const parsed = new Date(trimmed);
+	return Number.isNaN(parsed.getTime()) ? trimmed : formatTimestamp(parsed, timeZone);
+}
+
+function rows<T>(value: unknown, key: string): T[] | undefined {
+	const list = (value as IDataObject | undefined)?.[key];
+	return Array.isArray(list) && list.length > 0 ? (list as T[]) : undefined;
+}
+
+/** The client's link input from the form's fields. */
+export function linkInput(context: IExecuteFunctions, itemIndex: number, collection: 'additionalFields' | 'updateFields'): LinkCreateInput {
+	const url = context.getNodeParameter('url', itemIndex) as string;
+	const fields = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
+	const { geotarget, devicetarget, parameters, expiry, type, ...rest } = fields;
+	const typeValue = typeof type === 'string' && /^\d+$/.test(type) ? Number(type) : type;
+	return {
+		url,
+		...(filled(rest) as Partial<LinkCreateInput>),
+		...(typeValue !== undefined && typeValue !== '' ? { type: typeValue as LinkCreateInput['type'] } : {}),
+		...(typeof expiry === 'string' && expiry ? { expiry: toApiTimestamp(expiry, context.getTimezone()) } : {}),
+		...(rows(geotarget, 'targets') ? { geotarget: rows(geotarget, 'targets') } : {}),
+		...(rows(devicetarget, 'targets') ? { devicetarget: rows(devicetarget, 'targets') } : {}),
+		...(rows(parameters, 'parameters') ? { parameters: rows(parameters, 'parameters') } : {}),
+	};
+}

@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { collect, forOperation, returnAllFields, type Operation } from '../common';
+
+const properties: INodeProperties[] = [
+	...returnAllFields(),
+	{
+		displayName: 'Order By',
+		name: 'order',
+		type: 'options',
+		options: [
+			{ name: 'Newest First', value: 'date' },
+			{ name: 'Most Clicks First', value: 'click' },
+		],
+		default: 'date',
+		description: 'How the links are sorted',
+	},
+];
+
+export const getMany: Operation = {
+	description: forOperation('link', 'getMany', properties),
+	async execute(client, itemIndex) {
+		const order = this.getNodeParameter('order', itemIndex, 'date') as 'date' | 'click';
+		return await collect(this, itemIndex, (limit) => client.links.list({ limit, order }));
+	},
+};

@@ -1,0 +1,24 @@
+import { done, filled, forOperation, idField, type Operation } from '../common';
+import { tagField } from './fields';
+
+export const update: Operation = {
+	description: forOperation('pixel', 'update', [
+		idField('Pixel ID', 'The ID of the pixel to update'),
+		tagField,
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'A new name for the pixel' }],
+		},
+	]),
+	async execute(client, itemIndex) {
+		const id = this.getNodeParameter('id', itemIndex) as number;
+		const tag = this.getNodeParameter('tag', itemIndex) as string;
+		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as { name?: string };
+		const { message } = await client.pixels.update(id, { tag, ...filled(fields) });
+		return done(id, 'updated', message);
+	},
+};

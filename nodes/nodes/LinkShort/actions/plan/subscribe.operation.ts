@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { PLAN_TYPES, type PlanSubscribeInput } from '@linkshort/client/core';
+import { forOperation, type Operation } from '../common';
+import { toApiTimestamp } from '../link/fields';
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Plan ID', name: 'planId', type: 'number', required: true, default: 0, typeOptions: { minValue: 1 }, description: 'The ID of the plan' },
+	{ displayName: 'User ID', name: 'userId', type: 'number', required: true, default: 0, typeOptions: { minValue: 1 }, description: 'The ID of the user to subscribe' },
+	{
+		displayName: 'Billing Period',
+		name: 'type',
+		type: 'options',
+		required: true,
+		options: PLAN_TYPES.map((value) => ({ name: value.charAt(0).toUpperCase() + value.slice(1), value })),
+		default: 'monthly',
+		description: 'The subscription period; it sets the expiry when none is given',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [{ displayName: 'Expiration', name: 'expiration', type: 'dateTime', default: '', description: 'When the subscription ends' }],
+	},
+];
+
+export const subscribe: Operation = {
+	description: forOperation('plan', 'subscribe', properties),
+	async execute(client, itemIndex) {
+		const planId = this.getNodeParameter('planId', itemIndex) as number;
+		const userId = this.getNodeParameter('userId', itemIndex) as number;
+		const type = this.getNodeParameter('type', itemIndex) as PlanSubscribeInput['type'];
+		const { expiration } = this.getNodeParameter('additionalFields', itemIndex, {}) as { expiration?: string };
+		const input: PlanSubscribeInput = { type, ...(expiration ? { expiration: toApiTimestamp(expiration, this.getTimezone()) } : {}) };
+		const { message } = await client.plans.subscribe(planId, userId, input);
+		return { planId, userId, ...input, subscribed: true, message };
+	},
+};

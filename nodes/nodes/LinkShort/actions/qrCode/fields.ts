@@ -1,0 +1,142 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { QR_TYPES, WIFI_ENCRYPTIONS, type QrCodeCreateInput, type QrType } from '@linkshort/client/core';
+import { filled } from '../common';
+
+const TYPE_NAMES: Record<QrType, string> = {
+	text: 'Text',
+	vcard: 'Contact Card (vCard)',
+	link: 'Link',
+	email: 'Email',
+	phone: 'Phone Call',
+	sms: 'SMS',
+	wifi: 'Wi-Fi Network',
+};
+
+const when = (type: QrType) => ({ show: { qrType: [type] } });
+
+const VCARD_FIELDS: Array<[string, string, string]> = [
+	['firstname', 'First Name', ''],
+	['lastname', 'Last Name', ''],
+	['organization', 'Organization', ''],
+	['phone', 'Phone', '+1 555 010 0100'],
+	['cell', 'Mobile', '+1 555 010 0101'],
+	['fax', 'Fax', ''],
+	['email', 'Email', 'name@email.com'],
+	['site', 'Website', 'https://example.com'],
+	['street', 'Street', ''],
+	['city', 'City', ''],
+	['state', 'State', ''],
+	['country', 'Country', ''],
+	['zip', 'Postal Code', ''],
+];
+
+/** The QR type and, for each type, the data it needs. */
+const dataFields: INodeProperties[] = [
+	{
+		displayName: 'QR Type',
+		name: 'qrType',
+		type: 'options',
+		required: true,
+		options: QR_TYPES.map((value) => ({ name: TYPE_NAMES[value], value })).sort((a, b) => a.name.localeCompare(b.name)),
+		default: 'link',
+		description: 'What the QR code holds',
+	},
+	{ displayName: 'Text', name: 'text', type: 'string', required: true, default: '', typeOptions: { rows: 3 }, displayOptions: when('text'), description: 'The text shown when scanned' },
+	{ displayName: 'Link', name: 'link', type: 'string', required: true, default: '', placeholder: 'https://example.com', displayOptions: when('link'), description: 'The URL opened when scanned; scans are counted' },
+	{ displayName: 'Phone Number', name: 'phone', type: 'string', required: true, default: '', placeholder: '+1 555 010 0100', displayOptions: when('phone'), description: 'The number called when scanned' },
+	{ displayName: 'Email', name: 'email', type: 'string', required: true, default: '', placeholder: 'name@email.com', displayOptions: when('email'), description: 'The address of the e-mail written when scanned' },
+	{ displayName: 'Subject', name: 'subject', type: 'string', default: '', displayOptions: when('email'), description: 'The subject of the e-mail' },
+	{ displayName: 'Body', name: 'body', type: 'string', default: '', typeOptions: { rows: 3 }, displayOptions: when('email'), description: 'The text of the e-mail' },
+	{ displayName: 'Phone Number', name: 'smsPhone', type: 'string', required: true, default: '', placeholder: '+1 555 010 0100', displayOptions: when('sms'), description: 'The number the SMS goes to' },
+	{ displayName: 'Message', name: 'message', type: 'string', default: '', displayOptions: when('sms'), description: 'The text of the SMS' },
+	{ displayName: 'Network Name (SSID)', name: 'ssid', type: 'string', required: true, default: '', displayOptions: when('wifi'), description: 'The Wi-Fi network to join' },
+	{ displayName: 'Network Password', name: 'wifiPassword', type: 'string', typeOptions: { password: true }, default: '', displayOptions: when('wifi'), description: 'The Wi-Fi password' },
+	{
+		displayName: 'Encryption',
+		name: 'encryption',
+		type: 'options',
+		options: WIFI_ENCRYPTIONS.map((value) => ({ name: value === 'nopass' ? 'None' : value, value })),
+		default: 'WPA',
+		displayOptions: when('wifi'),
+		description: 'The Wi-Fi security',
+	},
+	{
+		displayName: 'Contact',
+		name: 'vcard',
+		type: 'collection',
+		placeholder: 'Add Contact Field',
+		default: {},
+		displayOptions: when('vcard'),
+		description: 'The contact card; give at least a name or an organization',
+		options: VCARD_FIELDS.map(([name, displayName, placeholder]): INodeProperties => ({
+			displayName,
+			name,
+			type: 'string',
+			default: '',
+			...(placeholder ? { placeholder } : {}),
+			description: `The contact's ${displayName.toLowerCase()}`,
+		})),
+	},
+];
+
+const appearance: INodeProperties[] = [
+	{ displayName: 'Background Color', name: 'background', type: 'color', default: '#ffffff', description: 'The background colour of the QR image' },
+	{ displayName: 'Foreground Color', name: 'foreground', type: 'color', default: '#000000', description: 'The colour of the QR modules' },
+	{ displayName: 'Logo URL', name: 'logo', type: 'string', default: '', placeholder: 'https://example.com/logo.png', description: 'A PNG or JPG logo placed in the middle of the QR image' },
+];
+
+const nameField: INodeProperties = { displayName: 'Name', name: 'name', type: 'string', default: '', description: 'A name to recognise the QR code by' };
+
+export const createFields: INodeProperties[] = [
+	...dataFields,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [...appearance, nameField].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+];
+
+export const updateFields: INodeProperties[] = [
+	...dataFields,
+	{ displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, options: appearance },
+];
+
+/** `#rrggbb` (n8n's colour picker) to the API's `rgb(r,g,b)`; anything else is passed on for the client to judge. */
+export function toRgb(colour: string): string {
+	const hex = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour.trim());
+	if (!hex) return colour;
+	return `rgb(${hex.slice(1).map((part) => parseInt(part, 16)).join(',')})`;
+}
+
+function qrData(context: IExecuteFunctions, itemIndex: number, type: QrType): unknown {
+	const value = (name: string) => context.getNodeParameter(name, itemIndex, '') as string;
+	switch (type) {
+		case 'text':
+			return value('text');
+		case 'link':
+			return value('link');
+		case 'phone':
+			return value('phone');
+		case 'email':
+			return filled({ email: value('email'), subject: value('subject'), body: value('body') });
+		case 'sms':
+			return filled({ phone: value('smsPhone'), message: value('message') });
+		case 'wifi':
+			return filled({ ssid: value('ssid'), password: value('wifiPassword'), encryption: value('encryption') });
+		case 'vcard':
+			return filled(context.getNodeParameter('vcard', itemIndex, {}) as IDataObject);
+	}
+}
+
+/** The client's QR input from the form's fields. */
+export function qrInput(context: IExecuteFunctions, itemIndex: number, collection: 'additionalFields' | 'updateFields'): QrCodeCreateInput {
+	const type = context.getNodeParameter('qrType', itemIndex) as QrType;
+	const extra = filled(context.getNodeParameter(collection, itemIndex, {}) as IDataObject);
+	for (const key of ['background', 'foreground'] as const) {
+		if (typeof extra[key] === 'string') extra[key] = toRgb(extra[key] as string);
+	}
+	return { type, data: qrData(context, itemIndex, type), ...extra } as QrCodeCreateInput;
+}

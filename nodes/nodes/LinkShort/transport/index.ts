@@ -1,0 +1,69 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+import { LinkShortClient, type Transport } from '@linkshort/client/core';
+
+type HttpContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+const CREDENTIALS = 'linkShortApi';
+
+function bodyText(raw: unknown): string {
+	if (typeof raw === 'string') return raw;
+	if (raw === undefined || raw === null) return '';
+	if (raw instanceof Uint8Array) return new TextDecoder().decode(raw);
+	return JSON.stringify(raw);
+}
+
+/**
+ * Sends the client's requests through n8n's own HTTP helper, so that n8n adds the credential's
+ * Authorization header, honours proxies and logs requests as it does for built-in nodes. Network
+ * failures are left to the client, which classifies them by their error code.
+ */
+function n8nTransport(context: HttpContext): Transport {
+	return async ({ method, url, headers, body, timeoutMs }) => {
+		const withoutKey = { ...headers };
+		delete withoutKey.Authorization;
+		const options: IHttpRequestOptions = {
+			method,
+			url,
+			headers: withoutKey,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			encoding: 'text',
+			json: false,
+			timeout: timeoutMs,
+			...(body !== undefined ? { body } : {}),
+		};
+		const response = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIALS,
+			options,
+		)) as { statusCode: number; headers: IDataObject; body: unknown };
+		const responseHeaders: Record<string, string | string[] | undefined> = {};
+		for (const [name, value] of Object.entries(response.headers ?? {})) {
+			responseHeaders[name.toLowerCase()] = Array.isArray(value)
+				? value.map(String)
+				: value === undefined
+					? undefined
+					: String(value);
+		}
+		return { status: response.statusCode, headers: responseHeaders, body: bodyText(response.body) };
+	};
+}
+
+/** A client over the node's credentials, n8n's HTTP helper and n8n's sleep. */
+export async function linkShortClient(context: HttpContext): Promise<LinkShortClient> {
+	const credentials = await context.getCredentials<{ baseUrl: string; apiKey: string }>(CREDENTIALS);
+	return new LinkShortClient({
+		baseUrl: String(credentials.baseUrl ?? '').trim(),
+		apiKey: String(credentials.apiKey ?? ''),
+		transport: n8nTransport(context),
+		sleep: async (ms) => await sleep(ms),
+		userAgent: 'n8n-nodes-linkshort',
+	});
+}

@@ -1,0 +1,154 @@
+/**
+ * Runs the built LinkShort nodes through n8n's own engine code: a `Workflow` from n8n-workflow
+ * holding the node, and n8n-core's real execution contexts (ExecuteContext, LoadOptionsContext,
+ * PollContext). The only stand-in is the server-side credentials store, which hands the
+ * credential's data over and applies its generic `authenticate` block, as n8n's server does.
+ */
+import { ExecuteContext, LoadOptionsContext, PollContext } from 'n8n-core';
+import {
+  createRunExecutionData,
+  NodeHelpers,
+  Workflow,
+  type ICredentialDataDecryptedObject,
+  type IDataObject,
+  type IHttpRequestOptions,
+  type INode,
+  type INodeExecutionData,
+  type INodeParameters,
+  type INodeType,
+  type INodeTypes,
+  type IWorkflowExecuteAdditionalData,
+  type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { LinkShort } = require('../../nodes/dist/nodes/LinkShort/LinkShort.node.js') as { LinkShort: new () => INodeType };
+const { LinkShortApi } = require('../../nodes/dist/credentials/LinkShortApi.credentials.js') as {
+  LinkShortApi: new () => { authenticate: { properties: { headers: Record<string, string> } }; properties: unknown[] };
+};
+let LinkShortTrigger: (new () => INodeType) | undefined;
+try {
+  LinkShortTrigger = (require('../../nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js') as { LinkShortTrigger: new () => INodeType }).LinkShortTrigger;
+} catch {
+  LinkShortTrigger = undefined;
+}
+
+export const NODE_TYPE = 'n8n-nodes-linkshort.linkShort';
+export const TRIGGER_TYPE = 'n8n-nodes-linkshort.linkShortTrigger';
+
+const nodeTypeInstances: Record<string, INodeType> = { [NODE_TYPE]: new LinkShort(), ...(LinkShortTrigger ? { [TRIGGER_TYPE]: new LinkShortTrigger() } : {}) };
+
+const nodeTypes: INodeTypes = {
+  getByName: (name) => nodeTypeInstances[name]!,
+  getByNameAndVersion: (name) => nodeTypeInstances[name]!,
+  getKnownTypes: () => ({}),
+};
+
+export interface Credentials {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** Every request n8n's HTTP helper sent, after authentication (to check headers and counts). */
+export const sentRequests: IHttpRequestOptions[] = [];
+
+function resolveCredentialExpression(value: string, credentials: ICredentialDataDecryptedObject): string {
+  return value.replace(/^=/, '').replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_match, key: string) => String(credentials[key] ?? ''));
+}
+
+function additionalData(credentials: Credentials): IWorkflowExecuteAdditionalData {
+  const credentialType = new LinkShortApi();
+  const credentialsHelper = {
+    getParentTypes: () => [],
+    isCredentialUsableByNode: () => true,
+    preAuthentication: async () => undefined,
+    runPreAuthentication: async () => undefined,
+    getDecrypted: async () => ({ ...credentials }),
+    getCredentialsProperties: () => credentialType.properties,
+    authenticate: async (data: ICredentialDataDecryptedObject, _type: string, requestOptions: IHttpRequestOptions) => {
+      const headers = { ...(requestOptions.headers ?? {}) } as IDataObject;
+      for (const [name, value] of Object.entries(credentialType.authenticate.properties.headers)) {
+        headers[name] = resolveCredentialExpression(value, data);
+      }
+      const authenticated = { ...requestOptions, headers };
+      sentRequests.push(authenticated);
+      return authenticated;
+    },
+  };
+  return {
+    credentialsHelper,
+    currentNodeParameters: undefined,
+    executeWorkflow: async () => ({ data: [], executionId: '' }),
+    restApiUrl: 'http://127.0.0.1:5678/rest',
+    instanceBaseUrl: 'http://127.0.0.1:5678',
+    formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+    webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+    webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+    webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+    variables: {},
+    logAiEvent: () => undefined,
+    getRunExecutionData: async () => undefined,
+    startRunnerTask: async () => {
+      throw new Error('no task runner in tests');
+    },
+  } as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** A workflow with one node of `type`, its parameters completed with their defaults as n8n's editor does. */
+export function workflowWith(type: string, parameters: INodeParameters, options: { continueOnFail?: boolean; staticData?: IDataObject } = {}) {
+  const nodeType = nodeTypeInstances[type]!;
+  const completed = NodeHelpers.getNodeParameters(nodeType.description.properties, parameters, true, false, null, nodeType.description) ?? {};
+  const node: INode = {
+    id: 'a7b3c9d1-0000-4000-8000-000000000001',
+    name: nodeType.description.defaults.name ?? 'LinkShort',
+    type,
+    typeVersion: 1,
+    position: [0, 0],
+    parameters: completed,
+    credentials: { linkShortApi: { id: '1', name: 'LinkShort account' } },
+    ...(options.continueOnFail ? { continueOnFail: true, onError: 'continueRegularOutput' as const } : {}),
+  };
+  const workflow = new Workflow({
+    id: 'wf-linkshort-test',
+    name: 'LinkShort test',
+    nodes: [node],
+    connections: {},
+    active: false,
+    nodeTypes,
+    staticData: options.staticData ?? {},
+    settings: { timezone: 'UTC' },
+  });
+  return { workflow, node };
+}
+
+/** Runs the LinkShort node's `execute()` through n8n-core's ExecuteContext over the given input items. */
+export async function executeNode(
+  credentials: Credentials,
+  parameters: INodeParameters,
+  input: INodeExecutionData[] = [{ json: {} }],
+  options: { continueOnFail?: boolean } = {},
+): Promise<INodeExecutionData[]> {
+  const { workflow, node } = workflowWith(NODE_TYPE, parameters, options);
+  const mode: WorkflowExecuteMode = 'manual';
+  const runExecutionData = createRunExecutionData();
+  const executeData = { node, data: { main: [input] }, source: null };
+  const context = new ExecuteContext(workflow, node, additionalData(credentials), mode, runExecutionData, 0, input, { main: [input] }, executeData, []);
+  const result = await nodeTypeInstances[NODE_TYPE]!.execute!.call(context);
+  return (result as INodeExecutionData[][])[0] ?? [];
+}
+
+/** Runs a load-options method of the LinkShort node through n8n-core's LoadOptionsContext. */
+export async function loadOptions(credentials: Credentials, method: string) {
+  const { workflow, node } = workflowWith(NODE_TYPE, {});
+  const context = new LoadOptionsContext(workflow, node, additionalData(credentials), '');
+  const methods = nodeTypeInstances[NODE_TYPE]!.methods!.loadOptions!;
+  return await methods[method]!.call(context);
+}
+
+/** Runs the trigger's `poll()` through n8n-core's PollContext with the given static data. */
+export async function poll(credentials: Credentials, parameters: INodeParameters, staticData: IDataObject, mode: WorkflowExecuteMode = 'trigger') {
+  const { workflow, node } = workflowWith(TRIGGER_TYPE, parameters, { staticData: { [`node:${'LinkShort Trigger'}`]: staticData } });
+  const context = new PollContext(workflow, node, additionalData(credentials), mode, 'activate');
+  const result = await nodeTypeInstances[TRIGGER_TYPE]!.poll!.call(context);
+  return { result, staticData: workflow.staticData[`node:LinkShort Trigger`] as IDataObject };
+}

@@ -1,0 +1,237 @@
+import { NodeApiError, NodeOperationError, type INodeExecutionData, type INodeParameters } from 'n8n-workflow';
+import { startSandbox, type Sandbox } from '@linkshort/sandbox';
+import { executeNode, loadOptions, sentRequests, type Credentials } from './harness';
+
+let sandbox: Sandbox;
+let user: Credentials;
+let admin: Credentials;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
+  user = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+  admin = { baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey };
+});
+afterAll(() => sandbox.close());
+
+const run = (credentials: Credentials, parameters: INodeParameters, input?: INodeExecutionData[], options?: { continueOnFail?: boolean }) =>
+  executeNode(credentials, parameters, input, options);
+const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
+
+function expectNoKey(value: unknown) {
+  const text = JSON.stringify(value) + (value instanceof Error ? `${value.message} ${(value as { description?: string }).description ?? ''} ${value.stack ?? ''}` : '');
+  expect(text).not.toContain(sandbox.userKey);
+  expect(text).not.toContain(sandbox.adminKey);
+}
+
+describe('LinkShort node through n8n-core', () => {
+  it('sends the key only as the credential\'s Authorization header', async () => {
+    sentRequests.length = 0;
+    await run(user, { resource: 'account', operation: 'get' });
+    expect(sentRequests).toHaveLength(1);
+    expect(sentRequests[0]!.headers).toMatchObject({ Authorization: `Bearer ${sandbox.userKey}` });
+  });
+
+  it('account: get and update', async () => {
+    const [account] = json(await run(user, { resource: 'account', operation: 'get' }));
+    expect(account).toMatchObject({ username: 'demo', email: 'demo@example.com' });
+    const [updated] = json(await run(user, { resource: 'account', operation: 'update', updateFields: { email: 'demo@example.com' } }));
+    expect(updated).toEqual({ updated: true, message: 'Account has been successfully updated.' });
+  });
+
+  it('domain: create, get many, update, delete', async () => {
+    const [created] = json(await run(user, { resource: 'domain', operation: 'create', domain: 'https://node.brand.example', additionalFields: { redirectroot: 'https://brand.example' } }));
+    expect(created).toEqual({ id: expect.any(Number), domain: 'https://node.brand.example', redirectroot: 'https://brand.example' });
+    const id = created!.id as number;
+    expect(json(await run(user, { resource: 'domain', operation: 'update', id, updateFields: { redirect404: 'https://brand.example/404' } }))).toEqual([{ id, updated: true, message: expect.any(String) }]);
+    const all = json(await run(user, { resource: 'domain', operation: 'getMany', returnAll: true }));
+    expect(all).toContainEqual({ id, domain: 'https://node.brand.example', redirectroot: 'https://brand.example', redirect404: 'https://brand.example/404' });
+    expect(json(await run(user, { resource: 'domain', operation: 'delete', id }))).toEqual([{ id, deleted: true, message: expect.any(String) }]);
+  });
+
+  it('splash pages and CTA overlays: get many', async () => {
+    expect(json(await run(user, { resource: 'splashPage', operation: 'getMany', returnAll: true }))).toEqual([{ id: expect.any(Number), name: 'demo promo splash', date: expect.any(String) }]);
+    expect(json(await run(user, { resource: 'overlay', operation: 'getMany', limit: 1 }))).toHaveLength(1);
+  });
+
+  it('link: create with every option from the form, get, update, get many by clicks, delete', async () => {
+    const [overlay] = (await loadOptions(user, 'getRedirectTypes')).filter((option) => String(option.value).startsWith('overlay-'));
+    const [created] = json(
+      await run(user, {
+        resource: 'link',
+        operation: 'create',
+        url: 'https://example.com/from-n8n',
+        additionalFields: {
+          custom: 'from-n8n',
+          type: overlay!.value,
+          password: 'pw',
+          expiry: '2099-06-01T12:30:00',
+          geotarget: { targets: [{ location: 'Canada', link: 'https://example.ca' }] },
+          devicetarget: { targets: [{ device: 'iPhone', link: 'https://apple.example.com' }] },
+          parameters: { parameters: [{ name: 'utm_source', value: 'n8n' }] },
+          metatitle: 'From n8n',
+          metadescription: 'Made by a workflow',
+        },
+      }),
+    );
+    expect(created).toEqual({ id: expect.any(Number), shorturl: `${sandbox.baseUrl}/from-n8n` });
+    const id = created!.id as number;
+    const record = sandbox.store.state.links.find((link) => link.id === id)!;
+    expect(record).toMatchObject({ type: overlay!.value, expiry: '2099-06-01 12:30:00', password: 'pw', parameters: [{ name: 'utm_source', value: 'n8n' }] });
+
+    const got = await run(user, { resource: 'link', operation: 'get', id });
+    expect(got).toHaveLength(1);
+    expect(got[0]!.json).toMatchObject({ details: { id, longurl: 'https://example.com/from-n8n', location: { canada: 'https://example.ca' } }, stats: { clicks: 0, topCountries: {} } });
+
+    expect(json(await run(user, { resource: 'link', operation: 'update', id, url: 'https://example.com/changed', updateFields: { type: 'frame' } }))).toEqual([{ id, shorturl: `${sandbox.baseUrl}/from-n8n` }]);
+    const byClicks = json(await run(user, { resource: 'link', operation: 'getMany', order: 'click', limit: 2 }));
+    expect(byClicks.map((link) => link.alias)).toEqual(['n8n', 'raycast']);
+    expect(json(await run(user, { resource: 'link', operation: 'delete', id }))).toEqual([{ id, deleted: true, message: expect.any(String) }]);
+  });
+
+  it('link: Return All reads every page through the client\'s iterator; Limit reads only what it needs', async () => {
+    const base = sandbox.store.state.links.filter((link) => link.userId === 2).length;
+    for (let i = 0; i < 230 - base; i += 1) await run(user, { resource: 'link', operation: 'create', url: `https://example.com/many/${i}` });
+    const before = sandbox.requests.length;
+    const all = await run(user, { resource: 'link', operation: 'getMany', returnAll: true });
+    expect(all).toHaveLength(230);
+    expect(new Set(all.map((item) => item.json.id)).size).toBe(230);
+    expect(sandbox.requests.slice(before).map((r) => r.query)).toEqual(['?limit=100&order=date&page=1', '?limit=100&order=date&page=2', '?limit=100&order=date&page=3']);
+    const limited = await run(user, { resource: 'link', operation: 'getMany', limit: 120 });
+    expect(limited).toHaveLength(120);
+    expect(all.every((item) => item.pairedItem && (item.pairedItem as { item: number }).item === 0)).toBe(true);
+  });
+
+  it('pixel: create, get many, update, delete', async () => {
+    const [created] = json(await run(user, { resource: 'pixel', operation: 'create', type: 'snapchat', name: 'Snap', tag: 'SNAP-1' }));
+    const id = created!.id as number;
+    expect(created).toEqual({ id, type: 'snapchat', name: 'Snap', tag: 'SNAP-1' });
+    await run(user, { resource: 'pixel', operation: 'update', id, tag: 'SNAP-2', updateFields: { name: 'Snapchat' } });
+    expect(json(await run(user, { resource: 'pixel', operation: 'getMany', returnAll: true }))).toContainEqual({ id, type: 'snapchat', name: 'Snapchat', tag: 'SNAP-2', date: expect.any(String) });
+    expect(json(await run(user, { resource: 'pixel', operation: 'delete', id }))[0]).toMatchObject({ deleted: true });
+  });
+
+  it('QR code: create each type from its fields, get, update, get many, delete', async () => {
+    const cases: INodeParameters[] = [
+      { qrType: 'text', text: 'Hello' },
+      { qrType: 'link', link: 'https://example.com/menu' },
+      { qrType: 'phone', phone: '+1 555 010 0100' },
+      { qrType: 'email', email: 'ada@example.com', subject: 'Hi' },
+      { qrType: 'sms', smsPhone: '+15550100', message: 'Hi' },
+      { qrType: 'wifi', ssid: 'Cafe', wifiPassword: 'espresso', encryption: 'WPA' },
+      { qrType: 'vcard', vcard: { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' } },
+    ];
+    const ids: number[] = [];
+    for (const fields of cases) {
+      const [created] = json(await run(user, { resource: 'qrCode', operation: 'create', ...fields, additionalFields: { name: `QR ${String(fields.qrType)}`, foreground: '#102030' } }));
+      expect(created).toEqual({ id: expect.any(Number), link: expect.stringMatching(/\/qr\/[a-f0-9]{6}$/) });
+      ids.push(created!.id as number);
+    }
+    const wifi = sandbox.store.state.qrs.find((qr) => qr.id === ids[5]);
+    expect(wifi).toMatchObject({ data: { ssid: 'Cafe', password: 'espresso', encryption: 'WPA' }, foreground: 'rgb(16,32,48)', name: 'QR wifi' });
+    const [got] = json(await run(user, { resource: 'qrCode', operation: 'get', id: ids[0]! }));
+    expect(got).toMatchObject({ details: { id: ids[0], scans: 0 }, stats: { clicks: 0 } });
+    expect(json(await run(user, { resource: 'qrCode', operation: 'update', id: ids[0]!, qrType: 'text', text: 'Changed' }))[0]).toMatchObject({ updated: true });
+    expect(json(await run(user, { resource: 'qrCode', operation: 'getMany', returnAll: true })).map((qr) => qr.id)).toEqual(expect.arrayContaining(ids));
+    expect(json(await run(user, { resource: 'qrCode', operation: 'delete', id: ids[0]! }))[0]).toMatchObject({ deleted: true });
+  });
+
+  it('plan: get many and subscribe user (admin)', async () => {
+    expect(json(await run(admin, { resource: 'plan', operation: 'getMany', returnAll: true })).map((plan) => plan.name)).toEqual(['Free', 'Pro']);
+    const [subscribed] = json(await run(admin, { resource: 'plan', operation: 'subscribe', planId: 1, userId: 2, type: 'yearly', additionalFields: { expiration: '2030-01-01T00:00:00' } }));
+    expect(subscribed).toMatchObject({ planId: 1, userId: 2, type: 'yearly', expiration: '2030-01-01 00:00:00', subscribed: true });
+    await run(admin, { resource: 'plan', operation: 'subscribe', planId: 2, userId: 2, type: 'lifetime' });
+  });
+
+  it('user: create, get, get many with filters, get login link, delete (admin)', async () => {
+    const [created] = json(await run(admin, { resource: 'user', operation: 'create', username: 'n8nuser', email: 'n8n@example.com', password: 'secret', additionalFields: { planid: 2 } }));
+    expect(created).toEqual({ id: expect.any(Number), email: 'n8n@example.com', username: 'n8nuser' });
+    const id = created!.id as number;
+    expect(json(await run(admin, { resource: 'user', operation: 'get', id }))[0]).toMatchObject({ id, username: 'n8nuser', planid: 2 });
+    expect(json(await run(admin, { resource: 'user', operation: 'getMany', returnAll: true, filters: { email: 'n8n@' } })).map((u) => u.id)).toEqual([id]);
+    expect(json(await run(admin, { resource: 'user', operation: 'getMany', returnAll: true, filters: { filter: 'admin' } })).map((u) => u.username)).toEqual(['admin']);
+    const [login] = json(await run(admin, { resource: 'user', operation: 'getLoginLink', id }));
+    expect(login!.url).toMatch(/\/user\/login\/sso\/[a-f0-9]+$/);
+    expect(json(await run(admin, { resource: 'user', operation: 'delete', id }))[0]).toMatchObject({ deleted: true });
+  });
+
+  it('runs once per input item and pairs each output with its item', async () => {
+    const input = [{ json: { url: 'https://example.com/a' } }, { json: { url: 'https://example.com/b' } }];
+    const output = await run(user, { resource: 'link', operation: 'create', url: '={{ $json.url }}' }, input);
+    expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+    expect(new Set(output.map((item) => item.json.shorturl)).size).toBe(2);
+  });
+
+  it('load options: domains and redirect types from the account', async () => {
+    expect(await loadOptions(user, 'getDomains')).toEqual(expect.arrayContaining([{ name: expect.stringMatching(/^Default/), value: '' }, { name: 'https://go.demo.example', value: 'https://go.demo.example' }]));
+    const types = (await loadOptions(user, 'getRedirectTypes')).map((option) => option.name);
+    expect(types.slice(0, 3)).toEqual(['Direct', 'Frame', 'Splash']);
+    expect(types).toEqual(expect.arrayContaining(['Splash Page: demo promo splash', 'CTA Overlay: demo newsletter']));
+  });
+});
+
+describe('LinkShort node errors', () => {
+  const invalid: Array<[string, INodeParameters, string]> = [
+    ['account', { resource: 'account', operation: 'update', updateFields: { password: '123' } }, 'password'],
+    ['domain', { resource: 'domain', operation: 'create', domain: 'brand.example' }, 'domain'],
+    ['link', { resource: 'link', operation: 'create', url: 'not a url', additionalFields: { custom: 'a' } }, 'url'],
+    ['pixel', { resource: 'pixel', operation: 'create', type: 'gtmpixel', name: '', tag: 'x' }, 'name'],
+    ['qrCode', { resource: 'qrCode', operation: 'create', qrType: 'wifi', ssid: '' }, 'data.ssid'],
+    ['plan', { resource: 'plan', operation: 'subscribe', planId: 0, userId: 2, type: 'monthly' }, 'planId'],
+    ['user', { resource: 'user', operation: 'create', username: 'x', email: 'bad', password: '1' }, 'username'],
+    ['link id', { resource: 'link', operation: 'get', id: 0 }, 'id'],
+  ];
+
+  it.each(invalid)('%s: bad input is a NodeOperationError naming the field and item, and nothing is sent', async (_name, parameters, field) => {
+    const before = sandbox.requests.length;
+    const input = [{ json: {} }, { json: {} }];
+    const error = await run(admin, parameters, input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeOperationError);
+    expect((error as NodeOperationError).message).toContain(`${field}:`);
+    expect((error as NodeOperationError).context.itemIndex).toBe(0);
+    expect(sandbox.requests.length).toBe(before);
+    expectNoKey(error);
+  });
+
+  it('a server error is a NodeApiError with the server\'s message', async () => {
+    const error = await run(user, { resource: 'link', operation: 'create', url: 'https://example.com/x', additionalFields: { custom: 'n8n' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeApiError);
+    expect((error as NodeApiError).message).toBe('That alias is taken. Please choose another one.');
+    expectNoKey(error);
+  });
+
+  it('a permission error from an admin operation is a NodeApiError with HTTP 403', async () => {
+    const error = await run(user, { resource: 'user', operation: 'getMany', returnAll: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeApiError);
+    expect((error as NodeApiError).httpCode).toBe('403');
+    expectNoKey(error);
+  });
+
+  it('Continue On Fail puts the error on the item and goes on', async () => {
+    const input = [{ json: { alias: 'n8n' } }, { json: { alias: 'fresh-alias-1' } }, { json: { alias: 'x' } }];
+    const output = await run(user, { resource: 'link', operation: 'create', url: 'https://example.com/cof', additionalFields: { custom: '={{ $json.alias }}' } }, input, { continueOnFail: true });
+    expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+    expect(output[0]!.json).toEqual({ error: 'That alias is taken. Please choose another one.' });
+    expect(output[1]!.json).toMatchObject({ shorturl: `${sandbox.baseUrl}/fresh-alias-1` });
+    expect(String(output[2]!.json.error)).toContain('custom: must be 3 to 50 letters, digits or hyphens');
+    expectNoKey(output);
+  });
+
+  it('a wrong key fails with an authentication NodeApiError that does not carry the key', async () => {
+    const wrong = { baseUrl: sandbox.baseUrl, apiKey: 'f'.repeat(32) };
+    const error = await run(wrong, { resource: 'account', operation: 'get' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeApiError);
+    expect((error as NodeApiError).message).toBe('A valid API key is required to use this service.');
+    expect(JSON.stringify(error)).not.toContain('f'.repeat(32));
+  });
+
+  it('an unreachable server is a NodeApiError, after retries for reads', async () => {
+    const closed = await startSandbox();
+    const offline = { baseUrl: closed.baseUrl, apiKey: closed.userKey };
+    await closed.close();
+    const error = await run(offline, { resource: 'account', operation: 'get' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeApiError);
+    // n8n words connection failures itself: "The service refused the connection - perhaps it is offline".
+    expect((error as NodeApiError).message).toMatch(/refused the connection|Could not reach the server/);
+    expectNoKey(error);
+  });
+});
