@@ -45,6 +45,8 @@ export interface Sandbox {
   mode: Mode;
   /** Every API request served, in order (method, path and query), for request-count assertions. */
   requests: Array<{ method: string; path: string; query: string }>;
+  /** Called (and awaited) before each API request is carried out: tests use it to change data mid-poll. */
+  onApiRequest?: (request: { method: string; path: string; query: URLSearchParams }) => void | Promise<void>;
   close(): Promise<void>;
 }
 
@@ -152,6 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const path = url.pathname;
     if (requests.length < 1_000_000) requests.push({ method, path, query: url.search });
     const raw = await readBody(request, maxBody);
+    await sandbox.onApiRequest?.({ method, path, query: url.searchParams });
     const current = now();
     const authorization = String(request.headers.authorization ?? "");
     // Counted per Authorization header, before authentication, as deployed servers do.

@@ -1,7 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { ApiError, LinkShortError, ResponseError, ValidationError } from '@linkshort/client/core';
-import { linkShortClient } from '../transport';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { linkShortClient, toNodeError } from '../transport';
 import type { OperationExecute } from './common';
 import { account } from './account';
 import { domain } from './domain';
@@ -22,27 +21,6 @@ function operationOf(resource: ResourceName, operation: string): OperationExecut
 	return operations[operation]?.execute;
 }
 
-/** Turns a client error into n8n's error for the item: the field-named message, or the server's. */
-function toNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof ValidationError) {
-		return new NodeOperationError(context.getNode(), error.message, {
-			itemIndex,
-			description: error.issues.map((issue) => `${issue.field}: ${issue.message}`).join('\n'),
-		});
-	}
-	if (error instanceof LinkShortError) {
-		const httpCode = error instanceof ApiError || error instanceof ResponseError ? String(error.status) : undefined;
-		return new NodeApiError(context.getNode(), { message: error.message, name: error.name } as JsonObject, {
-			itemIndex,
-			message: error.message,
-			...(httpCode ? { httpCode } : {}),
-			description: error instanceof ResponseError && error.excerpt ? `The server answered: ${error.excerpt}` : undefined,
-		});
-	}
-	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	return new NodeOperationError(context.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
-}
-
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
@@ -61,7 +39,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				output.push({ json: json as IDataObject, pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
-			const nodeError = toNodeError(this, error, itemIndex);
+			const nodeError = toNodeError(this.getNode(), error, itemIndex);
 			if (this.continueOnFail()) {
 				output.push({ json: { error: nodeError.message }, pairedItem: { item: itemIndex } });
 				continue;

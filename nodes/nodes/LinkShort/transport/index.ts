@@ -3,10 +3,19 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INode,
 	IPollFunctions,
+	JsonObject,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
-import { LinkShortClient, type Transport } from '@linkshort/client/core';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import {
+	ApiError,
+	LinkShortClient,
+	LinkShortError,
+	ResponseError,
+	ValidationError,
+	type Transport,
+} from '@linkshort/client/core';
 
 type HttpContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -66,4 +75,29 @@ export async function linkShortClient(context: HttpContext): Promise<LinkShortCl
 		sleep: async (ms) => await sleep(ms),
 		userAgent: 'n8n-nodes-linkshort',
 	});
+}
+
+/**
+ * n8n's error for a failure: the client's field-named ValidationError becomes a
+ * NodeOperationError, any other client error a NodeApiError with the server's message and status.
+ * Client messages never contain the API key.
+ */
+export function toNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	if (error instanceof ValidationError) {
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description: error.issues.map((issue) => `${issue.field}: ${issue.message}`).join('\n'),
+		});
+	}
+	if (error instanceof LinkShortError) {
+		const httpCode = error instanceof ApiError || error instanceof ResponseError ? String(error.status) : undefined;
+		return new NodeApiError(node, { message: error.message, name: error.name } as JsonObject, {
+			itemIndex,
+			message: error.message,
+			...(httpCode ? { httpCode } : {}),
+			description: error instanceof ResponseError && error.excerpt ? `The server answered: ${error.excerpt}` : undefined,
+		});
+	}
+	return new NodeOperationError(node, error instanceof Error ? error.message : String(error), { itemIndex });
 }
