@@ -281,22 +281,27 @@ export class HttpCore {
   }
 
   private shape<S extends z.ZodType>(body: unknown, schema: S, request: TransportRequest): z.output<S> {
+    const what = `The answer to ${request.method} ${this.pathOf(request)}`;
     let result: ReturnType<S["safeParse"]>;
     try {
       result = schema.safeParse(body) as ReturnType<S["safeParse"]>;
     } catch {
-      throw new ResponseError(`The answer to ${request.method} ${this.pathOf(request)} could not be read`, 200, "");
+      throw new ResponseError(`${what} could not be read`, 200, "");
     }
     if (result.success) return result.data as z.output<S>;
-    const where = result.error.issues
-      .slice(0, 3)
-      .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
-      .join("; ");
-    throw new ResponseError(
-      `The answer to ${request.method} ${this.pathOf(request)} has an unexpected shape (${this.redact(where)})`,
-      200,
-      this.excerpt(JSON.stringify(body) ?? ""),
-    );
+    // Describing the answer can itself fail on pathological input (say, JSON nested 100,000 deep).
+    let where = "";
+    let excerpt = "";
+    try {
+      where = result.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
+        .join("; ");
+      excerpt = this.excerpt(JSON.stringify(body) ?? "");
+    } catch {
+      excerpt = "(too deeply nested to show)";
+    }
+    throw new ResponseError(`${what} has an unexpected shape${where ? ` (${this.redact(where)})` : ""}`, 200, excerpt);
   }
 
   private pathOf(request: TransportRequest): string {

@@ -38,6 +38,8 @@ export class FaultInjector {
   private random: () => number;
   /** How many faults of each kind were injected. */
   readonly injected: Record<string, number> = {};
+  /** Each injected fault, with the request's `X-Request-Id` header when it had one (bounded). */
+  readonly log: Array<{ kind: FaultKind; when: "before" | "after"; method: string; path: string; requestId?: string }> = [];
 
   constructor(seed?: number) {
     this.random = seed === undefined ? Math.random : mulberry32(seed);
@@ -71,7 +73,7 @@ export class FaultInjector {
   }
 
   /** The fault to apply to this request at this moment, if any. */
-  pick(method: string, path: string, when: "before" | "after"): FaultRule | undefined {
+  pick(method: string, path: string, when: "before" | "after", requestId?: string): FaultRule | undefined {
     const target = `${method} ${path}`;
     for (const rule of this.rules) {
       if ((rule.when ?? "before") !== when) continue;
@@ -80,6 +82,7 @@ export class FaultInjector {
       if (this.random() >= (rule.probability ?? 1)) continue;
       rule.used += 1;
       this.injected[rule.kind] = (this.injected[rule.kind] ?? 0) + 1;
+      if (this.log.length < 100_000) this.log.push({ kind: rule.kind, when, method, path, ...(requestId ? { requestId } : {}) });
       return rule;
     }
     return undefined;

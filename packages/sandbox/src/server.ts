@@ -168,7 +168,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendJson(response, 200, { error: 429, message: "Too Many API Requests.", "Retry-After": rate.retryAfter }, mode, rate.headers);
       return;
     }
-    const before = faults.pick(method, path, "before");
+    const requestId = typeof request.headers["x-request-id"] === "string" ? request.headers["x-request-id"] : undefined;
+    const before = faults.pick(method, path, "before", requestId);
     const reply = (status: number, body: ApiBody | undefined) => () => {
       if (body === undefined) notFoundPage(response, status);
       else sendJson(response, status, body, mode, rate.headers);
@@ -176,7 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (before && before.kind !== "delay") return applyFault(before, response, request, rate.headers, () => undefined);
 
     const { status, body } = answer(method, path, url, raw, authorization, current);
-    const after = faults.pick(method, path, "after");
+    const after = faults.pick(method, path, "after", requestId);
     const fault = before ?? after;
     if (fault) return applyFault(fault, response, request, rate.headers, reply(status, body));
     reply(status, body)();
