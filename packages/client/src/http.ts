@@ -89,6 +89,7 @@ export class HttpCore {
   private readonly random: () => number;
   private readonly limiter: RateLimiter | undefined;
   private readonly maxRateLimitWaitMs: number;
+  private readonly headers: Record<string, string>;
 
   constructor(private readonly options: CoreClientOptions) {
     const issues = [];
@@ -109,6 +110,11 @@ export class HttpCore {
     const rateLimit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
     this.limiter = rateLimit ? (rateLimit.limiter ?? sharedLimiter(this.baseUrl, this.apiKey)) : undefined;
     this.maxRateLimitWaitMs = rateLimit?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
+    this.headers = {
+      Authorization: `Bearer ${this.apiKey}`,
+      Accept: "application/json",
+      "User-Agent": options.userAgent ?? "linkshort-client",
+    };
   }
 
   /** Removes the API key from any text that may reach a message or a log. */
@@ -126,7 +132,7 @@ export class HttpCore {
 
     for (;;) {
       if (signal?.aborted) throw new AbortedError();
-      if (this.limiter) {
+      if (this.limiter && !this.limiter.tryAcquire(this.clock.now())) {
         rateLimitWaitedMs += await this.limiter.acquire(
           this.clock,
           this.maxRateLimitWaitMs - rateLimitWaitedMs,
@@ -162,12 +168,7 @@ export class HttpCore {
       .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
       .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
       .join("&");
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.apiKey}`,
-      Accept: "application/json",
-      "User-Agent": this.options.userAgent ?? "linkshort-client",
-    };
-    if (request.body !== undefined) headers["Content-Type"] = "application/json";
+    const headers = request.body === undefined ? this.headers : { ...this.headers, "Content-Type": "application/json" };
     return {
       method: request.method,
       url: `${this.baseUrl}${request.path}${query ? `?${query}` : ""}`,
@@ -210,7 +211,7 @@ export class HttpCore {
     if (status === 429) {
       throw this.rateLimitError("Too many requests (HTTP 429)", status, headerValue(response.headers, "retry-after"), response);
     }
-    if (text.trim() === "") throw new ResponseError(`The server sent an empty answer (HTTP ${status})`, status, "");
+    if (!/\S/.test(text)) throw new ResponseError(`The server sent an empty answer (HTTP ${status})`, status, "");
     let body: unknown;
     try {
       body = JSON.parse(text);

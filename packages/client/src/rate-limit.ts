@@ -31,6 +31,15 @@ export class RateLimiter {
    * Waits until a request may leave and counts it as in flight. Returns the time spent waiting.
    * Throws `tooLong(wait)`'s error when the next wait would exceed what is left of `maxWaitMs`.
    */
+  /** Counts a request as in flight if it may leave at once (the common case, with no promise); false otherwise. */
+  tryAcquire(now: number): boolean {
+    if (this.resetAt !== undefined && now >= this.resetAt) return false;
+    if (!this.headersAbsent && (this.remaining === undefined || this.remaining <= 0)) return false;
+    if (this.remaining !== undefined) this.remaining -= 1;
+    this.inFlight += 1;
+    return true;
+  }
+
   async acquire(clock: Clock, maxWaitMs: number, tooLong: (waitMs: number) => Error, signal?: AbortSignal): Promise<number> {
     const started = clock.now();
     for (;;) {

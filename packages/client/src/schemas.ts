@@ -7,35 +7,84 @@ import { z } from "zod/v4";
 
 const NUMERIC_STRING = /^-?\d+(\.\d+)?$/;
 
+/*
+ * The primitives below are single transforms rather than unions of alternatives: every answer runs
+ * through them, and one check per value keeps parsing a small part of a request's cost.
+ */
+
+type Context = z.RefinementCtx;
+
+function fail(context: Context, message: string): never {
+  context.addIssue({ code: "custom", message });
+  return z.NEVER as never;
+}
+
 /** A number that may arrive as a numeric string; null and absent become 0. */
-export const count = z
-  .union([z.number(), z.string().regex(NUMERIC_STRING).transform(Number), z.null(), z.undefined()])
-  .transform((value) => value ?? 0);
+export const count = z.unknown().transform((value, context): number => {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (value === null || value === undefined) return 0;
+  if (typeof value === "string" && NUMERIC_STRING.test(value)) return Number(value);
+  return fail(context, "expected a number");
+});
 
 /** A numeric identifier that may arrive as a string. */
-export const identifier = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
+export const identifier = z.unknown().transform((value, context): number => {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "string" && /^\d+$/.test(value)) return Number(value);
+  return fail(context, "expected a numeric id");
+});
 
 /** A string that may be null or absent; becomes "". */
-export const text = z
-  .union([z.string(), z.number().transform(String), z.null(), z.undefined()])
-  .transform((value) => value ?? "");
+export const text = z.unknown().transform((value, context): string => {
+  if (typeof value === "string") return value;
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number") return String(value);
+  return fail(context, "expected text");
+});
 
 /** A timestamp `YYYY-MM-DD HH:MM:SS` (or only its date part), kept as the string the server sent, or null. */
-export const timestamp = z.union([z.string(), z.null(), z.undefined()]).transform((value) => value || null);
+export const timestamp = z.unknown().transform((value, context): string | null => {
+  if (typeof value === "string") return value || null;
+  if (value === null || value === undefined) return null;
+  return fail(context, "expected a timestamp");
+});
 
 /** PHP sends an empty map as `0`, `"0"`, `[]`, `false` or null. */
-const emptyMap = z.union([z.literal(0), z.literal("0"), z.literal(false), z.null(), z.undefined(), z.array(z.never()).length(0)]);
+function isEmptyMap(value: unknown): boolean {
+  return value === 0 || value === "0" || value === false || value === null || value === undefined || (Array.isArray(value) && value.length === 0);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /** A statistics map (name to count) whose counts may be numeric strings and which is `0` when empty. */
-export const countMap = z.union([emptyMap.transform((): Record<string, number> => ({})), z.record(z.string(), count)]);
+export const countMap = z.unknown().transform((value, context): Record<string, number> => {
+  if (isEmptyMap(value)) return {};
+  if (!isPlainObject(value)) return fail(context, "expected a map of counts");
+  const counts: Record<string, number> = {};
+  for (const [name, raw] of Object.entries(value)) {
+    if (typeof raw === "number" && Number.isFinite(raw)) counts[name] = raw;
+    else if (typeof raw === "string" && NUMERIC_STRING.test(raw)) counts[name] = Number(raw);
+    else return fail(context, `expected a count for "${name}"`);
+  }
+  return counts;
+});
 
 /** A targeting map (lower-case location or device name to URL); empty may arrive as `[]` or `0`. */
-export const targetMap = z.union([emptyMap.transform((): Record<string, string> => ({})), z.record(z.string(), z.string())]);
+export const targetMap = z.unknown().transform((value, context): Record<string, string> => {
+  if (isEmptyMap(value)) return {};
+  if (!isPlainObject(value)) return fail(context, "expected a map of URLs");
+  for (const [name, link] of Object.entries(value)) if (typeof link !== "string") return fail(context, `expected a URL for "${name}"`);
+  return value as Record<string, string>;
+});
 
 /** `0`, `"0"` and `false` mean off; `1`, `"1"` and `true` mean on. */
-export const flag = z
-  .union([z.boolean(), z.literal(0), z.literal(1), z.literal("0"), z.literal("1"), z.literal(""), z.null(), z.undefined()])
-  .transform((value) => value === true || value === 1 || value === "1");
+export const flag = z.unknown().transform((value, context): boolean => {
+  if (value === true || value === 1 || value === "1") return true;
+  if (value === false || value === 0 || value === "0" || value === "" || value === null || value === undefined) return false;
+  return fail(context, "expected 0 or 1");
+});
 
 export const AccountSchema = z.object({
   id: identifier,
@@ -49,7 +98,11 @@ export const AccountSchema = z.object({
 export type Account = z.output<typeof AccountSchema>;
 
 export const UserSchema = AccountSchema.extend({
-  planid: z.union([identifier, z.null(), z.undefined()]).transform((value) => value ?? null),
+  planid: z.unknown().transform((value, context): number | null => {
+    if (value === null || value === undefined || value === "" || value === 0 || value === "0") return null;
+    const parsed = identifier.safeParse(value);
+    return parsed.success ? parsed.data : fail(context, "expected a plan id");
+  }),
   apikey: text,
 });
 export type User = z.output<typeof UserSchema>;
@@ -112,19 +165,22 @@ export type QrCode = z.output<typeof QrCodeSchema>;
 
 const featureLimit = z.object({ enabled: flag });
 const countedLimit = z.object({ enabled: flag, count: count });
-const price = z.union([count, z.null()]);
+const price = z.unknown().transform((value, context): number | null => {
+  if (value === null || value === undefined) return null;
+  const parsed = count.safeParse(value);
+  return parsed.success ? parsed.data : fail(context, "expected a price");
+});
 
 export const PlanSchema = z.object({
   id: identifier,
   name: text,
   free: flag,
-  prices: z
-    .union([z.object({ monthly: price.optional(), yearly: price.optional(), lifetime: price.optional() }), emptyMap])
-    .transform((prices) =>
-      prices && typeof prices === "object" && !Array.isArray(prices)
-        ? { monthly: prices.monthly ?? null, yearly: prices.yearly ?? null, lifetime: prices.lifetime ?? null }
-        : null,
-    ),
+  prices: z.unknown().transform((value, context) => {
+    if (isEmptyMap(value)) return null;
+    if (!isPlainObject(value)) return fail(context, "expected prices");
+    const parsed = z.object({ monthly: price, yearly: price, lifetime: price }).safeParse(value);
+    return parsed.success ? parsed.data : fail(context, "expected numeric prices");
+  }),
   limits: z.object({
     links: count,
     clicks: count,
@@ -152,7 +208,11 @@ export const PageInfoSchema = z.object({
   result: count,
   perpage: count,
   currentpage: count,
-  nextpage: z.union([count, z.null()]).transform((value) => value ?? null),
+  nextpage: z.unknown().transform((value, context): number | null => {
+    if (value === null || value === undefined) return null;
+    const parsed = count.safeParse(value);
+    return parsed.success ? parsed.data : fail(context, "expected a page number");
+  }),
   maxpage: count,
 });
 

@@ -55,6 +55,8 @@ export abstract class Resource {
   }
 
   protected id(operation: string, id: unknown, field = "id"): number {
+    // The common case needs no schema run; anything else gets the schema's field-named error.
+    if (typeof id === "number" && Number.isSafeInteger(id) && id > 0) return id;
     return validate(IdSchema, id, operation, field);
   }
 

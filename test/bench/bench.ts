@@ -1,0 +1,325 @@
+/**
+ * `npm run bench`: every figure is a ratio of two things measured side by side in this one run,
+ * on loopback against the sandbox. Prints a table and writes test/bench/RESULTS.md.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import { LinkShortClient, RateLimiter, RateLimitError, undiciTransport } from '@linkshort/client';
+import { startSandbox, type Sandbox } from '@linkshort/sandbox';
+import { emptyStats } from '../../packages/sandbox/src/store';
+import type { Credentials } from '../nodes/harness';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+interface Row {
+  figure: string;
+  measured: string;
+  baseline: string;
+  ratio: string;
+  goal: string;
+  met: boolean | null;
+}
+const rows: Row[] = [];
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const ms = (value: number) => `${value.toFixed(value < 10 ? 3 : 1)} ms`;
+const sleep = (duration: number) => new Promise((resolve) => setTimeout(resolve, duration));
+
+/** Adds `count` links straight into the sandbox's store (a bench setup, not an API load). */
+function fillLinks(sandbox: Sandbox, count: number, clicksOf: (index: number) => number) {
+  const start = Date.UTC(2026, 0, 1);
+  for (let i = 0; i < count; i += 1) {
+    const stats = emptyStats();
+    stats.clicks = clicksOf(i);
+    sandbox.store.state.links.push({
+      id: sandbox.store.nextId('links'),
+      userId: 2,
+      alias: `bench${i}`,
+      domain: null,
+      url: `https://example.com/bench/${i}`,
+      type: 'direct',
+      password: null,
+      expiry: null,
+      geotarget: [],
+      devicetarget: [],
+      parameters: [],
+      metatitle: '',
+      metadescription: '',
+      date: new Date(start + i * 1000).toISOString().slice(0, 19).replace('T', ' '),
+      stats,
+    });
+  }
+}
+
+/** The sandbox in a process of its own, so that its work does not land on the measured side. */
+async function sandboxProcess(args: string[]): Promise<{ baseUrl: string; userKey: string; close: () => Promise<void> }> {
+  const child = spawn(process.execPath, [join(__dirname, '../../packages/sandbox/dist/cli.js'), '--port', '0', '--json', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+  const { baseUrl, userKey } = JSON.parse(line) as { baseUrl: string; userKey: string };
+  return { baseUrl, userKey, close: async () => void child.kill('SIGTERM') };
+}
+
+async function clientOverhead() {
+  const sandbox = await sandboxProcess(['--rate-limit', '1000000/60']);
+  // One connection pool for both sides, so that only the client's own work differs.
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, transport: undiciTransport(agent) });
+  const url = `${sandbox.baseUrl}/api/url/1`;
+  const headers = { authorization: `Bearer ${sandbox.userKey}`, accept: 'application/json' };
+  const raw = async () => {
+    const response = await request(url, { headers, dispatcher: agent });
+    return JSON.parse(await response.body.text()) as unknown;
+  };
+  for (let i = 0; i < 1000; i += 1) {
+    await raw();
+    await client.links.get(1);
+  }
+  const rawTimes: number[] = [];
+  const clientTimes: number[] = [];
+  for (let i = 0; i < 2000; i += 1) {
+    // Alternating the two keeps drift (GC, CPU frequency) from favouring either.
+    const order = i % 2 === 0 ? [raw, () => client.links.get(1)] : [() => client.links.get(1), raw];
+    for (const call of order) {
+      const started = performance.now();
+      await call();
+      (call === raw ? rawTimes : clientTimes).push(performance.now() - started);
+    }
+  }
+  await sandbox.close();
+  await agent.close();
+  const p50 = percentile(clientTimes, 50) / percentile(rawTimes, 50);
+  const p99 = percentile(clientTimes, 99) / percentile(rawTimes, 99);
+  rows.push({
+    figure: '1. client.links.get vs raw undici, p50 (2,000 calls)',
+    measured: ms(percentile(clientTimes, 50)),
+    baseline: ms(percentile(rawTimes, 50)),
+    ratio: p50.toFixed(3),
+    goal: '<= 1.15',
+    met: p50 <= 1.15,
+  });
+  rows.push({ figure: '1. same, p99', measured: ms(percentile(clientTimes, 99)), baseline: ms(percentile(rawTimes, 99)), ratio: p99.toFixed(3), goal: '(reported)', met: null });
+}
+
+async function pacedBurst() {
+  const windowMs = 2000;
+  const limit = 30;
+  const creates = 100;
+  const theoretical = (Math.ceil(creates / limit) - 1) * windowMs;
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit, windowMs } });
+  const burst = async (client: LinkShortClient, tag: string) => {
+    // Start at the beginning of a window, as the theoretical minimum assumes.
+    await sleep(windowMs - (Date.now() % windowMs) + 5);
+    const started = performance.now();
+    const outcomes = await Promise.allSettled(Array.from({ length: creates }, (_, i) => client.links.create({ url: `https://example.com/${tag}/${i}` })));
+    return { elapsed: performance.now() - started, failed: outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof RateLimitError).length, other: outcomes.filter((o) => o.status === 'rejected' && !(o.reason instanceof RateLimitError)).length };
+  };
+  const paced = await burst(new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } }), 'paced');
+  const naive = await burst(new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false, maxRetries: 0 }), 'naive');
+  await sandbox.close();
+  const ratio = paced.elapsed / theoretical;
+  rows.push({
+    figure: `2. 100 creates, limit ${limit}/${windowMs / 1000} s: paced time vs theoretical minimum`,
+    measured: `${ms(paced.elapsed)}, ${paced.failed + paced.other} errors`,
+    baseline: ms(theoretical),
+    ratio: ratio.toFixed(3),
+    goal: '<= 1.05, 0 errors',
+    met: ratio <= 1.05 && paced.failed + paced.other === 0,
+  });
+  rows.push({ figure: '2. same burst sent naively (no pacing, like a generic HTTP node)', measured: `${naive.failed} of ${creates} failed with the limit`, baseline: '-', ratio: '-', goal: '(reported)', met: null });
+}
+
+/** n8n's engine is loaded only for the figures that need it: it installs async hooks that slow every await in the process. */
+const n8nHarness = () => import('../nodes/harness');
+
+async function pollingCost() {
+  const { poll } = await n8nHarness();
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  fillLinks(sandbox, 10_000, (i) => i % 97);
+  const credentials: Credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+  const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
+  const naivePages = Math.ceil(10_000 / 100);
+
+  const measure = async (parameters: INodeParameters, makeNew: (count: number) => Promise<void>) => {
+    let staticData: IDataObject = {};
+    const pollOnce = async () => {
+      const before = sandbox.requests.length;
+      const { result, staticData: next } = await poll(credentials, parameters, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+      return { requests: sandbox.requests.length - before, emitted: result?.[0]?.length ?? 0 };
+    };
+    await pollOnce();
+    const results: Array<{ fresh: number; requests: number; emitted: number }> = [];
+    for (const fresh of [0, 1, 50]) {
+      await makeNew(fresh);
+      results.push({ fresh, ...(await pollOnce()) });
+    }
+    return results;
+  };
+
+  let counter = 0;
+  const newLinks = await measure({ event: 'newLink' }, async (count) => {
+    for (let i = 0; i < count; i += 1) await client.links.create({ url: `https://example.com/poll/${(counter += 1)}` });
+  });
+  const threshold = 100;
+  let crossing = 0;
+  const crossings = await measure({ event: 'linkClickThreshold', threshold }, async (count) => {
+    for (let i = 0; i < count; i += 1) sandbox.store.state.links[(crossing += 1) * 37]!.stats.clicks = threshold + i;
+  });
+  await sandbox.close();
+  for (const [name, results] of [['newLink', newLinks], ['linkClickThreshold', crossings]] as const) {
+    for (const { fresh, requests, emitted } of results) {
+      const ratio = naivePages / requests;
+      rows.push({
+        figure: `3. ${name} poll at 10,000 links, ${fresh} new (emitted ${emitted})`,
+        measured: `${requests} request${requests === 1 ? '' : 's'}`,
+        baseline: `${naivePages} (every page of 100)`,
+        ratio: `${ratio.toFixed(0)}x fewer`,
+        goal: '>= 50x fewer',
+        met: ratio >= 50 && emitted === fresh,
+      });
+    }
+  }
+}
+
+async function returnAll() {
+  // The sandbox runs in its own process here, so that the heap measured is the client's alone.
+  const sandbox = await sandboxProcess(['--rate-limit', '1000000/60', '--seed', 'minimal']);
+  const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
+  const urls = Array.from({ length: 10_000 }, (_, i) => `https://example.com/memory/${i}`);
+  for (let i = 0; i < urls.length; i += 50) await Promise.all(urls.slice(i, i + 50).map((url) => client.links.create({ url })));
+  let requestsMade = 0;
+  const counting = new LinkShortClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.userKey,
+    transport: (request) => {
+      requestsMade += 1;
+      return transport(request);
+    },
+  });
+  const transport = undiciTransport();
+  const run = async (collect: boolean) => {
+    gc();
+    const base = process.memoryUsage().heapUsed;
+    let peak = 0;
+    const before = requestsMade;
+    const kept: unknown[] = [];
+    let count = 0;
+    for await (const page of counting.links.list({ limit: 100 }).pages()) {
+      count += page.items.length;
+      if (collect) kept.push(...page.items);
+      // Measured while the current page is still in hand: what this way of reading holds at its peak.
+      gc();
+      peak = Math.max(peak, process.memoryUsage().heapUsed - base);
+      if (page.items.length === 0) break;
+    }
+    return { count, requests: requestsMade - before, peak, kept: kept.length };
+  };
+  await run(false);
+  const streaming = await run(false);
+  const collecting = await run(true);
+  await sandbox.close();
+  const mb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+  rows.push({
+    figure: `4. Return All of 10,000 links: streaming (for await) vs collecting, peak heap`,
+    measured: `${mb(streaming.peak)}, ${streaming.requests} requests, ${streaming.count} links`,
+    baseline: `${mb(collecting.peak)}, ${collecting.requests} requests`,
+    ratio: (streaming.peak / collecting.peak).toFixed(3),
+    goal: '(reported; streaming holds one page)',
+    met: null,
+  });
+}
+
+async function nodeOverhead() {
+  const { executeNode } = await n8nHarness();
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  fillLinks(sandbox, 1000, () => 0);
+  const credentials: Credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+  const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
+  const viaNode = async () => (await executeNode(credentials, { resource: 'link', operation: 'getMany', returnAll: true })).length;
+  const viaClient = async () => (await client.links.list({ limit: 100 }).toArray()).length;
+  await viaNode();
+  await viaClient();
+  const nodeTimes: number[] = [];
+  const clientTimes: number[] = [];
+  for (let i = 0; i < 15; i += 1) {
+    for (const [call, times] of i % 2 === 0 ? ([[viaNode, nodeTimes], [viaClient, clientTimes]] as const) : ([[viaClient, clientTimes], [viaNode, nodeTimes]] as const)) {
+      const started = performance.now();
+      const count = await call();
+      if (count !== 1000) throw new Error(`expected 1,000 links, got ${count}`);
+      times.push(performance.now() - started);
+    }
+  }
+  await sandbox.close();
+  rows.push({
+    figure: '5. Get Many of 1,000 links through n8n-core vs the client alone (median of 15)',
+    measured: ms(percentile(nodeTimes, 50)),
+    baseline: ms(percentile(clientTimes, 50)),
+    ratio: (percentile(nodeTimes, 50) / percentile(clientTimes, 50)).toFixed(3),
+    goal: '(reported: the node\'s own overhead)',
+    met: null,
+  });
+}
+
+function raycastBundles() {
+  const dist = join(__dirname, '../../raycast-extension/dist');
+  if (!existsSync(dist)) {
+    rows.push({ figure: '6. Raycast bundles', measured: 'not built (run npm run build --workspace linkshort)', baseline: '-', ratio: '-', goal: 'Shorten Link < 150 KB', met: false });
+    return;
+  }
+  for (const file of readdirSync(dist).filter((name) => name.endsWith('.js')).sort()) {
+    const size = statSync(join(dist, file)).size;
+    const isShorten = file === 'shorten-link.js';
+    rows.push({
+      figure: `6. Raycast bundle ${file}`,
+      measured: `${(size / 1024).toFixed(1)} KB`,
+      baseline: isShorten ? '150 KB' : '-',
+      ratio: isShorten ? (size / 1024 / 150).toFixed(3) : '-',
+      goal: isShorten ? '< 150 KB' : '(reported)',
+      met: isShorten ? size < 150 * 1024 : null,
+    });
+  }
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  const figures: Array<[string, () => Promise<void> | void]> = [
+    ['overhead', clientOverhead],
+    ['burst', pacedBurst],
+    ['polling', pollingCost],
+    ['memory', returnAll],
+    ['node', nodeOverhead],
+    ['raycast', raycastBundles],
+  ];
+  for (const [name, run] of figures) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    process.stdout.write(`measuring ${name}...\n`);
+    await run();
+  }
+  const header = '| figure | measured | side by side | ratio | goal | met |\n|---|---|---|---|---|---|';
+  const table = [header, ...rows.map((row) => `| ${row.figure} | ${row.measured} | ${row.baseline} | ${row.ratio} | ${row.goal} | ${row.met === null ? '-' : row.met ? 'yes' : 'NO'} |`)].join('\n');
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const machine = `${cpu}, ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
+  console.log(`\n${table}\n\n${machine}`);
+  if (only.length === 0) {
+    writeFileSync(
+      join(__dirname, 'RESULTS.md'),
+      `# Benchmark results\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}, by \`npm run bench\`.\nEach ratio compares two things measured side by side in the same run, on loopback against the sandbox.\n\n${table}\n`,
+    );
+  }
+  const missed = rows.filter((row) => row.met === false);
+  if (missed.length > 0) console.log(`\n${missed.length} goal(s) not met`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
