@@ -1,5 +1,7 @@
 // `npm start`: builds what is missing, starts the sandbox with demo data, prints its address and
-// keys, and shows one round trip with the client. `--once` stops after the round trip.
+// keys, and shows one round trip with the client; then starts a local n8n (installed on first run)
+// with the LinkShort nodes, a credential for the sandbox, the example workflows and an owner
+// account. `--sandbox-only` skips n8n; `--once` stops after the round trip.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -75,11 +77,51 @@ console.log(`One round trip with @linkshort/client, as ${account.username}:
   most clicked: ${top.join(", ")}
 `);
 
+let n8n;
+if (!values["sandbox-only"] && !values.once) n8n = await startLocalN8n(sandbox);
+
 if (values.once) {
   await sandbox.close();
 } else {
   console.log("Press Ctrl+C to stop.");
-  const stop = () => sandbox.close().then(() => process.exit(0));
+  const stop = async () => {
+    await n8n?.stop();
+    await sandbox.close();
+    process.exit(0);
+  };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+/** A local n8n with the node package, a credential pointing at the sandbox and the example workflows. */
+async function startLocalN8n(sandbox) {
+  const { ensureN8n, installNodePackage, n8nCli, ownerSession, startN8n } = await import("../test/n8n/n8n.mjs");
+  const { mkdirSync, readdirSync: list, readFileSync, writeFileSync } = await import("node:fs");
+  const port = Number(process.env.N8N_PORT ?? 5678);
+  const owner = { email: "owner@linkshort.local", firstName: "Link", lastName: "Short", password: "Linkshort-demo-1" };
+  await ensureN8n();
+  const userFolder = join(root, ".cache/n8n-user");
+  mkdirSync(userFolder, { recursive: true });
+  installNodePackage(userFolder);
+  // The credential is written again at every start: the sandbox's keys are new each time.
+  const credentials = join(userFolder, "linkshort-credential.json");
+  writeFileSync(credentials, JSON.stringify([{ id: "linkshortAccount", name: "LinkShort account", type: "linkShortApi", data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+  await n8nCli(userFolder, port, ["import:credentials", `--input=${credentials}`]);
+  const examples = join(root, "nodes/examples");
+  for (const file of list(examples).filter((name) => name.endsWith(".json"))) {
+    await n8nCli(userFolder, port, ["import:workflow", `--input=${join(examples, file)}`]);
+  }
+  const form = JSON.parse(readFileSync(join(examples, "shorten-links-from-a-form.json"), "utf8"));
+  await n8nCli(userFolder, port, ["publish:workflow", `--id=${form.id}`]);
+  console.log("Starting n8n...");
+  const n8n = await startN8n(userFolder, port);
+  await ownerSession(n8n.url, owner);
+  console.log(`
+n8n is running at ${n8n.url}
+  log in as ${owner.email} / ${owner.password}
+  the LinkShort nodes are installed; the credential "LinkShort account" points at the sandbox;
+  the example workflows are imported, and "Shorten links from a form" is active:
+    curl -s -X POST ${n8n.url}/webhook/shorten -H 'content-type: application/json' -d '{"url":"https://n8n.io"}'
+`);
+  return n8n;
 }

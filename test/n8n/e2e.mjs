@@ -1,0 +1,199 @@
+// The used-by workflows in a real n8n: workflows 1 and 3 through `n8n import:workflow` + `n8n
+// execute`; workflow 2 activated under `n8n start`, with clicks driven through the sandbox's short
+// URLs until the threshold is crossed; the webhook of workflow 1; and the credential test.
+// Ends with "n8n e2e: N passed, N failed".
+import { createServer } from 'node:http';
+import { createServer as netServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureN8n, installNodePackage, n8nCli, ownerSession, parseExecuteOutput, ROOT, startN8n } from './n8n.mjs';
+
+const require = createRequire(import.meta.url);
+const { startSandbox } = require(join(ROOT, 'packages/sandbox/dist/index.js'));
+const THRESHOLD = 3;
+const results = [];
+
+async function check(name, body) {
+  const started = Date.now();
+  try {
+    await body();
+    results.push({ name, ok: true });
+    console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    results.push({ name, ok: false });
+    console.log(`  ✕ ${name}\n      ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n      ')}`);
+  }
+}
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = netServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A stand-in for Slack's incoming webhooks: records every message posted to it. */
+async function startCatcher() {
+  const messages = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      try {
+        messages.push({ path: request.url, body: JSON.parse(body) });
+      } catch {
+        messages.push({ path: request.url, body });
+      }
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('ok');
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, messages, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const waitFor = async (what, condition, timeoutMs) => {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+};
+
+function example(name, edit) {
+  const workflow = JSON.parse(readFileSync(join(ROOT, 'nodes/examples', name), 'utf8'));
+  edit?.(workflow);
+  return workflow;
+}
+
+const node = (workflow, name) => workflow.nodes.find((candidate) => candidate.name === name);
+
+async function main() {
+  await ensureN8n();
+  const userFolder = mkdtempSync(join(tmpdir(), 'linkshort-n8n-'));
+  const sandbox = await startSandbox({ port: 0 });
+  const catcher = await startCatcher();
+  const port = await freePort();
+  let n8n;
+  try {
+    installNodePackage(userFolder);
+    const credentialFile = join(userFolder, 'credentials.json');
+    writeFileSync(credentialFile, JSON.stringify([{ id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+    const imported = await n8nCli(userFolder, port, ['import:credentials', `--input=${credentialFile}`]);
+    assert(imported.code === 0, `import:credentials failed: ${imported.stderr}${imported.stdout}`);
+
+    const workflows = {
+      form: example('shorten-links-from-a-form.json'),
+      alert: example('alert-slack-on-click-threshold.json', (workflow) => {
+        node(workflow, 'Link passed 100 clicks').parameters.threshold = THRESHOLD;
+        node(workflow, 'Post to Slack').parameters.url = `${catcher.url}/slack`;
+      }),
+      report: example('weekly-link-report.json', (workflow) => {
+        node(workflow, 'Send the report').parameters.url = `${catcher.url}/report`;
+      }),
+    };
+    for (const [key, workflow] of Object.entries(workflows)) {
+      const file = join(userFolder, `${key}.json`);
+      writeFileSync(file, JSON.stringify(workflow));
+      const result = await n8nCli(userFolder, port, ['import:workflow', `--input=${file}`]);
+      assert(result.code === 0, `import:workflow ${key} failed: ${result.stderr}${result.stdout}`);
+    }
+
+    await check('workflow 1 "Shorten links from a form" runs with n8n execute and shortens the sample URL', async () => {
+      const result = await n8nCli(userFolder, port, ['execute', `--id=${workflows.form.id}`, '--rawOutput']);
+      const run = parseExecuteOutput(result.stdout);
+      const shortened = run.data.resultData.runData.Shorten[0].data.main[0][0].json;
+      assert(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z]{5}$/.test(shortened.shorturl), `unexpected short URL ${JSON.stringify(shortened)}`);
+      const stored = sandbox.store.state.links.find((link) => link.id === shortened.id);
+      assert(stored?.url === 'https://docs.n8n.io/integrations/community-nodes/', 'the link is not in the sandbox');
+    });
+
+    await check('workflow 3 "Weekly link report" runs with n8n execute and sends the top links by clicks', async () => {
+      const result = await n8nCli(userFolder, port, ['execute', `--id=${workflows.report.id}`, '--rawOutput']);
+      const run = parseExecuteOutput(result.stdout);
+      const report = run.data.resultData.runData['Write the report'][0].data.main[0][0].json;
+      const expected = sandbox.store.state.links.filter((link) => link.userId === 2).sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id).slice(0, 5);
+      assert(JSON.stringify(report.topLinks.map((link) => link.clicks)) === JSON.stringify(expected.map((link) => link.stats.clicks)), `top links ${JSON.stringify(report.topLinks)}`);
+      assert(report.text.startsWith('Top links this week:\n1. ') && report.text.includes('120 clicks'), report.text);
+      const sent = catcher.messages.filter((message) => message.path === '/report');
+      assert(sent.length === 1 && sent[0].body.text === report.text, `the catcher got ${JSON.stringify(sent)}`);
+    });
+
+    const alertLink = await fetch(`${sandbox.baseUrl}/api/url/add`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.userKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://n8n.io/integrations/', custom: 'alert-me' }),
+    }).then((response) => response.json());
+
+    for (const key of ['alert', 'form']) {
+      const published = await n8nCli(userFolder, port, ['publish:workflow', `--id=${workflows[key].id}`]);
+      assert(published.code === 0, `publish:workflow ${key} failed: ${published.stderr}${published.stdout}`);
+    }
+    const pollsOf = () => sandbox.requests.filter((request) => request.path === '/api/urls' && request.query.includes('order=click')).length;
+    const pollsBeforeStart = pollsOf();
+    n8n = await startN8n(userFolder, port);
+
+    await check('workflow 2 activates: the trigger records its baseline on activation', async () => {
+      await waitFor('the baseline poll', () => pollsOf() > pollsBeforeStart, 60_000).catch((error) => {
+        throw new Error(`${error.message}; n8n said: ${n8n.output().slice(-3000)}`);
+      });
+    });
+
+    await check(`workflow 2 "Alert Slack" posts exactly one message naming the link once real clicks cross ${THRESHOLD}`, async () => {
+      for (let i = 0; i < THRESHOLD; i += 1) await (await fetch(`${sandbox.baseUrl}/alert-me`, { redirect: 'manual' })).text();
+      await waitFor('the Slack message', () => catcher.messages.some((message) => message.path === '/slack'), 150_000).catch((error) => {
+        throw new Error(`${error.message}; n8n said: ${n8n.output().slice(-3000)}`);
+      });
+      const pollsWhenSent = pollsOf();
+      await waitFor('one more poll', () => pollsOf() > pollsWhenSent, 90_000);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const sent = catcher.messages.filter((message) => message.path === '/slack');
+      assert(sent.length === 1, `expected exactly one message, got ${JSON.stringify(sent)}`);
+      assert(sent[0].body.text.includes(alertLink.shorturl) && sent[0].body.text.includes(`passed ${THRESHOLD} clicks`), sent[0].body.text);
+    });
+
+    await check('workflow 1 answers its production webhook with the short URL', async () => {
+      const response = await fetch(`${n8n.url}/webhook/shorten`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://example.com/from-a-form', alias: 'from-a-form' }),
+      });
+      const body = await response.json();
+      assert(response.status === 200 && body.shortUrl === `${sandbox.baseUrl}/from-a-form`, `answered ${response.status} ${JSON.stringify(body)}`);
+    });
+
+    await check('the credential test succeeds with a good key and fails with a bad one', async () => {
+      const session = await ownerSession(n8n.url, { email: 'owner@linkshort.test', firstName: 'Link', lastName: 'Short', password: 'Linkshort-test-1' });
+      const test = async (apiKey) =>
+        (await session.request('POST', '/credentials/test', { credentials: { id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: sandbox.baseUrl, apiKey } } })).json?.data;
+      const good = await test(sandbox.userKey);
+      assert(good?.status === 'OK', `good key: ${JSON.stringify(good)}`);
+      const bad = await test('0'.repeat(32));
+      assert(bad?.status === 'Error', `bad key: ${JSON.stringify(bad)}`);
+      assert(!JSON.stringify(bad).includes('0'.repeat(32)), 'the bad key shows in the answer');
+    });
+  } finally {
+    await n8n?.stop();
+    await catcher.close();
+    await sandbox.close();
+    if (!process.env.KEEP_N8N_FOLDER) rmSync(userFolder, { recursive: true, force: true });
+  }
+  const passed = results.filter((result) => result.ok).length;
+  console.log(`n8n e2e: ${passed} passed, ${results.length - passed} failed`);
+  process.exit(results.length === passed ? 0 : 1);
+}
+
+main().catch((error) => {
+  console.error(error);
+  const passed = results.filter((result) => result.ok).length;
+  console.log(`n8n e2e: ${passed} passed, ${results.length - passed + 1} failed`);
+  process.exit(1);
+});

