@@ -11,6 +11,8 @@ const suites = [
   { name: "start", command: ["node", "scripts/start.mjs", "--once", "--port", "0", "--sandbox-only"] },
   { name: "n8n-node lint", command: ["npx", "n8n-node", "lint"], cwd: "nodes" },
   { name: "n8n verification scanner", command: ["node", "scripts/scan.mjs"], cwd: "nodes" },
+  { name: "raycast build (ray build)", command: ["npm", "run", "build", "--workspace", "linkshort"] },
+  { name: "raycast lint (eslint, prettier, tsc)", command: ["npm", "run", "lint", "--workspace", "linkshort"] },
   // Real n8n (installed into .cache on first run, about 5 minutes), with the example workflows.
   { name: "n8n e2e", command: ["node", "test/n8n/e2e.mjs"] },
 ];

@@ -2,7 +2,7 @@
  * The one definition of every input the client accepts. Each is checked before a request leaves,
  * and what passes is sent as given. Front ends derive their dropdowns and form checks from here.
  */
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 
 export const PIXEL_TYPES = [
   "gtmpixel",

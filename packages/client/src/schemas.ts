@@ -3,7 +3,7 @@
  * deployed servers produce (see real-world-notes.md) and normalises them, so that every front end
  * sees one clean type.
  */
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 
 const NUMERIC_STRING = /^-?\d+(\.\d+)?$/;
 

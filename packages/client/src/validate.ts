@@ -1,4 +1,4 @@
-import type { z } from "zod/v4";
+import type * as z from "zod/v4";
 import { ValidationError, type FieldIssue } from "./errors";
 
 function issuesOf(error: z.ZodError, prefix: string): FieldIssue[] {

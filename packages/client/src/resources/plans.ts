@@ -1,4 +1,4 @@
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import { IdSchema, PlanSubscribeSchema, type PlanSubscribeInput } from "../inputs";
 import { singlePage, type PagePromise } from "../pagination";
 import { MessageSchema, PlanSchema, type MessageResult, type Plan } from "../schemas";

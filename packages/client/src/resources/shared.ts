@@ -1,4 +1,4 @@
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import type { HttpCore, RequestOptions } from "../http";
 import { IdSchema, PaginationSchema } from "../inputs";
 import { PagePromise } from "../pagination";

@@ -1,4 +1,4 @@
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import { UserCreateSchema, UserListSchema, type UserCreateInput, type UserListInput } from "../inputs";
 import { PagePromise, singlePage } from "../pagination";
 import { LoginLinkSchema, MessageSchema, UserCreatedSchema, UserSchema, type LoginLink, type MessageResult, type User, type UserCreated } from "../schemas";

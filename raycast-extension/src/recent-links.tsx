@@ -1,0 +1,34 @@
+import { Clipboard, Icon, MenuBarExtra, open, openExtensionPreferences, showHUD } from "@raycast/api";
+import { useCachedPromise } from "@raycast/utils";
+import { getClient } from "./api/client";
+
+export default function Command() {
+  const { data, isLoading, error } = useCachedPromise(
+    async () => (await getClient().links.list({ order: "date", limit: 10 })).items,
+    [],
+  );
+  return (
+    <MenuBarExtra icon={Icon.Link} tooltip="Recent short links" isLoading={isLoading}>
+      {error ? (
+        <MenuBarExtra.Item title="Could not load links: open preferences" onAction={openExtensionPreferences} />
+      ) : null}
+      <MenuBarExtra.Section title="Recent Links (click to copy)">
+        {(data ?? []).map((link) => (
+          <MenuBarExtra.Item
+            key={link.id}
+            title={link.shorturl.replace(/^https?:\/\//, "")}
+            subtitle={`${link.clicks} clicks`}
+            tooltip={link.longurl}
+            onAction={async () => {
+              await Clipboard.copy(link.shorturl);
+              await showHUD(`Copied ${link.shorturl}`);
+            }}
+          />
+        ))}
+      </MenuBarExtra.Section>
+      <MenuBarExtra.Section>
+        <MenuBarExtra.Item title="Open Service" icon={Icon.Globe} onAction={() => open(getClient().baseUrl)} />
+      </MenuBarExtra.Section>
+    </MenuBarExtra>
+  );
+}
