@@ -1,16 +1,21 @@
 /** One jest run over every package; workspace packages resolve to their sources. */
-const swc = ["@swc/jest", { jsc: { parser: { syntax: "typescript", tsx: true }, target: "es2022" }, module: { type: "commonjs" } }];
+const swc = [
+  "@swc/jest",
+  { jsc: { parser: { syntax: "typescript", tsx: true }, target: "es2022", transform: { react: { runtime: "automatic" } } }, module: { type: "commonjs" } },
+];
 
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: "node",
   transform: { "^.+\\.(t|j)sx?$": swc },
-  testMatch: ["<rootDir>/packages/*/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts"],
-  testPathIgnorePatterns: ["/node_modules/", "/dist/"],
+  testMatch: ["<rootDir>/packages/*/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts", "<rootDir>/test/**/*.test.tsx"],
+  testPathIgnorePatterns: ["/node_modules/", "/dist/", "/.cache/"],
+  modulePathIgnorePatterns: ["<rootDir>/.cache/", "<rootDir>/raycast-extension/dist/"],
   moduleNameMapper: {
     "^@linkshort/client$": "<rootDir>/packages/client/src/index.ts",
     "^@linkshort/client/core$": "<rootDir>/packages/client/src/core.ts",
     "^@linkshort/sandbox$": "<rootDir>/packages/sandbox/src/index.ts",
+    "^@raycast/api$": "<rootDir>/test/raycast/raycast-api-mock.tsx",
   },
   testTimeout: 20000,
 };

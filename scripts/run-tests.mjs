@@ -13,6 +13,7 @@ const suites = [
   { name: "n8n verification scanner", command: ["node", "scripts/scan.mjs"], cwd: "nodes" },
   { name: "raycast build (ray build)", command: ["npm", "run", "build", "--workspace", "linkshort"] },
   { name: "raycast lint (eslint, prettier, tsc)", command: ["npm", "run", "lint", "--workspace", "linkshort"] },
+  { name: "raycast store package (installs and builds alone)", command: ["node", "raycast-extension/scripts/check-store-package.mjs"] },
   // Real n8n (installed into .cache on first run, about 5 minutes), with the example workflows.
   { name: "n8n e2e", command: ["node", "test/n8n/e2e.mjs"] },
 ];

@@ -153,7 +153,7 @@ export class HttpCore {
           continue;
         }
         if (retries < maxRetries && this.isRetryable(error, request.method)) {
-          await this.clock.sleep(this.backoffMs(retries, error), signal);
+          await this.clock.sleep(this.backoffMs(retries), signal);
           retries += 1;
           continue;
         }
@@ -276,7 +276,7 @@ export class HttpCore {
     return (error instanceof ApiError || error instanceof ResponseError) && error.status >= 500;
   }
 
-  private backoffMs(retry: number, _error: unknown): number {
+  private backoffMs(retry: number): number {
     const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
     return Math.round(ceiling / 2 + this.random() * (ceiling / 2));
   }

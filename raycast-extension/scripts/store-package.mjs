@@ -1,0 +1,60 @@
+// Writes this extension as a self-contained folder for the Raycast store, which installs and
+// builds each extension alone from its own lockfile: the client's core is copied in as source,
+// imports of @linkshort/client/core point at that copy, and zod becomes a direct dependency.
+// Usage: node scripts/store-package.mjs <folder> [--install]
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = join(dirname(fileURLToPath(import.meta.url)), '..');
+const clientSource = join(here, '../packages/client/src');
+const [target, ...flags] = process.argv.slice(2);
+if (!target) {
+  console.error('usage: node scripts/store-package.mjs <folder> [--install]');
+  process.exit(2);
+}
+rmSync(target, { recursive: true, force: true });
+mkdirSync(target, { recursive: true });
+for (const entry of ['src', 'assets', 'README.md', 'CHANGELOG.md', 'tsconfig.json', 'eslint.config.js', '.prettierrc']) {
+  cpSync(join(here, entry), join(target, entry), { recursive: true });
+}
+
+// The client's core, as source (the Node-only entry with undici is left out).
+const vendor = join(target, 'src/vendor/linkshort-client');
+cpSync(clientSource, vendor, { recursive: true, filter: (path) => !/(index|undici-transport)\.ts$/.test(path) || path.includes('resources') });
+
+function rewrite(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (path !== vendor) rewrite(path);
+      continue;
+    }
+    if (!/\.tsx?$/.test(name)) continue;
+    const text = readFileSync(path, 'utf8');
+    let specifier = relative(dirname(path), join(vendor, 'core'));
+    if (!specifier.startsWith('.')) specifier = `./${specifier}`;
+    const next = text.replaceAll('"@linkshort/client/core"', `"${specifier}"`);
+    if (next !== text) writeFileSync(path, next);
+  }
+}
+rewrite(join(target, 'src'));
+// The copied client is written in the extension's own style, as the store's prettier check expects.
+execFileSync(process.execPath, [join(dirname(createRequire(import.meta.url).resolve('prettier/package.json')), 'bin/prettier.cjs'), '--write', '--log-level=warn', '--config', join(target, '.prettierrc'), vendor]);
+
+const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
+const clientManifest = JSON.parse(readFileSync(join(here, '../packages/client/package.json'), 'utf8'));
+delete manifest.dependencies['@linkshort/client'];
+manifest.dependencies.zod = clientManifest.dependencies.zod;
+for (const dev of ['react-test-renderer', '@types/react-test-renderer']) delete manifest.devDependencies[dev];
+manifest.scripts = { build: 'ray build -e dist', dev: 'ray develop', lint: 'ray lint', 'fix-lint': 'ray lint --fix', publish: 'npx @raycast/api@latest publish' };
+writeFileSync(join(target, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+writeFileSync(join(target, '.gitignore'), 'node_modules\ndist\nraycast-env.d.ts\n');
+
+if (flags.includes('--install')) {
+  // Its own lockfile, as the store installs it.
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: target, stdio: 'inherit' });
+}
+console.log(`store package written to ${target}${existsSync(join(target, 'package-lock.json')) ? ' (with its lockfile)' : ''}`);

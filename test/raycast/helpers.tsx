@@ -1,0 +1,65 @@
+import type { ReactElement } from "react";
+import { act, create, type ReactTestInstance, type ReactTestRenderer } from "react-test-renderer";
+import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { mock, selection } from "./raycast-api-mock";
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// react-test-renderer announces its deprecation, and hooks settle outside act() between polls of
+// waitFor; neither says anything about the extension.
+const consoleError = console.error;
+console.error = (...args: unknown[]) => {
+  const text = String(args[0]);
+  if (text.includes("react-test-renderer is deprecated") || text.includes("not wrapped in act(")) return;
+  consoleError(...args);
+};
+
+export { mock, selection };
+
+export async function sandboxForRaycast(): Promise<Sandbox> {
+  const sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
+  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+  return sandbox;
+}
+
+export async function render(element: ReactElement): Promise<ReactTestRenderer> {
+  let renderer: ReactTestRenderer | undefined;
+  await act(async () => {
+    renderer = create(element);
+  });
+  return renderer!;
+}
+
+/** Waits (letting React and the network run) until `condition` holds. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+  }
+}
+
+export async function press(handler: unknown, ...args: unknown[]): Promise<void> {
+  await act(async () => {
+    await (handler as (...a: unknown[]) => unknown)(...args);
+  });
+}
+
+export const byType = (root: ReactTestInstance, type: string) => root.findAll((node) => node.type === type);
+export const byTitle = (root: ReactTestInstance, type: string, title: string) => {
+  const found = root.find((node) => node.type === type && node.props.title === title);
+  return found;
+};
+
+/** What Raycast hands Action.SubmitForm's onSubmit: every field's value by its id. */
+export function formValues(root: ReactTestInstance): Record<string, unknown> {
+  const fields = root.findAll((node) => typeof node.type === "string" && node.type.startsWith("Form.") && node.props.id !== undefined);
+  return Object.fromEntries(fields.map((node) => [node.props.id, node.props.value]));
+}
+
+export async function submit(root: ReactTestInstance): Promise<void> {
+  const action = root.find((node) => (node.type as unknown) === "Action.SubmitForm");
+  await press(action.props.onSubmit, formValues(root));
+}

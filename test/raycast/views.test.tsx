@@ -1,0 +1,164 @@
+import type { ReactTestInstance } from "react-test-renderer";
+import type { Sandbox } from "@linkshort/sandbox";
+import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
+import { QrForm } from "../../raycast-extension/src/components/QrForm";
+import QrCodes from "../../raycast-extension/src/qr-codes";
+import RecentLinks from "../../raycast-extension/src/recent-links";
+import SearchLinks from "../../raycast-extension/src/search-links";
+import { byTitle, byType, mock, press, render, sandboxForRaycast, selection, submit, waitFor } from "./helpers";
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await sandboxForRaycast();
+  for (let i = 0; i < 115; i += 1) {
+    await fetch(`${sandbox.baseUrl}/api/url/add`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sandbox.userKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: `https://example.com/raycast/${i}` }),
+    });
+  }
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  mock.reset();
+  selection.id = undefined;
+  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+});
+
+const userLinks = () => sandbox.store.state.links.filter((link) => link.userId === 2);
+const items = (root: ReactTestInstance) => byType(root, "List.Item");
+const field = (root: ReactTestInstance, title: string) => root.find((node) => typeof node.type === "string" && node.type.startsWith("Form.") && node.props.title === title);
+
+describe("Search Links", () => {
+  it("loads page by page as the list scrolls, newest first, and can order by clicks", async () => {
+    const view = await render(<SearchLinks />);
+    await waitFor(() => items(view.root).length === 50, "the first page");
+    const list = byType(view.root, "List")[0]!;
+    expect(list.props.pagination).toMatchObject({ hasMore: true, pageSize: 50 });
+    await press(list.props.pagination.onLoadMore);
+    await waitFor(() => items(view.root).length === 100, "the second page");
+    await press(byType(view.root, "List")[0]!.props.pagination.onLoadMore);
+    await waitFor(() => items(view.root).length === userLinks().length, "the last page");
+    expect(byType(view.root, "List")[0]!.props.pagination.hasMore).toBe(false);
+    const newest = [...userLinks()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id))[0]!;
+    expect(items(view.root)[0]!.props.id).toBe(String(newest.id));
+
+    await press(byType(view.root, "List.Dropdown")[0]!.props.onChange, "click");
+    await waitFor(() => items(view.root)[0]?.props.accessories[0].text === "120", "the most clicked link first");
+    view.unmount();
+  });
+
+  it("shows the selected link's statistics in the detail pane", async () => {
+    const n8n = userLinks().find((link) => link.alias === "n8n")!;
+    selection.id = String(n8n.id);
+    const view = await render(<SearchLinks />);
+    await waitFor(() => items(view.root).length > 0, "the links");
+    await press(byType(view.root, "List.Dropdown")[0]!.props.onChange, "click");
+    await waitFor(() => byType(view.root, "List.Item.Detail").some((detail) => String(detail.props.markdown).includes("**Clicks:** 120")), "the statistics");
+    const markdown = String(byType(view.root, "List.Item.Detail")[0]!.props.markdown);
+    expect(markdown).toContain("**Unique:** 84");
+    expect(markdown).toMatch(/Top countries:\*\* (Canada|United States|Germany|France|Japan) \(24\)/);
+    expect(markdown).toContain("Browsers:");
+    view.unmount();
+  });
+
+  it("deletes a link only after confirmation, removing it at once", async () => {
+    const view = await render(<SearchLinks />);
+    await waitFor(() => items(view.root).length > 0, "the links");
+    const first = items(view.root)[0]!;
+    const id = Number(first.props.id);
+    const deleteAction = () => byTitle(items(view.root)[0]!, "Action", "Delete Link");
+
+    mock.alertAnswer = false;
+    const before = sandbox.requests.filter((request) => request.method === "DELETE").length;
+    await press(deleteAction().props.onAction);
+    expect(mock.alerts).toHaveLength(1);
+    expect(sandbox.requests.filter((request) => request.method === "DELETE").length).toBe(before);
+    expect(userLinks().some((link) => link.id === id)).toBe(true);
+
+    mock.alertAnswer = true;
+    await press(deleteAction().props.onAction);
+    await waitFor(() => items(view.root)[0]?.props.id !== String(id), "the optimistic removal");
+    expect(userLinks().some((link) => link.id === id)).toBe(false);
+    expect(mock.toasts.at(-1)).toMatchObject({ style: "SUCCESS", title: "Link deleted" });
+    view.unmount();
+  });
+
+  it("a failed delete shows a failure toast with Retry", async () => {
+    const view = await render(<SearchLinks />);
+    await waitFor(() => items(view.root).length > 0, "the links");
+    sandbox.faults.set([{ kind: "html", route: "^DELETE ", times: 3 }]);
+    await press(byTitle(items(view.root)[0]!, "Action", "Delete Link").props.onAction);
+    await waitFor(() => mock.toasts.some((toast) => toast.style === "FAILURE"), "the failure toast");
+    sandbox.faults.clear();
+    expect(mock.toasts.find((toast) => toast.style === "FAILURE")).toMatchObject({ title: "Could not delete the link", primaryAction: { title: "Retry" } });
+    view.unmount();
+  });
+});
+
+describe("Shorten Link with Options (form)", () => {
+  it("validates like the client: bad URL and alias are shown on the fields and nothing is sent", async () => {
+    const view = await render(<LinkForm initialUrl="not a url" />);
+    await waitFor(() => byType(view.root, "Form.Dropdown.Item").length > 1, "the domains");
+    await press(field(view.root, "Custom Alias").props.onChange, "a");
+    const before = sandbox.requests.length;
+    await submit(view.root);
+    expect(field(view.root, "URL").props.error).toBe("must be a valid http or https URL");
+    expect(field(view.root, "Custom Alias").props.error).toBe("must be 3 to 50 letters, digits or hyphens");
+    expect(sandbox.requests.slice(before).filter((request) => request.method === "POST")).toEqual([]);
+    view.unmount();
+  });
+
+  it("creates the link with its options, copies the short URL and shows it", async () => {
+    const view = await render(<LinkForm initialUrl="https://example.com/with-options" />);
+    await waitFor(() => byType(view.root, "Form.Dropdown.Item").some((item) => item.props.value === "https://go.demo.example"), "the domains");
+    await press(field(view.root, "Custom Alias").props.onChange, "with-options");
+    await press(field(view.root, "Domain").props.onChange, "https://go.demo.example");
+    await press(field(view.root, "Redirect Type").props.onChange, "frame");
+    await press(field(view.root, "Expiry").props.onChange, new Date(Date.UTC(2099, 0, 1, 12, 0, 0)));
+    await press(field(view.root, "Meta Title").props.onChange, "With options");
+    await submit(view.root);
+    await waitFor(() => mock.pushed.length === 1, "the result view");
+    expect(mock.clipboard).toBe("https://go.demo.example/with-options");
+    const link = userLinks().find((candidate) => candidate.alias === "with-options")!;
+    expect(link).toMatchObject({ type: "frame", domain: "https://go.demo.example", metatitle: "With options", expiry: expect.stringMatching(/^2099-01-01 \d{2}:00:00$/) });
+    view.unmount();
+  });
+});
+
+describe("QR Codes", () => {
+  it("lists QR codes with their scans, and the detail shows the image and statistics", async () => {
+    const menu = sandbox.store.state.qrs.find((qr) => qr.name === "Menu")!;
+    const view = await render(<QrCodes />);
+    await waitFor(() => items(view.root).length >= 2, "the QR codes");
+    expect(items(view.root).find((item) => item.props.title === "Menu")!.props.accessories).toEqual([{ text: "12 scans" }]);
+    expect(menu).toBeDefined();
+    view.unmount();
+  });
+
+  it("creates a Wi-Fi QR code from the form, checked by the client's schema", async () => {
+    const view = await render(<QrForm />);
+    await press(field(view.root, "Type").props.onChange, "wifi");
+    await submit(view.root);
+    expect(mock.toasts.at(-1)).toMatchObject({ style: "FAILURE", title: "Check the QR code's data" });
+    await press(field(view.root, "Network Name").props.onChange, "Cafe");
+    await press(field(view.root, "Network Password").props.onChange, "espresso");
+    await submit(view.root);
+    await waitFor(() => mock.pushed.length === 1, "the QR image");
+    expect(sandbox.store.state.qrs.at(-1)).toMatchObject({ type: "wifi", data: { ssid: "Cafe", password: "espresso" } });
+    view.unmount();
+  });
+});
+
+describe("Recent Links (menu bar)", () => {
+  it("shows the latest links with clicks; clicking one copies it", async () => {
+    const view = await render(<RecentLinks />);
+    await waitFor(() => byType(view.root, "MenuBarExtra.Item").length > 5, "the links");
+    const entries = byType(view.root, "MenuBarExtra.Item").filter((item) => String(item.props.subtitle).endsWith("clicks"));
+    expect(entries).toHaveLength(10);
+    await press(entries[0]!.props.onAction);
+    expect(mock.clipboard?.replace(/^https?:\/\//, "")).toBe(entries[0]!.props.title);
+    expect(mock.huds).toEqual([`Copied ${mock.clipboard}`]);
+    view.unmount();
+  });
+});
