@@ -37,8 +37,10 @@ function run(command, args, options = {}) {
 }
 
 /** Installs n8n and Node 24 into the cache once (about 5 minutes and 3 GB); reuses them after. */
+const SQLITE_BINDING = join(CACHE, 'node_modules/sqlite3/build/Release/node_sqlite3.node');
+
 export async function ensureN8n() {
-  if (existsSync(READY) && existsSync(N8N_BIN)) return;
+  if (existsSync(READY) && existsSync(N8N_BIN) && existsSync(SQLITE_BINDING)) return;
   console.log(`Installing n8n ${N8N_VERSION} with Node ${NODE_VERSION} into ${CACHE} (first run only; about 5 minutes)...`);
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(
@@ -57,12 +59,15 @@ export async function ensureN8n() {
   );
   // Install scripts are skipped (one tries to download a binary); the two native modules n8n
   // needs are then built from source against Node 24's headers.
-  await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: CACHE });
+  if (!existsSync(N8N_BIN)) await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: CACHE });
   console.log('Building sqlite3 and isolated-vm for Node 24...');
+  // Under `npm test`, npm passes this repository's ignore-scripts=true down as an environment
+  // variable; the rebuild must run the build scripts, so it is turned off here.
   await run('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--loglevel=error'], {
     cwd: CACHE,
-    env: { ...process.env, PATH: `${join(NODE24, 'bin')}:${process.env.PATH}`, npm_config_nodedir: NODE24 },
+    env: { ...process.env, PATH: `${join(NODE24, 'bin')}:${process.env.PATH}`, npm_config_nodedir: NODE24, npm_config_ignore_scripts: 'false' },
   });
+  if (!existsSync(SQLITE_BINDING)) throw new Error(`sqlite3 was not built for Node 24 (${SQLITE_BINDING} is missing)`);
   writeFileSync(READY, new Date().toISOString());
   console.log('n8n is installed.');
 }
