@@ -1,5 +1,5 @@
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NotFoundError, type Link, type LinkShortClient, type Page, type QrCode } from '@linkshort/client/core';
+import { NotFoundError, type Link, type LinkShortClient, type Page, type PagePromise, type QrCode } from '@linkshort/client/core';
 import { toNodeError } from '../LinkShort/transport';
 
 /** Page sizes: large, so that a quiet account costs one request per poll. */
@@ -45,31 +45,31 @@ interface Dated {
 	date: string | null;
 }
 
-type ReadPage<T> = (page: number) => PromiseLike<Page<T>>;
+/** The pages of a list, newest first, from the first page on. */
+type ReadPages<T> = () => AsyncIterable<Page<T>>;
 
 const dateOf = (item: Dated) => item.date ?? '';
 
 /** Reads newest-first pages until one ends before `boundary` (or the list ends); each id once. */
-async function readSince<T extends Dated>(readPage: ReadPage<T>, boundary: string | null): Promise<T[]> {
+async function readSince<T extends Dated>(readPages: ReadPages<T>, boundary: string | null): Promise<T[]> {
 	const found = new Map<number, T>();
-	for (let page = 1; ; page += 1) {
-		const current = await readPage(page);
-		for (const item of current.items) if (!found.has(item.id)) found.set(item.id, item);
-		const last = current.items[current.items.length - 1];
-		const pastBoundary = boundary !== null && last !== undefined && dateOf(last) < boundary;
-		const endOfList = current.items.length === 0 || current.items.length < current.perpage || current.currentpage >= current.maxpage;
-		if (pastBoundary || endOfList) return [...found.values()];
+	for await (const page of readPages()) {
+		for (const item of page.items) if (!found.has(item.id)) found.set(item.id, item);
+		const last = page.items[page.items.length - 1];
+		if (boundary !== null && last !== undefined && dateOf(last) < boundary) break;
 	}
+	return [...found.values()];
 }
 
 function newestDate(items: Dated[], atLeast: string | null = null): string | null {
 	return items.reduce<string | null>((newest, item) => (item.date !== null && (newest === null || item.date > newest) ? item.date : newest), atLeast);
 }
 
-function newItemsEvent<T extends Dated>(read: (client: LinkShortClient) => ReadPage<T>): PollEvent<NewItemsState> {
+function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PagePromise<T>): PollEvent<NewItemsState> {
+	const read = (client: LinkShortClient): ReadPages<T> => () => list(client).pages();
 	return {
 		async baseline(client) {
-			const first = await read(client)(1);
+			const first = await list(client);
 			const newest = newestDate(first.items);
 			// Every item sharing the newest date is known, even if more of them than a page holds.
 			const atNewest = newest === null ? [] : (await readSince(read(client), newest)).filter((item) => dateOf(item) >= newest);
@@ -95,17 +95,14 @@ function newItemsEvent<T extends Dated>(read: (client: LinkShortClient) => ReadP
 		},
 
 		async sample(client) {
-			const first = await read(client)(1);
+			const first = await list(client);
 			return first.items.slice(0, 1) as unknown as IDataObject[];
 		},
 	};
 }
 
-const readLinksByDate = (client: LinkShortClient): ReadPage<Link> => (page) => client.links.list({ order: 'date', limit: LINK_PAGE, page });
-const readQrCodes = (client: LinkShortClient): ReadPage<QrCode> => (page) => client.qrCodes.list({ limit: QR_PAGE, page });
-
-export const newLink = newItemsEvent(readLinksByDate);
-export const newQrCode = newItemsEvent(readQrCodes);
+export const newLink = newItemsEvent((client) => client.links.list({ order: 'date', limit: LINK_PAGE }));
+export const newQrCode = newItemsEvent((client) => client.qrCodes.list({ limit: QR_PAGE }));
 
 // ------------------------------------------------------------------ click threshold
 
@@ -122,13 +119,12 @@ interface ThresholdState extends IDataObject {
 /** Reads most-clicked-first pages until a page ends below the threshold. */
 async function readAtOrAbove(client: LinkShortClient, threshold: number): Promise<Link[]> {
 	const found = new Map<number, Link>();
-	for (let page = 1; ; page += 1) {
-		const current = await client.links.list({ order: 'click', limit: LINK_PAGE, page });
-		for (const link of current.items) if (link.clicks >= threshold && !found.has(link.id)) found.set(link.id, link);
-		const last = current.items[current.items.length - 1];
-		const endOfList = current.items.length === 0 || current.items.length < current.perpage || current.currentpage >= current.maxpage;
-		if (endOfList || (last !== undefined && last.clicks < threshold)) return [...found.values()];
+	for await (const page of client.links.list({ order: 'click', limit: LINK_PAGE }).pages()) {
+		for (const link of page.items) if (link.clicks >= threshold && !found.has(link.id)) found.set(link.id, link);
+		const last = page.items[page.items.length - 1];
+		if (last !== undefined && last.clicks < threshold) break;
 	}
+	return [...found.values()];
 }
 
 const watched = (parameters: EventParameters) => (link: Link) => parameters.linkIds.length === 0 || parameters.linkIds.includes(link.id);

@@ -1,9 +1,7 @@
 import { Agent, request, type Dispatcher } from "undici";
-import { AbortedError, ConnectionError, TimeoutError } from "./errors";
+import { AbortedError } from "./errors";
 import type { Sleep, Transport } from "./transport";
 
-const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
-const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 
 let defaultAgent: Agent | undefined;
 
@@ -27,10 +25,8 @@ export function undiciTransport(dispatcher?: Dispatcher): Transport {
       return { status: response.statusCode, headers: response.headers, body: text };
     } catch (error) {
       if (signal?.aborted) throw new AbortedError();
-      const code = String((error as { code?: unknown }).code ?? "");
-      if (TIMEOUT_CODES.has(code)) throw new TimeoutError(timeoutMs);
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ConnectionError(`Could not reach the server${code ? ` (${code})` : ""}: ${message}`, !NEVER_SENT.has(code), { cause: error });
+      // undici's errors carry codes (UND_ERR_HEADERS_TIMEOUT, ECONNREFUSED, ...): the client classifies them.
+      throw error;
     }
   };
 }

@@ -1,5 +1,6 @@
 import { useCachedPromise } from "@raycast/utils";
 import { getClient } from "../api/client";
+import { loadPage, PAGE_SIZE } from "./useLinks";
 
 /** The account's branded domains, for the domain dropdown. */
 export function useDomains() {
@@ -11,10 +12,8 @@ export function useDomains() {
 /** The account's QR codes, a page at a time. */
 export function useQrCodes() {
   return useCachedPromise(
-    () => async (options: { page: number }) => {
-      const page = await getClient().qrCodes.list({ limit: 50, page: options.page + 1 });
-      return { data: page.items, hasMore: page.items.length === page.perpage && page.currentpage < page.maxpage };
-    },
+    () => (options: { page: number }) =>
+      loadPage((page) => getClient().qrCodes.list({ limit: PAGE_SIZE, page }), options.page),
     [],
     { keepPreviousData: true, failureToastOptions: { title: "Could not load your QR codes" } },
   );
