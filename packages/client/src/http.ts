@@ -282,12 +282,12 @@ export class HttpCore {
   }
 
   private shape<S extends z.ZodType>(body: unknown, schema: S, request: TransportRequest): z.output<S> {
-    const what = `The answer to ${request.method} ${this.pathOf(request)}`;
+    const what = () => `The answer to ${request.method} ${this.pathOf(request)}`;
     let result: ReturnType<S["safeParse"]>;
     try {
       result = schema.safeParse(body) as ReturnType<S["safeParse"]>;
     } catch {
-      throw new ResponseError(`${what} could not be read`, 200, "");
+      throw new ResponseError(`${what()} could not be read`, 200, "");
     }
     if (result.success) return result.data as z.output<S>;
     // Describing the answer can itself fail on pathological input (say, JSON nested 100,000 deep).
@@ -302,7 +302,7 @@ export class HttpCore {
     } catch {
       excerpt = "(too deeply nested to show)";
     }
-    throw new ResponseError(`${what} has an unexpected shape${where ? ` (${this.redact(where)})` : ""}`, 200, excerpt);
+    throw new ResponseError(`${what()} has an unexpected shape${where ? ` (${this.redact(where)})` : ""}`, 200, excerpt);
   }
 
   private pathOf(request: TransportRequest): string {
