@@ -12,6 +12,28 @@ const urlField: INodeProperties = {
 	description: 'The long URL to shorten (http or https)',
 };
 
+type Column = [name: string, displayName: string, placeholder: string, description: string];
+
+/** A repeatable list of two-field rows (a target and its link, a parameter and its value). */
+function rowList(displayName: string, name: string, addLabel: string, description: string, row: [string, string], columns: [Column, Column]): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: addLabel,
+		default: {},
+		description,
+		options: [
+			{
+				displayName: row[1],
+				name: row[0],
+				values: columns.map(([column, title, placeholder, help]) => ({ displayName: title, name: column, type: 'string' as const, default: '', placeholder, description: help })),
+			},
+		],
+	};
+}
+
 function linkOptions(redirectType: INodeProperties): INodeProperties[] {
 	return [
 		{
@@ -29,25 +51,10 @@ function linkOptions(redirectType: INodeProperties): INodeProperties[] {
 			default: '',
 			description: 'The meta description shown when the link is shared',
 		},
-		{
-			displayName: 'Device Targeting',
-			name: 'devicetarget',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Device Target',
-			default: {},
-			description: 'Send visitors on some devices to another URL',
-			options: [
-				{
-					displayName: 'Target',
-					name: 'targets',
-					values: [
-						{ displayName: 'Device', name: 'device', type: 'string', default: '', placeholder: 'iPhone', description: 'A device or system name, such as iPhone, iPad, Android or Windows' },
-						{ displayName: 'Link', name: 'link', type: 'string', default: '', placeholder: 'https://apps.apple.com/app', description: 'Where visitors on this device go' },
-					],
-				},
-			],
-		},
+		rowList('Device Targeting', 'devicetarget', 'Add Device Target', 'Send visitors on some devices to another URL', ['targets', 'Target'], [
+			['device', 'Device', 'iPhone', 'A device or system name, such as iPhone, iPad, Android or Windows'],
+			['link', 'Link', 'https://apps.apple.com/app', 'Where visitors on this device go'],
+		]),
 		{
 			displayName: 'Domain Name or ID',
 			name: 'domain',
@@ -63,44 +70,14 @@ function linkOptions(redirectType: INodeProperties): INodeProperties[] {
 			default: '',
 			description: 'When the short link stops working (in the workflow\'s time zone)',
 		},
-		{
-			displayName: 'Geo-Targeting',
-			name: 'geotarget',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Country Target',
-			default: {},
-			description: 'Send visitors from some countries to another URL',
-			options: [
-				{
-					displayName: 'Target',
-					name: 'targets',
-					values: [
-						{ displayName: 'Country', name: 'location', type: 'string', default: '', placeholder: 'Canada', description: 'The country name in English' },
-						{ displayName: 'Link', name: 'link', type: 'string', default: '', placeholder: 'https://example.ca', description: 'Where visitors from this country go' },
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Parameters',
-			name: 'parameters',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Parameter',
-			default: {},
-			description: 'Query parameters added to the destination, such as UTM tags',
-			options: [
-				{
-					displayName: 'Parameter',
-					name: 'parameters',
-					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'utm_source', description: 'The parameter name' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'newsletter', description: 'The parameter value' },
-					],
-				},
-			],
-		},
+		rowList('Geo-Targeting', 'geotarget', 'Add Country Target', 'Send visitors from some countries to another URL', ['targets', 'Target'], [
+			['location', 'Country', 'Canada', 'The country name in English'],
+			['link', 'Link', 'https://example.ca', 'Where visitors from this country go'],
+		]),
+		rowList('Parameters', 'parameters', 'Add Parameter', 'Query parameters added to the destination, such as UTM tags', ['parameters', 'Parameter'], [
+			['name', 'Name', 'utm_source', 'The parameter name'],
+			['value', 'Value', 'newsletter', 'The parameter value'],
+		]),
 		{
 			displayName: 'Password',
 			name: 'password',
