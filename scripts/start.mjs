@@ -41,8 +41,10 @@ const needsBuild = (pkg) => {
 };
 
 if (!existsSync(join(root, "node_modules"))) {
-  console.log("Installing dependencies (npm ci)...");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  console.log("Installing dependencies...");
+  // As in .ci/run: npm ci, or npm install where a registry mirror trimmed the lockfile's optional binaries.
+  const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+  if (ci.status !== 0) run("npm", ["install", "--no-audit", "--no-fund"]);
 }
 if (needsBuild("client") || needsBuild("sandbox")) {
   console.log("Building @linkshort/client and @linkshort/sandbox...");
