@@ -51,7 +51,7 @@ const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
 describe('LinkShort Trigger: newLink', () => {
   it('records a baseline, then emits each new link once, in one request when nothing or little is new', async () => {
     const trigger = new Trigger(sandbox, credentials, { event: 'newLink' });
-    expect((await trigger.poll()).items).toEqual([]);
+    expect(await trigger.poll()).toEqual({ items: [], requests: 1 });
     expect(await trigger.poll()).toEqual({ items: [], requests: 1 });
 
     const created = await createLinks(3, 'a');

@@ -69,10 +69,11 @@ function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PageP
 	const read = (client: LinkShortClient): ReadPages<T> => () => list(client).pages();
 	return {
 		async baseline(client) {
-			const first = await list(client);
-			const newest = newestDate(first.items);
+			// One PagePromise for both reads: it keeps its first page, so a quiet account costs one request.
+			const pages = list(client);
+			const newest = newestDate((await pages).items);
 			// Every item sharing the newest date is known, even if more of them than a page holds.
-			const atNewest = newest === null ? [] : (await readSince(read(client), newest)).filter((item) => dateOf(item) >= newest);
+			const atNewest = newest === null ? [] : (await readSince(() => pages.pages(), newest)).filter((item) => dateOf(item) >= newest);
 			return {
 				boundary: newest,
 				previousNewest: newest,
