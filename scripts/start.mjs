@@ -3,7 +3,7 @@
 // with the LinkShort nodes, a credential for the sandbox, the example workflows and an owner
 // account. `--sandbox-only` skips n8n; `--once` stops after the round trip.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,7 +98,6 @@ if (values.once) {
 /** A local n8n with the node package, a credential pointing at the sandbox and the example workflows. */
 async function startLocalN8n(sandbox) {
   const { ensureN8n, installNodePackage, n8nCli, ownerSession, startN8n } = await import("../test/n8n/n8n.mjs");
-  const { mkdirSync, readdirSync: list, readFileSync, writeFileSync } = await import("node:fs");
   const port = Number(process.env.N8N_PORT ?? 5678);
   const owner = { email: "owner@linkshort.local", firstName: "Link", lastName: "Short", password: "Linkshort-demo-1" };
   await ensureN8n();
@@ -110,7 +109,7 @@ async function startLocalN8n(sandbox) {
   writeFileSync(credentials, JSON.stringify([{ id: "linkshortAccount", name: "LinkShort account", type: "linkShortApi", data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
   await n8nCli(userFolder, port, ["import:credentials", `--input=${credentials}`]);
   const examples = join(root, "nodes/examples");
-  for (const file of list(examples).filter((name) => name.endsWith(".json"))) {
+  for (const file of readdirSync(examples).filter((name) => name.endsWith(".json"))) {
     await n8nCli(userFolder, port, ["import:workflow", `--input=${join(examples, file)}`]);
   }
   const form = JSON.parse(readFileSync(join(examples, "shorten-links-from-a-form.json"), "utf8"));
