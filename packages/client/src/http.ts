@@ -14,6 +14,7 @@ import {
 } from "./errors";
 import { isHttpUrl } from "./inputs";
 import { RateLimiter, sharedLimiter, type Clock } from "./rate-limit";
+import { readerOf, Rejected } from "./readers";
 import { headerValue, type Sleep, type Transport, type TransportRequest, type TransportResponse } from "./transport";
 
 /** Options every call accepts, overriding the client's. */
@@ -105,7 +106,7 @@ export class HttpCore {
 
     this.baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api$/, "");
     this.apiKey = options.apiKey;
-    this.clock = { now: options.now ?? (() => Date.now()), sleep: options.sleep };
+    this.clock = { now: options.now ?? Date.now, sleep: options.sleep };
     this.random = options.random ?? Math.random;
     const rateLimit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
     this.limiter = rateLimit ? (rateLimit.limiter ?? sharedLimiter(this.baseUrl, this.apiKey)) : undefined;
@@ -164,10 +165,12 @@ export class HttpCore {
   }
 
   private buildRequest(request: ApiRequest, timeoutMs: number, signal: AbortSignal | undefined): TransportRequest {
-    const query = Object.entries(request.query ?? {})
-      .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
-      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
-      .join("&");
+    const query = request.query
+      ? Object.entries(request.query)
+          .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+          .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+          .join("&")
+      : "";
     const headers = request.body === undefined ? this.headers : { ...this.headers, "Content-Type": "application/json" };
     return {
       method: request.method,
@@ -282,6 +285,15 @@ export class HttpCore {
   }
 
   private shape<S extends z.ZodType>(body: unknown, schema: S, request: TransportRequest): z.output<S> {
+    const read = readerOf(schema);
+    if (read) {
+      try {
+        const value = read(body);
+        if (!(value instanceof Rejected)) return value as z.output<S>;
+      } catch {
+        // zod below reads it again and says what is wrong.
+      }
+    }
     const what = () => `The answer to ${request.method} ${this.pathOf(request)}`;
     let result: ReturnType<S["safeParse"]>;
     try {

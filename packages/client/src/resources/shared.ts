@@ -2,6 +2,7 @@ import * as z from "zod/v4";
 import type { HttpCore, RequestOptions } from "../http";
 import { IdSchema, PaginationSchema } from "../inputs";
 import { PagePromise } from "../pagination";
+import { reshaped } from "../readers";
 import { PageInfoSchema, type Page } from "../schemas";
 import { validate, validateAll } from "../validate";
 
@@ -10,7 +11,7 @@ export type { RequestOptions };
 /** The schema of a paged list envelope whose items are under one of `arrayNames`. */
 export function pagedList<T extends z.ZodType>(item: T, ...arrayNames: string[]) {
   const arrays = Object.fromEntries(arrayNames.map((name) => [name, z.array(item).optional()]));
-  return z.object({ data: PageInfoSchema.extend(arrays) }).transform((body): Page<z.output<T>> => {
+  return reshaped(z.object({ data: PageInfoSchema.extend(arrays) }), (body): Page<z.output<T>> => {
     const data = body.data as unknown as z.output<typeof PageInfoSchema> & Record<string, unknown>;
     const items = (arrayNames.map((name) => data[name]).find(Array.isArray) ?? []) as z.output<T>[];
     return {
@@ -26,7 +27,7 @@ export function pagedList<T extends z.ZodType>(item: T, ...arrayNames: string[])
 
 /** The schema of an envelope whose `data` holds one value. */
 export function dataOf<T extends z.ZodType>(schema: T) {
-  return z.object({ data: schema }).transform((body) => (body as { data: z.output<T> }).data);
+  return reshaped(z.object({ data: schema }), (body) => (body as { data: z.output<T> }).data);
 }
 
 export abstract class Resource {
