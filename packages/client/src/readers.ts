@@ -10,7 +10,7 @@
  */
 import * as z from "zod/v4";
 
-/** What a reader returns for a value it does not accept, with the message zod reports for it. */
+/** What a reader returns for a value it does not accept; a leaf's message is what zod reports for it. */
 export class Rejected {
   constructor(
     readonly message: string,
