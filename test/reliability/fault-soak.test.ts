@@ -16,7 +16,7 @@ import { FAULT_KINDS, startSandbox, type FaultKind, type Sandbox } from '@linksh
  * meet an injected fault of every kind (before or after the server acted). At the end the
  * sandbox's state is compared with what the client reported.
  */
-const OPERATIONS = Number(process.env.SOAK_OPERATIONS ?? 2000);
+const OPERATIONS = Number(process.env.SOAK_OPERATIONS ?? 5000);
 const WORKERS = 4;
 const TIME_LIMIT_MS = Number(process.env.SOAK_SECONDS ?? 90) * 1000;
 const TIMEOUT_MS = 250;
