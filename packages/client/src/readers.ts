@@ -56,7 +56,8 @@ export function reshaped<S extends z.ZodType, T>(schema: S, finish: (value: z.ou
 
 const REJECTED = new Rejected("rejected");
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null and not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

@@ -5,7 +5,7 @@
  */
 import * as z from "zod/v4";
 
-import { normaliser, Rejected, reshaped } from "./readers";
+import { isPlainObject, normaliser, Rejected, reshaped } from "./readers";
 
 /**
  * Whether `value` is a decimal such as `12`, `-3` or `4.50` (what `/^-?\d+(\.\d+)?$/` matches).
@@ -71,10 +71,6 @@ export const timestamp = normaliser((value): string | null | Rejected => {
 /** PHP sends an empty map as `0`, `"0"`, `[]`, `false` or null. */
 function isEmptyMap(value: unknown): boolean {
   return value === 0 || value === "0" || value === false || value === null || value === undefined || (Array.isArray(value) && value.length === 0);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A statistics map (name to count) whose counts may be numeric strings and which is `0` when empty. */
