@@ -8,6 +8,7 @@ import { join } from "node:path";
 const only = process.argv.slice(2);
 const suites = [
   { name: "jest", jest: [] },
+  { name: "lint (client, sandbox, scripts, tests)", command: ["npx", "eslint", "--max-warnings", "0", "."] },
   { name: "start", command: ["node", "scripts/start.mjs", "--once", "--port", "0", "--sandbox-only"] },
   { name: "n8n-node lint", command: ["npx", "n8n-node", "lint"], cwd: "nodes" },
   { name: "n8n verification scanner", command: ["node", "scripts/scan.mjs"], cwd: "nodes" },

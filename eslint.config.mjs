@@ -1,0 +1,13 @@
+// Lints the code that no other linter covers: the client, the sandbox, the repository's scripts and
+// the cross-package tests. The n8n node (`n8n-node lint`) and the Raycast extension (`ray lint`'s
+// eslint) keep the configurations their own tools require.
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", ".cache/**", "nodes/**", "raycast-extension/**"] },
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{js,mjs,cjs}"],
+    languageOptions: { globals: { console: "readonly", process: "readonly", URL: "readonly", setTimeout: "readonly" } },
+  },
+);
