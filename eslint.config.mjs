@@ -6,6 +6,12 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", ".cache/**", "nodes/**", "raycast-extension/**"] },
   ...tseslint.configs.recommended,
+  // The published packages' sources get the rules that need type information too.
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ["packages/*/src/**/*.ts"] })),
+  {
+    files: ["packages/*/src/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  },
   {
     files: ["**/*.{js,mjs,cjs}"],
     languageOptions: { globals: { console: "readonly", process: "readonly", URL: "readonly", setTimeout: "readonly" } },

@@ -260,7 +260,7 @@ export class HttpCore {
     if (value === undefined || value === null || value === "") return undefined;
     const seconds = Number(value);
     if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const date = Date.parse(String(value));
+    const date = typeof value === "string" ? Date.parse(value) : Number.NaN;
     return Number.isFinite(date) ? Math.max(0, date - this.clock.now()) : undefined;
   }
 

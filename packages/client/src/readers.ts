@@ -20,12 +20,12 @@ export class Rejected {
 
 type Reader = (value: unknown) => unknown;
 
-const registered = new WeakMap<z.ZodType, Reader>();
-const compiled = new WeakMap<z.ZodType, Reader | null>();
+const registered = new WeakMap<z.core.$ZodType, Reader>();
+const compiled = new WeakMap<z.core.$ZodType, Reader | null>();
 
 function report(context: z.RefinementCtx, rejected: Rejected): never {
   context.addIssue({ code: "custom", message: rejected.message, path: rejected.path });
-  return z.NEVER as never;
+  return z.NEVER;
 }
 
 /** A leaf of an answer: any value in, `read`'s result out, or `read`'s rejection as the issue. */
@@ -61,16 +61,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function compile(schema: z.ZodType): Reader | undefined {
+function compile(schema: z.core.$ZodType): Reader | undefined {
   const leaf = registered.get(schema);
   if (leaf) return leaf;
   if (schema instanceof z.ZodOptional) {
-    const inner = readerOf(schema.unwrap() as z.ZodType);
+    const inner = readerOf(schema.unwrap());
     if (!inner) return undefined;
     return (value) => (value === undefined ? undefined : inner(value));
   }
   if (schema instanceof z.ZodArray) {
-    const element = readerOf(schema.element as z.ZodType);
+    const element = readerOf(schema.element);
     if (!element) return undefined;
     return (value) => {
       if (!Array.isArray(value)) return REJECTED;
@@ -88,8 +88,9 @@ function compile(schema: z.ZodType): Reader | undefined {
   }
   if (schema instanceof z.ZodObject) {
     if (schema.def.catchall) return undefined;
-    const keys = Object.keys(schema.shape as Record<string, z.ZodType>);
-    const fields = keys.map((key) => (schema.shape as Record<string, z.ZodType>)[key]!);
+    const shape: Record<string, z.core.$ZodType> = schema.shape;
+    const keys = Object.keys(shape);
+    const fields = keys.map((key) => shape[key]!);
     const reads = fields.map((field) => readerOf(field));
     if (!reads.every((read): read is Reader => read !== undefined)) return undefined;
     const optional = fields.map((field) => field instanceof z.ZodOptional);
@@ -111,7 +112,7 @@ function compile(schema: z.ZodType): Reader | undefined {
 }
 
 /** The plain reader of a schema built from the pieces above, or undefined if it has parts only zod can read. */
-export function readerOf(schema: z.ZodType): Reader | undefined {
+export function readerOf(schema: z.core.$ZodType): Reader | undefined {
   let reader = compiled.get(schema);
   if (reader === undefined) {
     reader = compile(schema) ?? null;

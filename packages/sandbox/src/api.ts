@@ -115,10 +115,10 @@ function targets<T extends string>(value: unknown, key: T, field: string): Array
   if (!Array.isArray(value)) throw new Failure(`Invalid ${field} data.`);
   return value.map((entry) => {
     const record = entry as Record<string, unknown>;
-    if (!record || typeof record[key] !== "string" || !(record[key] as string).trim() || !isUrl(record.link)) {
+    if (!record || typeof record[key] !== "string" || !record[key].trim() || !isUrl(record.link)) {
       throw new Failure(`Invalid ${field} data.`);
     }
-    return { [key]: (record[key] as string).trim(), link: record.link } as Record<T | "link", string>;
+    return { [key]: record[key].trim(), link: record.link } as Record<T | "link", string>;
   });
 }
 

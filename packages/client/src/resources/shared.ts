@@ -1,6 +1,7 @@
 import * as z from "zod/v4";
 import type { HttpCore, RequestOptions } from "../http";
 import { IdSchema, PaginationSchema } from "../inputs";
+import { ValidationError } from "../errors";
 import { PagePromise } from "../pagination";
 import { reshaped } from "../readers";
 import { PageInfoSchema, type Page } from "../schemas";
@@ -47,7 +48,8 @@ export abstract class Resource {
     try {
       query = validate(paramsSchema, params ?? {}, operation) as Record<string, string | number | undefined>;
     } catch (error) {
-      return new PagePromise<Item>(() => Promise.reject(error));
+      if (error instanceof ValidationError) return new PagePromise<Item>(() => Promise.reject(error));
+      throw error;
     }
     return new PagePromise<Item>(
       (page) => this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options) as Promise<Page<Item>>,
@@ -62,7 +64,7 @@ export abstract class Resource {
   }
 
   protected idAndBody<S extends z.ZodType>(operation: string, id: unknown, schema: S, body: unknown): { id: number; body: z.output<S> } {
-    return validateAll({ id: [IdSchema, id, "id"], body: [schema, body, ""] }, operation) as { id: number; body: z.output<S> };
+    return validateAll({ id: [IdSchema, id, "id"], body: [schema, body, ""] }, operation);
   }
 }
 

@@ -1,4 +1,5 @@
 import * as z from "zod/v4";
+import { ValidationError } from "../errors";
 import { UserCreateSchema, UserListSchema, type UserCreateInput, type UserListInput } from "../inputs";
 import { PagePromise, singlePage } from "../pagination";
 import { LoginLinkSchema, MessageSchema, UserCreatedSchema, UserSchema, type LoginLink, type MessageResult, type User, type UserCreated } from "../schemas";
@@ -16,7 +17,8 @@ export class UsersResource extends Resource {
     try {
       query = validate(UserListSchema, params ?? {}, "users.list");
     } catch (error) {
-      return new PagePromise<User>(() => Promise.reject(error));
+      if (error instanceof ValidationError) return new PagePromise<User>(() => Promise.reject(error));
+      throw error;
     }
     return singlePage(() => this.core.request({ method: "GET", path: "/api/users", query }, UserList, options));
   }
