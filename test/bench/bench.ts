@@ -316,7 +316,10 @@ async function main() {
     );
   }
   const missed = rows.filter((row) => row.met === false);
-  if (missed.length > 0) console.log(`\n${missed.length} goal(s) not met`);
+  if (missed.length > 0) {
+    console.log(`\n${missed.length} goal(s) not met: ${missed.map((row) => row.figure).join('; ')}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((error: unknown) => {
