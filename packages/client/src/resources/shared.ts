@@ -44,17 +44,30 @@ export abstract class Resource {
     options: RequestOptions | undefined,
   ): PagePromise<z.output<T> extends Page<infer I> ? I : never> {
     type Item = z.output<T> extends Page<infer I> ? I : never;
-    let query: Record<string, string | number | undefined>;
+    return this.checkedList(operation, paramsSchema, params, (checked) => {
+      const query = checked as Record<string, string | number | undefined>;
+      return new PagePromise<Item>(
+        (page) => this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options) as Promise<Page<Item>>,
+        (query.page as number | undefined) ?? 1,
+      );
+    });
+  }
+
+  /** Checks a list's parameters before anything is sent: bad ones give a list that rejects with the `ValidationError`. */
+  protected checkedList<P extends z.ZodType, Item>(
+    operation: string,
+    paramsSchema: P,
+    params: unknown,
+    list: (query: z.output<P>) => PagePromise<Item>,
+  ): PagePromise<Item> {
+    let query: z.output<P>;
     try {
-      query = validate(paramsSchema, params ?? {}, operation) as Record<string, string | number | undefined>;
+      query = validate(paramsSchema, params ?? {}, operation);
     } catch (error) {
       if (error instanceof ValidationError) return new PagePromise<Item>(() => Promise.reject(error));
       throw error;
     }
-    return new PagePromise<Item>(
-      (page) => this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options) as Promise<Page<Item>>,
-      (query.page as number | undefined) ?? 1,
-    );
+    return list(query);
   }
 
   protected id(operation: string, id: unknown, field = "id"): number {

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import { ValidationError } from "../errors";
 import { UserCreateSchema, UserListSchema, type UserCreateInput, type UserListInput } from "../inputs";
 import { PagePromise, singlePage } from "../pagination";
 import { LoginLinkSchema, MessageSchema, UserCreatedSchema, UserSchema, type LoginLink, type MessageResult, type User, type UserCreated } from "../schemas";
@@ -13,14 +12,9 @@ const UserAnswer = dataOf(UserSchema);
 export class UsersResource extends Resource {
   /** Users, optionally filtered by status or searched by e-mail, as one page. */
   list(params?: UserListInput, options?: RequestOptions): PagePromise<User> {
-    let query: z.output<typeof UserListSchema>;
-    try {
-      query = validate(UserListSchema, params ?? {}, "users.list");
-    } catch (error) {
-      if (error instanceof ValidationError) return new PagePromise<User>(() => Promise.reject(error));
-      throw error;
-    }
-    return singlePage(() => this.core.request({ method: "GET", path: "/api/users", query }, UserList, options));
+    return this.checkedList("users.list", UserListSchema, params, (query) =>
+      singlePage(() => this.core.request({ method: "GET", path: "/api/users", query }, UserList, options)),
+    );
   }
 
   async get(id: number, options?: RequestOptions): Promise<User> {
