@@ -52,6 +52,10 @@ const calls: Record<string, Record<string, Call>> = {
   },
 };
 
+/** A client whose transport answers locally: nothing leaves the process. */
+const offlineClient = () =>
+  new LinkShortClient({ baseUrl: 'https://short.example', apiKey: 'k', transport: async () => ({ status: 200, headers: {}, body: '' }), sleep: async () => undefined });
+
 /** The schema each endpoint reads its answer with, caught on its way into the HTTP core. */
 async function answerSchemas(): Promise<Array<[string, z.ZodType]>> {
   const seen: Array<[string, z.ZodType]> = [];
@@ -60,7 +64,7 @@ async function answerSchemas(): Promise<Array<[string, z.ZodType]>> {
     seen.push([current, schema as z.ZodType]);
     throw new Error('not sent');
   });
-  const client = new LinkShortClient({ baseUrl: 'https://short.example', apiKey: 'k', transport: async () => ({ status: 200, headers: {}, body: '' }), sleep: async () => undefined });
+  const client = offlineClient();
   for (const [resource, methods] of Object.entries(calls)) {
     for (const [method, call] of Object.entries(methods)) {
       current = `${resource}.${method}`;
@@ -109,7 +113,7 @@ describe('answer readers agree with zod', () => {
   });
 
   it('every endpoint of every resource is covered, and every answer schema has a reader', () => {
-    const client = new LinkShortClient({ baseUrl: 'https://short.example', apiKey: 'k', transport: async () => ({ status: 200, headers: {}, body: '' }), sleep: async () => undefined });
+    const client = offlineClient();
     for (const [resource, methods] of Object.entries(calls)) {
       const prototype = Object.getPrototypeOf((client as unknown as Record<string, object>)[resource]);
       const names = Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor');

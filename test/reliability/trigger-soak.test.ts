@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 import { LinkShortClient } from '@linkshort/client';
-import { startSandbox, type Sandbox } from '@linkshort/sandbox';
+import { seededRandom, startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { poll, type Credentials } from '../nodes/harness';
 
 /**
@@ -15,17 +15,6 @@ const THRESHOLD = 4;
 
 jest.setTimeout(180_000);
 
-function mulberry32(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('trigger soak', () => {
   let sandbox: Sandbox;
   let clock = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -35,7 +24,7 @@ describe('trigger soak', () => {
   afterAll(() => sandbox.close());
 
   it(`${ROUNDS} rounds of random creates and clicks with faults and restarts: every link and every crossing emitted exactly once`, async () => {
-    const random = mulberry32(42);
+    const random = seededRandom(42);
     const credentials: Credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
     const triggers: Record<string, { parameters: INodeParameters; staticData: IDataObject; emitted: number[] }> = {

@@ -21,8 +21,8 @@ export interface FaultRule {
   status?: number;
 }
 
-/** A small seeded generator, so that a run with injected faults can be repeated exactly. */
-function mulberry32(seed: number): () => number {
+/** A small seeded generator (mulberry32), so that a run with injected faults can be repeated exactly. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -42,7 +42,7 @@ export class FaultInjector {
   readonly log: Array<{ kind: FaultKind; when: "before" | "after"; method: string; path: string; requestId?: string }> = [];
 
   constructor(seed?: number) {
-    this.random = seed === undefined ? Math.random : mulberry32(seed);
+    this.random = seed === undefined ? Math.random : seededRandom(seed);
   }
 
   static parse(spec: string): FaultRule[] {
