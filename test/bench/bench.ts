@@ -137,6 +137,72 @@ async function pacedBurst() {
   rows.push({ figure: '2. same burst sent naively (no pacing, like a generic HTTP node)', measured: `${naive.failed} of ${creates} failed with the limit`, baseline: '-', ratio: '-', goal: '(reported)', met: null });
 }
 
+/**
+ * Separate Node processes on one API key (as n8n's queue-mode workers are): each paces alone, from
+ * what the server's answers say. All start at the same window's beginning.
+ */
+async function multiProcessBurst() {
+  const processes = 4;
+  const perProcess = 25;
+  const limit = 30;
+  const windowMs = 2000;
+  const total = processes * perProcess;
+  const theoretical = (Math.ceil(total / limit) - 1) * windowMs;
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit, windowMs } });
+  const clientPath = join(__dirname, '../../packages/client/dist/index.js');
+  // Each process loads the client, says it is ready, waits for the start time it is sent, then creates its links.
+  const script = `
+    const { LinkShortClient, RateLimitError } = require(${JSON.stringify(clientPath)});
+    const [baseUrl, apiKey, tag, count] = process.argv.slice(1);
+    const client = new LinkShortClient({ baseUrl, apiKey });
+    process.stdout.write('ready\\n');
+    process.stdin.once('data', async (startAt) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAt) - Date.now())));
+      const outcomes = await Promise.allSettled(Array.from({ length: Number(count) }, (_, i) => client.links.create({ url: 'https://example.com/' + tag + '/' + i })));
+      const errors = outcomes.filter((o) => o.status === 'rejected').map((o) => (o.reason instanceof RateLimitError ? 'limit: ' : '') + String(o.reason && o.reason.message));
+      process.stdout.write(JSON.stringify({ finishedAt: Date.now(), errors }) + '\\n');
+      process.exit(0);
+    });`;
+  const children = Array.from({ length: processes }, (_, i) =>
+    spawn(process.execPath, ['-e', script, sandbox.baseUrl, sandbox.userKey, `process-${i}`, String(perProcess)], { stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
+  const lines = children.map(
+    (child) =>
+      new Promise<string[]>((resolve, reject) => {
+        const received: string[] = [];
+        let buffer = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          const complete = buffer.split('\n');
+          buffer = complete.pop() ?? '';
+          received.push(...complete);
+        });
+        child.once('exit', (code) => (code === 0 ? resolve(received) : reject(new Error(`burst process exited ${code}`))));
+      }),
+  );
+  await Promise.all(children.map((child) => new Promise((resolve) => child.stdout.once('data', resolve))));
+  const startAt = (Math.floor(Date.now() / windowMs) + 1) * windowMs + 5;
+  for (const child of children) child.stdin.end(String(startAt));
+  const results = (await Promise.all(lines)).map((received) => JSON.parse(received.find((line) => line.startsWith('{')) ?? '{}') as { finishedAt: number; errors: string[] });
+  const elapsed = Math.max(...results.map((result) => result.finishedAt)) - startAt;
+  const errors = results.flatMap((result) => result.errors);
+  const urls = sandbox.store.state.links.map((link) => link.url).filter((url) => url.startsWith('https://example.com/process-'));
+  const duplicates = urls.length - new Set(urls).size;
+  const missing = total - new Set(urls).size;
+  const requests = sandbox.requests.filter((request) => request.method === 'POST' && request.path === '/api/url/add').length;
+  await sandbox.close();
+  const ratio = elapsed / theoretical;
+  rows.push({
+    figure: `2. ${processes} processes x ${perProcess} creates on one key, limit ${limit}/${windowMs / 1000} s: time vs theoretical minimum`,
+    measured: `${ms(elapsed)}, ${requests} requests (${requests - total + missing} answered with the limit), ${errors.length} errors surfaced, ${duplicates} duplicates, ${missing} missing`,
+    baseline: ms(theoretical),
+    ratio: ratio.toFixed(3),
+    goal: '<= 1.15, 0 errors, 0 duplicates',
+    met: ratio <= 1.15 && errors.length === 0 && duplicates === 0 && missing === 0,
+  });
+  if (errors.length > 0) console.log(`multi-process burst errors: ${[...new Set(errors)].join('; ')}`);
+}
+
 /** n8n's engine is loaded only for the figures that need it: it installs async hooks that slow every await in the process. */
 const n8nHarness = () => import('../nodes/harness');
 
@@ -294,6 +360,7 @@ async function main() {
   const figures: Array<[string, () => Promise<void> | void]> = [
     ['overhead', clientOverhead],
     ['burst', pacedBurst],
+    ['processes', multiProcessBurst],
     ['polling', pollingCost],
     ['memory', returnAll],
     ['node', nodeOverhead],

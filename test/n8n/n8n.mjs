@@ -96,8 +96,23 @@ export function installNodePackage(userFolder) {
   rmSync(work, { recursive: true, force: true });
 }
 
-/** The environment n8n runs with: its own user folder and SQLite database, loopback only, quiet. */
-export function n8nEnvironment(userFolder, port) {
+/** The environment variables that point n8n at a Postgres database (`{ host, port, user, password, database }`). */
+export function postgresEnvironment(database) {
+  return {
+    DB_TYPE: 'postgresdb',
+    DB_POSTGRESDB_HOST: database.host,
+    DB_POSTGRESDB_PORT: String(database.port),
+    DB_POSTGRESDB_USER: database.user,
+    DB_POSTGRESDB_PASSWORD: database.password,
+    DB_POSTGRESDB_DATABASE: database.database,
+  };
+}
+
+/**
+ * The environment n8n runs with: its own user folder and SQLite database, loopback only, quiet.
+ * `database` (Postgres, see postgresEnvironment) replaces SQLite; `env` is added last (queue mode).
+ */
+export function n8nEnvironment(userFolder, port, { database, env } = {}) {
   return {
     ...process.env,
     PATH: `${join(NODE24, 'bin')}:${process.env.PATH}`,
@@ -119,14 +134,16 @@ export function n8nEnvironment(userFolder, port) {
     N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
     N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
     NODE_OPTIONS: '',
+    ...(database ? postgresEnvironment(database) : {}),
+    ...env,
   };
 }
 
 /** Runs one n8n CLI command to completion; resolves with its standard output. */
-export function n8nCli(userFolder, port, args, { timeoutMs = 120_000 } = {}) {
+export function n8nCli(userFolder, port, args, { timeoutMs = 120_000, database, env: extraEnv } = {}) {
   return new Promise((resolve, reject) => {
     // `execute` prints its result at log level info.
-    const env = { ...n8nEnvironment(userFolder, port), N8N_LOG_LEVEL: 'info' };
+    const env = { ...n8nEnvironment(userFolder, port, { database, env: extraEnv }), N8N_LOG_LEVEL: 'info' };
     const child = spawn(join(NODE24, 'bin/node'), [N8N_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -141,9 +158,12 @@ export function n8nCli(userFolder, port, args, { timeoutMs = 120_000 } = {}) {
   });
 }
 
-/** Starts `n8n start`; resolves once its REST API answers. */
-export async function startN8n(userFolder, port, { timeoutMs = 120_000, onOutput } = {}) {
-  const child = spawn(join(NODE24, 'bin/node'), [N8N_BIN, 'start'], { env: n8nEnvironment(userFolder, port), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `n8n start` (or `args`, e.g. a queue-mode worker); resolves once `readyUrl` answers (by
+ * default the REST API, which workers lack: give them their health check's /healthz).
+ */
+export async function startN8n(userFolder, port, { timeoutMs = 120_000, onOutput, database, env, args = ['start'], readyUrl = `http://127.0.0.1:${port}/rest/settings` } = {}) {
+  const child = spawn(join(NODE24, 'bin/node'), [N8N_BIN, ...args], { env: n8nEnvironment(userFolder, port, { database, env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk) => {
     output = (output + chunk).slice(-20_000);
@@ -156,23 +176,31 @@ export async function startN8n(userFolder, port, { timeoutMs = 120_000, onOutput
     if (child.exitCode !== null) throw new Error(`n8n exited ${child.exitCode}: ${output}`);
     try {
       // /healthz answers before the REST API is mounted; /rest/settings only once it is.
-      const response = await fetch(`http://127.0.0.1:${port}/rest/settings`);
+      const response = await fetch(readyUrl);
       if (response.ok) break;
     } catch {
       // not listening yet
     }
     if (Date.now() - started > timeoutMs) {
       child.kill('SIGKILL');
-      throw new Error(`n8n's REST API did not answer within ${timeoutMs / 1000} s: ${output}`);
+      throw new Error(`${readyUrl} did not answer within ${timeoutMs / 1000} s: ${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     output: () => output,
+    /** Ends the process at once, as a crash would (no graceful shutdown). */
+    kill: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
         child.once('exit', () => {
           clearTimeout(timer);
