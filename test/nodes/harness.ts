@@ -38,6 +38,9 @@ export const TRIGGER_TYPE = 'n8n-nodes-linkshort.linkShortTrigger';
 
 const nodeTypeInstances: Record<string, INodeType> = { [NODE_TYPE]: new LinkShort(), ...(LinkShortTrigger ? { [TRIGGER_TYPE]: new LinkShortTrigger() } : {}) };
 
+/** The LinkShort node's description as n8n loads it from the built package. */
+export const linkShortDescription = nodeTypeInstances[NODE_TYPE]!.description;
+
 const nodeTypes: INodeTypes = {
   getByName: (name) => nodeTypeInstances[name]!,
   getByNameAndVersion: (name) => nodeTypeInstances[name]!,
@@ -126,13 +129,23 @@ export async function executeNode(
   credentials: Credentials,
   parameters: INodeParameters,
   input: INodeExecutionData[] = [{ json: {} }],
-  options: { continueOnFail?: boolean } = {},
+  options: { continueOnFail?: boolean; onParameterRead?: (name: string) => void } = {},
 ): Promise<INodeExecutionData[]> {
   const { workflow, node } = workflowWith(NODE_TYPE, parameters, options);
   const mode: WorkflowExecuteMode = 'manual';
   const runExecutionData = createRunExecutionData();
   const executeData = { node, data: { main: [input] }, source: null };
   const context = new ExecuteContext(workflow, node, additionalData(credentials), mode, runExecutionData, 0, input, { main: [input] }, executeData, []);
+  const { onParameterRead } = options;
+  if (onParameterRead) {
+    const read = context.getNodeParameter.bind(context);
+    Object.assign(context, {
+      getNodeParameter: (...args: Parameters<typeof read>) => {
+        onParameterRead(args[0]);
+        return read(...args);
+      },
+    });
+  }
   const result = await nodeTypeInstances[NODE_TYPE]!.execute!.call(context);
   return (result as INodeExecutionData[][])[0] ?? [];
 }

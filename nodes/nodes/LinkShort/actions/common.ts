@@ -9,17 +9,20 @@ export type OperationExecute = (
 ) => Promise<IDataObject | IDataObject[]>;
 
 export interface Operation {
-	description: INodeProperties[];
+	/** The operation's fields with the conditions they declare themselves; `defineResource` puts them under their resource and operation. */
+	properties: INodeProperties[];
 	execute: OperationExecute;
 }
 
-export function showFor(resource: string, operation: string): IDisplayOptions {
-	return { show: { resource: [resource], operation: [operation] } };
-}
-
-/** Puts every property of an operation under its resource and operation. */
+/**
+ * Puts every property of an operation under its resource and operation, keeping the show and hide
+ * conditions the property declares itself (a QR type's fields, Limit under Return All).
+ */
 export function forOperation(resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] {
-	return properties.map((property) => ({ ...property, displayOptions: showFor(resource, operation) }));
+	return properties.map((property) => {
+		const own: IDisplayOptions = property.displayOptions ?? {};
+		return { ...property, displayOptions: { ...own, show: { ...own.show, resource: [resource], operation: [operation] } } };
+	});
 }
 
 export function idField(displayName: string, description: string): INodeProperties {

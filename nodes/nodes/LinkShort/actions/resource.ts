@@ -1,5 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { Operation } from './common';
+import { forOperation, type Operation } from './common';
 
 export interface OperationEntry {
 	name: string;
@@ -24,7 +24,7 @@ export function defineResource(resource: string, entries: OperationEntry[], defa
 		default: defaultOperation,
 	};
 	return {
-		description: [selector, ...entries.flatMap((entry) => entry.operation.description)],
+		description: [selector, ...entries.flatMap((entry) => forOperation(resource, entry.value, entry.operation.properties))],
 		operations: Object.fromEntries(entries.map((entry) => [entry.value, entry.operation])) as Record<string, Operation>,
 	};
 }

@@ -1,7 +1,7 @@
 import type { Operation } from '../common';
 
 export const get: Operation = {
-	description: [],
+	properties: [],
 	async execute(client) {
 		return await client.account.get();
 	},

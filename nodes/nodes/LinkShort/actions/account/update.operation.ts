@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { filled, forOperation, type Operation } from '../common';
+import { filled, type Operation } from '../common';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const update: Operation = {
-	description: forOperation('account', 'update', properties),
+	properties,
 	async execute(client, itemIndex) {
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as { email?: string; password?: string };
 		const result = await client.account.update(filled(fields));

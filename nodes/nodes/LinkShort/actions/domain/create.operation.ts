@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { filled, forOperation, type Operation } from '../common';
+import { filled, type Operation } from '../common';
 
 export const redirectFields: INodeProperties[] = [
 	{
@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const create: Operation = {
-	description: forOperation('domain', 'create', properties),
+	properties,
 	async execute(client, itemIndex) {
 		const domain = this.getNodeParameter('domain', itemIndex) as string;
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as { redirectroot?: string; redirect404?: string };

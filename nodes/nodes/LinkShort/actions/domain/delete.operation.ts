@@ -1,7 +1,7 @@
-import { done, forOperation, idField, type Operation } from '../common';
+import { done, idField, type Operation } from '../common';
 
 export const deleteDomain: Operation = {
-	description: forOperation('domain', 'delete', [idField('Domain ID', 'The ID of the branded domain to delete')]),
+	properties: [idField('Domain ID', 'The ID of the branded domain to delete')],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		const { message } = await client.domains.delete(id);

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { done, filled, forOperation, idField, type Operation } from '../common';
+import { done, filled, idField, type Operation } from '../common';
 import { redirectFields } from './create.operation';
 
 const properties: INodeProperties[] = [
@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const update: Operation = {
-	description: forOperation('domain', 'update', properties),
+	properties,
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as { redirectroot?: string; redirect404?: string };

@@ -1,8 +1,8 @@
-import { forOperation, type Operation } from '../common';
+import type { Operation } from '../common';
 import { createFields, linkInput } from './fields';
 
 export const create: Operation = {
-	description: forOperation('link', 'create', createFields),
+	properties: createFields,
 	async execute(client, itemIndex) {
 		return await client.links.create(linkInput(this, itemIndex, 'additionalFields'));
 	},

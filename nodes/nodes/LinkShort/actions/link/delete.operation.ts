@@ -1,7 +1,7 @@
-import { done, forOperation, idField, type Operation } from '../common';
+import { done, idField, type Operation } from '../common';
 
 export const deleteLink: Operation = {
-	description: forOperation('link', 'delete', [idField('Link ID', 'The ID of the short link to delete')]),
+	properties: [idField('Link ID', 'The ID of the short link to delete')],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		const { message } = await client.links.delete(id);

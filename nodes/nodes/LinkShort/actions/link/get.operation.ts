@@ -1,7 +1,7 @@
-import { forOperation, idField, type Operation } from '../common';
+import { idField, type Operation } from '../common';
 
 export const get: Operation = {
-	description: forOperation('link', 'get', [idField('Link ID', 'The ID of the short link')]),
+	properties: [idField('Link ID', 'The ID of the short link')],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		return await client.links.get(id);

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { collect, forOperation, returnAllFields, type Operation } from '../common';
+import { collect, returnAllFields, type Operation } from '../common';
 
 const properties: INodeProperties[] = [
 	...returnAllFields(),
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const getMany: Operation = {
-	description: forOperation('link', 'getMany', properties),
+	properties,
 	async execute(client, itemIndex) {
 		const order = this.getNodeParameter('order', itemIndex, 'date') as 'date' | 'click';
 		return await collect(this, itemIndex, (limit) => client.links.list({ limit, order }));

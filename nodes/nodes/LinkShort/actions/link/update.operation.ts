@@ -1,9 +1,9 @@
 import type { LinkUpdateInput } from '@linkshort/client/core';
-import { forOperation, idField, type Operation } from '../common';
+import { idField, type Operation } from '../common';
 import { linkInput, updateFields } from './fields';
 
 export const update: Operation = {
-	description: forOperation('link', 'update', [idField('Link ID', 'The ID of the short link to update'), ...updateFields]),
+	properties: [idField('Link ID', 'The ID of the short link to update'), ...updateFields],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		return await client.links.update(id, linkInput(this, itemIndex, 'updateFields') as LinkUpdateInput);

@@ -1,13 +1,13 @@
 import type { PixelType } from '@linkshort/client/core';
-import { forOperation, type Operation } from '../common';
+import type { Operation } from '../common';
 import { pixelTypeField, tagField } from './fields';
 
 export const create: Operation = {
-	description: forOperation('pixel', 'create', [
+	properties: [
 		pixelTypeField,
 		{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', description: 'A name to recognise the pixel by' },
 		tagField,
-	]),
+	],
 	async execute(client, itemIndex) {
 		const input = {
 			type: this.getNodeParameter('type', itemIndex) as PixelType,

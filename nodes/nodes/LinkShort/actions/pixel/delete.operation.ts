@@ -1,7 +1,7 @@
-import { done, forOperation, idField, type Operation } from '../common';
+import { done, idField, type Operation } from '../common';
 
 export const deletePixel: Operation = {
-	description: forOperation('pixel', 'delete', [idField('Pixel ID', 'The ID of the pixel to delete')]),
+	properties: [idField('Pixel ID', 'The ID of the pixel to delete')],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		const { message } = await client.pixels.delete(id);

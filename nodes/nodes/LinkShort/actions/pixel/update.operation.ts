@@ -1,8 +1,8 @@
-import { done, filled, forOperation, idField, type Operation } from '../common';
+import { done, filled, idField, type Operation } from '../common';
 import { tagField } from './fields';
 
 export const update: Operation = {
-	description: forOperation('pixel', 'update', [
+	properties: [
 		idField('Pixel ID', 'The ID of the pixel to update'),
 		tagField,
 		{
@@ -13,7 +13,7 @@ export const update: Operation = {
 			default: {},
 			options: [{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'A new name for the pixel' }],
 		},
-	]),
+	],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		const tag = this.getNodeParameter('tag', itemIndex) as string;

@@ -1,7 +1,7 @@
-import { collect, forOperation, returnAllFields, type Operation } from '../common';
+import { collect, returnAllFields, type Operation } from '../common';
 
 export const getMany: Operation = {
-	description: forOperation('plan', 'getMany', returnAllFields()),
+	properties: returnAllFields(),
 	async execute(client, itemIndex) {
 		return await collect(this, itemIndex, () => client.plans.list());
 	},

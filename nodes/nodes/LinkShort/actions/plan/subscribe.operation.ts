@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { PLAN_TYPES, type PlanSubscribeInput } from '@linkshort/client/core';
-import { forOperation, type Operation } from '../common';
+import type { Operation } from '../common';
 import { toApiTimestamp } from '../link/fields';
 
 const properties: INodeProperties[] = [
@@ -26,7 +26,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const subscribe: Operation = {
-	description: forOperation('plan', 'subscribe', properties),
+	properties,
 	async execute(client, itemIndex) {
 		const planId = this.getNodeParameter('planId', itemIndex) as number;
 		const userId = this.getNodeParameter('userId', itemIndex) as number;

@@ -1,7 +1,7 @@
-import { done, forOperation, idField, type Operation } from '../common';
+import { done, idField, type Operation } from '../common';
 
 export const deleteQrCode: Operation = {
-	description: forOperation('qrCode', 'delete', [idField('QR Code ID', 'The ID of the QR code to delete')]),
+	properties: [idField('QR Code ID', 'The ID of the QR code to delete')],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		const { message } = await client.qrCodes.delete(id);

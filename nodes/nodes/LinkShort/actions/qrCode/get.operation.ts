@@ -1,7 +1,7 @@
-import { forOperation, idField, type Operation } from '../common';
+import { idField, type Operation } from '../common';
 
 export const get: Operation = {
-	description: forOperation('qrCode', 'get', [idField('QR Code ID', 'The ID of the QR code')]),
+	properties: [idField('QR Code ID', 'The ID of the QR code')],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		return await client.qrCodes.get(id);

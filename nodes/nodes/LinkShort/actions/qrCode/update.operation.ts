@@ -1,8 +1,8 @@
-import { done, forOperation, idField, type Operation } from '../common';
+import { done, idField, type Operation } from '../common';
 import { qrInput, updateFields } from './fields';
 
 export const update: Operation = {
-	description: forOperation('qrCode', 'update', [idField('QR Code ID', 'The ID of the QR code to update'), ...updateFields]),
+	properties: [idField('QR Code ID', 'The ID of the QR code to update'), ...updateFields],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		const { message } = await client.qrCodes.update(id, qrInput(this, itemIndex, 'updateFields'));

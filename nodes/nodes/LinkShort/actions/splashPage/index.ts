@@ -1,8 +1,8 @@
-import { collect, forOperation, returnAllFields, type Operation } from '../common';
+import { collect, returnAllFields, type Operation } from '../common';
 import { defineResource } from '../resource';
 
 const getMany: Operation = {
-	description: forOperation('splashPage', 'getMany', returnAllFields()),
+	properties: returnAllFields(),
 	async execute(client, itemIndex) {
 		return await collect(this, itemIndex, (limit) => client.splashPages.list({ limit }));
 	},

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { UserCreateInput } from '@linkshort/client/core';
-import { forOperation, type Operation } from '../common';
+import type { Operation } from '../common';
 import { toApiTimestamp } from '../link/fields';
 
 const properties: INodeProperties[] = [
@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const create: Operation = {
-	description: forOperation('user', 'create', properties),
+	properties,
 	async execute(client, itemIndex) {
 		const { planid, expiration } = this.getNodeParameter('additionalFields', itemIndex, {}) as { planid?: number; expiration?: string };
 		const input: UserCreateInput = {

@@ -1,7 +1,7 @@
-import { done, forOperation, idField, type Operation } from '../common';
+import { done, idField, type Operation } from '../common';
 
 export const deleteUser: Operation = {
-	description: forOperation('user', 'delete', [idField('User ID', 'The ID of the user to delete')]),
+	properties: [idField('User ID', 'The ID of the user to delete')],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		const { message } = await client.users.delete(id);

@@ -1,7 +1,7 @@
-import { forOperation, idField, type Operation } from '../common';
+import { idField, type Operation } from '../common';
 
 export const get: Operation = {
-	description: forOperation('user', 'get', [idField('User ID', 'The ID of the user')]),
+	properties: [idField('User ID', 'The ID of the user')],
 	async execute(client, itemIndex) {
 		const id = this.getNodeParameter('id', itemIndex) as number;
 		return await client.users.get(id);

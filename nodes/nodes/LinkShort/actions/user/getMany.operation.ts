@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { USER_FILTERS, type UserListInput } from '@linkshort/client/core';
-import { collect, filled, forOperation, returnAllFields, type Operation } from '../common';
+import { collect, filled, returnAllFields, type Operation } from '../common';
 
 const properties: INodeProperties[] = [
 	...returnAllFields(),
@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const getMany: Operation = {
-	description: forOperation('user', 'getMany', properties),
+	properties,
 	async execute(client, itemIndex) {
 		const filters = filled(this.getNodeParameter('filters', itemIndex, {}) as UserListInput & Record<string, string>);
 		return await collect(this, itemIndex, () => client.users.list(filters));
