@@ -18,6 +18,9 @@ function retryAfterSeconds(error: RateLimitError, now: number): number | undefin
   return waitMs === undefined ? undefined : Math.max(1, Math.ceil(waitMs / 1000));
 }
 
+/** A message without its closing full stop, to be followed by more of the sentence. */
+const clause = (message: string) => message.replace(/[.\s]+$/, "");
+
 export function describeFailure(error: unknown, toolName: string, now = Date.now()): string {
   if (error instanceof ValidationError) {
     const fields = error.issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
@@ -30,17 +33,17 @@ export function describeFailure(error: unknown, toolName: string, now = Date.now
       : `Rate limited by the LinkShort server, retry after ${seconds} s. Nothing was changed by this call.`;
   }
   if (error instanceof NotFoundError) {
-    return `Not found: ${error.message}. The id may be wrong or the item was deleted; look it up again (for links, with find_links).`;
+    return `Not found: ${clause(error.message)}. The id may be wrong or the item was deleted; look it up again (for links, with find_links).`;
   }
   if (error instanceof AuthenticationError) {
-    return `The LinkShort server refused the API key (LINKSHORT_API_KEY): ${error.message}. The user must fix the server's configuration; retrying will not help.`;
+    return `The LinkShort server refused the API key (LINKSHORT_API_KEY): ${clause(error.message)}. The user must fix the server's configuration; retrying will not help.`;
   }
   if (error instanceof PermissionError) {
-    return `Not permitted: ${error.message}. The account behind this API key may not do this (plan or admin rights).`;
+    return `Not permitted: ${clause(error.message)}. The account behind this API key may not do this (plan or admin rights).`;
   }
   if (error instanceof ApiError) return `The LinkShort server refused the request: ${error.message}`;
   if (error instanceof ConnectionError || error instanceof TimeoutError) {
-    return `Could not reach the LinkShort server: ${error.message}. It may be down or LINKSHORT_BASE_URL may be wrong; retry later.`;
+    return `Could not reach the LinkShort server: ${clause(error.message)}. It may be down or LINKSHORT_BASE_URL may be wrong; retry later.`;
   }
   if (error instanceof ResponseError) {
     return `The LinkShort server sent an answer that could not be read: ${error.message}${error.excerpt ? ` (${error.excerpt})` : ""}`;

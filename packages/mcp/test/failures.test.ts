@@ -1,0 +1,105 @@
+/**
+ * Failures come back as tool errors a model can act on, and the server keeps serving: rate limits
+ * (paced within the bound, "retry after N s" beyond it), an unreachable server, a wrong key and a
+ * broken answer. The API key appears in nothing the server says.
+ */
+import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { startSession, unusedAddress, type Session } from "./helpers";
+
+const sessions: Session[] = [];
+const sandboxes: Sandbox[] = [];
+
+async function setUp(options: Parameters<typeof startSandbox>[0], args: string[] = [], apiKey?: string) {
+  const sandbox = await startSandbox({ port: 0, ...options });
+  sandboxes.push(sandbox);
+  const session = await startSession({ baseUrl: sandbox.baseUrl, apiKey: apiKey ?? sandbox.userKey }, args);
+  sessions.push(session);
+  return { sandbox, session };
+}
+
+const accountRequests = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.path === "/api/account").length;
+
+afterEach(async () => {
+  for (const session of sessions.splice(0)) {
+    const said = [...session.transcript, session.stderr()].join("\n");
+    await session.close();
+    for (const sandbox of sandboxes) {
+      expect(said).not.toContain(sandbox.userKey);
+      expect(said).not.toContain(sandbox.adminKey);
+    }
+  }
+  for (const sandbox of sandboxes.splice(0)) await sandbox.close();
+});
+
+test("within the wait bound, the client's pacing spreads calls over the server's windows without a limit answer", async () => {
+  const { sandbox, session } = await setUp({ rateLimit: { limit: 2, windowMs: 1500 } });
+  const started = Date.now();
+  for (let call = 0; call < 5; call += 1) expect((await session.call("get_account")).isError).toBe(false);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+  // Exactly five requests: none was refused by the server and sent again.
+  expect(accountRequests(sandbox)).toBe(5);
+});
+
+test("a call that would wait past --max-wait answers 'rate limited, retry after N s' without sending, and the server keeps serving", async () => {
+  const { sandbox, session } = await setUp({ rateLimit: { limit: 2, windowMs: 60_000 } }, ["--max-wait", "1"]);
+  expect((await session.call("get_account")).isError).toBe(false);
+  expect((await session.call("get_account")).isError).toBe(false);
+  const limited = await session.call("get_account");
+  expect(limited.isError).toBe(true);
+  const seconds = Number(/^Rate limited by the LinkShort server, retry after (\d+) s\./.exec(limited.text)?.[1]);
+  expect(seconds).toBeGreaterThanOrEqual(55);
+  expect(seconds).toBeLessThanOrEqual(60);
+  expect(accountRequests(sandbox)).toBe(2);
+  const { tools } = await session.client.listTools();
+  expect(tools.length).toBeGreaterThan(0);
+});
+
+test("when another client spent the limit, the server's limit answer becomes 'retry after N s'", async () => {
+  const { sandbox, session } = await setUp({ rateLimit: { limit: 3, windowMs: 60_000 } }, ["--max-wait", "2"]);
+  for (let call = 0; call < 3; call += 1) {
+    await fetch(`${sandbox.baseUrl}/api/account`, { headers: { Authorization: `Bearer ${sandbox.userKey}` } });
+  }
+  const limited = await session.call("shorten_link", { url: "https://example.com/limited" });
+  expect(limited.isError).toBe(true);
+  expect(limited.text).toMatch(/^Rate limited by the LinkShort server, retry after (5\d|60) s\. Nothing was changed/);
+  expect(sandbox.store.state.links.some((link) => link.url === "https://example.com/limited")).toBe(false);
+});
+
+test("a short limit answer (HTTP 429, Retry-After 1) is waited out within the bound, refused past it", async () => {
+  const waited = await setUp({ faults: [{ kind: "429", times: 1 }] });
+  expect((await waited.session.call("get_account")).isError).toBe(false);
+  expect(waited.sandbox.faults.injected["429"]).toBe(1);
+
+  const refused = await setUp({ faults: [{ kind: "429", times: 1 }] }, ["--max-wait", "0"]);
+  const answer = await refused.session.call("get_account");
+  expect(answer.isError).toBe(true);
+  expect(answer.text).toMatch(/^Rate limited by the LinkShort server, retry after 1 s\./);
+});
+
+test("an unreachable server gives a tool error naming LINKSHORT_BASE_URL, and the server keeps serving", async () => {
+  const session = await startSession({ baseUrl: await unusedAddress(), apiKey: "sk-unreachable-test-key" });
+  sessions.push(session);
+  for (const [name, args] of [["get_account", {}], ["shorten_link", { url: "https://example.com" }]] as const) {
+    const answer = await session.call(name, args);
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/^Could not reach the LinkShort server: .*ECONNREFUSED.*LINKSHORT_BASE_URL/);
+  }
+  expect((await session.client.listTools()).tools.length).toBeGreaterThan(0);
+  expect([...session.transcript, session.stderr()].join("\n")).not.toContain("sk-unreachable-test-key");
+});
+
+test("a wrong key is reported as a configuration problem, without the key", async () => {
+  const { session } = await setUp({}, [], "sk-wrong-key-0123456789");
+  const answer = await session.call("get_account");
+  expect(answer.isError).toBe(true);
+  expect(answer.text).toMatch(/^The LinkShort server refused the API key \(LINKSHORT_API_KEY\)/);
+  expect([...session.transcript, session.stderr()].join("\n")).not.toContain("sk-wrong-key-0123456789");
+});
+
+test("a broken answer to a create is a tool error (never retried, so never two links)", async () => {
+  const { sandbox, session } = await setUp({ faults: [{ kind: "malformed", route: "^POST /api/url/add$", times: 1 }] });
+  const answer = await session.call("shorten_link", { url: "https://example.com/broken" });
+  expect(answer.isError).toBe(true);
+  expect(answer.text).toMatch(/^The LinkShort server sent an answer that could not be read: The server sent malformed JSON/);
+  expect(sandbox.requests.filter((request) => request.path === "/api/url/add")).toHaveLength(1);
+});
