@@ -1,21 +1,55 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { linkShortClient, toNodeError } from '../LinkShort/transport';
-import { EVENTS, type EventName, type EventParameters, type PollEvent } from './events';
+import { EVENT_NAMES, EVENTS, type EventName, type EventParameters, type PollEvent } from './events';
 
-function parseLinkIds(value: string): number[] | undefined {
-	const parts = value
-		.split(',')
-		.map((part) => part.trim())
+/**
+ * How long a poll keeps other polls of the same node away. n8n starts a poll on schedule even
+ * while the previous one still runs (a poll waiting out the rate limit easily outlasts a
+ * one-minute interval), and both get the same static-data object. A poll that finds a live lease
+ * returns at once, without a request; the running one covers what it would have found. A lease
+ * older than this (a poll that hung, or one stored by a process that stopped) no longer counts.
+ */
+const LEASE_MS = 5 * 60_000;
+
+/** Most recent links offered in the Link IDs list (one request per 100). */
+const LINK_CHOICES = 500;
+
+interface Lease {
+	token: string;
+	until: number;
+}
+
+/** Link IDs as a list (the picker), a comma-separated string (workflows made before it), or one number. */
+function parseLinkIds(value: unknown): number[] | undefined {
+	const parts = (Array.isArray(value) ? value : typeof value === 'number' ? [value] : String(value ?? '').split(','))
+		.map((part) => String(part).trim())
 		.filter(Boolean);
 	if (parts.some((part) => !/^[1-9]\d*$/.test(part))) return undefined;
-	return parts.map(Number).sort((a, b) => a - b);
+	return [...new Set(parts.map(Number))].sort((a, b) => a - b);
 }
+
+const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /**
  * One poll. In manual mode ("Fetch Test Event") a sample, with the state untouched; on first
  * activation (or after the event or its settings change) a baseline and nothing emitted; then the
- * items since the last poll. State is written back only when the whole poll succeeded.
+ * items since the last poll.
+ *
+ * The state is replaced in one step after the last request, so whatever n8n saves in between
+ * (it saves the workflow's whole static data when any of its triggers emits) is consistent. A poll
+ * commits only if no other poll of this node committed since it started (`generation`): when two
+ * polls did overlap (the lease ran out), the first to finish emits and moves the state on, and the
+ * other emits nothing and leaves that state alone; the next poll starts from it. Nothing is emitted
+ * twice, nothing lost, whatever order they finish in. A failed poll changes nothing.
  */
 async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters): Promise<INodeExecutionData[][] | null> {
 	const event = EVENTS[eventName] as PollEvent<IDataObject> | undefined;
@@ -26,17 +60,29 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 	if (this.getMode() === 'manual') return emit(await event.sample(client, parameters));
 
 	const staticData = this.getWorkflowStaticData('node');
+	const startedAt = parameters.now();
+	const lease = staticData.lease as Lease | undefined;
+	if (lease !== undefined && lease.until > startedAt) return null;
+	const token = `${startedAt}-${Math.random().toString(36).slice(2)}`;
+	staticData.lease = { token, until: startedAt + LEASE_MS };
+	const generation = Number(staticData.generation ?? 0);
 	const key = JSON.stringify({ event: eventName, ...(eventName === 'linkClickThreshold' ? { threshold: parameters.threshold, linkIds: parameters.linkIds } : {}) });
-	if (staticData.key !== key || staticData.state === undefined) {
-		const baseline = await event.baseline(client, parameters);
+	try {
+		const outcome =
+			staticData.key !== key || staticData.state === undefined
+				? { items: [], state: await event.baseline(client, parameters) }
+				: await event.poll(client, cloned(staticData.state as IDataObject), parameters);
+		if (Number(staticData.generation ?? 0) !== generation) return null;
 		staticData.key = key;
-		staticData.state = baseline;
-		return null;
+		staticData.state = outcome.state;
+		staticData.generation = generation + 1;
+		return emit(outcome.items);
+	} finally {
+		if ((staticData.lease as Lease | undefined)?.token === token) delete staticData.lease;
 	}
-	const { items, state } = await event.poll(client, staticData.state as IDataObject, parameters);
-	staticData.state = state;
-	return emit(items);
 }
+
+const eventOption = (value: EventName, action: string, description: string) => ({ name: EVENT_NAMES[value], value, action, description });
 
 export class LinkShortTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,7 +91,7 @@ export class LinkShortTrigger implements INodeType {
 		icon: { light: 'file:../LinkShort/linkshort.svg', dark: 'file:../LinkShort/linkshort.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"]}}',
+		subtitle: `={{ ${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] }}`,
 		description: 'Starts a workflow on new short links or QR codes, when a link reaches a number of clicks, or when clicks and scans grow',
 		defaults: { name: 'LinkShort Trigger' },
 		polling: true,
@@ -59,11 +105,11 @@ export class LinkShortTrigger implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Link Reached Click Threshold', value: 'linkClickThreshold', description: 'A link\'s clicks reached a number (once per crossing)' },
-					{ name: 'Link Received Clicks', value: 'newLinkClicks', description: 'A link\'s clicks grew since the last check' },
-					{ name: 'New Link', value: 'newLink', description: 'A short link was created' },
-					{ name: 'New QR Code', value: 'newQrCode', description: 'A QR code was created' },
-					{ name: 'QR Code Scanned', value: 'newQrScans', description: 'A QR code\'s scans grew since the last check' },
+					eventOption('linkClickThreshold', 'On Link Reaching a Click Threshold', 'A link\'s clicks reached a number (once per crossing)'),
+					eventOption('newLinkClicks', 'On Link Clicks', 'A link\'s clicks grew since the last check'),
+					eventOption('newLink', 'On New Link', 'A short link was created'),
+					eventOption('newQrCode', 'On New QR Code', 'A QR code was created'),
+					eventOption('newQrScans', 'On QR Code Scans', 'A QR code\'s scans grew since the last check'),
 				],
 				default: 'newLink',
 			},
@@ -77,27 +123,74 @@ export class LinkShortTrigger implements INodeType {
 				description: 'The number of clicks that fires the trigger. Links already past it when the workflow is activated do not fire.',
 			},
 			{
-				displayName: 'Link IDs',
+				displayName: 'Link Names or IDs',
 				name: 'linkIds',
-				type: 'string',
-				default: '',
-				placeholder: '12, 34',
-				displayOptions: { show: { event: ['linkClickThreshold'] } },
-				description: 'Watch only these links (comma-separated IDs); all links when empty',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getLinks' },
+				default: [],
+				displayOptions: { show: { event: ['linkClickThreshold', 'newLinkClicks'] } },
+				description:
+					'Watch only these links; all links when empty. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Minimum New Clicks',
+				name: 'minimumNewClicks',
+				type: 'number',
+				default: 1,
+				typeOptions: { minValue: 1 },
+				displayOptions: { show: { event: ['newLinkClicks'] } },
+				description: 'Emit a link only once it has received at least this many clicks since it was last emitted',
+			},
+			{
+				displayName: 'Minimum New Scans',
+				name: 'minimumNewScans',
+				type: 'number',
+				default: 1,
+				typeOptions: { minValue: 1 },
+				displayOptions: { show: { event: ['newQrScans'] } },
+				description: 'Emit a QR code only once it has been scanned at least this many times since it was last emitted',
 			},
 		],
 	};
 
+	methods = {
+		loadOptions: {
+			/** The account's most recent links, newest first, through the client's paginated list. */
+			async getLinks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+				const client = await linkShortClient(this);
+				const options: INodePropertyOptions[] = [];
+				try {
+					for await (const link of client.links.list({ order: 'date', limit: 100 })) {
+						options.push({ name: `${link.shorturl} (${link.title || link.longurl})`, value: link.id, description: `ID ${link.id}, ${link.clicks} clicks` });
+						if (options.length >= LINK_CHOICES) break;
+					}
+				} catch (error) {
+					throw toNodeError(this.getNode(), error);
+				}
+				return options;
+			},
+		},
+	};
+
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const eventName = this.getNodeParameter('event') as EventName;
-		const linkIds = parseLinkIds(String(this.getNodeParameter('linkIds', '') ?? ''));
-		if (!linkIds) throw new NodeOperationError(this.getNode(), 'Link IDs: must be whole numbers separated by commas');
-		const threshold = Number(this.getNodeParameter('threshold', 100));
-		if (eventName === 'linkClickThreshold' && !(Number.isInteger(threshold) && threshold >= 1)) {
-			throw new NodeOperationError(this.getNode(), 'Threshold: must be a whole number of at least 1');
-		}
+		const watchesLinks = eventName === 'linkClickThreshold' || eventName === 'newLinkClicks';
+		const linkIds = watchesLinks ? parseLinkIds(this.getNodeParameter('linkIds', [])) : [];
+		if (!linkIds) throw new NodeOperationError(this.getNode(), 'Link Names or IDs: must be link IDs (whole numbers), chosen from the list or separated by commas');
+		const wholeAtLeastOne = (name: string, label: string, fallback: number) => {
+			const value = Number(this.getNodeParameter(name, fallback));
+			if (!(Number.isInteger(value) && value >= 1)) throw new NodeOperationError(this.getNode(), `${label}: must be a whole number of at least 1`);
+			return value;
+		};
+		const threshold = eventName === 'linkClickThreshold' ? wholeAtLeastOne('threshold', 'Threshold', 100) : 100;
+		const minimumNew =
+			eventName === 'newLinkClicks'
+				? wholeAtLeastOne('minimumNewClicks', 'Minimum New Clicks', 1)
+				: eventName === 'newQrScans'
+					? wholeAtLeastOne('minimumNewScans', 'Minimum New Scans', 1)
+					: 1;
 		try {
-			return await pollEvent.call(this, eventName, { threshold, linkIds, node: this.getNode() });
+			return await pollEvent.call(this, eventName, { threshold, linkIds, minimumNew, now: () => Date.now() });
 		} catch (error) {
 			throw toNodeError(this.getNode(), error);
 		}

@@ -1,21 +1,35 @@
-import type { IDataObject, INode } from 'n8n-workflow';
-import { NotFoundError, type Link, type LinkShortClient, type Page, type PagePromise, type QrCode } from '@linkshort/client/core';
-import { toNodeError } from '../LinkShort/transport';
+import type { IDataObject } from 'n8n-workflow';
+import { NotFoundError, type Link, type LinkShortClient, type PagePromise, type QrCode } from '@linkshort/client/core';
 
 /** Page sizes: large, so that a quiet account costs one request per poll. */
 const LINK_PAGE = 100;
 const QR_PAGE = 500;
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** How far back a server's clock may step (the end of daylight saving time), with a margin. */
+const CLOCK_STEP_MS = HOUR + 5 * MINUTE;
+/** How long after the newest item appeared a step back could still hide items created after it. */
+const HIDDEN_WINDOW_MS = 2 * CLOCK_STEP_MS;
+/** How often a deep read looks below the top for items a step back hid, while that can happen. */
+const SWEEP_EVERY_MS = HOUR;
+/** After this long, a server that already showed items dated `top` can give that date to no new item. */
+const SETTLE_AFTER_MS = 2_000;
+
 export interface EventParameters {
 	threshold: number;
+	/** Watch only these links (threshold and click events); all links when empty. */
 	linkIds: number[];
-	/** The trigger node, for the errors it reports. */
-	node: INode;
+	/** Emit a link or QR code only once its clicks or scans grew by at least this much. */
+	minimumNew: number;
+	/** The n8n host's clock (milliseconds), never the server's. */
+	now: () => number;
 }
 
 /** One kind of event: how to start watching, how to poll, and a sample for "Fetch Test Event". */
 export interface PollEvent<State extends IDataObject> {
 	baseline(client: LinkShortClient, parameters: EventParameters): Promise<State>;
+	/** Reads the server and returns what is new since `state`, and the next state; never changes `state`. */
 	poll(client: LinkShortClient, state: State, parameters: EventParameters): Promise<{ items: IDataObject[]; state: State }>;
 	sample(client: LinkShortClient, parameters: EventParameters): Promise<IDataObject[]>;
 }
@@ -23,21 +37,31 @@ export interface PollEvent<State extends IDataObject> {
 // ------------------------------------------------------------------ new items (links, QR codes)
 
 /**
- * What the "new item" events keep: the id and date of every item dated at or after `boundary`,
- * and the newest date the previous poll saw.
+ * What the "new item" events keep. The boundary is the id, not the date: new records get higher
+ * ids, while their dates are the server's local time, which steps back at the end of daylight
+ * saving time or after an NTP correction. An item is new when its id is above `floorId` and not
+ * in `known` (the ids above the floor already emitted).
  *
- * Items are found by id; dates only bound the scan. A poll reads newest-first pages until a page
- * ends before `boundary`, so a quiet account costs one request. Each poll moves `boundary` to the
- * newest date seen by the poll before it, not its own: an item that a deletion or an unstable sort
- * of equal dates shifted across a page boundary during one poll is still within the next poll's
- * scan. Known ids are kept with their dates until `boundary` passes them, even when a poll did not
- * see them, so a shifted item is never taken for new. So the state holds the items created during
- * roughly the last two poll intervals, whatever the account's size.
+ * Dates only decide how deep a poll reads the newest-first list:
+ * - normally down to the block of items dated `top` (the newest date seen), since on a steady
+ *   clock nothing new can be dated earlier; once a full read of that block started a few seconds
+ *   after the block was first seen (`topSettled`), no new item can take that date either, so a
+ *   quiet poll stops at the first page: one request, however many links share the newest second;
+ * - deep, down to an hour (a clock step) below the top of the last deep read, when a new item is
+ *   dated before `top` (the clock stepped back), when the list grew by a page and nothing new
+ *   showed, and every hour in the two hours after a new `top` (a step back can hide items below
+ *   a full first page without either sign). A deep read sees every item created since the last
+ *   one, so it moves `floorId` up and empties `known`.
  */
 interface NewItemsState extends IDataObject {
-	boundary: string | null;
-	previousNewest: string | null;
-	known: Record<string, string>;
+	floorId: number;
+	known: number[];
+	top: string | null;
+	topSeenAt: number;
+	topSettled: boolean;
+	pages: number;
+	deepTop: string | null;
+	deepReadAt: number;
 }
 
 interface Dated {
@@ -45,65 +69,148 @@ interface Dated {
 	date: string | null;
 }
 
-/** The pages of a list, newest first, from the first page on. */
-type ReadPages<T> = () => AsyncIterable<Page<T>>;
-
 const dateOf = (item: Dated) => item.date ?? '';
 
-/** Reads newest-first pages until one ends before `boundary` (or the list ends); each id once. */
-async function readSince<T extends Dated>(readPages: ReadPages<T>, boundary: string | null): Promise<T[]> {
-	const found = new Map<number, T>();
-	for await (const page of readPages()) {
-		for (const item of page.items) if (!found.has(item.id)) found.set(item.id, item);
-		const last = page.items[page.items.length - 1];
-		if (boundary !== null && last !== undefined && dateOf(last) < boundary) break;
-	}
-	return [...found.values()];
+/** `date` (`YYYY-MM-DD[ HH:MM:SS]`, the server's local time) moved back by `ms`, in the same format. */
+function dateBefore(date: string, ms: number): string {
+	const match = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?/.exec(date);
+	if (!match) return '';
+	const [, y, mo, d, h = '0', mi = '0', s = '0'] = match;
+	const moved = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - ms);
+	return moved.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-function newestDate(items: Dated[], atLeast: string | null = null): string | null {
+const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
+
+function newestDate(items: Dated[], atLeast: string | null): string | null {
 	return items.reduce<string | null>((newest, item) => (item.date !== null && (newest === null || item.date > newest) ? item.date : newest), atLeast);
 }
 
-function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PagePromise<T>): PollEvent<NewItemsState> {
-	const read = (client: LinkShortClient): ReadPages<T> => () => list(client).pages();
+interface Reading<T> {
+	items: T[];
+	deep: boolean;
+	/** The read went past the block of its newest date (or to the end of the list). */
+	newestBlockRead: boolean;
+	pages: number;
+}
+
+/**
+ * Reads newest-first pages as deep as `state` requires (see NewItemsState); each id once.
+ * Without a state (a baseline) it reads deep from the start.
+ */
+async function readNewest<T extends Dated>(pages: PagePromise<T>, state: NewItemsState | undefined, startedAt: number): Promise<Reading<T>> {
+	const seen = new Map<number, T>();
+	const known = new Set(state?.known ?? []);
+	const isNew = (item: T) => state !== undefined && item.id > state.floorId && !known.has(item.id);
+	let deep = state === undefined || (startedAt - state.deepReadAt >= SWEEP_EVERY_MS && state.deepReadAt < state.topSeenAt + HIDDEN_WINDOW_MS);
+	let pageCount = state?.pages ?? 0;
+	let first = true;
+	let last: T | undefined;
+	let stopped = false;
+	const top = state?.top ?? null;
+
+	const stepSuspected = () => {
+		if (state === undefined) return false;
+		const fresh = [...seen.values()].filter(isNew);
+		return fresh.some((item) => top !== null && dateOf(item) < top) || (pageCount > state.pages && fresh.length === 0);
+	};
+	const deepFloor = () => {
+		const from = state === undefined ? newestDate([...seen.values()], null) : earlier(state.deepTop, top);
+		return from === null ? null : dateBefore(from, CLOCK_STEP_MS);
+	};
+	const reachedFloor = (item: T) => {
+		if (deep) {
+			const floor = deepFloor();
+			return floor !== null && dateOf(item) < floor;
+		}
+		if (top === null) return false;
+		return state?.topSettled ? dateOf(item) <= top : dateOf(item) < top;
+	};
+
+	for await (const page of pages.pages()) {
+		for (const item of page.items) if (!seen.has(item.id)) seen.set(item.id, item);
+		if (first) pageCount = page.maxpage;
+		first = false;
+		const pageLast = page.items[page.items.length - 1];
+		if (pageLast === undefined) break;
+		last = pageLast;
+		if (!deep && stepSuspected()) deep = true;
+		if (reachedFloor(pageLast)) {
+			stopped = true;
+			break;
+		}
+	}
+	const items = [...seen.values()];
+	const newest = newestDate(items, null);
+	return { items, deep, pages: pageCount, newestBlockRead: !stopped || (last !== undefined && newest !== null && dateOf(last) < newest) };
+}
+
+function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PagePromise<T>, describe: (item: T) => IDataObject): PollEvent<NewItemsState> {
 	return {
-		async baseline(client) {
-			// One PagePromise for both reads: it keeps its first page, so a quiet account costs one request.
-			const pages = list(client);
-			const newest = newestDate((await pages).items);
-			// Every item sharing the newest date is known, even if more of them than a page holds.
-			const atNewest = newest === null ? [] : (await readSince(() => pages.pages(), newest)).filter((item) => dateOf(item) >= newest);
+		async baseline(client, { now }) {
+			const startedAt = now();
+			const reading = await readNewest(list(client), undefined, startedAt);
+			const top = newestDate(reading.items, null);
 			return {
-				boundary: newest,
-				previousNewest: newest,
-				known: Object.fromEntries(atNewest.map((item) => [String(item.id), dateOf(item)])),
+				floorId: reading.items.reduce((max, item) => Math.max(max, item.id), 0),
+				known: [],
+				top,
+				topSeenAt: now(),
+				topSettled: false,
+				pages: reading.pages,
+				deepTop: top,
+				deepReadAt: startedAt,
 			};
 		},
 
-		async poll(client, state) {
-			const items = await readSince(read(client), state.boundary);
-			const fresh = items
-				.filter((item) => (state.boundary === null || dateOf(item) >= state.boundary) && !(String(item.id) in state.known))
-				.sort((a, b) => (dateOf(a) < dateOf(b) ? -1 : dateOf(a) > dateOf(b) ? 1 : a.id - b.id));
-			const newest = newestDate(items, state.previousNewest);
-			const boundary = state.previousNewest ?? newest;
-			const known: Record<string, string> = {};
-			for (const [id, date] of [...Object.entries(state.known), ...fresh.map((item): [string, string] => [String(item.id), dateOf(item)])]) {
-				if (boundary === null || date >= boundary) known[id] = date;
+		async poll(client, state, { now }) {
+			const startedAt = now();
+			const reading = await readNewest(list(client), state, startedAt);
+			const known = new Set(state.known);
+			const fresh = reading.items.filter((item) => item.id > state.floorId && !known.has(item.id)).sort((a, b) => a.id - b.id);
+			for (const item of fresh) known.add(item.id);
+
+			let floorId = state.floorId;
+			let { deepTop, deepReadAt } = state;
+			if (reading.deep) {
+				floorId = reading.items.reduce((max, item) => Math.max(max, item.id), floorId);
+				// The server's clock was at least `state.top` when this read started: items created since are dated at most a step below it.
+				deepTop = state.top ?? newestDate(reading.items, null);
+				deepReadAt = startedAt;
 			}
-			return { items: fresh as unknown as IDataObject[], state: { boundary, previousNewest: newest, known } };
+			const newest = newestDate(reading.items, state.top);
+			const topMoved = newest !== state.top;
+			return {
+				items: fresh.map(describe),
+				state: {
+					floorId,
+					known: [...known].filter((id) => id > floorId),
+					top: newest,
+					// Taken after the read: the server showed items dated `newest` no later than this.
+					topSeenAt: topMoved ? now() : state.topSeenAt,
+					topSettled: topMoved ? false : state.topSettled || (reading.newestBlockRead && startedAt - state.topSeenAt >= SETTLE_AFTER_MS),
+					pages: reading.pages,
+					deepTop,
+					deepReadAt,
+				},
+			};
 		},
 
 		async sample(client) {
 			const first = await list(client);
-			return first.items.slice(0, 1) as unknown as IDataObject[];
+			return first.items.slice(0, 1).map(describe);
 		},
 	};
 }
 
-export const newLink = newItemsEvent((client) => client.links.list({ order: 'date', limit: LINK_PAGE }));
-export const newQrCode = newItemsEvent((client) => client.qrCodes.list({ limit: QR_PAGE }));
+export const newLink = newItemsEvent(
+	(client) => client.links.list({ order: 'date', limit: LINK_PAGE }),
+	(link): IDataObject => ({ ...link, summary: `New short link ${link.shorturl} -> ${link.longurl}` }),
+);
+export const newQrCode = newItemsEvent(
+	(client) => client.qrCodes.list({ limit: QR_PAGE }),
+	(qr): IDataObject => ({ ...qr, summary: `New QR code "${qr.name}" -> ${qr.link}` }),
+);
 
 // ------------------------------------------------------------------ click threshold
 
@@ -128,7 +235,14 @@ async function readAtOrAbove(client: LinkShortClient, threshold: number): Promis
 	return [...found.values()];
 }
 
-const watched = (parameters: EventParameters) => (link: Link) => parameters.linkIds.length === 0 || parameters.linkIds.includes(link.id);
+const watched = (parameters: EventParameters) => (link: { id: number }) => parameters.linkIds.length === 0 || parameters.linkIds.includes(link.id);
+
+const thresholdItem = (link: Link, threshold: number, crossedAgain: boolean): IDataObject => ({
+	...link,
+	threshold,
+	crossedAgain,
+	summary: `${link.shorturl} reached ${link.clicks} clicks (threshold ${threshold}) -> ${link.longurl}`,
+});
 
 export const linkClickThreshold: PollEvent<ThresholdState> = {
 	async baseline(client, parameters) {
@@ -152,13 +266,13 @@ export const linkClickThreshold: PollEvent<ThresholdState> = {
 				if (stats.clicks >= parameters.threshold) stillAbove.push(id);
 				else dropped.add(id);
 			} catch (error) {
-				if (!(error instanceof NotFoundError)) throw toNodeError(parameters.node, error);
+				if (!(error instanceof NotFoundError)) throw error;
 				dropped.delete(id);
 			}
 		}
 
 		const crossed = current.filter((link) => !wasAbove.has(link.id));
-		const items = crossed.map((link) => ({ ...link, threshold: parameters.threshold, crossedAgain: dropped.has(link.id) }));
+		const items = crossed.map((link) => thresholdItem(link, parameters.threshold, dropped.has(link.id)));
 		for (const link of crossed) dropped.delete(link.id);
 		return {
 			items,
@@ -169,16 +283,17 @@ export const linkClickThreshold: PollEvent<ThresholdState> = {
 	async sample(client, parameters) {
 		const top = (await client.links.list({ order: 'click', limit: LINK_PAGE })).items.filter(watched(parameters));
 		const link = top.find((candidate) => candidate.clicks >= parameters.threshold) ?? top[0];
-		return link ? [{ ...link, threshold: parameters.threshold, crossedAgain: false }] : [];
+		return link ? [thresholdItem({ ...link, clicks: Math.max(link.clicks, parameters.threshold) }, parameters.threshold, false)] : [];
 	},
 };
 
 // ------------------------------------------------------------------ growing counts (clicks, scans)
 
 /**
- * What the growth events keep: the last count of every item whose count is above zero (an item at
- * zero cannot have grown), and how many polls in a row an item was not seen, so that deleted
- * items are forgotten while an item that merely moved between pages during one read is not.
+ * What the growth events keep: each item's count when it was last emitted (or at the baseline),
+ * for items above zero, so that growth below the minimum adds up until it reaches it; and how many
+ * polls in a row an item was not seen, so that deleted items are forgotten while an item that
+ * merely moved between pages during one read is not.
  */
 interface CountsState extends IDataObject {
 	counts: Record<string, number>;
@@ -188,22 +303,34 @@ interface CountsState extends IDataObject {
 const FORGET_AFTER_UNSEEN_POLLS = 2;
 
 function countsEvent<T extends { id: number }>(
-	readAll: (client: LinkShortClient) => Promise<T[]>,
+	readAll: (client: LinkShortClient, parameters: EventParameters) => Promise<T[]>,
 	countOf: (item: T) => number,
-	describe: (item: T, previous: number, now: number) => IDataObject,
+	describe: (item: T, previous: number, now: number, minimum: number) => IDataObject,
 ): PollEvent<CountsState> {
-	const snapshot = (items: T[]) => Object.fromEntries(items.filter((item) => countOf(item) > 0).map((item) => [String(item.id), countOf(item)]));
 	return {
-		async baseline(client) {
-			return { counts: snapshot(await readAll(client)), unseen: {} };
+		async baseline(client, parameters) {
+			const items = await readAll(client, parameters);
+			return { counts: Object.fromEntries(items.filter((item) => countOf(item) > 0).map((item) => [String(item.id), countOf(item)])), unseen: {} };
 		},
 
-		async poll(client, state) {
-			const items = await readAll(client);
-			const counts = snapshot(items);
-			const grown = items
-				.filter((item) => countOf(item) > (state.counts[String(item.id)] ?? 0))
-				.map((item) => describe(item, state.counts[String(item.id)] ?? 0, countOf(item)));
+		async poll(client, state, parameters) {
+			const minimum = Math.max(1, parameters.minimumNew);
+			const items = await readAll(client, parameters);
+			const counts: Record<string, number> = {};
+			const grown: IDataObject[] = [];
+			for (const item of items) {
+				const id = String(item.id);
+				const previous = state.counts[id] ?? 0;
+				const count = countOf(item);
+				if (count - previous >= minimum) {
+					grown.push(describe(item, previous, count, minimum));
+					counts[id] = count;
+				} else if (count < previous) {
+					counts[id] = count; // the count was reset: growth counts from here
+				} else if (previous > 0) {
+					counts[id] = previous;
+				}
+			}
 			const unseen: Record<string, number> = {};
 			for (const [id, previous] of Object.entries(state.counts)) {
 				if (id in counts || items.some((item) => String(item.id) === id)) continue;
@@ -213,39 +340,58 @@ function countsEvent<T extends { id: number }>(
 					unseen[id] = misses;
 				}
 			}
+			for (const id of Object.keys(counts)) if (counts[id] === 0) delete counts[id];
 			return { items: grown, state: { counts, unseen } };
 		},
 
-		async sample(client) {
-			const items = await readAll(client);
+		async sample(client, parameters) {
+			const items = await readAll(client, parameters);
 			const top = [...items].sort((a, b) => countOf(b) - countOf(a))[0];
-			return top ? [describe(top, countOf(top), countOf(top))] : [];
+			if (!top) return [];
+			// A sample as the event emits it: the latest growth of the most active item.
+			const growth = Math.max(1, parameters.minimumNew);
+			const count = Math.max(countOf(top), growth);
+			return [describe(top, count - growth, count, growth)];
 		},
 	};
 }
 
 /** Links with at least one click, most clicked first; links at zero are not read. */
-async function readClickedLinks(client: LinkShortClient): Promise<Link[]> {
-	return await readAtOrAbove(client, 1);
+async function readClickedLinks(client: LinkShortClient, parameters: EventParameters): Promise<Link[]> {
+	return (await readAtOrAbove(client, 1)).filter(watched(parameters));
 }
 
 async function readAllQrCodes(client: LinkShortClient): Promise<QrCode[]> {
 	return await client.qrCodes.list({ limit: QR_PAGE }).toArray();
 }
 
-export const newLinkClicks = countsEvent(readClickedLinks, (link) => link.clicks, (link, previous, now) => ({
+export const newLinkClicks = countsEvent(readClickedLinks, (link) => link.clicks, (link, previous, now, minimum) => ({
 	...link,
 	previousClicks: previous,
 	clicks: now,
 	newClicks: now - previous,
+	minimumNewClicks: minimum,
+	summary: `${link.shorturl} got ${now - previous} new click${now - previous === 1 ? '' : 's'} (${now} in all) -> ${link.longurl}`,
 }));
 
-export const newQrScans = countsEvent(readAllQrCodes, (qr) => qr.scans, (qr, previous, now) => ({
+export const newQrScans = countsEvent(readAllQrCodes, (qr) => qr.scans, (qr, previous, now, minimum) => ({
 	...qr,
 	previousScans: previous,
 	scans: now,
 	newScans: now - previous,
+	minimumNewScans: minimum,
+	summary: `QR code "${qr.name}" got ${now - previous} new scan${now - previous === 1 ? '' : 's'} (${now} in all) -> ${qr.link}`,
 }));
 
 export const EVENTS = { newLink, newQrCode, linkClickThreshold, newLinkClicks, newQrScans } as const;
 export type EventName = keyof typeof EVENTS;
+
+/** What each event is called where a person sees it (the node's subtitle, the node creator). */
+export const EVENT_NAMES: Record<EventName, string> = {
+	newLink: 'New Link',
+	newQrCode: 'New QR Code',
+	linkClickThreshold: 'Link Reached Click Threshold',
+	newLinkClicks: 'Link Received Clicks',
+	newQrScans: 'QR Code Scanned',
+};
+
