@@ -171,25 +171,39 @@ describe('LinkShort node through n8n-core', () => {
 
 describe('LinkShort node errors', () => {
   const invalid: Array<[string, INodeParameters, string]> = [
-    ['account', { resource: 'account', operation: 'update', updateFields: { password: '123' } }, 'password'],
-    ['domain', { resource: 'domain', operation: 'create', domain: 'brand.example' }, 'domain'],
-    ['link', { resource: 'link', operation: 'create', url: 'not a url', additionalFields: { custom: 'a' } }, 'url'],
-    ['pixel', { resource: 'pixel', operation: 'create', type: 'gtmpixel', name: '', tag: 'x' }, 'name'],
-    ['qrCode', { resource: 'qrCode', operation: 'create', qrType: 'wifi', ssid: '' }, 'data.ssid'],
-    ['plan', { resource: 'plan', operation: 'subscribe', planId: 0, userId: 2, type: 'monthly' }, 'planId'],
-    ['user', { resource: 'user', operation: 'create', username: 'x', email: 'bad', password: '1' }, 'username'],
-    ['link id', { resource: 'link', operation: 'get', id: 0 }, 'id'],
+    ['account', { resource: 'account', operation: 'update', updateFields: { password: '123' } }, 'Password: must be at least 5 characters'],
+    ['domain', { resource: 'domain', operation: 'create', domain: 'brand.example' }, 'Domain: '],
+    ['link', { resource: 'link', operation: 'create', url: 'not a url', additionalFields: { custom: 'a' } }, 'URL: must be a valid http or https URL; Custom Alias: must be 3 to 50 letters, digits or hyphens'],
+    ['pixel', { resource: 'pixel', operation: 'create', type: 'gtmpixel', name: '', tag: 'x' }, 'Name: '],
+    ['qrCode', { resource: 'qrCode', operation: 'create', qrType: 'wifi', ssid: '' }, 'Network Name (SSID): '],
+    ['qrCode vCard', { resource: 'qrCode', operation: 'create', qrType: 'vcard', vcard: { firstname: 'Ada', email: 'not-an-address' } }, 'Contact: Email: '],
+    ['link geo-targeting', { resource: 'link', operation: 'create', url: 'https://example.com', additionalFields: { geotarget: { targets: [{ location: 'Canada', link: 'nope' }] } } }, 'Geo-Targeting 1: Link: '],
+    ['plan', { resource: 'plan', operation: 'subscribe', planId: 0, userId: 2, type: 'monthly' }, 'Plan ID: '],
+    ['user', { resource: 'user', operation: 'create', username: 'x', email: 'bad', password: '1' }, 'Username: '],
+    ['link id', { resource: 'link', operation: 'get', id: 0 }, 'Link ID: '],
   ];
 
-  it.each(invalid)('%s: bad input is a NodeOperationError naming the field and item, and nothing is sent', async (_name, parameters, field) => {
+  it.each(invalid)('%s: bad input is one NodeOperationError message naming the field as the node shows it, and nothing is sent', async (_name, parameters, expected) => {
     const before = sandbox.requests.length;
     const input = [{ json: {} }, { json: {} }];
     const error = await run(admin, parameters, input).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NodeOperationError);
-    expect((error as NodeOperationError).message).toContain(`${field}:`);
+    const { message, description } = error as NodeOperationError;
+    expect(message).toContain(expected);
+    expect(message).not.toMatch(/invalid input|^[a-zA-Z]+\.[a-zA-Z]+:/);
+    expect(description ?? '').toBe('');
     expect((error as NodeOperationError).context.itemIndex).toBe(0);
     expect(sandbox.requests.length).toBe(before);
     expectNoKey(error);
+  });
+
+  it('Custom API Call, which n8n adds to Resource and Operation, says to use the HTTP Request node with this credential', async () => {
+    for (const parameters of [{ resource: '__CUSTOM_API_CALL__' }, { resource: 'link', operation: '__CUSTOM_API_CALL__' }]) {
+      const error = await run(user, parameters).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NodeOperationError);
+      expect((error as NodeOperationError).message).toBe('Custom API Call is made with the HTTP Request node');
+      expect((error as NodeOperationError).description).toContain('"LinkShort API"');
+    }
   });
 
   it('a server error is a NodeApiError with the server\'s message', async () => {
@@ -212,7 +226,7 @@ describe('LinkShort node errors', () => {
     expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
     expect(output[0]!.json).toEqual({ error: 'That alias is taken. Please choose another one.' });
     expect(output[1]!.json).toMatchObject({ shorturl: `${sandbox.baseUrl}/fresh-alias-1` });
-    expect(String(output[2]!.json.error)).toContain('custom: must be 3 to 50 letters, digits or hyphens');
+    expect(output[2]!.json.error).toBe('Custom Alias: must be 3 to 50 letters, digits or hyphens');
     expectNoKey(output);
   });
 

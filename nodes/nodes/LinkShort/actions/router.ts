@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { linkShortClient, toNodeError } from '../transport';
-import type { OperationExecute } from './common';
+import { fieldLabel, type Operation } from './common';
 import { account } from './account';
 import { domain } from './domain';
 import { link } from './link';
@@ -16,9 +16,29 @@ export const resources = { account, domain, splashPage, overlay, link, pixel, qr
 
 export type ResourceName = keyof typeof resources;
 
-function operationOf(resource: ResourceName, operation: string): OperationExecute | undefined {
-	const operations = resources[resource].operations as Record<string, { execute: OperationExecute }>;
-	return operations[operation]?.execute;
+/** The option n8n adds to the Resource and Operation lists of nodes whose credential can sign other nodes' requests. */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
+function operationOf(resource: string, operation: string): Operation | undefined {
+	if (!Object.hasOwn(resources, resource)) return undefined;
+	const operations: Record<string, Operation> = resources[resource as ResourceName].operations;
+	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
+}
+
+/** The operation chosen for an item; the error a person can act on when there is none. */
+function chosenOperation(this: IExecuteFunctions, itemIndex: number): Operation {
+	const resource = this.getNodeParameter('resource', itemIndex) as string;
+	const operation = resource === CUSTOM_API_CALL ? CUSTOM_API_CALL : (this.getNodeParameter('operation', itemIndex) as string);
+	if (operation === CUSTOM_API_CALL) {
+		throw new NodeOperationError(this.getNode(), 'Custom API Call is made with the HTTP Request node', {
+			itemIndex,
+			description:
+				'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and choose "LinkShort API": n8n then signs the request with this credential. This node runs the operations in its Operation list.',
+		});
+	}
+	const chosen = operationOf(resource, operation);
+	if (!chosen) throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, { itemIndex });
+	return chosen;
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -27,19 +47,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const client = await linkShortClient(this);
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex += 1) {
+		let operation: Operation | undefined;
 		try {
-			const resource = this.getNodeParameter('resource', itemIndex) as ResourceName;
-			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			const execute = resources[resource] ? operationOf(resource, operation) : undefined;
-			if (!execute) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, { itemIndex });
-			}
-			const result = await execute.call(this, client, itemIndex);
+			operation = chosenOperation.call(this, itemIndex);
+			const result = await operation.execute.call(this, client, itemIndex);
 			for (const json of Array.isArray(result) ? result : [result]) {
 				output.push({ json: json as IDataObject, pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
-			const nodeError = toNodeError(this.getNode(), error, itemIndex);
+			const { properties = [], parameterOf } = operation ?? {};
+			const label = (field: string) => fieldLabel(properties, parameterOf ? parameterOf.call(this, field, itemIndex) : field);
+			const nodeError = toNodeError(this.getNode(), error, itemIndex, label);
 			if (this.continueOnFail()) {
 				output.push({ json: { error: nodeError.message }, pairedItem: { item: itemIndex } });
 				continue;

@@ -79,16 +79,20 @@ export async function linkShortClient(context: HttpContext): Promise<LinkShortCl
 
 /**
  * n8n's error for a failure: the client's field-named ValidationError becomes a
- * NodeOperationError, any other client error a NodeApiError with the server's message and status.
+ * NodeOperationError naming the fields through `fieldLabel`, any other client error a NodeApiError with the server's message and status.
  * Client messages never contain the API key.
  */
-export function toNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+	fieldLabel: (field: string) => string = (field) => field,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	if (error instanceof ValidationError) {
-		return new NodeOperationError(node, error.message, {
-			itemIndex,
-			description: error.issues.map((issue) => `${issue.field}: ${issue.message}`).join('\n'),
-		});
+		// One message naming each field as the node shows it; a description would repeat it in n8n's error panel.
+		const message = error.issues.map((issue) => `${fieldLabel(issue.field)}: ${issue.message}`).join('; ');
+		return new NodeOperationError(node, message, { itemIndex });
 	}
 	if (error instanceof LinkShortError) {
 		const httpCode = error instanceof ApiError || error instanceof ResponseError ? String(error.status) : undefined;

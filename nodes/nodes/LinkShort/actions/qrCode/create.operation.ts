@@ -1,8 +1,9 @@
 import type { Operation } from '../common';
-import { createFields, qrInput } from './fields';
+import { createFields, qrInput, qrParameterOf } from './fields';
 
 export const create: Operation = {
 	properties: createFields,
+	parameterOf: qrParameterOf,
 	async execute(client, itemIndex) {
 		return await client.qrCodes.create(qrInput(this, itemIndex, 'additionalFields'));
 	},

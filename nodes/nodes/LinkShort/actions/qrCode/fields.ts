@@ -111,24 +111,34 @@ export function toRgb(colour: string): string {
 	return `rgb(${hex.slice(1).map((part) => parseInt(part, 16)).join(',')})`;
 }
 
+/** Where each type's data comes from: one parameter, or the parameter of each key of the data object. */
+const DATA_PARAMETERS: Record<Exclude<QrType, 'vcard'>, string | Record<string, string>> = {
+	text: 'text',
+	link: 'link',
+	phone: 'phone',
+	email: { email: 'email', subject: 'subject', body: 'body' },
+	sms: { phone: 'smsPhone', message: 'message' },
+	wifi: { ssid: 'ssid', password: 'wifiPassword', encryption: 'encryption' },
+};
+
 function qrData(context: IExecuteFunctions, itemIndex: number, type: QrType): unknown {
+	if (type === 'vcard') return filled(context.getNodeParameter('vcard', itemIndex, {}) as IDataObject);
 	const value = (name: string) => context.getNodeParameter(name, itemIndex, '') as string;
-	switch (type) {
-		case 'text':
-			return value('text');
-		case 'link':
-			return value('link');
-		case 'phone':
-			return value('phone');
-		case 'email':
-			return filled({ email: value('email'), subject: value('subject'), body: value('body') });
-		case 'sms':
-			return filled({ phone: value('smsPhone'), message: value('message') });
-		case 'wifi':
-			return filled({ ssid: value('ssid'), password: value('wifiPassword'), encryption: value('encryption') });
-		case 'vcard':
-			return filled(context.getNodeParameter('vcard', itemIndex, {}) as IDataObject);
-	}
+	const source = DATA_PARAMETERS[type];
+	if (typeof source === 'string') return value(source);
+	return filled(Object.fromEntries(Object.entries(source).map(([key, parameter]) => [key, value(parameter)])));
+}
+
+/** The parameter a field of the client's QR input (`type`, `data`, `data.ssid`, ...) comes from. */
+export function qrParameterOf(this: IExecuteFunctions, field: string, itemIndex: number): string {
+	if (field === 'type') return 'qrType';
+	const [head, key] = field.split('.', 2);
+	if (head !== 'data') return field;
+	const type = this.getNodeParameter('qrType', itemIndex, 'link') as QrType;
+	if (type === 'vcard') return key ? `vcard.${key}` : 'vcard';
+	const source = DATA_PARAMETERS[type];
+	if (typeof source === 'string') return source;
+	return (key ? source[key] : undefined) ?? Object.values(source)[0]!;
 }
 
 /** The client's QR input from the form's fields. */
