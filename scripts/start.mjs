@@ -1,7 +1,8 @@
 // `npm start`: builds what is missing, starts the sandbox with demo data, prints its address and
 // keys, and shows one round trip with the client; then starts a local n8n (installed on first run)
 // with the LinkShort nodes, a credential for the sandbox, the example workflows and an owner
-// account. `--sandbox-only` skips n8n; `--once` stops after the round trip.
+// account. `--sandbox-only` skips n8n; `--once` stops after the round trip. `--queue` runs n8n in
+// queue mode instead: Redis, Postgres, one main instance and two workers (see README, Scaling out).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     port: { type: "string", default: "8787" },
     once: { type: "boolean", default: false },
     "sandbox-only": { type: "boolean", default: false },
+    queue: { type: "boolean", default: false },
   },
 });
 
@@ -85,6 +87,20 @@ linkshort sandbox (deployed mode) at ${sandbox.baseUrl}
   user API key:  ${sandbox.userKey}
 `);
 
+// The MCP server's configuration for an AI assistant (Claude Desktop, Cursor, ...), pointing at this sandbox.
+const mcpConfig = {
+  mcpServers: {
+    linkshort: {
+      command: "node",
+      args: [join(root, "packages/mcp/dist/cli.js")],
+      env: { LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey },
+    },
+  },
+};
+console.log(`MCP server for AI assistants (README, "Use with an AI assistant"): add to the assistant's MCP configuration
+${JSON.stringify(mcpConfig, null, 2)}
+`);
+
 const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
 const account = await client.account.get();
 const created = await client.links.create({ url: "https://github.com/n8n-io/n8n", metatitle: "n8n on GitHub" });
@@ -103,7 +119,7 @@ console.log(`One round trip with @linkshort/client, as ${account.username}:
 `);
 
 let n8n;
-if (!values["sandbox-only"] && !values.once) n8n = await startLocalN8n(sandbox);
+if (!values["sandbox-only"] && !values.once) n8n = values.queue ? await startQueueN8n(sandbox) : await startLocalN8n(sandbox);
 
 if (values.once) {
   await sandbox.close();
@@ -118,6 +134,21 @@ if (values.once) {
   process.on("SIGTERM", stop);
 }
 
+/**
+ * The example workflows as imported by `npm start`: their Slack messages go to SLACK_WEBHOOK_URL when
+ * set (a real Slack incoming webhook), otherwise to a local stand-in that prints each message here.
+ */
+async function demoExamples(userFolder) {
+  const { examplesPointedAt, startSlackStandIn } = await import("./slack-stand-in.mjs");
+  const real = process.env.SLACK_WEBHOOK_URL;
+  const slackUrl = real ?? (await startSlackStandIn({ print: true })).url;
+  const examples = examplesPointedAt(join(root, "nodes/examples"), join(userFolder, "examples"), slackUrl);
+  const slackNote = real
+    ? "the Slack examples post to SLACK_WEBHOOK_URL"
+    : `the Slack examples post to a local stand-in (${slackUrl}) that prints each message here; set SLACK_WEBHOOK_URL to a Slack incoming webhook to post to Slack`;
+  return { examples, slackNote };
+}
+
 /** A local n8n with the node package, a credential pointing at the sandbox and the example workflows. */
 async function startLocalN8n(sandbox) {
   const { installNodePackage, n8nCli, ownerSession, startN8n } = n8nHarness;
@@ -126,7 +157,7 @@ async function startLocalN8n(sandbox) {
   if (n8nInstall) await phase(() => n8nStep, "starting n8n", () => n8nInstall, { startedAt: n8nStartedAt });
   const userFolder = join(root, ".cache/n8n-user");
   mkdirSync(userFolder, { recursive: true });
-  const examples = join(root, "nodes/examples");
+  const { examples, slackNote } = await demoExamples(userFolder);
   await phase("Installing the LinkShort nodes, the credential and the example workflows into n8n", "starting n8n", async () => {
     installNodePackage(userFolder);
     // The credential is written again at every start: the sandbox's keys are new each time.
@@ -147,6 +178,53 @@ n8n is running at ${n8n.url}
   the LinkShort nodes are installed; the credential "LinkShort account" points at the sandbox;
   the example workflows are imported, and "Shorten links from a form" is active:
     curl -s -X POST ${n8n.url}/webhook/shorten -H 'content-type: application/json' -d '{"url":"https://n8n.io"}'
+  ${slackNote}
 `);
   return n8n;
+}
+
+/** The same demo in n8n's queue mode: Redis, Postgres, one main instance and two workers, data kept in .cache/n8n-queue. */
+async function startQueueN8n(sandbox) {
+  const { installNodePackage, ownerSession } = n8nHarness;
+  const { startQueueStack } = await import("../test/n8n/queue-stack.mjs");
+  const owner = { email: "owner@linkshort.local", firstName: "Link", lastName: "Short", password: "Linkshort-demo-1" };
+  if (n8nInstall) await phase(() => n8nStep, "starting n8n in queue mode", () => n8nInstall, { startedAt: n8nStartedAt });
+  const dir = join(root, ".cache/n8n-queue");
+  const userFolder = join(dir, "n8n");
+  mkdirSync(userFolder, { recursive: true });
+  const { examples, slackNote } = await demoExamples(userFolder);
+  const stack = await phase("Starting Redis, Postgres, n8n main and two workers (queue mode)", undefined, async () => {
+    installNodePackage(userFolder);
+    return startQueueStack({
+      dir,
+      userFolder,
+      mainPort: Number(process.env.N8N_PORT ?? 5678),
+      logLevel: "warn",
+      prepare: async (cli) => {
+        // The credential is written again at every start: the sandbox's keys are new each time.
+        const credentials = join(userFolder, "linkshort-credential.json");
+        writeFileSync(credentials, JSON.stringify([{ id: "linkshortAccount", name: "LinkShort account", type: "linkShortApi", data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+        await cli(["import:credentials", `--input=${credentials}`]);
+        await cli(["import:workflow", "--separate", `--input=${examples}`]);
+        // Workflows are published before main starts: publish:workflow has no effect on a running main.
+        const form = JSON.parse(readFileSync(join(examples, "shorten-links-from-a-form.json"), "utf8"));
+        await cli(["publish:workflow", `--id=${form.id}`]);
+      },
+    });
+  });
+  await ownerSession(stack.url, owner);
+  const { host, port, user, password, database } = stack.database;
+  console.log(`
+n8n is running in queue mode at ${stack.url} (main: editor, triggers, webhooks)
+  workers:  ${stack.workers.map((worker) => `${worker.name} (health ${worker.healthUrl})`).join(", ")}
+  Redis:    ${stack.redis.host}:${stack.redis.port}
+  Postgres: postgres://${user}:${password}@${host}:${port}/${database}
+  data:     ${dir}
+  log in as ${owner.email} / ${owner.password}
+  the LinkShort nodes are installed; the credential "LinkShort account" points at the sandbox;
+  the example workflows are imported, and "Shorten links from a form" is active (its executions run on the workers):
+    curl -s -X POST ${stack.url}/webhook/shorten -H 'content-type: application/json' -d '{"url":"https://n8n.io"}'
+  ${slackNote}
+`);
+  return stack;
 }

@@ -48,6 +48,22 @@ export class LinkShortApi implements ICredentialType {
 		},
 		rules: [
 			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The service refused this API key. Copy the key again from the Developer API page of your account (all of it, no spaces), and check that Base URL is the address of the account that issued it.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No API answered at this Base URL. Use the address of your link-shortening service, such as https://short.example.com, without /api.',
+				},
+			},
+			{
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'error',

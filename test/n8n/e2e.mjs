@@ -2,13 +2,13 @@
 // execute`; workflow 2 activated under `n8n start`, with clicks driven through the sandbox's short
 // URLs until the threshold is crossed; the webhook of workflow 1; and the credential test.
 // Ends with "n8n e2e: N passed, N failed".
-import { createServer } from 'node:http';
 import { createServer as netServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureN8n, installNodePackage, n8nCli, ownerSession, parseExecuteOutput, ROOT, startN8n } from './n8n.mjs';
+import { startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
 const { startSandbox } = require(join(ROOT, 'packages/sandbox/dist/index.js'));
@@ -40,26 +40,6 @@ function freePort() {
   });
 }
 
-/** A stand-in for Slack's incoming webhooks: records every message posted to it. */
-async function startCatcher() {
-  const messages = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      try {
-        messages.push({ path: request.url, body: JSON.parse(body) });
-      } catch {
-        messages.push({ path: request.url, body });
-      }
-      response.writeHead(200, { 'content-type': 'text/plain' });
-      response.end('ok');
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, messages, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
 const waitFor = async (what, condition, timeoutMs) => {
   const started = Date.now();
   while (!(await condition())) {
@@ -80,7 +60,7 @@ async function main() {
   await ensureN8n();
   const userFolder = mkdtempSync(join(tmpdir(), 'linkshort-n8n-'));
   const sandbox = await startSandbox({ port: 0 });
-  const catcher = await startCatcher();
+  const catcher = await startSlackStandIn();
   const port = await freePort();
   let n8n;
   try {
@@ -170,7 +150,22 @@ async function main() {
       assert(response.status === 200 && body.shortUrl === `${sandbox.baseUrl}/from-a-form`, `answered ${response.status} ${JSON.stringify(body)}`);
     });
 
-    await check('the credential test succeeds with a good key and fails with a bad one', async () => {
+    await check('workflow 1 answers a bad submission with HTTP 400 and the field-named error, and creates nothing', async () => {
+      const linksBefore = sandbox.store.state.links.length;
+      const response = await fetch(`${n8n.url}/webhook/shorten`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'not a url', alias: 'x' }),
+      });
+      const body = await response.json();
+      assert(
+        response.status === 400 && body.error === 'URL: must be a valid http or https URL; Custom Alias: must be 3 to 50 letters, digits or hyphens',
+        `answered ${response.status} ${JSON.stringify(body)}`,
+      );
+      assert(sandbox.store.state.links.length === linksBefore, 'a link was created');
+    });
+
+    await check('the credential test succeeds with a good key and fails with a bad key or address, saying what to check', async () => {
       const session = await ownerSession(n8n.url, { email: 'owner@linkshort.test', firstName: 'Link', lastName: 'Short', password: 'Linkshort-test-1' });
       const test = async (apiKey) =>
         (await session.request('POST', '/credentials/test', { credentials: { id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: sandbox.baseUrl, apiKey } } })).json?.data;
@@ -178,6 +173,9 @@ async function main() {
       assert(good?.status === 'OK', `good key: ${JSON.stringify(good)}`);
       const bad = await test('0'.repeat(32));
       assert(bad?.status === 'Error', `bad key: ${JSON.stringify(bad)}`);
+      assert(/^The service refused this API key\. Copy the key again/.test(bad.message), `a wrong key should get the credential's own message, got ${JSON.stringify(bad)}`);
+      const wrongAddress = (await session.request('POST', '/credentials/test', { credentials: { id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: `${sandbox.baseUrl}/nothing-here`, apiKey: sandbox.userKey } } })).json?.data;
+      assert(wrongAddress?.status === 'Error' && /^No API answered at this Base URL/.test(wrongAddress.message), `a wrong Base URL: ${JSON.stringify(wrongAddress)}`);
       assert(!JSON.stringify(bad).includes('0'.repeat(32)), 'the bad key shows in the answer');
     });
   } finally {

@@ -1,0 +1,43 @@
+// A local stand-in for Slack's incoming webhooks: answers "ok" as Slack does, keeps every message
+// and, for `npm start`, prints it, so the example workflows' whole loop shows offline.
+// Also writes the example workflows with their Slack URL pointed at a given webhook.
+import { createServer } from "node:http";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** The placeholder the example workflows ship with, replaced by a real incoming webhook URL. */
+export const SLACK_PLACEHOLDER = "https://hooks.slack.com/services/REPLACE/WITH/YOUR-INCOMING-WEBHOOK";
+
+export async function startSlackStandIn({ print = false } = {}) {
+  const messages = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      let parsed = body;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        // not JSON: kept as sent
+      }
+      messages.push({ path: request.url, body: parsed });
+      if (print) {
+        const text = typeof parsed === "object" && parsed !== null && "text" in parsed ? parsed.text : body;
+        console.log(`\n[Slack stand-in] message on ${request.url}:\n  ${String(text).split("\n").join("\n  ")}\n`);
+      }
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.end("ok");
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, messages, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** Copies the example workflows into `folder` with every Slack placeholder replaced by `slackUrl`; returns the folder. */
+export function examplesPointedAt(examplesFolder, folder, slackUrl) {
+  mkdirSync(folder, { recursive: true });
+  for (const file of readdirSync(examplesFolder).filter((name) => name.endsWith(".json"))) {
+    writeFileSync(join(folder, file), readFileSync(join(examplesFolder, file), "utf8").replaceAll(SLACK_PLACEHOLDER, slackUrl));
+  }
+  return folder;
+}
