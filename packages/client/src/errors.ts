@@ -80,9 +80,8 @@ export class ConnectionError extends LinkShortError {
      * unknown host): such a create may be retried without risk of a duplicate.
      */
     readonly mayHaveReachedServer = true,
-    options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message);
   }
 }
 
@@ -112,5 +111,28 @@ export class ResponseError extends LinkShortError {
     readonly excerpt: string,
   ) {
     super(message);
+  }
+}
+
+/** The answer was larger than the client's `maxBodyBytes`: reading stopped there, and it is never retried. */
+export class ResponseTooLargeError extends ResponseError {
+  override name = "ResponseTooLargeError";
+  constructor(
+    status: number,
+    readonly maxBodyBytes: number,
+  ) {
+    super(`The server's answer is larger than maxBodyBytes (${maxBodyBytes} bytes); reading stopped there (HTTP ${status})`, status, "");
+  }
+}
+
+/** Reading every page of a list stopped at the client's `maxPages`: the server claims more pages than a walk may read. */
+export class TooManyPagesError extends LinkShortError {
+  override name = "TooManyPagesError";
+  constructor(
+    readonly maxPages: number,
+    /** How many pages the server claimed (`maxpage`). */
+    readonly claimedPages: number,
+  ) {
+    super(`Stopped reading the list after ${maxPages} pages (maxPages) while the server claims ${claimedPages}; raise maxPages to read further`);
   }
 }

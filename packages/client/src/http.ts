@@ -9,16 +9,19 @@ import {
   PermissionError,
   RateLimitError,
   ResponseError,
+  ResponseTooLargeError,
   TimeoutError,
   ValidationError,
 } from "./errors";
-import { isHttpUrl } from "./inputs";
-import { RateLimiter, sharedLimiter, type Clock } from "./rate-limit";
+import { clientOptionIssues, requestOptionIssues } from "./options";
+import { isPlausibleReset, RateLimiter, resetOf, sharedLimiter, type Clock } from "./rate-limit";
+import { DEFAULT_MAX_PAGES } from "./pagination";
 import { readerOf, Rejected } from "./readers";
 import { headerValue, type Sleep, type Transport, type TransportRequest, type TransportResponse } from "./transport";
 
 /** Options every call accepts, overriding the client's. */
 export interface RequestOptions {
+  /** Per attempt, from its start to the last byte of its answer (waiting behind the key's first request included). */
   timeoutMs?: number;
   signal?: AbortSignal;
   maxRetries?: number;
@@ -37,10 +40,14 @@ export interface CoreClientOptions {
   apiKey: string;
   transport: Transport;
   sleep: Sleep;
-  /** Per attempt. Default 30 s. */
+  /** Per attempt, from its start to the last byte of its answer. Default 30 s. */
   timeoutMs?: number;
-  /** Retries of GET, PUT and DELETE after connection errors, timeouts and 5xx. Default 2. */
+  /** Retries of GET, PUT and DELETE after connection errors, timeouts and 5xx. Default 2, at most 10. */
   maxRetries?: number;
+  /** The largest answer read; a larger one fails with `ResponseTooLargeError` and is not retried. Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** The most pages one walk of a list (`for await`, `toArray`) reads before failing with `TooManyPagesError`. Default 10,000. */
+  maxPages?: number;
   /** Pacing from the rate-limit headers; `false` sends at once and fails on a limit answer. */
   rateLimit?: RateLimitOptions | false;
   signal?: AbortSignal;
@@ -61,7 +68,12 @@ export interface ApiRequest {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 120_000;
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const MAX_RATE_LIMIT_ANSWERS = 20;
+/** The least wait after a limit answer, however soon the server says to retry: no storm of tries. */
+const MIN_RATE_LIMIT_WAIT_MS = 100;
+/** The wait after a limit answer that names no time, or "retry now" (0 or less) and no reset ahead. */
+const UNKNOWN_RATE_LIMIT_WAIT_MS = 1_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 const EXCERPT_LENGTH = 200;
@@ -82,75 +94,109 @@ function isSuccess(flag: unknown): boolean {
   return flag === 0 || flag === "0" || flag === false;
 }
 
+/** Every form in which a server may echo the key: raw, JSON-escaped (PHP's `\/` and `\u00e9` too), URL- and form-encoded. */
+function keyDisguises(key: string): RegExp {
+  const json = JSON.stringify(key).slice(1, -1);
+  const unicodeEscaped = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const phpSlashes = (text: string) => text.replace(/\//g, "\\/");
+  const forms = new Set([
+    key,
+    json,
+    phpSlashes(key),
+    phpSlashes(json),
+    unicodeEscaped(json),
+    unicodeEscaped(phpSlashes(json)),
+    encodeURIComponent(key),
+    encodeURI(key),
+    new URLSearchParams({ k: key }).toString().slice(2),
+  ]);
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  // Case-insensitive, for the hex digits of %2F and \u00e9; hiding a case variant of the key too costs nothing.
+  return new RegExp(alternatives.join("|"), "gi");
+}
+
 /** Builds requests, sends them through the transport with pacing and retries, and turns answers into values or errors. */
 export class HttpCore {
   readonly baseUrl: string;
-  private readonly apiKey: string;
+  readonly maxPages: number;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly limiter: RateLimiter | undefined;
   private readonly maxRateLimitWaitMs: number;
-  private readonly headers: Record<string, string>;
+  private readonly maxBodyBytes: number;
+  private readonly transport: Transport;
+  private readonly defaults: { timeoutMs: number; maxRetries: number; signal: AbortSignal | undefined };
+  // The key lives only in private fields: `util.inspect` and `JSON.stringify` of a client never show it.
+  readonly #headers: Record<string, string>;
+  readonly #keyDisguises: RegExp;
 
-  constructor(private readonly options: CoreClientOptions) {
-    const issues = [];
-    if (typeof options.baseUrl !== "string" || !isHttpUrl(options.baseUrl)) {
-      issues.push({ field: "baseUrl", message: "must be a valid http or https URL" });
-    }
-    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
-      issues.push({ field: "apiKey", message: "is required" });
-    }
-    if (typeof options.transport !== "function") issues.push({ field: "transport", message: "must be a function" });
-    if (typeof options.sleep !== "function") issues.push({ field: "sleep", message: "must be a function" });
+  constructor(options: CoreClientOptions) {
+    const issues = clientOptionIssues({ ...options });
     if (issues.length > 0) throw new ValidationError(issues, "LinkShortClient");
 
     this.baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api$/, "");
-    this.apiKey = options.apiKey;
+    this.transport = options.transport;
     this.clock = { now: options.now ?? Date.now, sleep: options.sleep };
     this.random = options.random ?? Math.random;
     const rateLimit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
-    this.limiter = rateLimit ? (rateLimit.limiter ?? sharedLimiter(this.baseUrl, this.apiKey)) : undefined;
+    this.limiter = rateLimit ? (rateLimit.limiter ?? sharedLimiter(this.baseUrl, options.apiKey)) : undefined;
     this.maxRateLimitWaitMs = rateLimit?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
-    this.headers = {
-      Authorization: `Bearer ${this.apiKey}`,
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    this.defaults = {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      signal: options.signal,
+    };
+    this.#keyDisguises = keyDisguises(options.apiKey);
+    this.#headers = {
+      Authorization: `Bearer ${options.apiKey}`,
       Accept: "application/json",
       "User-Agent": options.userAgent ?? "linkshort-client",
     };
   }
 
-  /** Removes the API key from any text that may reach a message or a log. */
+  /** Removes the API key, in every encoding a server may echo it in, from any text that may reach a message or a log. */
   redact(text: string): string {
-    return this.apiKey.length >= 4 ? text.split(this.apiKey).join("[redacted]") : text;
+    return text.replace(this.#keyDisguises, "[redacted]");
   }
 
-  async request<S extends z.ZodType>(request: ApiRequest, schema: S, requestOptions: RequestOptions = {}): Promise<z.output<S>> {
-    const signal = requestOptions.signal ?? this.options.signal;
-    const maxRetries = requestOptions.maxRetries ?? this.options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    const transportRequest = this.buildRequest(request, requestOptions.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal);
+  async request<S extends z.ZodType>(request: ApiRequest, schema: S, requestOptions?: RequestOptions): Promise<z.output<S>> {
+    const optionIssues = requestOptionIssues(requestOptions, "options.");
+    if (optionIssues.length > 0) throw new ValidationError(optionIssues, `${request.method} ${request.path}`);
+    const signal = requestOptions?.signal ?? this.defaults.signal;
+    const maxRetries = requestOptions?.maxRetries ?? this.defaults.maxRetries;
+    const timeoutMs = requestOptions?.timeoutMs ?? this.defaults.timeoutMs;
+    const transportRequest = this.buildRequest(request, timeoutMs, signal);
     let retries = 0;
     let rateLimitWaitedMs = 0;
     let rateLimitAnswers = 0;
 
     for (;;) {
       if (signal?.aborted) throw new AbortedError();
+      let attempt = transportRequest;
       if (this.limiter && !this.limiter.tryAcquire(this.clock.now())) {
-        rateLimitWaitedMs += await this.limiter.acquire(
-          this.clock,
-          this.maxRateLimitWaitMs - rateLimitWaitedMs,
-          (waitMs) => this.pacingTooLong(waitMs),
+        const waited = await this.limiter.acquire(this.clock, {
+          maxWaitMs: this.maxRateLimitWaitMs - rateLimitWaitedMs,
+          deadline: this.clock.now() + timeoutMs,
+          tooLong: (waitMs) => this.pacingTooLong(waitMs),
+          timedOut: () => new TimeoutError(timeoutMs),
           signal,
-        );
+        });
+        rateLimitWaitedMs += waited.waitedMs;
+        // Time spent behind the key's first request is part of this attempt's timeout.
+        if (waited.probeWaitedMs > 0) attempt = { ...transportRequest, timeoutMs: Math.max(1, timeoutMs - waited.probeWaitedMs) };
       }
       let body: unknown;
       try {
-        const response = await this.send(transportRequest);
+        const response = await this.send(attempt);
         body = this.parse(response);
       } catch (error) {
         if (error instanceof RateLimitError) {
-          const waitMs = error.retryAfterMs ?? (error.resetAt !== undefined ? error.resetAt - this.clock.now() : 1_000);
           rateLimitAnswers += 1;
-          if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + waitMs > this.maxRateLimitWaitMs) throw error;
-          this.limiter.blockUntil(this.clock.now() + Math.max(0, waitMs));
+          const until = this.limitLiftsAt(error);
+          if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + (until - this.clock.now()) > this.maxRateLimitWaitMs) throw error;
+          this.limiter.blockUntil(until);
           continue;
         }
         if (retries < maxRetries && this.isRetryable(error, request.method)) {
@@ -171,21 +217,36 @@ export class HttpCore {
           .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
           .join("&")
       : "";
-    const headers = request.body === undefined ? this.headers : { ...this.headers, "Content-Type": "application/json" };
+    const headers = request.body === undefined ? this.#headers : { ...this.#headers, "Content-Type": "application/json" };
     return {
       method: request.method,
       url: `${this.baseUrl}${request.path}${query ? `?${query}` : ""}`,
       headers,
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
       timeoutMs,
+      maxBodyBytes: this.maxBodyBytes,
       ...(signal ? { signal } : {}),
     };
   }
 
+  /**
+   * When to try again after a limit answer: the window's reset as the server states it
+   * (`X-RateLimit-Reset`, when plausible), else its `Retry-After`, never sooner than a minimum. Waking
+   * at the reset itself, not at a rounded-up Retry-After, is what lets processes that share a key
+   * (and no memory) share its windows: none wakes late to find the window taken by the others.
+   */
+  private limitLiftsAt(error: RateLimitError): number {
+    const now = this.clock.now();
+    const stated = isPlausibleReset(error.resetAt, now) ? error.resetAt : (error.retryAfterMs !== undefined && error.retryAfterMs > 0 ? now + error.retryAfterMs : now + UNKNOWN_RATE_LIMIT_WAIT_MS);
+    return Math.max(stated, now + MIN_RATE_LIMIT_WAIT_MS);
+  }
+
   private async send(request: TransportRequest): Promise<TransportResponse> {
     try {
-      const response = await this.options.transport(request);
+      const response = await this.transport(request);
       this.limiter?.observe(response, this.clock.now());
+      // A transport that cannot stop reading at the cap (a host's HTTP helper) still gets it enforced here.
+      if (typeof response.body === "string" && response.body.length > request.maxBodyBytes) throw new ResponseTooLargeError(response.status, request.maxBodyBytes);
       return response;
     } catch (error) {
       throw this.asClientError(error, request);
@@ -250,9 +311,7 @@ export class HttpCore {
   }
 
   private rateLimitError(message: string, status: number, retryAfter: unknown, response: TransportResponse): RateLimitError {
-    const reset = Number(headerValue(response.headers, "x-ratelimit-reset"));
-    const resetAt = Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
-    return new RateLimitError(message, status, this.retryAfterMs(retryAfter), resetAt);
+    return new RateLimitError(message, status, this.retryAfterMs(retryAfter), resetOf(response));
   }
 
   /** `Retry-After` as seconds (number or string) or an HTTP date. */
@@ -275,6 +334,7 @@ export class HttpCore {
 
   private isRetryable(error: unknown, method: ApiRequest["method"]): boolean {
     if (method === "POST") return error instanceof ConnectionError && !error.mayHaveReachedServer;
+    if (error instanceof ResponseTooLargeError) return false;
     if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
     return (error instanceof ApiError || error instanceof ResponseError) && error.status >= 500;
   }

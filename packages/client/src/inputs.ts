@@ -101,7 +101,8 @@ const phone = z.string(required("must be text")).regex(PHONE_PATTERN, "must be a
 const password = z.string(required("must be text")).min(5, "must be at least 5 characters");
 const positiveInteger = z.number(required("must be a number")).int("must be a whole number").positive("must be positive");
 
-export const IdSchema = z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/).transform(Number)], {
+// Ids past Number.MAX_SAFE_INTEGER cannot be held exactly: "9007199254740993" would be sent as ...992.
+export const IdSchema = z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/).transform(Number).refine(Number.isSafeInteger)], {
   error: (issue) => (issue.input === undefined ? "is required" : "must be a positive whole number"),
 });
 

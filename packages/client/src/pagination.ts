@@ -1,4 +1,8 @@
+import { TooManyPagesError } from "./errors";
 import type { Page } from "./schemas";
+
+/** Pages one walk reads at most unless the client says otherwise (`maxPages`). */
+export const DEFAULT_MAX_PAGES = 10_000;
 
 /**
  * The answer of a `list` call: await it for one page, or iterate it with `for await` for every item
@@ -10,6 +14,8 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   constructor(
     private readonly fetchPage: (page: number) => Promise<Page<T>>,
     private readonly startPage = 1,
+    /** The most pages one walk reads; past it the walk fails with `TooManyPagesError`. */
+    private readonly maxPages = DEFAULT_MAX_PAGES,
   ) {}
 
   private first(): Promise<Page<T>> {
@@ -35,15 +41,17 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   /**
    * Every page from the first. Stops at `maxpage`, at a short or empty page, or when the server
    * does not move forward; never trusts `nextpage`, which deployed servers get wrong at the end.
+   * Fails with `TooManyPagesError` rather than read more than `maxPages` pages.
    */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page = await this.first();
     let requested = this.startPage;
-    for (;;) {
+    for (let read = 1; ; read += 1) {
       yield page;
       const isLast =
         page.items.length === 0 || page.currentpage >= page.maxpage || page.items.length < page.perpage || page.currentpage < requested;
       if (isLast) return;
+      if (read >= this.maxPages) throw new TooManyPagesError(this.maxPages, page.maxpage);
       requested = page.currentpage + 1;
       page = await this.fetchPage(requested);
     }

@@ -21,16 +21,16 @@ export class RateLimiter {
   private resetAt: number | undefined;
   private inFlight = 0;
   private probing = false;
+  /** When the probe in flight will have its answer at the latest (its own deadline). */
+  private probeDeadline = 0;
   private headersAbsent = false;
+  /** The current hold comes from a limit answer: answers of the same window that were counted earlier do not lift it. */
+  private blocked = false;
   private wakeProbeWaiters: Array<() => void> = [];
 
   /** Milliseconds added after a reset before requests leave again, for clock granularity. */
   constructor(private readonly resetMarginMs = 20) {}
 
-  /**
-   * Waits until a request may leave and counts it as in flight. Returns the time spent waiting.
-   * Throws `tooLong(wait)`'s error when the next wait would exceed what is left of `maxWaitMs`.
-   */
   /** Counts a request as in flight if it may leave at once (the common case, with no promise); false otherwise. */
   tryAcquire(now: number): boolean {
     if (this.resetAt !== undefined && now >= this.resetAt) return false;
@@ -40,57 +40,86 @@ export class RateLimiter {
     return true;
   }
 
-  async acquire(clock: Clock, maxWaitMs: number, tooLong: (waitMs: number) => Error, signal?: AbortSignal): Promise<number> {
+  /**
+   * Waits until a request may leave and counts it as in flight. Returns the time spent waiting,
+   * and how much of it went to waiting for the first request's answer (the probe).
+   * Throws `wait.tooLong(ms)`'s error when the next window's wait would exceed what is left of
+   * `wait.maxWaitMs`, and `wait.timedOut()`'s when the probe outlasts `wait.deadline` (epoch ms).
+   */
+  async acquire(clock: Clock, wait: AcquireWait): Promise<{ waitedMs: number; probeWaitedMs: number }> {
     const started = clock.now();
+    let probeWaitedMs = 0;
     for (;;) {
       const now = clock.now();
       if (this.resetAt !== undefined && now >= this.resetAt) {
         this.remaining = this.limit;
         this.resetAt = undefined;
+        this.blocked = false;
       }
       if (this.headersAbsent || (this.remaining !== undefined && this.remaining > 0)) {
         if (this.remaining !== undefined) this.remaining -= 1;
         this.inFlight += 1;
-        return now - started;
+        return { waitedMs: now - started, probeWaitedMs };
       }
       if (this.remaining === undefined) {
         if (!this.probing) {
           this.probing = true;
+          this.probeDeadline = wait.deadline;
           this.inFlight += 1;
-          return now - started;
+          return { waitedMs: now - started, probeWaitedMs };
         }
-        await new Promise<void>((resolve) => this.wakeProbeWaiters.push(resolve));
+        await this.waitForProbe(clock, wait);
+        probeWaitedMs += clock.now() - now;
         continue;
       }
-      const wait = (this.resetAt ?? now + 1000) + this.resetMarginMs - now;
-      if (now - started + wait > maxWaitMs) throw tooLong(wait);
-      await clock.sleep(wait, signal);
+      const sleepMs = (this.resetAt ?? now + 1000) + this.resetMarginMs - now;
+      if (now - started + sleepMs > wait.maxWaitMs) throw wait.tooLong(sleepMs);
+      await clock.sleep(sleepMs, wait.signal);
     }
+  }
+
+  /**
+   * Waits for the probe's answer. A probe that may outlast this call's own deadline is raced with
+   * a sleep to that deadline, so that a call never waits behind another longer than its timeout.
+   */
+  private async waitForProbe(clock: Clock, wait: AcquireWait): Promise<void> {
+    const woken = new Promise<void>((resolve) => this.wakeProbeWaiters.push(resolve));
+    if (this.probeDeadline <= wait.deadline) return woken;
+    const budget = wait.deadline - clock.now();
+    if (budget <= 0) throw wait.timedOut();
+    const stopSleeping = new AbortController();
+    const expired = clock.sleep(budget, stopSleeping.signal).then(
+      () => true,
+      () => false,
+    );
+    const timedOut = await Promise.race([woken.then(() => false), expired]);
+    stopSleeping.abort();
+    if (timedOut) throw wait.timedOut();
   }
 
   /** Records an answer's headers (call before `release`). */
   observe(response: Pick<TransportResponse, "headers">, now: number): void {
     const limit = Number(headerValue(response.headers, "x-ratelimit-limit"));
     const remaining = Number(headerValue(response.headers, "x-ratelimit-remaining"));
-    const reset = Number(headerValue(response.headers, "x-ratelimit-reset"));
-    if (!Number.isFinite(remaining) || !Number.isFinite(reset) || headerValue(response.headers, "x-ratelimit-remaining") === undefined) {
+    const resetAt = resetOf(response);
+    if (!Number.isFinite(remaining) || headerValue(response.headers, "x-ratelimit-remaining") === undefined || !isPlausibleReset(resetAt, now)) {
       if (this.limit === undefined && this.remaining === undefined) this.headersAbsent = true;
       return;
     }
     this.headersAbsent = false;
     if (Number.isFinite(limit) && limit > 0) this.limit = limit;
-    const resetAt = reset * 1000;
-    // A late answer from a window that has already ended says nothing about the current one.
-    if (resetAt <= now) return;
+    if (this.blocked && this.resetAt !== undefined && resetAt <= this.resetAt) return;
+    this.blocked = false;
     const uncounted = Math.max(0, this.inFlight - 1);
     const allowed = Math.max(0, remaining - uncounted);
-    if (this.resetAt === undefined || resetAt > this.resetAt) {
-      const sameLocalWindow = this.resetAt === undefined && this.remaining !== undefined;
-      this.remaining = sameLocalWindow ? Math.min(this.remaining ?? allowed, allowed) : allowed;
-      this.resetAt = resetAt;
-    } else if (resetAt === this.resetAt) {
+    if (resetAt === this.resetAt || (this.resetAt === undefined && this.remaining !== undefined)) {
+      // The same window as what is known (or the one the local estimate is counting down): the lower count wins.
       this.remaining = Math.min(this.remaining ?? allowed, allowed);
+    } else {
+      // A new window, or the server correcting an earlier word: the latest answer wins.
+      this.remaining = allowed;
     }
+    this.resetAt = resetAt;
   }
 
   /** The server said the limit is spent: hold every request until `until` (epoch ms), its most specific word on when. */
@@ -98,6 +127,7 @@ export class RateLimiter {
     this.remaining = 0;
     this.resetAt = until;
     this.headersAbsent = false;
+    this.blocked = true;
   }
 
   /** Marks a request as answered (or failed). */
@@ -110,6 +140,37 @@ export class RateLimiter {
       for (const wake of waiters) wake();
     }
   }
+}
+
+export interface AcquireWait {
+  /** What is left of the call's allowed wait for the rate limit. */
+  maxWaitMs: number;
+  /** When the call's attempt must be over (epoch ms): waiting for the probe counts against it. */
+  deadline: number;
+  tooLong: (waitMs: number) => Error;
+  timedOut: () => Error;
+  signal?: AbortSignal;
+}
+
+/**
+ * The longest a window may plausibly last (the API's is one minute). A reset further away is not
+ * believed: a server that sends it in milliseconds, say, would otherwise stop every call of the key
+ * for the life of the process.
+ */
+export const MAX_PLAUSIBLE_RESET_MS = 5 * 60_000;
+
+/** `X-RateLimit-Reset` as epoch ms, as the server sent it (a Unix time in seconds); undefined when absent or not a time. */
+export function resetOf(response: Pick<TransportResponse, "headers">): number | undefined {
+  const seconds = Number(headerValue(response.headers, "x-ratelimit-reset"));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+/**
+ * Whether a reset names a moment in the plausible future. A late answer from a window that has
+ * already ended says nothing about the current one.
+ */
+export function isPlausibleReset(resetAt: number | undefined, now: number): resetAt is number {
+  return resetAt !== undefined && resetAt > now && resetAt - now <= MAX_PLAUSIBLE_RESET_MS;
 }
 
 const limiters = new Map<string, RateLimiter>();

@@ -4,8 +4,10 @@ export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
-  /** The transport must give up after this long and throw a `TimeoutError`. */
+  /** The transport must give up after this long, counted to the answer's last byte, and throw a `TimeoutError`. */
   timeoutMs: number;
+  /** The transport should stop reading an answer larger than this and throw a `ResponseTooLargeError` (the client checks it again). */
+  maxBodyBytes: number;
   signal?: AbortSignal;
 }
 

@@ -1,6 +1,6 @@
 import * as z from "zod/v4";
 import type { HttpCore, RequestOptions } from "../http";
-import { IdSchema, PaginationSchema } from "../inputs";
+import { IdSchema } from "../inputs";
 import { ValidationError } from "../errors";
 import { PagePromise } from "../pagination";
 import { reshaped } from "../readers";
@@ -49,6 +49,7 @@ export abstract class Resource {
       return new PagePromise<Item>(
         (page) => this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options) as Promise<Page<Item>>,
         (query.page as number | undefined) ?? 1,
+        this.core.maxPages,
       );
     });
   }
@@ -80,5 +81,3 @@ export abstract class Resource {
     return validateAll({ id: [IdSchema, id, "id"], body: [schema, body, ""] }, operation);
   }
 }
-
-export { PaginationSchema };

@@ -1,0 +1,79 @@
+/**
+ * The checks of the client's own options, made when a client is made and when a call is given
+ * options: a bad one is a `ValidationError` naming it, before anything is sent.
+ */
+import type { FieldIssue } from "./errors";
+import { isHttpUrl } from "./inputs";
+
+/** Node's timers hold at most this many milliseconds; anything longer would fire at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+export const MAX_RETRIES = 10;
+
+/** Visible Latin-1 text with inner spaces: what an HTTP header value may carry, and nothing that ends a line. */
+const HEADER_TEXT = /^[\x21-\x7e\x80-\xff](?:[\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
+
+type Check = (value: unknown) => string | undefined;
+
+const positiveMs: Check = (value) =>
+  typeof value === "number" && value > 0 && value <= MAX_TIMEOUT_MS ? undefined : `must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS}`;
+const retries: Check = (value) =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_RETRIES ? undefined : `must be a whole number from 0 to ${MAX_RETRIES}`;
+const count =
+  (unit: string): Check =>
+  (value) =>
+    Number.isSafeInteger(value) && (value as number) > 0 ? undefined : `must be a positive whole number of ${unit}`;
+const abortSignal: Check = (value) =>
+  typeof value === "object" && value !== null && typeof (value as AbortSignal).aborted === "boolean" && typeof (value as AbortSignal).addEventListener === "function"
+    ? undefined
+    : "must be an AbortSignal";
+const fn: Check = (value) => (typeof value === "function" ? undefined : "must be a function");
+const headerText: Check = (value) =>
+  typeof value === "string" && HEADER_TEXT.test(value) ? undefined : "must be text of printable Latin-1 characters, without line breaks or surrounding spaces";
+
+function check(issues: FieldIssue[], field: string, value: unknown, rule: Check): void {
+  if (value === undefined) return;
+  const message = rule(value);
+  if (message) issues.push({ field, message });
+}
+
+/** The problems of the options every call accepts (`timeoutMs`, `maxRetries`, `signal`), each named `prefix + field`. */
+export function requestOptionIssues(options: unknown, prefix = ""): FieldIssue[] {
+  if (options === undefined) return [];
+  if (typeof options !== "object" || options === null) return [{ field: prefix.replace(/\.$/, "") || "options", message: "must be an object" }];
+  const { timeoutMs, maxRetries, signal } = options as Record<string, unknown>;
+  const issues: FieldIssue[] = [];
+  check(issues, `${prefix}timeoutMs`, timeoutMs, positiveMs);
+  check(issues, `${prefix}maxRetries`, maxRetries, retries);
+  check(issues, `${prefix}signal`, signal, abortSignal);
+  return issues;
+}
+
+/** The problems of a client's options, each named as the option is. */
+export function clientOptionIssues(options: Record<string, unknown>): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (typeof options.baseUrl !== "string" || !isHttpUrl(options.baseUrl)) issues.push({ field: "baseUrl", message: "must be a valid http or https URL" });
+  if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") issues.push({ field: "apiKey", message: "is required" });
+  else check(issues, "apiKey", options.apiKey, headerText);
+  if (typeof options.transport !== "function") issues.push({ field: "transport", message: "must be a function" });
+  if (typeof options.sleep !== "function") issues.push({ field: "sleep", message: "must be a function" });
+  issues.push(...requestOptionIssues(options));
+  check(issues, "maxBodyBytes", options.maxBodyBytes, count("bytes"));
+  check(issues, "maxPages", options.maxPages, count("pages"));
+  check(issues, "now", options.now, fn);
+  check(issues, "random", options.random, fn);
+  check(issues, "userAgent", options.userAgent, headerText);
+  const { rateLimit } = options;
+  if (rateLimit !== undefined && rateLimit !== false) {
+    if (typeof rateLimit !== "object" || rateLimit === null) issues.push({ field: "rateLimit", message: "must be false or an object" });
+    else {
+      const { maxWaitMs, limiter } = rateLimit as Record<string, unknown>;
+      check(issues, "rateLimit.maxWaitMs", maxWaitMs, (value) =>
+        typeof value === "number" && value >= 0 && value <= MAX_TIMEOUT_MS ? undefined : `must be a number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`,
+      );
+      check(issues, "rateLimit.limiter", limiter, (value) =>
+        typeof value === "object" && value !== null && typeof (value as { tryAcquire?: unknown }).tryAcquire === "function" ? undefined : "must be a RateLimiter",
+      );
+    }
+  }
+  return issues;
+}
