@@ -11,9 +11,9 @@ import * as z from "zod/v4";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
-/** Returns `schema` unchanged; a compile error unless its output type is exactly `T`. */
+/** Returns `schema` unchanged; a compile error ("not assignable to never") unless its output type is exactly `T`. */
 function sameAs<T>() {
-  return <S extends z.ZodType>(schema: S, ..._exact: Same<z.output<S>, T> extends true ? [] : [mismatch: never]): S => schema;
+  return <S extends z.ZodType>(schema: S & (Same<z.output<S>, T> extends true ? unknown : never)): S => schema;
 }
 
 const timestamp = z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, or null when unknown");

@@ -139,8 +139,10 @@ function matches(link: Link, needle: string): boolean {
   return [link.longurl, link.shorturl, link.alias, link.title].some((field) => field.toLowerCase().includes(needle));
 }
 
-function withoutKey({ apikey: _apikey, ...user }: User): UserWithoutKey {
-  return user;
+/** The user's fields but its API key, listed one by one so that a new field is shown only once it is added here. */
+function withoutKey(user: User): UserWithoutKey {
+  const { id, email, username, avatar, status, expires, registered, planid } = user;
+  return { id, email, username, avatar, status, expires, registered, planid };
 }
 
 export function registerTools(server: McpServer, context: ToolContext): void {
