@@ -99,20 +99,20 @@ function keyDisguises(key: string): RegExp {
   const json = JSON.stringify(key).slice(1, -1);
   const unicodeEscaped = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   const phpSlashes = (text: string) => text.replace(/\//g, "\\/");
+  const encoded = [encodeURIComponent(key), encodeURI(key), new URLSearchParams({ k: key }).toString().slice(2)];
+  const escaped = [unicodeEscaped(json), unicodeEscaped(phpSlashes(json))];
   const forms = new Set([
     key,
     json,
     phpSlashes(key),
     phpSlashes(json),
-    unicodeEscaped(json),
-    unicodeEscaped(phpSlashes(json)),
-    encodeURIComponent(key),
-    encodeURI(key),
-    new URLSearchParams({ k: key }).toString().slice(2),
+    ...escaped,
+    ...escaped.map((form) => form.replace(/\\u[0-9a-f]{4}/g, (hex) => `\\u${hex.slice(2).toUpperCase()}`)),
+    ...encoded,
+    ...encoded.map((form) => form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())),
   ]);
   const alternatives = [...forms].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  // Case-insensitive, for the hex digits of %2F and \u00e9; hiding a case variant of the key too costs nothing.
-  return new RegExp(alternatives.join("|"), "gi");
+  return new RegExp(alternatives.join("|"), "g");
 }
 
 /** Builds requests, sends them through the transport with pacing and retries, and turns answers into values or errors. */
