@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { emptyStats, generateApiKey, hashPassword, type LinkRecord, type Store, type UserRecord } from "./store";
+import QRCode from "qrcode";
+import { qrContent } from "./public";
+import { emptyStats, generateApiKey, hashPassword, type LinkRecord, type QrRecord, type Store, type UserRecord } from "./store";
 import {
   accountView,
   linkDetailsView,
@@ -277,6 +279,16 @@ function logo(value: unknown, fallback: string | null): string | null {
   return text(value);
 }
 
+/** Refuses a QR code whose content does not fit in one (its image could not be drawn). */
+function checkQrCapacity(qr: QrRecord, baseUrl: string): void {
+  const content = qrContent(qr, baseUrl);
+  try {
+    QRCode.create(content, {});
+  } catch {
+    throw new Failure(`The QR data is too long for a QR code (${Buffer.byteLength(content)} bytes once encoded).`);
+  }
+}
+
 function createQr(context: ApiContext): ApiBody {
   const { body, store } = context;
   const type = text(body.type);
@@ -298,6 +310,7 @@ function createQr(context: ApiContext): ApiBody {
     date: timestamp(context.now),
     stats: emptyStats(),
   };
+  checkQrCapacity(qr, context.baseUrl);
   store.state.qrs.push(qr);
   return ok({ id: qr.id, link: `${context.baseUrl}/qr/${qr.code}` });
 }
@@ -308,13 +321,15 @@ function updateQr(context: ApiContext): ApiBody {
   const type = body.type === undefined ? qr.type : text(body.type);
   if (!QR_TYPES.includes(type)) throw new Failure("Invalid QR type.");
   if (body.data === undefined) throw new Failure("Please enter the QR data.");
-  Object.assign(qr, {
+  const changes = {
     type,
     data: qrData(type, body.data),
     background: colour(body.background, qr.background),
     foreground: colour(body.foreground, qr.foreground),
     logo: logo(body.logo, qr.logo),
-  });
+  };
+  checkQrCapacity({ ...qr, ...changes }, context.baseUrl);
+  Object.assign(qr, changes);
   return ok({ message: "QR has been updated successfully." });
 }
 

@@ -4,7 +4,12 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
   kind: FaultKind;
-  /** A regular expression matched against `METHOD /path` (e.g. `^POST /api/url/add$`); every API route when absent. */
+  /**
+   * Which requests, matched against `METHOD /path`: literal text, `^` anchoring it at the start, `$`
+   * at the end, and `*` standing for any run of characters (`^POST /api/url/add$`, `^DELETE `,
+   * `^GET /api/url/*$`). Every API route when absent. Not a regular expression: a pattern that
+   * backtracks could hold the server for seconds on one request.
+   */
   route?: string;
   /** How many requests it hits before it is spent; unlimited when absent. */
   times?: number;
@@ -33,8 +38,63 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+const MAX_DELAY_MS = 600_000;
+const ROUTE_SPECIALS = /[\\.+?()[\]{}|^$]/;
+
+/**
+ * A matcher for a rule's route: literal pieces between `*`, each found with `indexOf` from where
+ * the previous one ended, so matching takes time linear in the pattern times the path, never more.
+ */
+function routeMatcher(route: string): (target: string) => boolean {
+  const anchoredStart = route.startsWith("^");
+  const anchoredEnd = route.endsWith("$") && route.length > (anchoredStart ? 1 : 0);
+  const pieces = route.slice(anchoredStart ? 1 : 0, anchoredEnd ? -1 : undefined).split("*");
+  return (target) => {
+    let position = 0;
+    for (const [index, piece] of pieces.entries()) {
+      const first = index === 0;
+      const last = index === pieces.length - 1;
+      if (last && anchoredEnd) {
+        if (target.length - piece.length < position || !target.endsWith(piece)) return false;
+        return pieces.length > 1 || !anchoredStart || target.length === piece.length;
+      }
+      if (first && anchoredStart) {
+        if (!target.startsWith(piece)) return false;
+        position = piece.length;
+        continue;
+      }
+      const found = target.indexOf(piece, position);
+      if (found < 0) return false;
+      position = found + piece.length;
+    }
+    return true;
+  };
+}
+
+const isCount = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0;
+
+/** Checks one rule as it may come from JSON; the error names the field (`rules[2].route: ...`). */
+function checkRule(rule: unknown, index: number): FaultRule {
+  const field = (name: string) => `rules[${index}]${name ? `.${name}` : ""}`;
+  if (typeof rule !== "object" || rule === null || Array.isArray(rule)) throw new Error(`${field("")} must be an object`);
+  const { kind, route, times, probability, when, delayMs, status } = rule as Record<string, unknown>;
+  if (!FAULT_KINDS.includes(kind as FaultKind)) throw new Error(`${field("kind")}: unknown fault kind "${String(kind)}" (one of ${FAULT_KINDS.join(", ")})`);
+  if (route !== undefined) {
+    if (typeof route !== "string" || route.length > 200) throw new Error(`${field("route")} must be text of at most 200 characters`);
+    if (ROUTE_SPECIALS.test(route.replace(/^\^/, "").replace(/\$$/, ""))) {
+      throw new Error(`${field("route")}: "${route}" is not a route pattern (literal "METHOD /path", optionally ^ at the start, $ at the end, * for any characters; regular expressions are not accepted)`);
+    }
+  }
+  if (times !== undefined && !isCount(times)) throw new Error(`${field("times")} must be a whole number of 0 or more`);
+  if (probability !== undefined && (typeof probability !== "number" || !(probability >= 0 && probability <= 1))) throw new Error(`${field("probability")} must be a number from 0 to 1`);
+  if (when !== undefined && when !== "before" && when !== "after") throw new Error(`${field("when")} must be "before" or "after"`);
+  if (delayMs !== undefined && (!isCount(delayMs) || (delayMs as number) > MAX_DELAY_MS)) throw new Error(`${field("delayMs")} must be a whole number of milliseconds up to ${MAX_DELAY_MS}`);
+  if (status !== undefined && (!isCount(status) || (status as number) < 500 || (status as number) > 599)) throw new Error(`${field("status")} must be a status from 500 to 599`);
+  return rule as FaultRule;
+}
+
 export class FaultInjector {
-  private rules: Array<FaultRule & { pattern?: RegExp; used: number }> = [];
+  private rules: Array<FaultRule & { matches?: (target: string) => boolean; used: number }> = [];
   private random: () => number;
   /** How many faults of each kind were injected. */
   readonly injected: Record<string, number> = {};
@@ -57,15 +117,11 @@ export class FaultInjector {
       });
   }
 
-  set(rules: FaultRule[]): void {
-    for (const rule of rules) {
-      if (!FAULT_KINDS.includes(rule.kind)) throw new Error(`Unknown fault kind "${String(rule.kind)}"`);
-    }
-    this.rules = rules.map((rule) => ({ ...rule, ...(rule.route ? { pattern: new RegExp(rule.route) } : {}), used: 0 }));
-  }
-
-  add(rule: FaultRule): void {
-    this.set([...this.rules, rule]);
+  /** Replaces the rules; throws, naming the field, when one is malformed (then nothing changes). */
+  set(rules: readonly unknown[]): void {
+    if (!Array.isArray(rules)) throw new Error("rules must be an array of fault rules");
+    const checked = rules.map(checkRule);
+    this.rules = checked.map((rule) => ({ ...rule, ...(rule.route ? { matches: routeMatcher(rule.route) } : {}), used: 0 }));
   }
 
   clear(): void {
@@ -78,7 +134,7 @@ export class FaultInjector {
     for (const rule of this.rules) {
       if ((rule.when ?? "before") !== when) continue;
       if (rule.times !== undefined && rule.used >= rule.times) continue;
-      if (rule.pattern && !rule.pattern.test(target)) continue;
+      if (rule.matches && !rule.matches(target)) continue;
       if (this.random() >= (rule.probability ?? 1)) continue;
       rule.used += 1;
       this.injected[rule.kind] = (this.injected[rule.kind] ?? 0) + 1;

@@ -49,6 +49,15 @@ export function qrContent(qr: QrRecord, baseUrl: string): string {
   }
 }
 
+/**
+ * A Location header's value: header values must be Latin-1, so a URL with other characters is sent
+ * as its WHATWG serialisation (percent-encoded path and query, punycode host). The URL was checked
+ * when the link was made, so it parses.
+ */
+function location(url: string): string {
+  return /^[\x21-\x7e]*$/.test(url) ? url : new URL(url).href;
+}
+
 function rgbToHex(rgb: string): string {
   const parts = rgb.match(/\d+/g)?.map(Number) ?? [0, 0, 0];
   return `#${parts.map((part) => part.toString(16).padStart(2, "0")).join("")}ff`;
@@ -75,7 +84,7 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
       return true;
     }
     entry.used = true;
-    store.changed();
+    store.commit();
     const user = store.state.users.find((candidate) => candidate.id === entry.userId);
     page(response, 200, "Logged in", `<h1>Logged in as ${escapeHtml(user?.username ?? "unknown")}</h1>`);
     return true;
@@ -102,9 +111,9 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
     const qr = store.state.qrs.find((candidate) => candidate.code === scan[1]);
     if (!qr) return false;
     recordVisit(qr.stats, visitorOf(request));
-    store.changed();
+    store.commit();
     if (qr.type === "link") {
-      response.writeHead(302, { Location: String(qr.data) });
+      response.writeHead(302, { Location: location(String(qr.data)) });
       response.end();
     } else {
       page(response, 200, qr.name, `<h1>${escapeHtml(qr.name)}</h1><pre>${escapeHtml(qrContent(qr, baseUrl))}</pre>`);
@@ -142,10 +151,10 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
     const visitor = visitorOf(request);
     const destination = destinationFor(link, visitor);
     recordVisit(link.stats, visitor);
-    store.changed();
+    store.commit();
     const safe = escapeHtml(destination);
     if (link.type === "direct") {
-      response.writeHead(302, { Location: destination });
+      response.writeHead(302, { Location: location(destination) });
       response.end();
     } else if (link.type === "frame") {
       page(response, 200, link.metatitle || link.alias, `<iframe src="${safe}" style="border:0;width:100%;height:100vh"></iframe>`);

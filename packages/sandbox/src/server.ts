@@ -1,10 +1,11 @@
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Failure, findRoute, type ApiBody } from "./api";
 import { FaultInjector, type FaultRule } from "./faults";
 import { handlePublic, notFoundPage } from "./public";
 import { seed, type SeedName } from "./seed";
-import { Store } from "./store";
+import { SaveError, Store } from "./store";
 import type { Mode } from "./views";
 
 export interface SandboxOptions {
@@ -32,8 +33,10 @@ export interface SandboxOptions {
   publicUrl?: string;
   /** Largest request body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
-  /** Serve `/__sandbox/*` control routes (fault injection, mode) over HTTP. Default true. */
+  /** Serve `/__sandbox/*` control routes (fault injection, mode) over HTTP, to the admin key and JSON only. Default true. */
   control?: boolean;
+  /** Bounds of `sandbox.requests`: the newest `maxEntries` (default 50,000) of the last `maxAgeMs` (default 1 hour). */
+  requestLog?: { maxEntries?: number; maxAgeMs?: number };
 }
 
 export interface Sandbox {
@@ -43,7 +46,10 @@ export interface Sandbox {
   store: Store;
   faults: FaultInjector;
   mode: Mode;
-  /** Every API request served, in order (method, path and query), for request-count assertions. */
+  /**
+   * The API requests served, in order (method, path and query, each cut at 512 characters), for
+   * request-count assertions: the newest 50,000 of the last hour unless `requestLog` says otherwise.
+   */
   requests: Array<{ method: string; path: string; query: string }>;
   /** Called (and awaited) before each API request is carried out: tests use it to change data mid-poll. */
   onApiRequest?: (request: { method: string; path: string; query: URLSearchParams }) => void | Promise<void>;
@@ -52,21 +58,30 @@ export interface Sandbox {
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
-class RateWindows {
+/** Request counts per key and window. Bounded: at most `maxKeys` keys, stored as digests, the oldest dropped first. */
+export class RateWindows {
   private counts = new Map<string, { windowEnd: number; used: number }>();
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
+    private readonly maxKeys = 10_000,
   ) {}
+
+  get size(): number {
+    return this.counts.size;
+  }
 
   /** Counts a request of this key; windows are aligned to multiples of the window length. */
   hit(key: string, now: number): { headers: Record<string, string>; exceeded: boolean; retryAfter: number } {
     const windowEnd = (Math.floor(now / this.windowMs) + 1) * this.windowMs;
-    let entry = this.counts.get(key);
+    // A digest keeps each entry small whatever the header's length.
+    const digest = createHash("sha256").update(key).digest("base64");
+    let entry = this.counts.get(digest);
     if (!entry || entry.windowEnd !== windowEnd) {
+      this.counts.delete(digest);
+      if (this.counts.size >= this.maxKeys) this.prune(now);
       entry = { windowEnd, used: 0 };
-      this.counts.set(key, entry);
-      if (this.counts.size > 10_000) this.prune(now);
+      this.counts.set(digest, entry);
     }
     entry.used += 1;
     return {
@@ -80,8 +95,47 @@ class RateWindows {
     };
   }
 
+  /** Drops ended windows; if that is not enough, the oldest tenth of the keys (Map order is insertion order). */
   private prune(now: number): void {
     for (const [key, entry] of this.counts) if (entry.windowEnd <= now) this.counts.delete(key);
+    if (this.counts.size < this.maxKeys) return;
+    let excess = this.counts.size - Math.floor(this.maxKeys * 0.9);
+    for (const key of this.counts.keys()) {
+      if (excess-- <= 0) break;
+      this.counts.delete(key);
+    }
+  }
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: string;
+}
+
+const LOGGED_FIELD_LENGTH = 512;
+const cut = (text: string) => (text.length > LOGGED_FIELD_LENGTH ? `${text.slice(0, LOGGED_FIELD_LENGTH)}…` : text);
+
+/** The newest requests, bounded in number and in age; old ones leave in batches, so each request costs O(1) on average. */
+class RequestLog {
+  readonly entries: LoggedRequest[] = [];
+  private readonly times: number[] = [];
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  add(method: string, path: string, query: string, now: number): void {
+    let old = 0;
+    while (old < this.times.length && this.times[old]! <= now - this.maxAgeMs) old += 1;
+    const over = this.entries.length + 1 - this.maxEntries;
+    const drop = Math.max(old, over > 0 ? over + Math.floor(this.maxEntries / 10) : 0);
+    if (drop > 0) {
+      this.entries.splice(0, drop);
+      this.times.splice(0, drop);
+    }
+    this.entries.push({ method: cut(method), path: cut(path), query: cut(query) });
+    this.times.push(now);
   }
 }
 
@@ -104,18 +158,51 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
   return Buffer.concat(chunks).toString("utf8");
 }
 
+const bearerKey = (authorization: string) => /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+
+/** A JSON object from a request body, or an Error saying what it is instead. */
+function parseObject(raw: string, what: string): Record<string, unknown> {
+  if (raw.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Failure(`${what} is not valid JSON.`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Failure(`${what} must be a JSON object.`);
+  return parsed as Record<string, unknown>;
+}
+
+function badRequest(response: ServerResponse, message: string): void {
+  response.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+  response.end(`400 Bad Request: ${message}\n`);
+}
+
+const CONTROL_MAX_BODY = 64 * 1024;
+
 /** Starts a sandbox server; resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? (() => Date.now());
   const store = new Store(options.dataFile);
+  try {
+    if (store.isNew) {
+      seed(store, options.seed ?? "demo", now(), options.keys);
+      // The first save also proves the file can be written, before the sandbox says it listens.
+      store.commit();
+    }
+    return await listen(store, options, now);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+async function listen(store: Store, options: SandboxOptions, now: () => number): Promise<Sandbox> {
   const faults = new FaultInjector(options.faultSeed);
   if (options.faults) faults.set(options.faults);
   const windows = new RateWindows(options.rateLimit?.limit ?? 30, options.rateLimit?.windowMs ?? 60_000);
+  const log = new RequestLog(options.requestLog?.maxEntries ?? 50_000, options.requestLog?.maxAgeMs ?? 3_600_000);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const requests: Sandbox["requests"] = [];
-  let baseUrl = "";
-
-  const sandbox = { faults, store, mode: options.mode ?? "deployed", requests } as Sandbox;
 
   async function applyFault(rule: FaultRule, response: ServerResponse, request: IncomingMessage, rateHeaders: Record<string, string>, answer: () => void): Promise<void> {
     switch (rule.kind) {
@@ -152,7 +239,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handleApi(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     const method = request.method ?? "GET";
     const path = url.pathname;
-    if (requests.length < 1_000_000) requests.push({ method, path, query: url.search });
+    log.add(method, path, url.search, now());
     const raw = await readBody(request, maxBody);
     await sandbox.onApiRequest?.({ method, path, query: url.searchParams });
     const current = now();
@@ -186,7 +273,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   /** Carries out one API request: the status and JSON body to answer with (body undefined: the HTML 404/405 page). */
   function answer(method: string, path: string, url: URL, raw: string, authorization: string, current: number): { status: number; body?: ApiBody } {
     const mode = sandbox.mode;
-    const key = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+    const key = bearerKey(authorization);
     const user = key ? store.userByKey(key) : undefined;
     if (!user) return { status: 403, body: { error: 1, message: "A valid API key is required to use this service." } };
     const { route, params, pathMatched } = findRoute(method, path);
@@ -194,62 +281,79 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (mode === "deployed") return { status: pathMatched ? 405 : 404 };
       return { status: 404, body: { error: 1, message: "This endpoint does not exist." } };
     }
-    let body: Record<string, unknown> = {};
-    if (raw.trim() !== "") {
-      try {
-        const parsed: unknown = JSON.parse(raw);
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Failure("The request body must be a JSON object.");
-        body = parsed as Record<string, unknown>;
-      } catch (error) {
-        return { status: 200, body: { error: 1, message: error instanceof Failure ? error.message : "The request body is not valid JSON." } };
-      }
-    }
     try {
-      const result = route.handler({ store, user, body, query: url.searchParams, params, mode, baseUrl, now: current });
-      if (route.writes) store.changed();
+      const body = parseObject(raw, "The request body");
+      const result = route.handler({ store, user, body, query: url.searchParams, params, mode, baseUrl: sandbox.baseUrl, now: current });
+      if (route.writes) store.commit();
       return { status: 200, body: result };
     } catch (error) {
       if (error instanceof Failure) return { status: error.status, body: { error: 1, message: error.message } };
+      if (error instanceof SaveError) return { status: 503, body: { error: 1, message: error.message } };
       console.error(error);
       return { status: 500, body: { error: 1, message: "An internal error occurred." } };
     }
   }
 
+  /** `/__sandbox/*`: fault injection and mode, for the admin key and JSON only, so that no web page can post to it. */
   async function handleControl(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
-    const raw = (await readBody(request, maxBody)) ?? "";
+    const method = request.method;
+    const known = (path === "/__sandbox/faults" && (method === "POST" || method === "DELETE")) || (path === "/__sandbox/mode" && method === "POST");
+    if (!known) return notFoundPage(response);
+    const raw = await readBody(request, CONTROL_MAX_BODY);
+    const reply = (status: number, body: Record<string, unknown>) => sendJson(response, status, body, "document");
+    if (!store.userByKey(bearerKey(String(request.headers.authorization ?? "")) ?? "")?.admin) {
+      return reply(403, { error: 1, message: "The admin API key is required (Authorization: Bearer <admin key>)." });
+    }
+    if (raw === undefined) return reply(413, { error: 1, message: "The request body is too large." });
+    const type = String(request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (method === "POST" && type !== "application/json") return reply(415, { error: 1, message: "Content-Type must be application/json." });
     try {
-      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      if (path === "/__sandbox/faults" && request.method === "POST") faults.set((body.rules as FaultRule[]) ?? []);
-      else if (path === "/__sandbox/faults" && request.method === "DELETE") faults.clear();
-      else if (path === "/__sandbox/mode" && request.method === "POST") {
-        if (body.mode !== "deployed" && body.mode !== "document") throw new Error('mode must be "deployed" or "document"');
+      const body = parseObject(raw, "The body");
+      if (path === "/__sandbox/mode") {
+        if (body.mode !== "deployed" && body.mode !== "document") throw new Failure('mode must be "deployed" or "document"');
         sandbox.mode = body.mode;
-      } else return notFoundPage(response);
-      sendJson(response, 200, { error: 0, mode: sandbox.mode, injected: faults.injected }, "document");
+      } else if (method === "DELETE") faults.clear();
+      else if (!Array.isArray(body.rules)) throw new Failure("rules must be an array of fault rules");
+      else faults.set(body.rules);
+      reply(200, { error: 0, mode: sandbox.mode, injected: faults.injected });
     } catch (error) {
-      sendJson(response, 400, { error: 1, message: error instanceof Error ? error.message : String(error) }, "document");
+      reply(400, { error: 1, message: error instanceof Error ? error.message : String(error) });
     }
   }
 
-  const server: Server = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://sandbox.invalid");
+  async function handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname;
-    const handle = async () => {
-      if (path === "/api" || path.startsWith("/api/")) return handleApi(request, response, url);
-      if (path.startsWith("/__sandbox/") && options.control !== false) return handleControl(request, response, path);
-      if (path === "/" || path === "/health") {
-        response.writeHead(200, { "Content-Type": "text/plain" });
-        response.end("linkshort sandbox\n");
-        return;
-      }
-      const handled = await handlePublic(request, response, path, store, baseUrl, now());
-      if (!handled) notFoundPage(response);
-    };
-    handle().catch((error: unknown) => {
-      console.error(error);
-      if (!response.headersSent) notFoundPage(response, 500);
-      else response.destroy();
-    });
+    if (path === "/api" || path.startsWith("/api/")) return handleApi(request, response, url);
+    if (path.startsWith("/__sandbox/") && options.control !== false) return handleControl(request, response, path);
+    if (path === "/" || path === "/health") {
+      response.writeHead(200, { "Content-Type": "text/plain" });
+      response.end("linkshort sandbox\n");
+      return;
+    }
+    const handled = await handlePublic(request, response, path, store, sandbox.baseUrl, now());
+    if (!handled) notFoundPage(response);
+  }
+
+  /** No request, however malformed, may end the process: whatever goes wrong is answered, or the connection closed. */
+  function failed(response: ServerResponse, error: unknown): void {
+    // A client that went away mid-request (ECONNRESET while reading its body) is nothing to report.
+    if (response.destroyed) return;
+    if (!(error instanceof SaveError)) console.error(error);
+    if (response.headersSent) response.destroy();
+    else if (error instanceof SaveError) sendJson(response, 503, { error: 1, message: error.message }, "document");
+    else notFoundPage(response, 500);
+  }
+
+  const server: Server = createServer((request, response) => {
+    let url: URL;
+    try {
+      url = new URL(request.url ?? "/", "http://sandbox.invalid");
+    } catch {
+      // An absolute-form target (`GET http://[ HTTP/1.1`) that is not a URL.
+      badRequest(response, "the request target is not a valid URL");
+      return;
+    }
+    handle(request, response, url).catch((error: unknown) => failed(response, error));
   });
   server.keepAliveTimeout = 5000;
 
@@ -259,23 +363,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  baseUrl = (options.publicUrl ?? `http://${host}:${address.port}`).replace(/\/+$/, "");
 
-  if (store.isNew) {
-    seed(store, options.seed ?? "demo", now(), options.keys);
-    store.changed();
-  }
-  const admin = store.state.users.find((user) => user.admin);
-  const normal = store.state.users.find((user) => !user.admin);
-  Object.assign(sandbox, {
-    baseUrl,
-    adminKey: admin?.apiKey ?? "",
-    userKey: normal?.apiKey ?? "",
+  // Requests are served only from the next turn of the event loop, when `sandbox` is set.
+  const sandbox: Sandbox = {
+    baseUrl: (options.publicUrl ?? `http://${host}:${address.port}`).replace(/\/+$/, ""),
+    adminKey: store.state.users.find((user) => user.admin)?.apiKey ?? "",
+    userKey: store.state.users.find((user) => !user.admin)?.apiKey ?? "",
+    store,
+    faults,
+    mode: options.mode ?? "deployed",
+    requests: log.entries,
     close: async () => {
-      store.flush();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      try {
+        store.close();
+      } catch (error) {
+        console.error(error);
+      }
     },
-  });
+  };
   return sandbox;
 }

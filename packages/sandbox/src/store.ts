@@ -1,5 +1,5 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { countMap, openDataFile, readState, writeDataFile } from "./data-file";
 
 export interface Targets {
   geotarget: Array<{ location: string; link: string }>;
@@ -7,7 +7,7 @@ export interface Targets {
   parameters: Array<{ name: string; value: string }>;
 }
 
-/** Aggregated visits of a link or scans of a QR code. */
+/** Aggregated visits of a link or scans of a QR code. The maps have no prototype: their keys come from visitors. */
 export interface Stats {
   clicks: number;
   visitors: string[];
@@ -122,7 +122,7 @@ export interface State {
 }
 
 export function emptyStats(): Stats {
-  return { clicks: 0, visitors: [], countries: {}, referrers: {}, browsers: {}, os: {}, social: {} };
+  return { clicks: 0, visitors: [], countries: countMap(), referrers: countMap(), browsers: countMap(), os: countMap(), social: countMap() };
 }
 
 function emptyState(): State {
@@ -140,14 +140,24 @@ export function generateApiKey(): string {
   return randomBytes(16).toString("hex");
 }
 
-/** The sandbox's data, in memory, optionally kept in a JSON file across restarts. */
+/** A change that could not be written to the data file; the state is back to the last saved one. */
+export class SaveError extends Error {}
+
+/**
+ * The sandbox's data, in memory, optionally kept in a JSON file across restarts. With a file, every
+ * change is written before it is answered (`commit`), so a kill -9 loses nothing acknowledged.
+ */
 export class Store {
   state: State;
-  private saveTimer: NodeJS.Timeout | undefined;
   private keyIndex = new Map<string, UserRecord>();
+  /** The text last written to the data file: what a failed save rolls back to. */
+  private saved: string | undefined;
+  private readonly releaseLock: (() => void) | undefined;
 
   constructor(private readonly file?: string) {
-    this.state = file && existsSync(file) ? { ...emptyState(), ...(JSON.parse(readFileSync(file, "utf8")) as Partial<State>) } : emptyState();
+    const opened = file ? openDataFile(file) : undefined;
+    this.releaseLock = opened?.release;
+    this.state = { ...emptyState(), ...opened?.state };
     this.reindex();
   }
 
@@ -176,19 +186,33 @@ export class Store {
     return timingSafeEqual(sha256(candidate.apiKey), digest) ? candidate : undefined;
   }
 
-  /** Records a change: saved to the data file soon after (and on close). */
-  changed(): void {
-    if (!this.file || this.saveTimer) return;
-    this.saveTimer = setTimeout(() => this.flush(), 50);
-    this.saveTimer.unref();
+  /**
+   * Writes the state to the data file (nothing without one). When that fails, the state goes back
+   * to what was last saved and a SaveError says why: the change must then not be acknowledged.
+   */
+  commit(): void {
+    if (!this.file) return;
+    const text = JSON.stringify(this.state);
+    try {
+      writeDataFile(this.file, text);
+      this.saved = text;
+    } catch (error) {
+      if (this.saved !== undefined) this.restore(this.saved);
+      throw new SaveError(`The change could not be saved to the data file (${error instanceof Error ? error.message : String(error)}); nothing was changed.`);
+    }
   }
 
-  flush(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    if (!this.file) return;
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(this.state));
-    renameSync(temporary, this.file);
+  private restore(text: string): void {
+    this.state = { ...emptyState(), ...readState(text) };
+    this.reindex();
+  }
+
+  /** Saves what is unsaved (changes made to `state` directly) and releases the data file. */
+  close(): void {
+    try {
+      this.commit();
+    } finally {
+      this.releaseLock?.();
+    }
   }
 }

@@ -64,7 +64,11 @@ describe("the client's error classes and retries against injected faults", () =>
   });
 
   it("faults can be switched per route and per run over HTTP", async () => {
-    const response = await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: "POST", body: JSON.stringify({ rules: [{ kind: "html", route: "^GET /api/pixels$", times: 1 }] }) });
+    const response = await fetch(`${sandbox.baseUrl}/__sandbox/faults`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sandbox.adminKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ rules: [{ kind: "html", route: "^GET /api/pixels$", times: 1 }] }),
+    });
     expect(response.status).toBe(200);
     await expect(client.pixels.list()).rejects.toThrow(/HTML page/);
     await expect(client.pixels.list()).resolves.toMatchObject({ currentpage: 1 });
