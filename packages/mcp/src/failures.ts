@@ -4,6 +4,7 @@ import {
   ApiError,
   AuthenticationError,
   ConnectionError,
+  isPlausibleReset,
   NotFoundError,
   PermissionError,
   RateLimitError,
@@ -12,9 +13,12 @@ import {
   ValidationError,
 } from "@linkshort/client";
 
-/** Seconds until a rate-limited call may be tried again, when the server said. */
+/**
+ * Seconds until a rate-limited call may be tried again, when the server said: as the client reads
+ * it, the window's reset when plausible, else `Retry-After`.
+ */
 function retryAfterSeconds(error: RateLimitError, now: number): number | undefined {
-  const waitMs = error.retryAfterMs ?? (error.resetAt !== undefined ? error.resetAt - now : undefined);
+  const waitMs = isPlausibleReset(error.resetAt, now) ? error.resetAt - now : error.retryAfterMs;
   return waitMs === undefined ? undefined : Math.max(1, Math.ceil(waitMs / 1000));
 }
 
