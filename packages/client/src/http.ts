@@ -178,7 +178,7 @@ export class HttpCore {
       if (this.limiter && !this.limiter.tryAcquire(this.clock.now())) {
         const waited = await this.limiter.acquire(this.clock, {
           maxWaitMs: this.maxRateLimitWaitMs - rateLimitWaitedMs,
-          deadline: this.clock.now() + timeoutMs,
+          timeoutMs,
           tooLong: (waitMs) => this.pacingTooLong(waitMs),
           timedOut: () => new TimeoutError(timeoutMs),
           signal,

@@ -44,7 +44,7 @@ export class RateLimiter {
    * Waits until a request may leave and counts it as in flight. Returns the time spent waiting,
    * and how much of it went to waiting for the first request's answer (the probe).
    * Throws `wait.tooLong(ms)`'s error when the next window's wait would exceed what is left of
-   * `wait.maxWaitMs`, and `wait.timedOut()`'s when the probe outlasts `wait.deadline` (epoch ms).
+   * `wait.maxWaitMs`, and `wait.timedOut()`'s when waiting for the probe outlasts `wait.timeoutMs`.
    */
   async acquire(clock: Clock, wait: AcquireWait): Promise<{ waitedMs: number; probeWaitedMs: number }> {
     const started = clock.now();
@@ -64,11 +64,11 @@ export class RateLimiter {
       if (this.remaining === undefined) {
         if (!this.probing) {
           this.probing = true;
-          this.probeDeadline = wait.deadline;
+          this.probeDeadline = now + wait.timeoutMs - probeWaitedMs;
           this.inFlight += 1;
           return { waitedMs: now - started, probeWaitedMs };
         }
-        await this.waitForProbe(clock, wait);
+        await this.waitForProbe(clock, now + wait.timeoutMs - probeWaitedMs, wait.timedOut);
         probeWaitedMs += clock.now() - now;
         continue;
       }
@@ -84,19 +84,19 @@ export class RateLimiter {
    * Waits for the probe's answer. A probe that may outlast this call's own deadline is raced with
    * a sleep to that deadline, so that a call never waits behind another longer than its timeout.
    */
-  private async waitForProbe(clock: Clock, wait: AcquireWait): Promise<void> {
+  private async waitForProbe(clock: Clock, deadline: number, timedOut: () => Error): Promise<void> {
     const woken = new Promise<void>((resolve) => this.wakeProbeWaiters.push(resolve));
-    if (this.probeDeadline <= wait.deadline) return woken;
-    const budget = wait.deadline - clock.now();
-    if (budget <= 0) throw wait.timedOut();
+    if (this.probeDeadline <= deadline) return woken;
+    const budget = deadline - clock.now();
+    if (budget <= 0) throw timedOut();
     const stopSleeping = new AbortController();
     const expired = clock.sleep(budget, stopSleeping.signal).then(
       () => true,
       () => false,
     );
-    const timedOut = await Promise.race([woken.then(() => false), expired]);
+    const expiredFirst = await Promise.race([woken.then(() => false), expired]);
     stopSleeping.abort();
-    if (timedOut) throw wait.timedOut();
+    if (expiredFirst) throw timedOut();
   }
 
   /** Records an answer's headers (call before `release`). */
@@ -147,8 +147,8 @@ export class RateLimiter {
 export interface AcquireWait {
   /** What is left of the call's allowed wait for the rate limit. */
   maxWaitMs: number;
-  /** When the call's attempt must be over (epoch ms): waiting for the probe counts against it. */
-  deadline: number;
+  /** The attempt's timeout: waiting for the probe counts against it. */
+  timeoutMs: number;
   tooLong: (waitMs: number) => Error;
   timedOut: () => Error;
   signal?: AbortSignal;
