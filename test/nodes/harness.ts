@@ -4,7 +4,7 @@
  * PollContext). The only stand-in is the server-side credentials store, which hands the
  * credential's data over and applies its generic `authenticate` block, as n8n's server does.
  */
-import { ExecuteContext, LoadOptionsContext, PollContext } from 'n8n-core';
+import { ExecuteContext, LoadOptionsContext, PollContext, PollTriggerExecutor, TriggersAndPollers } from 'n8n-core';
 import {
   createRunExecutionData,
   NodeHelpers,
@@ -150,11 +150,11 @@ export async function executeNode(
   return (result as INodeExecutionData[][])[0] ?? [];
 }
 
-/** Runs a load-options method of the LinkShort node through n8n-core's LoadOptionsContext. */
-export async function loadOptions(credentials: Credentials, method: string) {
-  const { workflow, node } = workflowWith(NODE_TYPE, {});
+/** Runs a load-options method of the LinkShort node (or of `type`) through n8n-core's LoadOptionsContext. */
+export async function loadOptions(credentials: Credentials, method: string, type: string = NODE_TYPE) {
+  const { workflow, node } = workflowWith(type, {});
   const context = new LoadOptionsContext(workflow, node, additionalData(credentials), '');
-  const methods = nodeTypeInstances[NODE_TYPE]!.methods!.loadOptions!;
+  const methods = nodeTypeInstances[type]!.methods!.loadOptions!;
   return await methods[method]!.call(context);
 }
 
@@ -164,4 +164,41 @@ export async function poll(credentials: Credentials, parameters: INodeParameters
   const context = new PollContext(workflow, node, additionalData(credentials), mode, 'activate');
   const result = await nodeTypeInstances[TRIGGER_TYPE]!.poll!.call(context);
   return { result, staticData: workflow.staticData[`node:LinkShort Trigger`] as IDataObject };
+}
+
+/**
+ * An active LinkShort Trigger as n8n-core's ActiveWorkflowTriggers holds one: one Workflow and one
+ * PollContext for every poll of the node, each poll run by n8n-core's own PollTriggerExecutor
+ * (which n8n's cron calls on schedule without waiting for the previous poll). `emitted` collects
+ * what reached `__emit`, `errors` what reached `__emitError`; `staticData()` is the node's bucket
+ * that n8n saves.
+ */
+export function activeTrigger(credentials: Credentials, parameters: INodeParameters, staticData: IDataObject = {}) {
+  const { workflow, node } = workflowWith(TRIGGER_TYPE, parameters, { staticData: { 'node:LinkShort Trigger': staticData } });
+  const emitted: INodeExecutionData[][][] = [];
+  const errors: unknown[] = [];
+  const context = new PollContext(workflow, node, additionalData(credentials), 'trigger', 'activate', (data) => emitted.push(data), (error) => errors.push(error));
+  const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+  const logger = { ...quiet, scoped: () => quiet };
+  const span = { setStatus: () => undefined };
+  const tracing = {
+    startSpan: async (_options: unknown, run: (s: typeof span) => Promise<unknown>) => await run(span),
+    startNewTraceSpan: async (_options: unknown, run: (s: typeof span) => Promise<unknown>) => await run(span),
+    pickWorkflowAttributes: () => ({}),
+    pickNodeAttributes: () => ({}),
+  };
+  const executor = new PollTriggerExecutor(
+    logger as unknown as ConstructorParameters<typeof PollTriggerExecutor>[0],
+    new TriggersAndPollers(),
+    tracing as unknown as ConstructorParameters<typeof PollTriggerExecutor>[2],
+    { error: () => undefined } as unknown as ConstructorParameters<typeof PollTriggerExecutor>[3],
+  );
+  const executePoll = executor.create(workflow, node, context, () => true);
+  return {
+    emitted,
+    errors,
+    /** One scheduled poll, as the cron runs it. */
+    poll: async () => await executePoll(),
+    staticData: () => workflow.staticData['node:LinkShort Trigger'] as IDataObject,
+  };
 }
