@@ -86,7 +86,7 @@ const LinkUpdateInput = z.strictObject({
   ...idOf("link"),
   ...described(LinkUpdateSchema, {
     ...linkFieldDescriptions,
-    url: "The new long URL; the short URL stays the same",
+    url: "The long URL, required even when it does not change (then give the current one, from get_link); the short URL stays the same",
     type: "Redirect type: direct, frame or splash",
   }),
 });
@@ -216,7 +216,8 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       title: "Update a link",
       description:
         "Changes an existing short link: its long URL, alias, password, expiry, targeting, redirect type or share title. " +
-        "Give the id and only the fields to change; the new values replace the old ones.",
+        "Give the id, the long URL (the API requires it on every update; get_link shows the current one) and the fields " +
+        "to change; the new values replace the old ones.",
       inputSchema: LinkUpdateInput,
       outputSchema: { id: z.number(), shorturl: z.string() },
       annotations: CHANGE,

@@ -119,6 +119,8 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(unknown.text).toMatch(/alias/);
     const badId = await session.call("get_link", { id: "twelve" });
     expect(badId.text).toMatch(/must be a positive whole number at id|id: must be a positive whole number/);
+    const noUrl = await session.call("update_link", { id: 1, metatitle: "Renamed" });
+    expect(noUrl.text).toMatch(/is required at url|url: is required/);
     const badExpiry = await session.call("update_link", { id: 1, expiry: "tomorrow" });
     expect(badExpiry.text).toMatch(/expiry/);
     expect(badExpiry.text).toMatch(/YYYY-MM-DD HH:MM:SS/);
