@@ -312,10 +312,7 @@ export class HttpCore {
   }
 
   private rateLimitError(message: string, status: number, retryAfter: unknown, response: TransportResponse): RateLimitError {
-    // A reset names when the limit lifts only if its window is spent; a proxy's 429 over a window
-    // with requests left (Remaining > 0) lifts when its own Retry-After says.
-    const windowHasRoom = Number(headerValue(response.headers, "x-ratelimit-remaining")) > 0;
-    return new RateLimitError(message, status, this.retryAfterMs(retryAfter), windowHasRoom ? undefined : resetOf(response));
+    return new RateLimitError(message, status, this.retryAfterMs(retryAfter), resetOf(response));
   }
 
   /** `Retry-After` as seconds (number or string) or an HTTP date. */
