@@ -235,6 +235,17 @@ async function readAtOrAbove(client: LinkShortClient, threshold: number): Promis
 	return [...found.values()];
 }
 
+/** A link's clicks, or undefined once it was deleted; other failures fail the poll (the node reports them). */
+async function clicksOf(client: LinkShortClient, id: number): Promise<number | undefined> {
+	return await client.links.get(id).then(
+		({ stats }) => stats.clicks,
+		(error: unknown) => {
+			if (error instanceof NotFoundError) return undefined;
+			throw error;
+		},
+	);
+}
+
 const watched = (parameters: EventParameters) => (link: { id: number }) => parameters.linkIds.length === 0 || parameters.linkIds.includes(link.id);
 
 const thresholdItem = (link: Link, threshold: number, crossedAgain: boolean): IDataObject => ({
@@ -261,14 +272,10 @@ export const linkClickThreshold: PollEvent<ThresholdState> = {
 		const stillAbove: number[] = [];
 		for (const id of state.above) {
 			if (currentIds.has(id)) continue;
-			try {
-				const { stats } = await client.links.get(id);
-				if (stats.clicks >= parameters.threshold) stillAbove.push(id);
-				else dropped.add(id);
-			} catch (error) {
-				if (!(error instanceof NotFoundError)) throw error;
-				dropped.delete(id);
-			}
+			const clicks = await clicksOf(client, id);
+			if (clicks === undefined) dropped.delete(id);
+			else if (clicks >= parameters.threshold) stillAbove.push(id);
+			else dropped.add(id);
 		}
 
 		const crossed = current.filter((link) => !wasAbove.has(link.id));
