@@ -17,6 +17,8 @@ const suites = [
   { name: "raycast store package (installs and builds alone)", command: ["node", "raycast-extension/scripts/check-store-package.mjs"] },
   // Real n8n (installed into .cache on first run, about 5 minutes), with the example workflows.
   { name: "n8n e2e", command: ["node", "test/n8n/e2e.mjs"] },
+  // n8n's editor in headless Chromium (apt's chromium): what a person sees and runs; screenshots in .cache/n8n-editor-screenshots.
+  { name: "n8n editor (browser)", command: ["node", "test/n8n/editor.mjs"] },
 ];
 
 let passed = 0;

@@ -1,0 +1,351 @@
+// n8n's own editor in headless Chromium (Debian's `chromium`, driven by playwright-core; no browser
+// download), as a person uses it: sign in, open each example workflow, open the LinkShort node,
+// pick resources, operations and QR types and see which fields show, run steps and read the output
+// panel, and run the trigger's "Fetch Test Event". A screenshot of each step goes to the folder it
+// prints. Ends with "n8n editor: N passed, N failed".
+import { createServer as netServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { ensureN8n, installNodePackage, n8nCli, ownerSession, ROOT, startN8n } from './n8n.mjs';
+import { examplesPointedAt, startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
+
+const require = createRequire(import.meta.url);
+const { startSandbox } = require(join(ROOT, 'packages/sandbox/dist/index.js'));
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = process.env.EDITOR_SCREENSHOTS ?? join(ROOT, '.cache/n8n-editor-screenshots');
+// The whole suite, n8n's start included, must end well inside npm test's budget.
+const SUITE_LIMIT_MS = Number(process.env.EDITOR_TEST_LIMIT_MS ?? 6 * 60_000);
+const STEP_LIMIT_MS = 60_000;
+const OWNER = { email: 'owner@linkshort.test', firstName: 'Link', lastName: 'Short', password: 'Linkshort-test-1' };
+const EXAMPLES = ['shorten-links-from-a-form.json', 'weekly-link-report.json', 'alert-slack-on-click-threshold.json'];
+/** The workflow the node checks edit: a Manual Trigger and one LinkShort node. */
+const CHECKS_WORKFLOW = {
+  id: 'lsEditorChecks',
+  name: 'LinkShort editor checks',
+  nodes: [
+    { id: 'e0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+    {
+      id: 'e0000000-0000-4000-8000-000000000002',
+      name: 'LinkShort',
+      type: 'n8n-nodes-linkshort.linkShort',
+      typeVersion: 1,
+      position: [240, 0],
+      parameters: { resource: 'link', operation: 'create', url: '' },
+      credentials: { linkShortApi: { id: 'linkshortAccount', name: 'LinkShort account' } },
+    },
+  ],
+  connections: { Start: { main: [[{ node: 'LinkShort', type: 'main', index: 0 }]] } },
+  settings: { executionOrder: 'v1' },
+  active: false,
+};
+
+const results = [];
+let shot = 0;
+/** Stops the browser, n8n and the servers; set once they run. */
+let stopAll = async () => undefined;
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = netServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(what, condition, timeoutMs = 30_000) {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The editor as a person meets it; each method is one thing a person does or looks at. */
+class Editor {
+  constructor(page, baseUrl) {
+    this.page = page;
+    this.baseUrl = baseUrl;
+  }
+
+  async screenshot(name) {
+    shot += 1;
+    const file = join(SCREENSHOTS, `${String(shot).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+    await this.page.screenshot({ path: file }).catch(() => undefined);
+    return file;
+  }
+
+  async signIn() {
+    await this.page.goto(`${this.baseUrl}/signin`);
+    await this.page.locator('[data-test-id="emailOrLdapLoginId"] input').fill(OWNER.email);
+    await this.page.locator('[data-test-id="password"] input').fill(OWNER.password);
+    await this.page.locator('[data-test-id="form-submit-button"]').click();
+    await this.page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: STEP_LIMIT_MS });
+  }
+
+  canvasNode(name) {
+    return this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+  }
+
+  async openWorkflow(id, nodeNames) {
+    await this.page.goto(`${this.baseUrl}/workflow/${id}`);
+    for (const name of nodeNames) await this.canvasNode(name).waitFor({ timeout: STEP_LIMIT_MS });
+  }
+
+  get ndv() {
+    return this.page.locator('[data-test-id="ndv"]');
+  }
+
+  async openNode(name) {
+    await this.canvasNode(name).dblclick();
+    await this.ndv.waitFor({ timeout: STEP_LIMIT_MS });
+  }
+
+  async closeNode() {
+    await this.page.locator('[data-test-id="ndv-close-button"]').click();
+    await this.ndv.waitFor({ state: 'hidden', timeout: STEP_LIMIT_MS });
+  }
+
+  /** The names of the parameters the open node shows, top level and inside collections. */
+  async shownParameters() {
+    return await this.ndv.evaluate((ndv) =>
+      [...ndv.querySelectorAll('[data-test-id^="parameter-input-"]')]
+        .filter((element) => element.offsetParent !== null)
+        .map((element) => element.getAttribute('data-test-id').slice('parameter-input-'.length)),
+    );
+  }
+
+  /** The labels of the parameters the open node shows. */
+  async shownLabels() {
+    return await this.ndv.locator('[data-test-id="input-label"]:visible').evaluateAll((labels) => labels.map((label) => label.firstElementChild?.textContent?.trim() ?? label.textContent.trim()));
+  }
+
+  /** Opens an options parameter's dropdown and picks the option with this exact label. */
+  async choose(parameter, label) {
+    await this.ndv.locator(`[data-test-id="parameter-input-${parameter}"]`).click();
+    const option = this.page.locator('.el-select-dropdown__item:visible').filter({ has: this.page.getByText(label, { exact: true }) });
+    await option.first().click();
+    await waitFor(`${parameter} to read "${label}"`, async () => (await this.ndv.locator(`[data-test-id="parameter-input-${parameter}"] input`).first().inputValue()) === label, 10_000);
+  }
+
+  async fill(parameter, value) {
+    const field = this.ndv.locator(`[data-test-id="parameter-input-${parameter}"]`).locator('input, textarea, [contenteditable="true"]').first();
+    await field.click();
+    await field.fill(value);
+    await field.press('Tab');
+  }
+
+  async toggle(parameter) {
+    await this.ndv.locator(`[data-test-id="parameter-input-${parameter}"]`).locator('.el-switch, [role="switch"]').first().click();
+  }
+
+  /**
+   * Clicks the step's run button ("Execute step", "Fetch Test Event") and waits until the output
+   * panel shows this run's result or error: different from before the click, and settled.
+   */
+  async runStep() {
+    const button = this.ndv.locator('[data-test-id="node-execute-button"]');
+    const label = (await button.textContent()).trim();
+    const before = await this.outputText();
+    await button.click();
+    let last = before;
+    await waitFor(
+      'the output panel to show the result of the run',
+      async () => {
+        const now = await this.outputText();
+        const settled = now === last;
+        last = now;
+        return settled && now !== before && /\d+ items?|error|problem/i.test(now) && !/executing/i.test(now) && (await button.isEnabled());
+      },
+      STEP_LIMIT_MS,
+    );
+    return label;
+  }
+
+  /** What the output panel shows (collapsed details such as the stack trace are not seen). */
+  async outputText() {
+    return await this.ndv.locator('[data-test-id="output-panel"]').innerText();
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  const deadline = setTimeout(async () => {
+    console.log(`  ✕ the suite did not finish within ${SUITE_LIMIT_MS / 1000} s`);
+    results.push({ ok: false });
+    await stopAll();
+    finish(1);
+  }, SUITE_LIMIT_MS);
+  deadline.unref();
+
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  await ensureN8n();
+  rmSync(SCREENSHOTS, { recursive: true, force: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  console.log(`  screenshots: ${SCREENSHOTS}`);
+
+  const userFolder = mkdtempSync(join(tmpdir(), 'linkshort-editor-'));
+  const sandbox = await startSandbox({ port: 0 });
+  const slack = await startSlackStandIn();
+  const port = await freePort();
+  let n8n;
+  let browser;
+  stopAll = async () => {
+    await browser?.close().catch(() => undefined);
+    await n8n?.stop();
+    await slack.close();
+    await sandbox.close();
+    if (!process.env.KEEP_N8N_FOLDER) rmSync(userFolder, { recursive: true, force: true });
+  };
+  try {
+    installNodePackage(userFolder);
+    const credentialFile = join(userFolder, 'credentials.json');
+    writeFileSync(credentialFile, JSON.stringify([{ id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+    const imported = await n8nCli(userFolder, port, ['import:credentials', `--input=${credentialFile}`]);
+    assert(imported.code === 0, `import:credentials failed: ${imported.stderr}${imported.stdout}`);
+    const examples = examplesPointedAt(join(ROOT, 'nodes/examples'), join(userFolder, 'examples'), slack.url);
+    writeFileSync(join(examples, 'editor-checks.json'), JSON.stringify(CHECKS_WORKFLOW));
+    const workflows = [...EXAMPLES, 'editor-checks.json'].map((file) => JSON.parse(readFileSync(join(examples, file), 'utf8')));
+    const result = await n8nCli(userFolder, port, ['import:workflow', '--separate', `--input=${examples}`]);
+    assert(result.code === 0, `import:workflow failed: ${result.stderr}${result.stdout}`);
+    n8n = await startN8n(userFolder, port);
+    await ownerSession(n8n.url, OWNER);
+    console.log(`  n8n ready after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.setDefaultTimeout(STEP_LIMIT_MS);
+    const editor = new Editor(page, n8n.url);
+
+    async function check(name, body) {
+      const stepStarted = Date.now();
+      try {
+        await body();
+        const file = await editor.screenshot(name);
+        results.push({ name, ok: true });
+        console.log(`  ✓ ${name} (${((Date.now() - stepStarted) / 1000).toFixed(1)} s) ${file}`);
+      } catch (error) {
+        const file = await editor.screenshot(`failed ${name}`);
+        results.push({ name, ok: false });
+        console.log(`  ✕ ${name}\n      ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n      ')}\n      screenshot: ${file}`);
+      }
+    }
+
+    await check('signs in through n8n\'s sign-in page', () => editor.signIn());
+
+    for (const workflow of workflows.slice(0, EXAMPLES.length)) {
+      await check(`opens the example "${workflow.name}" with all its nodes on the canvas`, async () => {
+        await editor.openWorkflow(workflow.id, workflow.nodes.map((node) => node.name));
+        const linkShortNodes = workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-linkshort.'));
+        assert(linkShortNodes.length > 0, 'the example has no LinkShort node');
+        for (const node of linkShortNodes) {
+          const issues = await editor.canvasNode(node.name).locator('[data-test-id="node-issues"]').count();
+          assert(issues === 0, `the node "${node.name}" shows issues on the canvas`);
+        }
+      });
+    }
+
+    const checks = workflows.at(-1);
+    await check('QR Code -> Create, type Text: only the Text field shows, and the step runs', async () => {
+      await editor.openWorkflow(checks.id, ['Start', 'LinkShort']);
+      await editor.openNode('LinkShort');
+      await editor.choose('resource', 'QR Code');
+      await editor.choose('operation', 'Create');
+      await editor.choose('qrType', 'Text');
+      const shown = await editor.shownParameters();
+      assert(shown.includes('text'), `Text is not shown: ${shown}`);
+      for (const other of ['link', 'phone', 'email', 'smsPhone', 'ssid', 'wifiPassword', 'vcard']) assert(!shown.includes(other), `"${other}" shows for a Text QR code: ${shown}`);
+      await editor.fill('text', 'Hello from the editor');
+      await editor.runStep();
+      await waitFor('the QR code in the sandbox', () => sandbox.store.state.qrs.some((qr) => qr.data === 'Hello from the editor'));
+      const output = await editor.outputText();
+      assert(/1 item/.test(output) && /\/qr\/[a-f0-9]{6}/.test(output), `the output panel shows: ${output.slice(0, 400)}`);
+    });
+
+    await check('QR Code -> Create, type Wi-Fi Network: only the Wi-Fi fields show, and the step runs', async () => {
+      await editor.choose('qrType', 'Wi-Fi Network');
+      const shown = await editor.shownParameters();
+      for (const wanted of ['ssid', 'wifiPassword', 'encryption']) assert(shown.includes(wanted), `"${wanted}" is not shown: ${shown}`);
+      for (const other of ['text', 'link', 'phone', 'email', 'smsPhone', 'vcard']) assert(!shown.includes(other), `"${other}" shows for a Wi-Fi QR code: ${shown}`);
+      await editor.fill('ssid', 'Editor Cafe');
+      await editor.runStep();
+      await waitFor('the Wi-Fi QR code in the sandbox', () => sandbox.store.state.qrs.some((qr) => qr.data?.ssid === 'Editor Cafe'));
+      assert(/1 item/.test(await editor.outputText()), 'the output panel shows no item');
+    });
+
+    await check('Link -> Get Many: Limit shows, and hides once Return All is on', async () => {
+      await editor.choose('resource', 'Link');
+      await editor.choose('operation', 'Get Many');
+      assert((await editor.shownParameters()).includes('limit'), 'Limit is not shown while Return All is off');
+      await editor.toggle('returnAll');
+      await waitFor('Limit to hide', async () => !(await editor.shownParameters()).includes('limit'), 10_000);
+    });
+
+    await check('Link -> Create: the step runs and the output panel shows the new short URL', async () => {
+      await editor.choose('operation', 'Create');
+      await editor.fill('url', 'https://example.com/from-the-editor');
+      await editor.runStep();
+      await waitFor('the link in the sandbox', () => sandbox.store.state.links.some((link) => link.url === 'https://example.com/from-the-editor'));
+      const link = sandbox.store.state.links.find((candidate) => candidate.url === 'https://example.com/from-the-editor');
+      const output = await editor.outputText();
+      assert(output.includes(`${sandbox.baseUrl}/${link.alias}`), `the output panel does not show the short URL: ${output.slice(0, 400)}`);
+    });
+
+    await check('Link -> Create with a bad URL: the error panel names the field as the node shows it, once', async () => {
+      const linksBefore = sandbox.store.state.links.length;
+      await editor.fill('url', 'not a url');
+      await editor.runStep();
+      const output = await editor.outputText();
+      const message = 'URL: must be a valid http or https URL';
+      assert(output.includes(message), `the error panel shows: ${output.slice(0, 400)}`);
+      assert(output.split('must be a valid http or https URL').length - 1 === 1, `the message shows more than once: ${output.slice(0, 600)}`);
+      assert(!/links\.create|invalid input/.test(output), `the message names an internal method: ${output.slice(0, 400)}`);
+      assert(sandbox.store.state.links.length === linksBefore, 'a link was created');
+    });
+
+    await check('Custom API Call (added by n8n): the step says to use the HTTP Request node', async () => {
+      await editor.choose('resource', 'Custom API Call');
+      await editor.runStep();
+      const output = await editor.outputText();
+      assert(output.includes('Custom API Call is made with the HTTP Request node'), `the output panel shows: ${output.slice(0, 400)}`);
+      assert(!output.includes('Could not get parameter'), output.slice(0, 400));
+      await editor.closeNode();
+    });
+
+    const alert = workflows.find((workflow) => workflow.id === 'lsClickAlert');
+    const trigger = alert.nodes.find((node) => node.type.endsWith('.linkShortTrigger'));
+    await check('the LinkShort Trigger\'s "Fetch Test Event" shows an event in the output panel', async () => {
+      await editor.openWorkflow(alert.id, [trigger.name]);
+      await editor.openNode(trigger.name);
+      const label = await editor.runStep();
+      assert(label === 'Fetch Test Event', `the trigger's button reads "${label}"`);
+      const output = await editor.outputText();
+      assert(/\d+ items?/.test(output) && output.includes(sandbox.baseUrl), `the output panel shows: ${output.slice(0, 400)}`);
+    });
+  } finally {
+    await stopAll();
+  }
+  clearTimeout(deadline);
+  console.log(`  screenshots: ${SCREENSHOTS}`);
+  finish(results.every((result) => result.ok) ? 0 : 1);
+}
+
+function finish(code) {
+  const passed = results.filter((result) => result.ok).length;
+  console.log(`n8n editor: ${passed} passed, ${results.length - passed} failed`);
+  process.exit(code);
+}
+
+main().catch((error) => {
+  console.error(error);
+  results.push({ ok: false });
+  finish(1);
+});
