@@ -21,7 +21,7 @@ import { headerValue, type Sleep, type Transport, type TransportRequest, type Tr
 
 /** Options every call accepts, overriding the client's. */
 export interface RequestOptions {
-  /** Per attempt, from its start to the last byte of its answer (waiting behind the key's first request included). */
+  /** Per attempt, from its start to the last byte of its answer; also the longest a call waits behind the key's first request. */
   timeoutMs?: number;
   signal?: AbortSignal;
   maxRetries?: number;
@@ -174,9 +174,8 @@ export class HttpCore {
 
     for (;;) {
       if (signal?.aborted) throw new AbortedError();
-      let attempt = transportRequest;
       if (this.limiter && !this.limiter.tryAcquire(this.clock.now())) {
-        const waited = await this.limiter.acquire(this.clock, {
+        rateLimitWaitedMs += await this.limiter.acquire(this.clock, {
           maxWaitMs: this.maxRateLimitWaitMs - rateLimitWaitedMs,
           timeoutMs,
           tooLong: (waitMs) => this.pacingTooLong(waitMs),
@@ -184,13 +183,10 @@ export class HttpCore {
           signal,
           afterLimitAnswer: rateLimitAnswers > 0,
         });
-        rateLimitWaitedMs += waited.waitedMs;
-        // Time spent behind the key's first request is part of this attempt's timeout.
-        if (waited.probeWaitedMs > 0) attempt = { ...transportRequest, timeoutMs: Math.max(1, timeoutMs - waited.probeWaitedMs) };
       }
       let body: unknown;
       try {
-        const response = await this.send(attempt);
+        const response = await this.send(transportRequest);
         body = this.parse(response);
       } catch (error) {
         if (error instanceof RateLimitError) {

@@ -41,14 +41,12 @@ export class RateLimiter {
   }
 
   /**
-   * Waits until a request may leave and counts it as in flight. Returns the time spent waiting,
-   * and how much of it went to waiting for the first request's answer (the probe).
+   * Waits until a request may leave and counts it as in flight. Returns the time spent waiting.
    * Throws `wait.tooLong(ms)`'s error when the next window's wait would exceed what is left of
-   * `wait.maxWaitMs`, and `wait.timedOut()`'s when waiting for the probe outlasts `wait.timeoutMs`.
+   * `wait.maxWaitMs`, and `wait.timedOut()`'s when the probe would keep it waiting past `wait.timeoutMs`.
    */
-  async acquire(clock: Clock, wait: AcquireWait): Promise<{ waitedMs: number; probeWaitedMs: number }> {
+  async acquire(clock: Clock, wait: AcquireWait): Promise<number> {
     const started = clock.now();
-    let probeWaitedMs = 0;
     for (;;) {
       const now = clock.now();
       if (this.resetAt !== undefined && now >= this.resetAt) {
@@ -59,17 +57,16 @@ export class RateLimiter {
       if (this.headersAbsent || (this.remaining !== undefined && this.remaining > 0)) {
         if (this.remaining !== undefined) this.remaining -= 1;
         this.inFlight += 1;
-        return { waitedMs: now - started, probeWaitedMs };
+        return now - started;
       }
       if (this.remaining === undefined) {
         if (!this.probing) {
           this.probing = true;
-          this.probeDeadline = now + wait.timeoutMs - probeWaitedMs;
+          this.probeDeadline = now + wait.timeoutMs;
           this.inFlight += 1;
-          return { waitedMs: now - started, probeWaitedMs };
+          return now - started;
         }
-        await this.waitForProbe(clock, now + wait.timeoutMs - probeWaitedMs, wait.timedOut);
-        probeWaitedMs += clock.now() - now;
+        await this.waitForProbe(clock, now + wait.timeoutMs, wait.timedOut);
         continue;
       }
       // A call that already met a limit answer wakes a millisecond before the others: it lost a
@@ -81,14 +78,14 @@ export class RateLimiter {
   }
 
   /**
-   * Waits for the probe's answer. A probe that may outlast this call's own deadline is raced with
-   * a sleep to that deadline, so that a call never waits behind another longer than its timeout.
+   * Waits for the probe's answer. A probe that may outlast this call's own deadline (it was sent
+   * with a longer timeout) is raced with a sleep to that deadline: a call never waits behind
+   * another longer than its own timeout, and then fails with nothing sent.
    */
   private async waitForProbe(clock: Clock, deadline: number, timedOut: () => Error): Promise<void> {
     const woken = new Promise<void>((resolve) => this.wakeProbeWaiters.push(resolve));
     if (this.probeDeadline <= deadline) return woken;
     const budget = deadline - clock.now();
-    if (budget <= 0) throw timedOut();
     const stopSleeping = new AbortController();
     const expired = clock.sleep(budget, stopSleeping.signal).then(
       () => true,
@@ -147,7 +144,7 @@ export class RateLimiter {
 export interface AcquireWait {
   /** What is left of the call's allowed wait for the rate limit. */
   maxWaitMs: number;
-  /** The attempt's timeout: waiting for the probe counts against it. */
+  /** The call's timeout: the longest it waits for the probe's answer. */
   timeoutMs: number;
   tooLong: (waitMs: number) => Error;
   timedOut: () => Error;

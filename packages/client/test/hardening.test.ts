@@ -150,7 +150,7 @@ describe("limit answers (fake clock)", () => {
     expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(1_000);
   });
 
-  it("a call behind a slow first request fails at its own timeout, and its attempt keeps only what is left", async () => {
+  it("a call behind a slow first request (sent with a longer timeout) fails at its own timeout, with nothing sent", async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter();
     let releaseProbe: (() => void) | undefined;
