@@ -1,56 +1,125 @@
-import { Action, ActionPanel, Icon, Keyboard, List } from "@raycast/api";
-import { useCachedPromise, usePromise } from "@raycast/utils";
+import { Action, ActionPanel, Alert, confirmAlert, Icon, Keyboard, List, showToast, Toast } from "@raycast/api";
 import type { QrCode } from "@linkshort/client/core";
 import { getClient } from "./api/client";
+import { showFailure } from "./api/failure";
 import { pluralize, statisticsMarkdown } from "./api/format";
+import { loadQrPicture, qrImageUrl, qrPictureMarkdown } from "./api/qr-image";
 import { QrForm } from "./components/QrForm";
-import { qrDataUrl } from "./components/QrImage";
-import { useQrCodes } from "./hooks/useDomains";
+import { CopyQrImageAction } from "./components/QrImage";
+import { useQrCodes, useQrStats } from "./hooks/useQrCodes";
+import { useQrPicture } from "./hooks/useQrPicture";
 
+/** The selected QR code: the service's image of it, its tracking link and its scans. */
 function QrDetail({ qr }: { qr: QrCode }) {
-  const { data: image } = usePromise(qrDataUrl, [qr.link]);
-  const { data: stats } = useCachedPromise((id: number) => getClient().qrCodes.get(id), [qr.id]);
+  const { data: picture, isLoading: imageLoading } = useQrPicture(qr.link);
+  const { data: stats, isLoading: statsLoading } = useQrStats(qr.id);
+  const scans = stats ? statisticsMarkdown(stats.stats).replace("**Clicks:**", "**Scans:**") : "";
   return (
     <List.Item.Detail
-      markdown={`${image ? `![QR code](${image})` : ""}\n\n${qr.link}\n\n${stats ? statisticsMarkdown(stats.stats).replace("Clicks", "Scans") : ""}`}
+      isLoading={imageLoading || statsLoading}
+      markdown={`${qrPictureMarkdown(picture, qr.name || "QR code")}\n\n${qr.link}\n\n${scans}`}
     />
   );
 }
 
+function QrActions({
+  qr,
+  onChanged,
+  onDelete,
+}: {
+  qr: QrCode;
+  onChanged: () => void;
+  onDelete: (qr: QrCode) => Promise<void>;
+}) {
+  return (
+    <ActionPanel>
+      <ActionPanel.Section>
+        <CopyQrImageAction load={() => loadQrPicture(qr.link)} name={qr.name || `qr-${qr.id}`} />
+        <Action.CopyToClipboard title="Copy Tracking Link" content={qr.link} />
+        <Action.OpenInBrowser title="Open Tracking Link" url={qr.link} />
+        <Action.OpenInBrowser title="Open SVG Image" icon={Icon.Download} url={qrImageUrl(qr.link, "svg")} />
+      </ActionPanel.Section>
+      <ActionPanel.Section>
+        <Action.Push
+          title="Create QR Code"
+          icon={Icon.Plus}
+          shortcut={Keyboard.Shortcut.Common.New}
+          target={<QrForm onSaved={onChanged} />}
+        />
+        <Action.Push
+          title="Update QR Code"
+          icon={Icon.Pencil}
+          shortcut={Keyboard.Shortcut.Common.Edit}
+          target={<QrForm qr={qr} onSaved={onChanged} />}
+        />
+        <Action
+          title="Delete QR Code"
+          icon={Icon.Trash}
+          style={Action.Style.Destructive}
+          shortcut={Keyboard.Shortcut.Common.Remove}
+          onAction={() => onDelete(qr)}
+        />
+        <Action
+          title="Reload"
+          icon={Icon.ArrowClockwise}
+          shortcut={Keyboard.Shortcut.Common.Refresh}
+          onAction={onChanged}
+        />
+      </ActionPanel.Section>
+    </ActionPanel>
+  );
+}
+
 export default function Command() {
-  const { data, isLoading, pagination, revalidate } = useQrCodes();
-  const create = <QrForm onCreated={revalidate} />;
+  const { data, isLoading, pagination, revalidate, mutate } = useQrCodes();
+
+  async function deleteQr(qr: QrCode) {
+    const confirmed = await confirmAlert({
+      title: "Delete this QR code?",
+      message: `${qr.name || qr.link} will stop working wherever it is printed, and its ${pluralize(qr.scans, "scan")} are lost.`,
+      primaryAction: { title: "Delete", style: Alert.ActionStyle.Destructive },
+    });
+    if (!confirmed) return;
+    const toast = await showToast({ style: Toast.Style.Animated, title: "Deleting…" });
+    try {
+      await mutate(getClient().qrCodes.delete(qr.id), {
+        optimisticUpdate: (codes) => codes?.filter((candidate) => candidate.id !== qr.id),
+      });
+      toast.style = Toast.Style.Success;
+      toast.title = "QR code deleted";
+    } catch (error) {
+      await toast.hide();
+      await showFailure(error, "Could not delete the QR code", () => deleteQr(qr));
+    }
+  }
+
   return (
     <List
       isLoading={isLoading}
-      isShowingDetail
+      isShowingDetail={(data ?? []).length > 0}
       pagination={pagination}
-      searchBarPlaceholder="Search QR codes"
-      actions={
-        <ActionPanel>
-          <Action.Push title="Create QR Code" icon={Icon.Plus} target={create} />
-        </ActionPanel>
-      }
+      searchBarPlaceholder="Search QR codes by name or link"
     >
+      <List.EmptyView
+        icon={Icon.Code}
+        title={isLoading ? "Loading QR codes…" : "No QR codes"}
+        description="Create one for a link, a Wi-Fi network, a contact card, a phone number, an SMS, an e-mail or a text."
+        actions={
+          <ActionPanel>
+            <Action.Push title="Create QR Code" icon={Icon.Plus} target={<QrForm onSaved={revalidate} />} />
+          </ActionPanel>
+        }
+      />
       {(data ?? []).map((qr) => (
         <List.Item
           key={qr.id}
-          title={qr.name || qr.link}
+          id={String(qr.id)}
+          icon={Icon.Code}
+          title={qr.name || qr.link.replace(/^https?:\/\//, "")}
           keywords={[qr.link]}
           accessories={[{ text: pluralize(qr.scans, "scan") }]}
           detail={<QrDetail qr={qr} />}
-          actions={
-            <ActionPanel>
-              <Action.CopyToClipboard title="Copy QR Link" content={qr.link} />
-              <Action.OpenInBrowser title="Open QR Link" url={qr.link} />
-              <Action.Push
-                title="Create QR Code"
-                icon={Icon.Plus}
-                shortcut={Keyboard.Shortcut.Common.New}
-                target={create}
-              />
-            </ActionPanel>
-          }
+          actions={<QrActions qr={qr} onChanged={revalidate} onDelete={deleteQr} />}
         />
       ))}
     </List>

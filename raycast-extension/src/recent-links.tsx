@@ -1,16 +1,21 @@
 import { Clipboard, Icon, MenuBarExtra, open, openExtensionPreferences, showHUD } from "@raycast/api";
 import { useCachedPromise } from "@raycast/utils";
 import { getClient } from "./api/client";
+import { failureHint, failureKind } from "./api/failure";
 
 export default function Command() {
-  const { data, isLoading, error } = useCachedPromise(
+  const { data, isLoading, error, revalidate } = useCachedPromise(
     async () => (await getClient().links.list({ order: "date", limit: 10 })).items,
     [],
   );
   return (
     <MenuBarExtra icon={Icon.Link} tooltip="Recent short links" isLoading={isLoading}>
       {error ? (
-        <MenuBarExtra.Item title="Could not load links: open preferences" onAction={openExtensionPreferences} />
+        <MenuBarExtra.Item
+          icon={Icon.Warning}
+          title={`Could not load links: ${failureHint(error)}`}
+          onAction={failureKind(error) === "settings" ? openExtensionPreferences : revalidate}
+        />
       ) : null}
       <MenuBarExtra.Section title="Recent Links (click to copy)">
         {(data ?? []).map((link) => (

@@ -1,13 +1,13 @@
 import { Action, ActionPanel, Alert, confirmAlert, Icon, Keyboard, List, showToast, Toast } from "@raycast/api";
-import { getFavicon } from "@raycast/utils";
+import { getFavicon, useCachedState } from "@raycast/utils";
 import { useState } from "react";
 import type { Link } from "@linkshort/client/core";
 import { getClient } from "./api/client";
 import { showFailure } from "./api/failure";
 import { statisticsMarkdown, topEntries } from "./api/format";
-import { LinkForm } from "./components/LinkForm";
+import { EditLinkForm, LinkForm } from "./components/LinkForm";
 import { QrForm } from "./components/QrForm";
-import { useLinks, useLinkStats } from "./hooks/useLinks";
+import { useLinks, useLinkStats, type LinkOrder } from "./hooks/useLinks";
 
 function LinkDetail({ link }: { link: Link }) {
   const { data, isLoading } = useLinkStats(link.id);
@@ -34,8 +34,11 @@ function LinkDetail({ link }: { link: Link }) {
 }
 
 export default function Command() {
-  const [order, setOrder] = useState<"date" | "click">("date");
+  const [order, setOrder] = useCachedState<LinkOrder>("search-links-order", "date");
+  const [showingDetail, setShowingDetail] = useCachedState("search-links-show-detail", true);
+  const [searchText, setSearchText] = useState("");
   const { data, isLoading, pagination, mutate, revalidate } = useLinks(order);
+  const links = data ?? [];
 
   async function deleteLink(link: Link) {
     const confirmed = await confirmAlert({
@@ -60,17 +63,41 @@ export default function Command() {
   return (
     <List
       isLoading={isLoading}
-      isShowingDetail
+      isShowingDetail={showingDetail && links.length > 0}
       pagination={pagination}
+      filtering
+      onSearchTextChange={setSearchText}
       searchBarPlaceholder="Search loaded links by URL, alias or title"
       searchBarAccessory={
-        <List.Dropdown tooltip="Order" value={order} onChange={(value) => setOrder(value as "date" | "click")}>
+        <List.Dropdown
+          tooltip="Sort By"
+          value={order}
+          onChange={(value) => setOrder(value === "click" ? "click" : "date")}
+        >
           <List.Dropdown.Item title="Newest First" value="date" />
           <List.Dropdown.Item title="Most Clicks First" value="click" />
         </List.Dropdown>
       }
     >
-      {(data ?? []).map((link) => (
+      {searchText.trim() ? (
+        <List.EmptyView
+          icon={Icon.MagnifyingGlass}
+          title="No matching links"
+          description={`None of the loaded links has "${searchText.trim()}" in its URL, alias or title.`}
+        />
+      ) : (
+        <List.EmptyView
+          icon={Icon.Link}
+          title={isLoading ? "Loading your links…" : "No short links yet"}
+          description="Shorten your first link here, or with Shorten Link from anywhere."
+          actions={
+            <ActionPanel>
+              <Action.Push title="Shorten a Link" icon={Icon.Plus} target={<LinkForm />} />
+            </ActionPanel>
+          }
+        />
+      )}
+      {links.map((link) => (
         <List.Item
           key={link.id}
           id={String(link.id)}
@@ -92,7 +119,13 @@ export default function Command() {
                 title="Edit Link"
                 icon={Icon.Pencil}
                 shortcut={Keyboard.Shortcut.Common.Edit}
-                target={<LinkForm initialUrl={link.longurl} linkId={link.id} onSaved={revalidate} />}
+                target={<EditLinkForm link={link} onSaved={revalidate} />}
+              />
+              <Action
+                title={showingDetail ? "Hide Details" : "Show Details"}
+                icon={Icon.Sidebar}
+                shortcut={{ modifiers: ["cmd"], key: "d" }}
+                onAction={() => setShowingDetail(!showingDetail)}
               />
               <Action.Push
                 title="Create QR Code"

@@ -63,3 +63,52 @@ export async function submit(root: ReactTestInstance): Promise<void> {
   const action = root.find((node) => (node.type as unknown) === "Action.SubmitForm");
   await press(action.props.onSubmit, formValues(root));
 }
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+/**
+ * Records what the extension sends over HTTP (it uses the global fetch), passing every request on
+ * to the real network unless `answer` returns a response of its own for it.
+ */
+export function recordFetches(answer?: (url: string) => Response | undefined): { sent: SentRequest[]; restore: () => void } {
+  const realFetch = globalThis.fetch;
+  const sent: SentRequest[] = [];
+  const spy = jest.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    let body: unknown = init?.body;
+    if (typeof body === "string") {
+      try {
+        body = JSON.parse(body);
+      } catch {
+        // not JSON: kept as text
+      }
+    }
+    sent.push({ method: init?.method ?? "GET", url, body });
+    return answer?.(url) ?? realFetch(input, init);
+  });
+  return { sent, restore: () => spy.mockRestore() };
+}
+
+/** A field of a rendered form (an element with an id, unlike dropdown items), by its title. */
+export const field = (root: ReactTestInstance, title: string) =>
+  root.find((node) => typeof node.type === "string" && node.type.startsWith("Form.") && node.props.id !== undefined && node.props.title === title);
+
+/** Creates something through the API as the sandbox's normal user would, outside the extension. */
+export async function apiCall(sandbox: Sandbox, method: string, path: string, body?: unknown, apiKey = sandbox.userKey): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** The API key of a new user with nothing yet (no links, no QR codes), made by the admin through the API. */
+export async function newEmptyAccountKey(sandbox: Sandbox, username: string): Promise<string> {
+  await apiCall(sandbox, "POST", "/api/user/add", { username, email: `${username}@example.com`, password: "secret-pass" }, sandbox.adminKey);
+  return sandbox.store.state.users.find((user) => user.username === username)!.apiKey;
+}

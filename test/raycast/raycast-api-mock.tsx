@@ -3,6 +3,9 @@
  * can read and call (onAction, onSubmit, onChange, pagination), and the APIs record what the
  * extension did (clipboard, HUDs, toasts, alerts, navigation) in `mock`.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createElement, type ReactNode } from "react";
 
 interface ToastRecord {
@@ -15,6 +18,8 @@ interface ToastRecord {
 export const mock = {
   preferences: {} as Record<string, unknown>,
   clipboard: undefined as string | undefined,
+  /** A file copied with `Clipboard.copy({ file })`. */
+  clipboardFile: undefined as string | undefined,
   pasted: [] as string[],
   selectedText: undefined as string | undefined,
   browserUrl: undefined as string | undefined,
@@ -28,6 +33,7 @@ export const mock = {
   opened: [] as string[],
   reset() {
     this.clipboard = undefined;
+    this.clipboardFile = undefined;
     this.pasted = [];
     this.selectedText = undefined;
     this.browserUrl = undefined;
@@ -50,11 +56,14 @@ export const environment = {
   extensionName: "linkshort",
   isDevelopment: false,
   launchType: "userInitiated",
-  supportPath: "/tmp",
+  supportPath: mkdtempSync(join(tmpdir(), "raycast-support-")),
   raycastVersion: "1.100.0",
 };
 export const Clipboard = {
-  copy: async (text: string) => void (mock.clipboard = String(text)),
+  copy: async (content: string | number | { text?: string; file?: string }) => {
+    if (typeof content === "object" && content.file !== undefined) mock.clipboardFile = content.file;
+    else mock.clipboard = typeof content === "object" ? content.text : String(content);
+  },
   paste: async (text: string) => void mock.pasted.push(String(text)),
   readText: async () => mock.clipboard,
 };
@@ -164,7 +173,7 @@ export const List = Object.assign(
   {
     Item: ListItem,
     Section: element("List.Section"),
-    EmptyView: element("List.EmptyView"),
+    EmptyView: (props: { actions?: ReactNode; [key: string]: unknown }) => createElement("List.EmptyView", props, props.actions as ReactNode),
     Dropdown: Object.assign(element("List.Dropdown"), { Item: element("List.Dropdown.Item"), Section: element("List.Dropdown.Section") }),
   },
 );

@@ -92,4 +92,20 @@ describe("Shorten Link", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(mock.openedPreferences).toBe(1);
   });
+
+  it("a Service URL that is not the API offers the preferences, not a retry", async () => {
+    mock.preferences.baseUrl = `${sandbox.baseUrl}/not-the-api`;
+    await shortenLink("https://example.com/raycast-wrong-url", sources());
+    const [toast] = mock.toasts;
+    expect(toast).toMatchObject({ style: "FAILURE", title: "Could not shorten the link" });
+    expect(toast!.primaryAction?.title).toBe("Open Extension Preferences");
+  });
+
+  it("no network offers Retry, not the preferences", async () => {
+    mock.preferences.baseUrl = "http://127.0.0.1:9";
+    await shortenLink("https://example.com/raycast-offline", sources());
+    const [toast] = mock.toasts;
+    expect(toast).toMatchObject({ style: "FAILURE", title: "Could not shorten the link" });
+    expect(toast!.primaryAction?.title).toBe("Retry");
+  });
 });

@@ -1,11 +1,9 @@
 import type { ReactTestInstance } from "react-test-renderer";
 import type { Sandbox } from "@linkshort/sandbox";
 import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
-import { QrForm } from "../../raycast-extension/src/components/QrForm";
-import QrCodes from "../../raycast-extension/src/qr-codes";
 import RecentLinks from "../../raycast-extension/src/recent-links";
 import SearchLinks from "../../raycast-extension/src/search-links";
-import { byTitle, byType, mock, press, render, sandboxForRaycast, selection, submit, waitFor } from "./helpers";
+import { byTitle, byType, field, mock, newEmptyAccountKey, press, render, sandboxForRaycast, selection, submit, waitFor } from "./helpers";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -27,7 +25,6 @@ beforeEach(() => {
 
 const userLinks = () => sandbox.store.state.links.filter((link) => link.userId === 2);
 const items = (root: ReactTestInstance) => byType(root, "List.Item");
-const field = (root: ReactTestInstance, title: string) => root.find((node) => typeof node.type === "string" && node.type.startsWith("Form.") && node.props.title === title);
 
 describe("Search Links", () => {
   it("loads page by page as the list scrolls, newest first, and can order by clicks", async () => {
@@ -96,6 +93,50 @@ describe("Search Links", () => {
   });
 });
 
+describe("Search Links: empty views, details and order", () => {
+  it("an account with no links gets an empty view that offers to shorten one", async () => {
+    mock.preferences.apiKey = await newEmptyAccountKey(sandbox, "nolinks");
+    const view = await render(<SearchLinks />);
+    await waitFor(() => byType(view.root, "List")[0]!.props.isLoading === false, "the empty list");
+    expect(items(view.root)).toEqual([]);
+    const empty = byType(view.root, "List.EmptyView")[0]!;
+    expect(empty.props.title).toBe("No short links yet");
+    expect(byTitle(empty, "Action.Push", "Shorten a Link")).toBeDefined();
+    view.unmount();
+  });
+
+  it("a search with no match says so instead of offering to shorten", async () => {
+    const view = await render(<SearchLinks />);
+    await waitFor(() => items(view.root).length > 0, "the links");
+    await press(byType(view.root, "List")[0]!.props.onSearchTextChange, "no-such-link-anywhere");
+    const empty = byType(view.root, "List.EmptyView")[0]!;
+    expect(empty.props.title).toBe("No matching links");
+    expect(empty.props.description).toContain('"no-such-link-anywhere"');
+    expect(byType(view.root, "List")[0]!.props.filtering).toBe(true); // Raycast still filters the items itself
+    view.unmount();
+  });
+
+  it("cmd+D hides and shows the detail, and the choice is remembered, as is the order", async () => {
+    const first = await render(<SearchLinks />);
+    await waitFor(() => items(first.root).length > 0, "the links");
+    expect(byType(first.root, "List")[0]!.props.isShowingDetail).toBe(true);
+    const toggle = byTitle(items(first.root)[0]!, "Action", "Hide Details");
+    expect(toggle.props.shortcut).toEqual({ modifiers: ["cmd"], key: "d" });
+    await press(toggle.props.onAction);
+    expect(byType(first.root, "List")[0]!.props.isShowingDetail).toBe(false);
+    await press(byType(first.root, "List.Dropdown")[0]!.props.onChange, "click");
+    first.unmount();
+
+    const again = await render(<SearchLinks />);
+    await waitFor(() => items(again.root)[0]?.props.accessories[0].text === "120", "the most clicked link first");
+    expect(byType(again.root, "List")[0]!.props.isShowingDetail).toBe(false);
+    expect(byType(again.root, "List.Dropdown")[0]!.props.value).toBe("click");
+    await press(byTitle(items(again.root)[0]!, "Action", "Show Details").props.onAction);
+    expect(byType(again.root, "List")[0]!.props.isShowingDetail).toBe(true);
+    again.unmount();
+  });
+});
+
 describe("Shorten Link with Options (form)", () => {
   it("validates like the client: bad URL and alias are shown on the fields and nothing is sent", async () => {
     const view = await render(<LinkForm initialUrl="not a url" />);
@@ -126,31 +167,31 @@ describe("Shorten Link with Options (form)", () => {
   });
 });
 
-describe("QR Codes", () => {
-  it("lists QR codes with their scans, and the detail shows the image and statistics", async () => {
-    const menu = sandbox.store.state.qrs.find((qr) => qr.name === "Menu")!;
-    const view = await render(<QrCodes />);
-    await waitFor(() => items(view.root).length >= 2, "the QR codes");
-    expect(items(view.root).find((item) => item.props.title === "Menu")!.props.accessories).toEqual([{ text: "12 scans" }]);
-    expect(menu).toBeDefined();
-    view.unmount();
-  });
-
-  it("creates a Wi-Fi QR code from the form, checked by the client's schema", async () => {
-    const view = await render(<QrForm />);
-    await press(field(view.root, "Type").props.onChange, "wifi");
-    await submit(view.root);
-    expect(mock.toasts.at(-1)).toMatchObject({ style: "FAILURE", title: "Check the QR code's data" });
-    await press(field(view.root, "Network Name").props.onChange, "Cafe");
-    await press(field(view.root, "Network Password").props.onChange, "espresso");
-    await submit(view.root);
-    await waitFor(() => mock.pushed.length === 1, "the QR image");
-    expect(sandbox.store.state.qrs.at(-1)).toMatchObject({ type: "wifi", data: { ssid: "Cafe", password: "espresso" } });
-    view.unmount();
-  });
-});
-
 describe("Recent Links (menu bar)", () => {
+  const errorItem = (root: ReactTestInstance) => byType(root, "MenuBarExtra.Item").find((item) => String(item.props.title).startsWith("Could not load links"));
+
+  it("with no network, says so and retries; it does not send the user to the preferences", async () => {
+    mock.preferences.baseUrl = "http://127.0.0.1:9"; // nothing listens there: the connection is refused
+    const view = await render(<RecentLinks />);
+    await waitFor(() => errorItem(view.root) !== undefined, "the error", 20_000);
+    expect(errorItem(view.root)!.props.title).toBe("Could not load links: no connection to the service, try again");
+    mock.preferences.baseUrl = sandbox.baseUrl;
+    await press(errorItem(view.root)!.props.onAction);
+    await waitFor(() => byType(view.root, "MenuBarExtra.Item").filter((item) => String(item.props.subtitle).endsWith("clicks")).length === 10, "the links after retrying");
+    expect(mock.openedPreferences).toBe(0);
+    view.unmount();
+  });
+
+  it("with a wrong API key, sends the user to the preferences", async () => {
+    mock.preferences.apiKey = "0".repeat(32);
+    const view = await render(<RecentLinks />);
+    await waitFor(() => errorItem(view.root) !== undefined, "the error");
+    expect(errorItem(view.root)!.props.title).toBe("Could not load links: check the Service URL and API key in the preferences");
+    await press(errorItem(view.root)!.props.onAction);
+    expect(mock.openedPreferences).toBe(1);
+    view.unmount();
+  });
+
   it("shows the latest links with clicks; clicking one copies it", async () => {
     const view = await render(<RecentLinks />);
     await waitFor(() => byType(view.root, "MenuBarExtra.Item").length > 5, "the links");

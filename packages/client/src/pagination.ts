@@ -39,18 +39,24 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   /**
-   * Every page from the first. Stops at `maxpage`, at a short or empty page, or when the server
-   * does not move forward; never trusts `nextpage`, which deployed servers get wrong at the end.
-   * Fails with `TooManyPagesError` rather than read more than `maxPages` pages.
+   * Whether `page`, the answer to a request for page number `requested`, ends the list: at
+   * `maxpage`, at a short or empty page, or when the server did not move forward. Never trusts
+   * `nextpage`, which deployed servers get wrong at the end. The one rule for every front end.
+   */
+  static isLastPage(page: Page<unknown>, requested: number): boolean {
+    return page.items.length === 0 || page.currentpage >= page.maxpage || page.items.length < page.perpage || page.currentpage < requested;
+  }
+
+  /**
+   * Every page from the first, up to the one `isLastPage` says ends the list. Fails with
+   * `TooManyPagesError` rather than read more than `maxPages` pages.
    */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page = await this.first();
     let requested = this.startPage;
     for (let read = 1; ; read += 1) {
       yield page;
-      const isLast =
-        page.items.length === 0 || page.currentpage >= page.maxpage || page.items.length < page.perpage || page.currentpage < requested;
-      if (isLast) return;
+      if (PagePromise.isLastPage(page, requested)) return;
       if (read >= this.maxPages) throw new TooManyPagesError(this.maxPages, page.maxpage);
       requested = page.currentpage + 1;
       page = await this.fetchPage(requested);

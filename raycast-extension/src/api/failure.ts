@@ -1,11 +1,60 @@
 import { openExtensionPreferences, type Toast } from "@raycast/api";
 import { showFailureToast } from "@raycast/utils";
-import { AuthenticationError, ValidationError } from "@linkshort/client/core";
+import {
+  AuthenticationError,
+  ConnectionError,
+  RateLimitError,
+  ResponseError,
+  TimeoutError,
+  ValidationError,
+} from "@linkshort/client/core";
 
-/** A failure toast: with "Open Extension Preferences" on a key problem, else "Retry" when given. */
+/**
+ * What a failure asks of the user:
+ * - "settings": the API key or the Service URL is wrong (a rejected key, "no such page" where the
+ *   API should be, a Service URL the client refuses); only the preferences can fix it.
+ * - "transient": no network, a timeout, an error page or a rate-limit wait; trying again later can
+ *   work, and the preferences are not to blame.
+ * - "input": what was typed; the form or the message names the field.
+ */
+export type FailureKind = "settings" | "transient" | "input";
+
+const SETTINGS_FIELDS = new Set(["baseUrl", "apiKey"]);
+
+export function failureKind(error: unknown): FailureKind {
+  if (error instanceof AuthenticationError) return "settings";
+  if (error instanceof ValidationError)
+    return error.fields.some((field) => SETTINGS_FIELDS.has(field)) ? "settings" : "input";
+  if (error instanceof ConnectionError || error instanceof TimeoutError || error instanceof RateLimitError)
+    return "transient";
+  // An HTML page or another non-JSON answer. "No such page" (404, 405) means the Service URL does
+  // not lead to the API; an error page or a garbled answer can pass.
+  if (error instanceof ResponseError) return error.status === 404 || error.status === 405 ? "settings" : "transient";
+  return "input";
+}
+
+/** A short hint for the failure's kind, for places with no toast (the menu bar). */
+export function failureHint(error: unknown): string {
+  switch (failureKind(error)) {
+    case "settings":
+      return "check the Service URL and API key in the preferences";
+    case "transient":
+      if (error instanceof RateLimitError) return "the service asks to wait, try again shortly";
+      if (error instanceof ResponseError) return "the service answered with an error page, try again";
+      return "no connection to the service, try again";
+    case "input":
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * A failure toast whose action fits the failure: "Open Extension Preferences" for a wrong key or
+ * Service URL; "Retry" (when given) for a network failure, a timeout or a limit wait, and for a
+ * refusal by the service; none for input the client refused (the message names the field).
+ */
 export async function showFailure(error: unknown, title: string, retry?: () => unknown): Promise<void> {
   let primaryAction: Toast.ActionOptions | undefined;
-  if (error instanceof AuthenticationError) {
+  if (failureKind(error) === "settings") {
     primaryAction = { title: "Open Extension Preferences", onAction: () => void openExtensionPreferences() };
   } else if (retry && !(error instanceof ValidationError)) {
     primaryAction = { title: "Retry", onAction: () => void retry() };

@@ -1,89 +1,128 @@
-import { Action, ActionPanel, Clipboard, Form, showToast, Toast, useNavigation } from "@raycast/api";
-import { useForm } from "@raycast/utils";
-import { formatTimestamp, REDIRECT_TYPES, type LinkCreateInput } from "@linkshort/client/core";
+import { Action, ActionPanel, Clipboard, Form, Icon, showToast, Toast, useNavigation } from "@raycast/api";
+import { useForm, usePromise } from "@raycast/utils";
+import { REDIRECT_TYPES, type Link } from "@linkshort/client/core";
 import { getClient, getPreferences } from "../api/client";
 import { showFailure } from "../api/failure";
+import {
+  linkValuesFromDetails,
+  newLinkValues,
+  targetsError,
+  toLinkInput,
+  toLinkUpdate,
+  type LinkFormValues,
+} from "../api/link-values";
 import { linkValidation } from "../api/validation";
 import { useDomains } from "../hooks/useDomains";
 import { LinkResult } from "./LinkResult";
 
-export interface LinkFormValues {
-  url: string;
-  custom: string;
-  domain: string;
-  type: string;
-  password: string;
-  expiry: Date | null;
-  metatitle: string;
-  metadescription: string;
+export type { LinkFormValues } from "../api/link-values";
+
+const TARGETING_HINT = "One a line: name = https://… (e.g. Canada = https://example.ca)";
+
+/** Shorten Link with Options: a new link, the domain preset from the Default Domain preference. */
+export function LinkForm({ initialUrl = "" }: { initialUrl?: string }) {
+  return <LinkFields initial={newLinkValues(initialUrl, getPreferences().defaultDomain)} />;
 }
 
-/** The client's input from the form: only what was filled in, the expiry in the local time zone. */
-export function toLinkInput(values: LinkFormValues): LinkCreateInput {
-  const input: LinkCreateInput = { url: values.url.trim() };
-  if (values.custom.trim()) input.custom = values.custom.trim();
-  if (values.domain) input.domain = values.domain;
-  if (values.type && values.type !== "direct") input.type = values.type as LinkCreateInput["type"];
-  if (values.password) input.password = values.password;
-  if (values.expiry) input.expiry = formatTimestamp(values.expiry, Intl.DateTimeFormat().resolvedOptions().timeZone);
-  if (values.metatitle.trim()) input.metatitle = values.metatitle.trim();
-  if (values.metadescription.trim()) input.metadescription = values.metadescription.trim();
-  return input;
+/** Edit Link: loads the link with `links.get`, shows every field the API returns, saves only changes. */
+export function EditLinkForm({ link, onSaved }: { link: Pick<Link, "id" | "shorturl">; onSaved?: () => void }) {
+  // The form offers Retry itself; the toast says what went wrong and opens the preferences if they are to blame.
+  const { data, isLoading, error, revalidate } = usePromise((id: number) => getClient().links.get(id), [link.id], {
+    onError: (failure) => showFailure(failure, "Could not load the link"),
+  });
+  if (!data) {
+    return (
+      <Form
+        isLoading={isLoading}
+        actions={
+          error ? (
+            <ActionPanel>
+              <Action title="Retry" icon={Icon.ArrowClockwise} onAction={revalidate} />
+            </ActionPanel>
+          ) : undefined
+        }
+      >
+        {error ? <Form.Description title="Could not load" text={`${link.shorturl}: ${error.message}`} /> : null}
+      </Form>
+    );
+  }
+  return (
+    <LinkFields initial={linkValuesFromDetails(data.details, getClient().baseUrl)} linkId={link.id} onSaved={onSaved} />
+  );
 }
 
-/** Creates a link (or, given `linkId`, updates it); on success copies the short URL and shows it. */
-export function LinkForm({
-  initialUrl = "",
-  linkId,
-  onSaved,
-}: {
-  initialUrl?: string;
-  linkId?: number;
-  onSaved?: () => void;
-}) {
+function LinkFields({ initial, linkId, onSaved }: { initial: LinkFormValues; linkId?: number; onSaved?: () => void }) {
+  const editing = linkId !== undefined;
   const { push, pop } = useNavigation();
   const { data: domains, isLoading } = useDomains();
-  const { defaultDomain } = getPreferences();
   const { handleSubmit, itemProps } = useForm<LinkFormValues>({
-    initialValues: {
-      url: initialUrl,
-      custom: "",
-      domain: defaultDomain?.trim() ?? "",
-      type: "direct",
-      password: "",
-      expiry: null,
-      metatitle: "",
-      metadescription: "",
+    initialValues: initial,
+    validation: {
+      ...linkValidation,
+      // The API keeps a link's alias and expiry when given none: they can be changed, not removed.
+      custom: (value) =>
+        editing && !value?.trim()
+          ? "A link keeps its alias: type a new one to change it"
+          : linkValidation.custom(value),
+      expiry: (value) =>
+        editing && initial.expiry && !value ? "The service cannot remove an expiry: pick a new date" : undefined,
+      geotarget: (value) => targetsError(value ?? "", "location"),
+      devicetarget: (value) => targetsError(value ?? "", "device"),
     },
-    validation: linkValidation,
     async onSubmit(values) {
-      const toast = await showToast({ style: Toast.Style.Animated, title: linkId ? "Saving…" : "Shortening…" });
-      try {
-        const input = toLinkInput(values);
-        const { shorturl } = linkId
-          ? await getClient().links.update(linkId, input as never)
-          : await getClient().links.create(input);
-        await Clipboard.copy(shorturl);
-        toast.style = Toast.Style.Success;
-        toast.title = linkId ? "Saved, short URL copied" : "Short URL copied";
-        toast.message = shorturl;
-        onSaved?.();
-        if (linkId) pop();
-        else push(<LinkResult shorturl={shorturl} longurl={input.url} />);
-      } catch (error) {
-        await toast.hide();
-        await showFailure(error, linkId ? "Could not save the link" : "Could not shorten the link", () =>
-          handleSubmit(values),
-        );
-      }
+      if (linkId !== undefined) await save(linkId, values);
+      else await create(values);
     },
   });
+
+  async function create(values: LinkFormValues) {
+    const toast = await showToast({ style: Toast.Style.Animated, title: "Shortening…" });
+    try {
+      const input = toLinkInput(values);
+      const { shorturl } = await getClient().links.create(input);
+      await Clipboard.copy(shorturl);
+      toast.style = Toast.Style.Success;
+      toast.title = "Short URL copied";
+      toast.message = shorturl;
+      onSaved?.();
+      push(<LinkResult shorturl={shorturl} longurl={input.url} />);
+    } catch (error) {
+      await toast.hide();
+      await showFailure(error, "Could not shorten the link", () => create(values));
+    }
+  }
+
+  async function save(id: number, values: LinkFormValues) {
+    const client = getClient();
+    const input = toLinkUpdate(initial, values, client.baseUrl);
+    if (Object.keys(input).length === 1 && input.url === initial.url) {
+      await showToast({ style: Toast.Style.Success, title: "Nothing changed" });
+      pop();
+      return;
+    }
+    const toast = await showToast({ style: Toast.Style.Animated, title: "Saving…" });
+    try {
+      const { shorturl } = await client.links.update(id, input);
+      toast.style = Toast.Style.Success;
+      toast.title = "Link saved";
+      toast.message = shorturl;
+      onSaved?.();
+      pop();
+    } catch (error) {
+      await toast.hide();
+      await showFailure(error, "Could not save the link", () => save(id, values));
+    }
+  }
+
+  const knownDomains = (domains ?? []).map((domain) => domain.domain);
+  if (initial.domain && !knownDomains.includes(initial.domain)) knownDomains.unshift(initial.domain);
   return (
     <Form
       isLoading={isLoading}
+      navigationTitle={editing ? "Edit Link" : "Shorten Link with Options"}
       actions={
         <ActionPanel>
-          <Action.SubmitForm title={linkId ? "Save Link" : "Shorten Link"} onSubmit={handleSubmit} />
+          <Action.SubmitForm title={editing ? "Save Link" : "Shorten Link"} onSubmit={handleSubmit} />
         </ActionPanel>
       }
     >
@@ -94,21 +133,43 @@ export function LinkForm({
         {...itemProps.custom}
       />
       <Form.Dropdown title="Domain" {...itemProps.domain}>
-        <Form.Dropdown.Item value="" title="Default" />
-        {(domains ?? []).map((domain) => (
-          <Form.Dropdown.Item key={domain.id} value={domain.domain} title={domain.domain} />
+        <Form.Dropdown.Item value="" title={editing ? "The Service's Own Domain" : "Default"} />
+        {knownDomains.map((domain) => (
+          <Form.Dropdown.Item key={domain} value={domain} title={domain} />
         ))}
       </Form.Dropdown>
-      <Form.Dropdown title="Redirect Type" {...itemProps.type}>
+      <Form.Dropdown
+        title="Redirect Type"
+        info={
+          editing
+            ? "The service does not say a link's redirect type: it stays as it is unless you pick one."
+            : undefined
+        }
+        {...itemProps.type}
+      >
+        {editing ? <Form.Dropdown.Item value="" title="Unchanged" /> : null}
         {REDIRECT_TYPES.map((type) => (
           <Form.Dropdown.Item key={type} value={type} title={type.charAt(0).toUpperCase() + type.slice(1)} />
         ))}
       </Form.Dropdown>
-      <Form.PasswordField title="Password" placeholder="Optional" {...itemProps.password} />
+      <Form.PasswordField
+        title="Password"
+        placeholder={editing ? "Unchanged" : "Optional"}
+        info={
+          editing ? "The service does not say whether a link has a password: type one to set or replace it." : undefined
+        }
+        {...itemProps.password}
+      />
       <Form.DatePicker title="Expiry" {...itemProps.expiry} />
       <Form.Separator />
       <Form.TextField title="Meta Title" {...itemProps.metatitle} />
       <Form.TextArea title="Meta Description" {...itemProps.metadescription} />
+      <Form.TextArea title="Country Targeting" placeholder={TARGETING_HINT} {...itemProps.geotarget} />
+      <Form.TextArea
+        title="Device Targeting"
+        placeholder="iPhone = https://apps.apple.com/…"
+        {...itemProps.devicetarget}
+      />
     </Form>
   );
 }

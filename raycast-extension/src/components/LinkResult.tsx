@@ -1,5 +1,5 @@
 import { Action, ActionPanel, Detail } from "@raycast/api";
-import { QrImage } from "./QrImage";
+import { ShortUrlQr } from "./QrImage";
 
 /** What a successful shortening shows: the short URL, with open, copy and QR actions. */
 export function LinkResult({ shorturl, longurl }: { shorturl: string; longurl: string }) {
@@ -10,7 +10,7 @@ export function LinkResult({ shorturl, longurl }: { shorturl: string; longurl: s
         <ActionPanel>
           <Action.OpenInBrowser title="Open Short URL" url={shorturl} />
           <Action.CopyToClipboard title="Copy Short URL" content={shorturl} />
-          <Action.Push title="Show QR Code" target={<QrImage title={shorturl} content={shorturl} />} />
+          <Action.Push title="Show QR Code" target={<ShortUrlQr shorturl={shorturl} />} />
         </ActionPanel>
       }
     />

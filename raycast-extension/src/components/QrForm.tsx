@@ -1,144 +1,129 @@
 import { Action, ActionPanel, Form, showToast, Toast, useNavigation } from "@raycast/api";
 import { useForm } from "@raycast/utils";
-import { useRef } from "react";
-import { QR_TYPES, type QrCodeCreateInput, type QrType } from "@linkshort/client/core";
+import { QR_TYPES, WIFI_ENCRYPTIONS, type QrCode, type QrType } from "@linkshort/client/core";
 import { getClient } from "../api/client";
 import { showFailure } from "../api/failure";
-import { qrDataError } from "../api/validation";
+import {
+  emptyQrValues,
+  QR_TYPE_TITLES,
+  qrFormIssue,
+  toQrCreateInput,
+  toQrUpdateInput,
+  WIFI_ENCRYPTION_TITLES,
+  type QrFormValues,
+} from "../api/qr-values";
 import { QrImage } from "./QrImage";
 
-export interface QrFormValues {
-  type: string;
-  name: string;
-  text: string;
-  email: string;
-  subject: string;
-  phone: string;
-  message: string;
-  ssid: string;
-  wifiPassword: string;
-  firstname: string;
-  lastname: string;
-  organization: string;
-}
+export type { QrFormValues } from "../api/qr-values";
 
-const TYPE_TITLES: Record<QrType, string> = {
-  link: "Link",
-  text: "Text",
-  email: "Email",
-  phone: "Phone Call",
-  sms: "SMS",
-  wifi: "Wi-Fi Network",
-  vcard: "Contact Card",
-};
-
-const compact = (values: Record<string, string>) =>
-  Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== ""));
-
-/** The data the client expects for each QR type, from the form's fields. */
-export function qrData(values: QrFormValues): unknown {
-  switch (values.type as QrType) {
-    case "link":
-    case "text":
-      return values.text.trim();
-    case "phone":
-      return values.phone.trim();
-    case "email":
-      return compact({ email: values.email, subject: values.subject, body: values.message });
-    case "sms":
-      return compact({ phone: values.phone, message: values.message });
-    case "wifi":
-      return compact({ ssid: values.ssid, password: values.wifiPassword });
-    case "vcard":
-      return compact({
-        firstname: values.firstname,
-        lastname: values.lastname,
-        organization: values.organization,
-        email: values.email,
-        phone: values.phone,
-      });
-  }
-}
-
-/** Creates a QR code of any supported type; shows its image on success. */
-export function QrForm({ initialLink = "", onCreated }: { initialLink?: string; onCreated?: () => void }) {
-  const { push } = useNavigation();
-  // The validation below reads the chosen type; a ref breaks the cycle with useForm's own values.
-  const typeRef = useRef("link");
-  const { handleSubmit, itemProps, values } = useForm<QrFormValues>({
-    initialValues: {
-      type: "link",
-      name: "",
-      text: initialLink,
-      email: "",
-      subject: "",
-      phone: "",
-      message: "",
-      ssid: "",
-      wifiPassword: "",
-      firstname: "",
-      lastname: "",
-      organization: "",
-    },
-    validation: {
-      // The whole of the data is checked by the client's schema for the chosen type.
-      text: (value?: string): string | undefined =>
-        ["link", "text"].includes(typeRef.current)
-          ? qrDataError(typeRef.current as QrType, value?.trim() ?? "")
-          : undefined,
-    },
-    async onSubmit(form) {
-      const data = qrData(form);
-      const problem = qrDataError(form.type as QrType, data);
-      if (problem) {
-        await showToast({ style: Toast.Style.Failure, title: "Check the QR code's data", message: problem });
+/**
+ * Creates a QR code of any type with its own fields and colours (showing the service's image of it
+ * after), or, given `qr`, updates one. The service does not return a QR code's content, so an
+ * update asks for it again.
+ */
+export function QrForm({ initialLink = "", qr, onSaved }: { initialLink?: string; qr?: QrCode; onSaved?: () => void }) {
+  const { push, pop } = useNavigation();
+  const { handleSubmit, itemProps, values, setValidationError } = useForm<QrFormValues>({
+    initialValues: emptyQrValues(initialLink),
+    async onSubmit(submitted) {
+      // Raycast submits only the fields on screen: the others keep their empty values.
+      const form = { ...emptyQrValues(), ...submitted };
+      const issue = qrFormIssue(form);
+      if (issue) {
+        setValidationError(issue.field, issue.message);
+        await showToast({ style: Toast.Style.Failure, title: "Check the QR code's fields", message: issue.message });
         return;
       }
-      try {
-        const input = {
-          type: form.type,
-          data,
-          ...(form.name.trim() ? { name: form.name.trim() } : {}),
-        } as QrCodeCreateInput;
-        const { link } = await getClient().qrCodes.create(input);
-        await showToast({ style: Toast.Style.Success, title: "QR code created", message: link });
-        onCreated?.();
-        push(<QrImage title={form.name.trim() || TYPE_TITLES[form.type as QrType]} content={link} />);
-      } catch (error) {
-        await showFailure(error, "Could not create the QR code", () => handleSubmit(form));
-      }
+      await (qr ? update(qr, form) : create(form));
     },
   });
-  const type = values.type as QrType;
-  typeRef.current = type;
+
+  async function create(form: QrFormValues) {
+    try {
+      const input = toQrCreateInput(form);
+      const { link } = await getClient().qrCodes.create(input);
+      await showToast({ style: Toast.Style.Success, title: "QR code created", message: link });
+      onSaved?.();
+      push(<QrImage title={form.name.trim() || QR_TYPE_TITLES[input.type]} link={link} />);
+    } catch (error) {
+      await showFailure(error, "Could not create the QR code", () => create(form));
+    }
+  }
+
+  async function update(existing: QrCode, form: QrFormValues) {
+    try {
+      await getClient().qrCodes.update(existing.id, toQrUpdateInput(form));
+      await showToast({ style: Toast.Style.Success, title: "QR code updated", message: existing.link });
+      onSaved?.();
+      pop();
+    } catch (error) {
+      await showFailure(error, "Could not update the QR code", () => update(existing, form));
+    }
+  }
+
+  const type: QrType = QR_TYPES.find((candidate) => candidate === values.type) ?? "link";
+  const field = (name: keyof QrFormValues, title: string, placeholder?: string) => (
+    <Form.TextField key={name} title={title} placeholder={placeholder} {...itemProps[name]} />
+  );
   return (
     <Form
+      navigationTitle={qr ? `Update ${qr.name || "QR Code"}` : "Create QR Code"}
       actions={
         <ActionPanel>
-          <Action.SubmitForm title="Create QR Code" onSubmit={handleSubmit} />
+          <Action.SubmitForm title={qr ? "Update QR Code" : "Create QR Code"} onSubmit={handleSubmit} />
         </ActionPanel>
       }
     >
+      {qr ? (
+        <Form.Description
+          title="Content"
+          text="The service does not return a QR code's content: enter it again. Its link and scans stay."
+        />
+      ) : null}
       <Form.Dropdown title="Type" {...itemProps.type}>
         {QR_TYPES.map((value) => (
-          <Form.Dropdown.Item key={value} value={value} title={TYPE_TITLES[value]} />
+          <Form.Dropdown.Item key={value} value={value} title={QR_TYPE_TITLES[value]} />
         ))}
       </Form.Dropdown>
-      <Form.TextField title="Name" placeholder="Optional" {...itemProps.name} />
-      {type === "link" || type === "text" ? (
-        <Form.TextArea title={type === "link" ? "URL" : "Text"} {...itemProps.text} />
-      ) : null}
-      {type === "email" || type === "vcard" ? <Form.TextField title="Email" {...itemProps.email} /> : null}
-      {type === "email" ? <Form.TextField title="Subject" {...itemProps.subject} /> : null}
-      {type === "phone" || type === "sms" || type === "vcard" ? (
-        <Form.TextField title="Phone" {...itemProps.phone} />
-      ) : null}
+      {qr ? null : field("name", "Name", "Optional")}
+      {type === "link" ? <Form.TextField title="URL" placeholder="https://example.com" {...itemProps.text} /> : null}
+      {type === "text" ? <Form.TextArea title="Text" {...itemProps.text} /> : null}
+      {type === "wifi"
+        ? [
+            field("ssid", "Network Name (SSID)"),
+            <Form.Dropdown key="encryption" title="Encryption" {...itemProps.encryption}>
+              {WIFI_ENCRYPTIONS.map((value) => (
+                <Form.Dropdown.Item key={value} value={value} title={WIFI_ENCRYPTION_TITLES[value]} />
+              ))}
+            </Form.Dropdown>,
+            values.encryption === "nopass" ? null : (
+              <Form.PasswordField key="wifiPassword" title="Network Password" {...itemProps.wifiPassword} />
+            ),
+          ]
+        : null}
+      {type === "vcard"
+        ? [
+            field("firstname", "First Name"),
+            field("lastname", "Last Name"),
+            field("organization", "Organization"),
+            field("phone", "Phone", "+1 555 0100"),
+            field("cell", "Mobile"),
+            field("email", "Email"),
+            field("site", "Website", "https://example.com"),
+            field("street", "Street"),
+            field("city", "City"),
+            field("state", "State"),
+            field("zip", "ZIP Code"),
+            field("country", "Country"),
+          ]
+        : null}
+      {type === "email" ? [field("email", "Email"), field("subject", "Subject")] : null}
+      {type === "phone" || type === "sms" ? field("phone", "Phone", "+1 555 0100") : null}
       {type === "sms" || type === "email" ? <Form.TextArea title="Message" {...itemProps.message} /> : null}
-      {type === "wifi" ? <Form.TextField title="Network Name" {...itemProps.ssid} /> : null}
-      {type === "wifi" ? <Form.PasswordField title="Network Password" {...itemProps.wifiPassword} /> : null}
-      {type === "vcard" ? <Form.TextField title="First Name" {...itemProps.firstname} /> : null}
-      {type === "vcard" ? <Form.TextField title="Last Name" {...itemProps.lastname} /> : null}
-      {type === "vcard" ? <Form.TextField title="Organization" {...itemProps.organization} /> : null}
+      <Form.Separator />
+      {field("foreground", "Foreground Colour", "#000000 or rgb(0,0,0); black when empty")}
+      {field("background", "Background Colour", "#ffffff or rgb(255,255,255); white when empty")}
+      {field("logo", "Logo", "Optional: URL of a .png or .jpg")}
     </Form>
   );
 }

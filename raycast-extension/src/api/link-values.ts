@@ -1,0 +1,156 @@
+import {
+  formatTimestamp,
+  LinkCreateSchema,
+  REDIRECT_TYPES,
+  TIMESTAMP_PATTERN,
+  type LinkCreateInput,
+  type LinkDetails,
+  type LinkUpdateInput,
+  type RedirectType,
+} from "@linkshort/client/core";
+
+/** The link form's fields. `type` is "" in an edit for "unchanged": the API does not return it. */
+export interface LinkFormValues {
+  url: string;
+  custom: string;
+  domain: string;
+  type: string;
+  password: string;
+  expiry: Date | null;
+  metatitle: string;
+  metadescription: string;
+  geotarget: string;
+  devicetarget: string;
+}
+
+/** Targeting as the form writes it: one `name = https://…` a line. */
+function targetLines(text: string): Array<[name: string, link: string]> {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .map((line) => {
+      const at = line.indexOf("=");
+      return at < 0 ? [line, ""] : [line.slice(0, at).trim(), line.slice(at + 1).trim()];
+    });
+}
+
+export const geoTargets = (text: string) => targetLines(text).map(([location, link]) => ({ location, link }));
+export const deviceTargets = (text: string) => targetLines(text).map(([device, link]) => ({ device, link }));
+
+export function targetsToText(map: Record<string, string>): string {
+  return Object.entries(map)
+    .map(([name, link]) => `${name} = ${link}`)
+    .join("\n");
+}
+
+/** The client's message for a targeting field, with the line it is about. */
+export function targetsError(text: string, key: "location" | "device"): string | undefined {
+  const result =
+    key === "location"
+      ? LinkCreateSchema.shape.geotarget.safeParse(geoTargets(text))
+      : LinkCreateSchema.shape.devicetarget.safeParse(deviceTargets(text));
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  if (!issue) return undefined;
+  const [line, field] = issue.path;
+  const what = field === "link" ? "the link" : key === "location" ? "the country" : "the device";
+  return typeof line === "number" ? `line ${line + 1}: ${what} ${issue.message}` : issue.message;
+}
+
+const localTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** An API timestamp read as wall-clock time here, as the form writes one. */
+export function dateFromTimestamp(value: string | null): Date | null {
+  const match = value ? TIMESTAMP_PATTERN.exec(value.length === 10 ? `${value} 00:00:00` : value) : null;
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return new Date(year, month - 1, day, hour, minute, second);
+}
+
+/** The values for a new link: empty, with the Default Domain preference as the domain. */
+export function newLinkValues(url: string, defaultDomain: string | undefined): LinkFormValues {
+  return {
+    url,
+    custom: "",
+    domain: defaultDomain?.trim() ?? "",
+    type: "direct",
+    password: "",
+    expiry: null,
+    metatitle: "",
+    metadescription: "",
+    geotarget: "",
+    devicetarget: "",
+  };
+}
+
+/**
+ * The values of a loaded link, for editing: every field the API returns. The alias and domain
+ * come from its short URL (the domain is "" when it is the service's own); the API does not return
+ * the redirect type or the password, so they start as "unchanged".
+ */
+export function linkValuesFromDetails(details: LinkDetails, serviceUrl: string): LinkFormValues {
+  const cut = details.shorturl.lastIndexOf("/");
+  const origin = details.shorturl.slice(0, cut);
+  return {
+    url: details.longurl,
+    custom: details.shorturl.slice(cut + 1),
+    domain: origin === serviceUrl ? "" : origin,
+    type: "",
+    password: "",
+    expiry: dateFromTimestamp(details.expiry),
+    metatitle: details.title,
+    metadescription: details.description,
+    geotarget: targetsToText(details.location),
+    devicetarget: targetsToText(details.device),
+  };
+}
+
+/** The client's input for a new link: only what was filled in, the expiry in the local time zone. */
+export function toLinkInput(values: LinkFormValues): LinkCreateInput {
+  const input: LinkCreateInput = { url: values.url.trim() };
+  if (values.custom.trim()) input.custom = values.custom.trim();
+  if (values.domain) input.domain = values.domain;
+  const type = redirectType(values.type);
+  if (type && type !== "direct") input.type = type;
+  if (values.password) input.password = values.password;
+  if (values.expiry) input.expiry = formatTimestamp(values.expiry, localTimeZone());
+  if (values.metatitle.trim()) input.metatitle = values.metatitle.trim();
+  if (values.metadescription.trim()) input.metadescription = values.metadescription.trim();
+  if (values.geotarget.trim()) input.geotarget = geoTargets(values.geotarget);
+  if (values.devicetarget.trim()) input.devicetarget = deviceTargets(values.devicetarget);
+  return input;
+}
+
+const redirectType = (value: string): RedirectType | undefined => REDIRECT_TYPES.find((type) => type === value);
+
+const sameText = (a: string, b: string) => a.trim() === b.trim();
+
+/**
+ * The client's input for an edit: the long URL, which the API requires on every update, and only
+ * the fields the user changed from `initial`. A field left alone is never sent, so an edit never
+ * moves a link to another domain or clears what the form could not show.
+ */
+export function toLinkUpdate(initial: LinkFormValues, values: LinkFormValues, serviceUrl: string): LinkUpdateInput {
+  const input: LinkUpdateInput = { url: values.url.trim() };
+  if (!sameText(initial.custom, values.custom)) input.custom = values.custom.trim();
+  // The service's own domain has no entry of its own in the API: it is named by the service URL.
+  if (initial.domain !== values.domain) input.domain = values.domain || serviceUrl;
+  const type = redirectType(values.type);
+  if (type && values.type !== initial.type) input.type = type;
+  if (values.password) input.password = values.password;
+  if (values.expiry && values.expiry.getTime() !== initial.expiry?.getTime())
+    input.expiry = formatTimestamp(values.expiry, localTimeZone());
+  if (!sameText(initial.metatitle, values.metatitle)) input.metatitle = values.metatitle.trim();
+  if (!sameText(initial.metadescription, values.metadescription)) input.metadescription = values.metadescription.trim();
+  if (!sameText(initial.geotarget, values.geotarget)) input.geotarget = geoTargets(values.geotarget);
+  if (!sameText(initial.devicetarget, values.devicetarget)) input.devicetarget = deviceTargets(values.devicetarget);
+  return input;
+}
