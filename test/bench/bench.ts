@@ -240,6 +240,8 @@ async function pollingCost() {
   const crossings = await measure({ event: 'linkClickThreshold', threshold }, async (count) => {
     for (let i = 0; i < count; i += 1) sandbox.store.state.links[(crossing += 1) * 37]!.stats.clicks = threshold + i;
   });
+  const bulk = await quietPollAfterBulkImport(sandbox, credentials);
+  const overlap = await overlappingPolls(sandbox, credentials, client);
   await sandbox.close();
   for (const [name, results] of [['newLink', newLinks], ['linkClickThreshold', crossings]] as const) {
     for (const { fresh, requests, emitted } of results) {
@@ -254,6 +256,74 @@ async function pollingCost() {
       });
     }
   }
+  rows.push({
+    figure: `3. newLink quiet poll after a bulk import of ${bulk.imported} links in one second (emitted ${bulk.emitted})`,
+    measured: `${bulk.requests} request${bulk.requests === 1 ? '' : 's'} (the poll before: ${bulk.settling})`,
+    baseline: `${bulk.importPages} (the pages the import fills)`,
+    ratio: `${(bulk.importPages / bulk.requests).toFixed(0)}x fewer`,
+    goal: '1 request',
+    met: bulk.requests === 1 && bulk.emitted === bulk.imported,
+  });
+  rows.push({
+    figure: `3. newLink: two polls in flight at once (slow server), ${overlap.created} new links`,
+    measured: `${overlap.duplicates} duplicates, ${overlap.missing} missing; the overlapping poll made ${overlap.overlapRequests} requests`,
+    baseline: `${overlap.created} links`,
+    ratio: '-',
+    goal: '0 duplicates, 0 missing',
+    met: overlap.duplicates === 0 && overlap.missing === 0,
+  });
+}
+
+/**
+ * 250 links sharing one second at the top of a 10,000-link list: the poll that finds them, the
+ * next one (which reads their second once more), then the quiet poll measured. Polls are two
+ * seconds apart here (n8n's are at least a minute apart).
+ */
+async function quietPollAfterBulkImport(sandbox: Sandbox, credentials: Credentials) {
+  const { poll } = await n8nHarness();
+  let staticData: IDataObject = {};
+  const pollOnce = async () => {
+    const before = sandbox.requests.length;
+    const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+    staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+    return { requests: sandbox.requests.length - before, emitted: result?.[0]?.length ?? 0 };
+  };
+  await pollOnce();
+  const imported = 250;
+  const second = new Date(Date.now() + 1000).toISOString().slice(0, 19).replace('T', ' ');
+  fillLinks(sandbox, imported, () => 0);
+  for (const link of sandbox.store.state.links.slice(-imported)) link.date = second;
+  const found = await pollOnce();
+  await sleep(2_100);
+  const settling = await pollOnce();
+  await sleep(2_100);
+  const quiet = await pollOnce();
+  return { imported, emitted: found.emitted, importPages: found.requests, settling: settling.requests, requests: quiet.requests };
+}
+
+/** A poll slowed by the server while the next scheduled poll starts; then one more poll. */
+async function overlappingPolls(sandbox: Sandbox, credentials: Credentials, client: LinkShortClient) {
+  const { activeTrigger } = await n8nHarness();
+  const trigger = activeTrigger(credentials, { event: 'newLink' });
+  await trigger.poll();
+  const created: number[] = [];
+  for (let i = 0; i < 20; i += 1) created.push((await client.links.create({ url: `https://example.com/overlap/${i}` })).id);
+  sandbox.faults.set([{ kind: 'delay', delayMs: 1_500, times: 1 }]);
+  const slow = trigger.poll();
+  await sleep(300);
+  const before = sandbox.requests.length;
+  await trigger.poll();
+  const overlapRequests = sandbox.requests.length - before;
+  await slow;
+  sandbox.faults.clear();
+  await trigger.poll();
+  const emitted = trigger.emitted.flatMap((data) => (data[0] ?? []).map((item) => item.json.id as number));
+  return {
+    created: created.length,
+    duplicates: emitted.length - new Set(emitted).size,
+    missing: created.filter((id) => !emitted.includes(id)).length,
+    overlapRequests,
+  };
 }
 
 async function returnAll() {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import QRCode from "qrcode";
 import type { QrRecord, Store } from "./store";
-import { parseTimestamp } from "./views";
+import { parseTimestamp, qrUrl } from "./views";
 import { destinationFor, recordVisit, visitorOf } from "./visits";
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -20,7 +20,7 @@ export function qrContent(qr: QrRecord, baseUrl: string): string {
   const data = qr.data as Record<string, string>;
   switch (qr.type) {
     case "link":
-      return `${baseUrl}/qr/${qr.code}`;
+      return qrUrl(qr, baseUrl);
     case "email":
       return `mailto:${data.email}?subject=${encodeURIComponent(data.subject ?? "")}&body=${encodeURIComponent(data.body ?? "")}`;
     case "sms":

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Failure, findRoute, type ApiBody } from "./api";
+import { findRoute } from "./routes";
+import { Failure, type ApiBody } from "./routes/shared";
 import { FaultInjector, type FaultRule } from "./faults";
 import { handlePublic, notFoundPage } from "./public";
 import { seed, type SeedName } from "./seed";

@@ -15,6 +15,11 @@ export function shortUrl(link: Pick<LinkRecord, "domain" | "alias">, baseUrl: st
   return `${link.domain ?? baseUrl}/${link.alias}`;
 }
 
+/** A QR code's tracked link: scanning it counts a scan (`/qr/{code}`). */
+export function qrUrl(qr: Pick<QrRecord, "code">, baseUrl: string): string {
+  return `${baseUrl}/qr/${qr.code}`;
+}
+
 export function accountView(user: UserRecord, plans: PlanRecord[]) {
   const plan = plans.find((candidate) => candidate.id === user.planId);
   return {
@@ -92,7 +97,7 @@ export function statsView(stats: Stats, mode: Mode, kind: "link" | "qr") {
 export function qrView(qr: QrRecord, baseUrl: string, mode: Mode) {
   return {
     id: qr.id,
-    link: `${baseUrl}/qr/${qr.code}`,
+    link: qrUrl(qr, baseUrl),
     scans: mode === "deployed" ? String(qr.stats.clicks) : qr.stats.clicks,
     name: qr.name,
     date: qr.date,

@@ -11,6 +11,8 @@ const root = join(__dirname, "../../..");
 function startCli(args: string[]): { child: ChildProcess; ready: Promise<{ baseUrl: string; userKey: string }>; output: () => string } {
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "packages/sandbox/src/cli.ts"), "--port", "0", "--json", ...args], {
     cwd: root,
+    // The workspace packages from their sources, as in jest.
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(root, "tsconfig.json") },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

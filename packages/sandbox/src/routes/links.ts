@@ -1,0 +1,159 @@
+import { randomBytes } from "node:crypto";
+import { REDIRECT_TYPES } from "@linkshort/client/core";
+import { emptyStats, type LinkRecord, type Store } from "../store";
+import { linkDetailsView, linkListView, parseTimestamp, shortUrl, statsView, timestamp } from "../views";
+import { Failure, TIMESTAMP, isUrl, mine, newestFirst, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
+
+function cleanAlias(alias: string): string {
+  return alias.trim().replace(/[\s/_|+]+/g, "-");
+}
+
+function randomAlias(store: Store, domain: string | null): string {
+  const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  for (;;) {
+    const bytes = randomBytes(5);
+    const alias = Array.from(bytes, (byte) => letters[byte % letters.length]).join("");
+    if (!store.state.links.some((link) => link.alias === alias && link.domain === domain)) return alias;
+  }
+}
+
+function targets<T extends string>(value: unknown, key: T, field: string): Array<Record<T | "link", string>> {
+  if (value === undefined || value === null || value === "") return [];
+  if (!Array.isArray(value)) throw new Failure(`Invalid ${field} data.`);
+  return value.map((entry) => {
+    const record = entry as Record<string, unknown>;
+    if (!record || typeof record[key] !== "string" || !record[key].trim() || !isUrl(record.link)) {
+      throw new Failure(`Invalid ${field} data.`);
+    }
+    return { [key]: record[key].trim(), link: record.link } as Record<T | "link", string>;
+  });
+}
+
+function parameters(value: unknown): Array<{ name: string; value: string }> {
+  if (value === undefined || value === null || value === "") return [];
+  if (!Array.isArray(value)) throw new Failure("Invalid parameters.");
+  return value.map((entry) => {
+    const record = entry as Record<string, unknown>;
+    if (!record || typeof record.name !== "string" || !record.name) throw new Failure("Invalid parameters.");
+    return { name: record.name, value: text(record.value) };
+  });
+}
+
+function linkType(context: ApiContext, value: unknown, allowCustom: boolean): string {
+  if (value === undefined || value === null || value === "") return "direct";
+  const type = text(value);
+  if (oneOf(REDIRECT_TYPES, type)) return type;
+  if (allowCustom && /^\d+$/.test(type)) {
+    if (!mine(context.store.state.splash, context).some((page) => page.id === Number(type))) throw new Failure("Custom splash page does not exist.");
+    return type;
+  }
+  const overlay = /^overlay-(\d+)$/.exec(type);
+  if (allowCustom && overlay) {
+    if (!mine(context.store.state.overlays, context).some((item) => item.id === Number(overlay[1]))) throw new Failure("CTA overlay does not exist.");
+    return type;
+  }
+  throw new Failure("Invalid redirect type.");
+}
+
+function linkDomain(context: ApiContext, value: unknown): string | null {
+  if (value === undefined || value === null || value === "") return null;
+  const domain = text(value).replace(/\/+$/, "");
+  if (domain === context.baseUrl) return null;
+  if (!mine(context.store.state.domains, context).some((item) => item.domain === domain)) throw new Failure("This domain does not exist or is not yours.");
+  return domain;
+}
+
+function linkFields(context: ApiContext, existing: LinkRecord | undefined) {
+  const { body } = context;
+  if (!isUrl(body.url)) throw new Failure("Please enter a valid URL.");
+  let expiry: string | null = existing?.expiry ?? null;
+  if (body.expiry !== undefined && body.expiry !== null && body.expiry !== "") {
+    const value = text(body.expiry);
+    if (!TIMESTAMP.test(value) || Number.isNaN(parseTimestamp(value))) throw new Failure("Please enter a valid expiry date.");
+    if (parseTimestamp(value) <= context.now) throw new Failure("The expiry date must be later than today.");
+    expiry = value;
+  }
+  return {
+    url: body.url,
+    type: linkType(context, body.type ?? existing?.type, existing === undefined),
+    password: body.password === undefined ? (existing?.password ?? null) : text(body.password) || null,
+    expiry,
+    geotarget: body.geotarget === undefined && existing ? existing.geotarget : targets(body.geotarget, "location", "geotargeting"),
+    devicetarget: body.devicetarget === undefined && existing ? existing.devicetarget : targets(body.devicetarget, "device", "device targeting"),
+    parameters: body.parameters === undefined && existing ? existing.parameters : parameters(body.parameters),
+    metatitle: body.metatitle === undefined ? (existing?.metatitle ?? "") : text(body.metatitle),
+    metadescription: body.metadescription === undefined ? (existing?.metadescription ?? "") : text(body.metadescription),
+  };
+}
+
+function checkAlias(context: ApiContext, raw: unknown, domain: string | null, self?: LinkRecord): string {
+  const alias = cleanAlias(text(raw));
+  if (alias.length < 3) throw new Failure("Custom alias must be at least 3 characters.");
+  if (alias.length > 50) throw new Failure("Custom alias must be at most 50 characters.");
+  if (!/^[A-Za-z0-9-]+$/.test(alias)) throw new Failure("Custom alias may only contain letters, numbers and hyphens.");
+  const taken = context.store.state.links.some((link) => link !== self && link.alias.toLowerCase() === alias.toLowerCase() && link.domain === domain);
+  if (taken || ["api", "qr", "user"].includes(alias.toLowerCase())) throw new Failure("That alias is taken. Please choose another one.");
+  return alias;
+}
+
+function createLink(context: ApiContext): ApiBody {
+  const fields = linkFields(context, undefined);
+  const domain = linkDomain(context, context.body.domain);
+  const custom = context.body.custom;
+  const same = JSON.stringify;
+  if (custom === undefined || custom === null || custom === "") {
+    // Deployed servers hand back the existing link for the same url, domain and options.
+    const existing = mine(context.store.state.links, context).find(
+      (link) =>
+        link.url === fields.url &&
+        link.domain === domain &&
+        link.type === fields.type &&
+        link.password === fields.password &&
+        link.expiry === fields.expiry &&
+        same(link.geotarget) === same(fields.geotarget) &&
+        same(link.devicetarget) === same(fields.devicetarget) &&
+        same(link.parameters) === same(fields.parameters) &&
+        link.metatitle === fields.metatitle &&
+        link.metadescription === fields.metadescription,
+    );
+    if (existing) return ok({ id: existing.id, shorturl: shortUrl(existing, context.baseUrl) });
+  }
+  const alias = custom === undefined || custom === null || custom === "" ? randomAlias(context.store, domain) : checkAlias(context, custom, domain);
+  const link: LinkRecord = { id: context.store.nextId("links"), userId: context.user.id, alias, domain, date: timestamp(context.now), stats: emptyStats(), ...fields };
+  context.store.state.links.push(link);
+  return ok({ id: link.id, shorturl: shortUrl(link, context.baseUrl) });
+}
+
+function updateLink(context: ApiContext): ApiBody {
+  const link = owned(context.store.state.links, context, "Link");
+  const fields = linkFields(context, link);
+  const domain = context.body.domain === undefined ? link.domain : linkDomain(context, context.body.domain);
+  const custom = context.body.custom;
+  const alias = custom === undefined || custom === null || custom === "" ? link.alias : checkAlias(context, custom, domain, link);
+  if (alias === link.alias && domain !== link.domain && context.store.state.links.some((other) => other !== link && other.alias === alias && other.domain === domain)) {
+    throw new Failure("That alias is taken. Please choose another one.");
+  }
+  Object.assign(link, fields, { alias, domain });
+  const shorturl = shortUrl(link, context.baseUrl);
+  return ok(context.mode === "deployed" ? { id: link.id, shorturl } : { id: link.id, short: shorturl });
+}
+
+export const linkRoutes: Route[] = [
+  route("GET", "/api/urls", (c) => {
+    const links = mine(c.store.state.links, c);
+    links.sort(c.query.get("order") === "click" ? (a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id : newestFirst);
+    const { slice, info } = paginate(links, c.query, c.mode);
+    return ok({ data: { ...info, urls: slice.map((link) => linkListView(link, c.baseUrl, c.mode)) } }, c.mode, true);
+  }),
+  route("GET", "/api/url/{id}", (c) => {
+    const link = owned(c.store.state.links, c, "Link");
+    const answer = { details: linkDetailsView(link, c.baseUrl, c.mode), data: statsView(link.stats, c.mode, "link") };
+    return ok(c.mode === "deployed" ? { id: link.id, ...answer } : answer);
+  }),
+  route("POST", "/api/url/add", createLink),
+  route("PUT", "/api/url/{id}/update", updateLink),
+  route("DELETE", "/api/url/{id}/delete", (c) => {
+    removeItem(c.store.state.links, owned(c.store.state.links, c, "Link"));
+    return ok({ message: "Link has been deleted successfully" });
+  }),
+];

@@ -1,0 +1,116 @@
+import type { Store, UserRecord } from "../store";
+import type { Mode } from "../views";
+
+/**
+ * What every resource's routes share: the request context, the answer envelope, ownership checks
+ * and paging.
+ *
+ * The sandbox is an independent check of the client, so it does not reuse the client's
+ * validation: every check of input below and in the resource files is written from the API
+ * document and deployed servers' behaviour. It imports from `@linkshort/client/core` only the
+ * spec's enumerations (pixel providers, QR types, redirect types, plan terms), which are facts of
+ * the API rather than rules of the client; a wrong list there would show up as a contract test
+ * failure against the document.
+ */
+
+export interface ApiContext {
+  store: Store;
+  user: UserRecord;
+  body: Record<string, unknown>;
+  query: URLSearchParams;
+  params: string[];
+  mode: Mode;
+  baseUrl: string;
+  now: number;
+}
+
+export type ApiBody = Record<string, unknown>;
+
+/** A failure answered the deployed way: HTTP 200 (or 403) with `error: 1` and a message. */
+export class Failure extends Error {
+  constructor(
+    message: string,
+    readonly status = 200,
+  ) {
+    super(message);
+  }
+}
+
+type Handler = (context: ApiContext) => ApiBody;
+
+export interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: Handler;
+  /** Changes state (saved to the data file before the answer). */
+  writes: boolean;
+}
+
+/** A route; `{id}` in the path stands for a numeric id, handed to the handler in `params`. */
+export const route = (method: string, path: string, handler: Handler): Route => ({
+  method,
+  pattern: new RegExp(`^${path.replace(/\{id\}/g, "(\\d+)")}$`),
+  handler,
+  writes: method !== "GET" || path.startsWith("/api/user/login"),
+});
+
+/** The success envelope; lists on deployed servers say `error: "0"`. */
+export const ok = (extra: ApiBody = {}, mode?: Mode, listFlag = false): ApiBody => ({ error: listFlag && mode === "deployed" ? "0" : 0, ...extra });
+
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+const DEFAULT_PAGE_SIZE = 15;
+
+/** The server's own URL check (deliberately not the client's): http or https with a host, no whitespace. */
+export function isUrl(value: unknown): value is string {
+  if (typeof value !== "string" || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A body field as text, the way PHP reads form and JSON values. */
+export function text(value: unknown, fallback = ""): string {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
+}
+
+/** Pages as deployed servers do: `limit` 0 or not a number means 15, a page below 1 means 1. */
+export function paginate<T>(items: T[], query: URLSearchParams, mode: Mode) {
+  const limitParam = Number.parseInt(query.get("limit") ?? "", 10);
+  const limit = Number.isFinite(limitParam) && limitParam > 0 ? limitParam : DEFAULT_PAGE_SIZE;
+  const pageParam = Number.parseInt(query.get("page") ?? "", 10);
+  const page = Number.isFinite(pageParam) && pageParam > 1 ? pageParam : 1;
+  const maxpage = Math.max(1, Math.ceil(items.length / limit));
+  const slice = items.slice((page - 1) * limit, page * limit);
+  // Deployed servers always announce a next page, even at the end.
+  const nextpage = mode === "deployed" ? page + 1 : Math.min(page + 1, maxpage);
+  return { slice, info: { result: slice.length, perpage: limit, currentpage: page, nextpage, maxpage } };
+}
+
+export const newestFirst = <T extends { id: number; date: string }>(a: T, b: T) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id);
+
+/** The caller's item with the id of the path, or the server's "does not exist" (also for another user's item). */
+export function owned<T extends { id: number; userId: number }>(items: T[], context: ApiContext, what: string): T {
+  const id = Number(context.params[0]);
+  const item = items.find((candidate) => candidate.id === id && candidate.userId === context.user.id);
+  if (!item) throw new Failure(`${what} does not exist.`);
+  return item;
+}
+
+export function requireAdmin(context: ApiContext): void {
+  if (!context.user.admin) throw new Failure("You do not have permission to access this endpoint.", 403);
+}
+
+export function mine<T extends { userId: number }>(items: T[], context: ApiContext): T[] {
+  return items.filter((item) => item.userId === context.user.id);
+}
+
+export function removeItem<T>(items: T[], item: T): void {
+  items.splice(items.indexOf(item), 1);
+}
+
+/** Whether a value is one of a spec enumeration's members. */
+export const oneOf = (values: readonly string[], value: string): boolean => values.includes(value);
