@@ -46,6 +46,8 @@ export class LinkShortApi implements ICredentialType {
 			url: '/api/account',
 			method: 'GET',
 		},
+		// Deployed servers answer a refused key with HTTP 403 (see real-world-notes); n8n's rule types
+		// do not mix response-code and body rules in one list.
 		rules: [
 			{
 				type: 'responseCode',
@@ -61,14 +63,6 @@ export class LinkShortApi implements ICredentialType {
 					value: 404,
 					message:
 						'No API answered at this Base URL. Use the address of your link-shortening service, such as https://short.example.com, without /api.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error',
-					value: 1,
-					message: 'The service did not accept this API key',
 				},
 			},
 		],
