@@ -1,3 +1,4 @@
+import { countMap } from "./data-file";
 import { emptyStats, generateApiKey, hashPassword, type PlanRecord, type Store, type UserRecord } from "./store";
 import { timestamp } from "./views";
 
@@ -134,7 +135,10 @@ export function seed(store: Store, name: SeedName, now: number, keys: { admin?: 
   const qrStats = emptyStats();
   qrStats.clicks = 12;
   qrStats.visitors = ["q1", "q2", "q3", "q4", "q5"];
-  qrStats.countries = { Canada: 8, Germany: 4 };
+  qrStats.countries = countMap([
+    ["Canada", 8],
+    ["Germany", 4],
+  ]);
   store.state.qrs.push({
     id: store.nextId("qrs"),
     userId: user.id,

@@ -186,11 +186,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const now = options.now ?? (() => Date.now());
   const store = new Store(options.dataFile);
   try {
-    if (store.isNew) {
-      seed(store, options.seed ?? "demo", now(), options.keys);
-      // The first save also proves the file can be written, before the sandbox says it listens.
-      store.commit();
-    }
+    if (store.isNew) seed(store, options.seed ?? "demo", now(), options.keys);
+    // A first save proves the data file can be written, before the sandbox says it listens.
+    store.commit();
     return await listen(store, options, now);
   } catch (error) {
     store.close();
@@ -378,9 +376,12 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       try {
-        store.close();
+        // Changes made to `store.state` directly, by tests, are saved too.
+        store.commit();
       } catch (error) {
         console.error(error);
+      } finally {
+        store.close();
       }
     },
   };

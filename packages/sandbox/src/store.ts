@@ -198,7 +198,8 @@ export class Store {
       this.saved = text;
     } catch (error) {
       if (this.saved !== undefined) this.restore(this.saved);
-      throw new SaveError(`The change could not be saved to the data file (${error instanceof Error ? error.message : String(error)}); nothing was changed.`);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SaveError(this.saved === undefined ? `data file "${this.file}" cannot be written: ${reason}` : `The change could not be saved to the data file (${reason}); nothing was changed.`);
     }
   }
 
@@ -207,12 +208,8 @@ export class Store {
     this.reindex();
   }
 
-  /** Saves what is unsaved (changes made to `state` directly) and releases the data file. */
+  /** Releases the data file for another sandbox. */
   close(): void {
-    try {
-      this.commit();
-    } finally {
-      this.releaseLock?.();
-    }
+    this.releaseLock?.();
   }
 }
