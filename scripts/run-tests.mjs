@@ -15,10 +15,12 @@ const suites = [
   { name: "raycast build (ray build)", command: ["npm", "run", "build", "--workspace", "linkshort"] },
   { name: "raycast lint (eslint, prettier, tsc)", command: ["npm", "run", "lint", "--workspace", "linkshort"] },
   { name: "raycast store package (installs and builds alone)", command: ["node", "raycast-extension/scripts/check-store-package.mjs"] },
-  // Real n8n (installed into .cache on first run, about 5 minutes), with the example workflows.
+  // Real n8n (installed into .cache on the first run), with the example workflows.
   { name: "n8n e2e", command: ["node", "test/n8n/e2e.mjs"] },
   // n8n's editor in headless Chromium (apt's chromium): what a person sees and runs; screenshots in .cache/n8n-editor-screenshots.
   { name: "n8n editor (browser)", command: ["node", "test/n8n/editor.mjs"] },
+  // n8n in queue mode: Redis and Postgres (Debian packages) as the test's own processes, a main instance and two workers.
+  { name: "n8n queue mode", command: ["node", "test/n8n/queue.mjs"] },
 ];
 
 let passed = 0;

@@ -1,0 +1,392 @@
+// n8n in queue mode for tests and `npm start -- --queue`: Redis and Postgres (Debian packages) run
+// as this process's own children on free loopback ports with their data in a folder of ours, then
+// one n8n main instance and N workers share them. Postgres refuses to run as root, so it runs as
+// the `postgres` user (runuser). Everything started here is ended by stop(), and by a handler on
+// this process's exit should the caller die first.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect, createServer as netServer } from 'node:net';
+import { join } from 'node:path';
+import { n8nCli, startN8n } from './n8n.mjs';
+
+const POSTGRES_USER = 'postgres';
+
+const handedOut = new Set();
+
+/**
+ * A free TCP port on the loopback address, never one this process handed out before (nor the one
+ * after it: n8n's task broker defaults to its port + 1), since ports are handed out before use.
+ */
+export async function freePort() {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const server = netServer().listen(0, '127.0.0.1', () => {
+        const { port: picked } = server.address();
+        server.close(() => resolve(picked));
+      });
+      server.on('error', reject);
+    });
+    if ([port - 1, port, port + 1].some((near) => handedOut.has(near))) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Children still running, ended with SIGKILL if this process exits without stopping them. */
+const running = new Set();
+process.on('exit', () => {
+  for (const pid of running) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+function track(child) {
+  running.add(child.pid);
+  child.once('exit', () => running.delete(child.pid));
+  return child;
+}
+
+function waitForExit(child, timeoutMs) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function collectOutput(child) {
+  let output = '';
+  const collect = (chunk) => (output = (output + chunk).slice(-8000));
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return () => output;
+}
+
+/** The folder holding Postgres's binaries (Debian installs them per major version). */
+export function postgresBin() {
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base) ? readdirSync(base).filter((name) => existsSync(join(base, name, 'bin/initdb'))) : [];
+  if (versions.length === 0) throw new Error('Postgres is not installed (no /usr/lib/postgresql/*/bin/initdb): apt-get install -y postgresql');
+  return join(base, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin');
+}
+
+/** Starts redis-server on a free loopback port, without persistence. */
+export async function startRedis(dir) {
+  const port = await freePort();
+  const child = track(
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const output = collectOutput(child);
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited ${child.exitCode}: ${output()}`);
+    const pong = await new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+      socket.on('data', (data) => {
+        socket.destroy();
+        resolve(String(data).startsWith('+PONG'));
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (pong) break;
+    if (Date.now() - started > 20_000) throw new Error(`redis-server did not answer PING: ${output()}`);
+    await sleep(200);
+  }
+  return {
+    host: '127.0.0.1',
+    port,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await waitForExit(child, 5000);
+    },
+  };
+}
+
+/**
+ * Starts Postgres as the `postgres` user on a free loopback port with its cluster in `dir/postgres`
+ * (made by initdb on first use, kept after), and makes the database `n8n`. Resolves with the
+ * connection settings, a query helper and stop().
+ */
+export async function startPostgres(dir) {
+  const bin = postgresBin();
+  const home = join(dir, 'postgres');
+  const data = join(home, 'data');
+  const sockets = join(home, 'sockets');
+  mkdirSync(sockets, { recursive: true });
+  // The postgres user must reach its folder through ours.
+  chmodSync(dir, 0o755);
+  const passwordFile = join(home, 'password');
+  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(12).toString('hex'));
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  execFileSync('chown', ['-R', `${POSTGRES_USER}:`, home]);
+  const asPostgres = (command, args) => ['-u', POSTGRES_USER, '--', join(bin, command), ...args];
+  if (!existsSync(join(data, 'PG_VERSION'))) {
+    execFileSync(
+      'runuser',
+      asPostgres('initdb', ['-D', data, '-U', POSTGRES_USER, `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync']),
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+  }
+  const port = await freePort();
+  const child = track(
+    spawn(
+      'runuser',
+      asPostgres('postgres', ['-D', data, '-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
+  );
+  const output = collectOutput(child);
+  const env = { ...process.env, PGPASSWORD: password };
+  const connection = ['-h', '127.0.0.1', '-p', String(port), '-U', POSTGRES_USER];
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`postgres exited ${child.exitCode}: ${output()}`);
+    try {
+      execFileSync(join(bin, 'pg_isready'), [...connection, '-q'], { env, stdio: 'ignore' });
+      break;
+    } catch {
+      if (Date.now() - started > 60_000) throw new Error(`postgres did not get ready: ${output()}`);
+      await sleep(300);
+    }
+  }
+  const exists = execFileSync(join(bin, 'psql'), [...connection, '-d', 'postgres', '-Atc', "select 1 from pg_database where datname = 'n8n'"], { env }).toString().trim();
+  if (exists !== '1') execFileSync(join(bin, 'createdb'), [...connection, 'n8n'], { env });
+  return {
+    database: { host: '127.0.0.1', port, user: POSTGRES_USER, password, database: 'n8n' },
+    /** Runs statements; returns what psql prints. */
+    execute(sql) {
+      return execFileSync(join(bin, 'psql'), [...connection, '-d', 'n8n', '-v', 'ON_ERROR_STOP=1', '-Atc', sql], { env }).toString();
+    },
+    /** Runs a query and returns its rows as objects. */
+    query(sql) {
+      const text = execFileSync(join(bin, 'psql'), [...connection, '-d', 'n8n', '-Atc', `select coalesce(json_agg(row_to_json(q)), '[]') from (${sql}) q`], { env, maxBuffer: 64 * 1024 * 1024 }).toString();
+      return JSON.parse(text);
+    },
+    stop: async () => {
+      // runuser may not pass a signal on: tell the postmaster itself (SIGINT: fast shutdown).
+      const pid = existsSync(join(data, 'postmaster.pid')) ? Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) : undefined;
+      try {
+        if (pid) process.kill(pid, 'SIGINT');
+        else child.kill('SIGINT');
+      } catch {
+        // already gone
+      }
+      await waitForExit(child, 20_000);
+    },
+  };
+}
+
+/** The inode of the loopback TCP socket whose local port is `localPort` and remote port `remotePort`. */
+function socketInode(localPort, remotePort) {
+  const hex = (port) => port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10) continue;
+      if (fields[1].endsWith(`:${hex(localPort)}`) && fields[2].endsWith(`:${hex(remotePort)}`)) return fields[9];
+    }
+  }
+  return undefined;
+}
+
+/** The process (pid) holding a socket inode, among `pids` (and their children) and then any process. */
+function socketOwner(inode, pids) {
+  if (inode === undefined) return undefined;
+  const holds = (pid) => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`;
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  };
+  const all = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const known = new Set(pids);
+  return pids.find(holds) ?? all.filter((pid) => known.has(parentOf(pid))).find(holds) ?? all.find(holds);
+}
+
+function parentOf(pid) {
+  try {
+    // The command name may hold spaces and parentheses: the fields after its closing one are fixed.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Which process sent what arrives on this server-side loopback socket: its end of the connection is
+ * found in /proc (Linux). Returns that process and its ancestors (pids, nearest first), to be named
+ * later by nameOfSender: a process may send before its starter knows its name.
+ */
+export function senderOf(socket, candidates = []) {
+  const chain = [];
+  let pid = socketOwner(socketInode(socket.remotePort, socket.localPort), candidates);
+  while (pid && pid > 1 && chain.length < 20) {
+    chain.push(pid);
+    pid = parentOf(pid);
+  }
+  return chain;
+}
+
+/** The name `nameOf` gives the nearest named process of a sender chain (see senderOf), or "unknown". */
+export function nameOfSender(chain, nameOf) {
+  for (const pid of chain) {
+    const name = nameOf(pid);
+    if (name !== undefined) return name;
+  }
+  return 'unknown';
+}
+
+/**
+ * A pass-through HTTP server in front of `target` that records every request with the process that
+ * sent it (see senderOf): { process, method, path, query, at }.
+ */
+export async function startAttributingProxy(target, nameOf, candidates = () => []) {
+  const targetUrl = new URL(target);
+  const requests = [];
+  const server = createServer((request, response) => {
+    const [path, query = ''] = (request.url ?? '').split('?');
+    const sender = senderOf(request.socket, candidates());
+    requests.push({
+      get process() {
+        return nameOfSender(sender, nameOf);
+      },
+      method: request.method,
+      path,
+      query: query ? `?${query}` : '',
+      at: Date.now(),
+    });
+    const upstream = httpRequest(
+      { host: targetUrl.hostname, port: targetUrl.port, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Starts Redis, Postgres, then (after `prepare(cli, postgres)` has imported what the caller needs
+ * with n8n's CLI against that database) one n8n main instance and `workers` workers in queue mode, all
+ * sharing `userFolder`. `onOutput(name, text)` receives every process's output.
+ */
+export async function startQueueStack({ dir, userFolder, workers = 2, concurrency = 5, mainPort, prepare, onOutput, logLevel = 'info', extraEnv = {} }) {
+  const [redis, postgres] = await Promise.all([startRedis(dir), startPostgres(dir)]);
+  const stack = { redis, postgres, main: undefined, workers: [] };
+  const names = new Map();
+  try {
+    const port = mainPort ?? (await freePort());
+    const encryptionKeyFile = join(dir, 'encryption-key');
+    if (!existsSync(encryptionKeyFile)) writeFileSync(encryptionKeyFile, randomBytes(24).toString('hex'));
+    const env = {
+      EXECUTIONS_MODE: 'queue',
+      QUEUE_BULL_REDIS_HOST: redis.host,
+      QUEUE_BULL_REDIS_PORT: String(redis.port),
+      N8N_ENCRYPTION_KEY: readFileSync(encryptionKeyFile, 'utf8').trim(),
+      OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+      N8N_LOG_LEVEL: logLevel,
+      ...extraEnv,
+    };
+    const database = postgres.database;
+    let migrated = false;
+    const cli = async (args) => {
+      migrated = true;
+      const result = await n8nCli(userFolder, port, args, { database, env });
+      if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} failed (${result.code ?? result.signal}): ${result.stderr.slice(-2000)}${result.stdout.slice(-2000)}`);
+      return result;
+    };
+    stack.cli = cli;
+    await prepare?.(cli, postgres);
+
+    const workerPorts = [];
+    for (let i = 0; i < workers; i += 1) workerPorts.push({ port: await freePort(), broker: await freePort(), health: await freePort() });
+    const startMain = async () => {
+      const main = await startN8n(userFolder, port, { database, env, onOutput: (text) => onOutput?.('main', text), timeoutMs: 180_000 });
+      names.set(main.pid, 'main');
+      return main;
+    };
+    const startWorker = async (index) => {
+      const name = `worker-${index + 1}`;
+      const { port: workerPort, broker, health } = workerPorts[index];
+      const worker = await startN8n(userFolder, workerPort, {
+        database,
+        args: ['worker', `--concurrency=${concurrency}`],
+        env: { ...env, N8N_RUNNERS_BROKER_PORT: String(broker), QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(health) },
+        readyUrl: `http://127.0.0.1:${health}/healthz`,
+        onOutput: (text) => onOutput?.(name, text),
+        timeoutMs: 180_000,
+      });
+      names.set(worker.pid, name);
+      return Object.assign(worker, { name, healthUrl: `http://127.0.0.1:${health}/healthz` });
+    };
+    // Any n8n command brings the database schema up to date: after `prepare`'s, main and workers
+    // start at once; otherwise main (which migrates) goes first.
+    const mainStarting = startMain();
+    if (!migrated) await mainStarting.catch(() => {});
+    const [main, ...started] = await Promise.allSettled([mainStarting, ...workerPorts.map((_, index) => startWorker(index))]);
+    if (main.status === 'fulfilled') stack.main = main.value;
+    stack.workers = started.filter((result) => result.status === 'fulfilled').map((result) => result.value);
+    const failed = [main, ...started].find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    Object.assign(stack, {
+      url: stack.main.url,
+      database,
+      /** The name ("main", "worker-1", ...) of an n8n process by pid, or undefined. */
+      nameOf: (pid) => names.get(pid),
+      /** The pids of the n8n processes running now. */
+      pids: () => [stack.main.pid, ...stack.workers.map((worker) => worker.pid)],
+      async restartMain() {
+        await stack.main.stop();
+        stack.main = await startMain();
+      },
+      async restartWorker(index, { crash = false } = {}) {
+        await (crash ? stack.workers[index].kill() : stack.workers[index].stop());
+        stack.workers[index] = await startWorker(index);
+      },
+    });
+  } catch (error) {
+    await stopQueueStack(stack);
+    throw error;
+  }
+  stack.stop = () => stopQueueStack(stack);
+  return stack;
+}
+
+async function stopQueueStack(stack) {
+  await Promise.all([stack.main?.stop(), ...stack.workers.map((worker) => worker.stop())]);
+  await Promise.all([stack.redis?.stop(), stack.postgres?.stop()]);
+}
