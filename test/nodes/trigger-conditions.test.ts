@@ -346,6 +346,19 @@ describe('4. a failed poll on any page changes nothing; the next poll catches up
     expect(sorted(idsOf(trigger.emitted))).toEqual(created);
   });
 
+  it('a New Link trigger activated under 0.1.0 (a state bounded by dates) goes on after the upgrade, each link once', async () => {
+    const page = await client.links.list({ order: 'date', limit: 100 });
+    const newest = page.items[0]!.date!;
+    const known = Object.fromEntries(page.items.filter((link) => link.date === newest).map((link) => [String(link.id), link.date]));
+    const trigger = new RestartingTrigger({ event: 'newLink' });
+    trigger.staticData = { key: JSON.stringify({ event: 'newLink' }), state: { boundary: newest, previousNewest: newest, known } };
+    const created = await createLinks(3, 'after-upgrade');
+    await trigger.poll();
+    await trigger.poll();
+    await trigger.poll();
+    expect(idsOf(trigger.emitted)).toEqual(created);
+  });
+
   it('links deleted while a poll reads its pages, and a nextpage past the end, neither repeat nor lose a link', async () => {
     const trigger = new RestartingTrigger({ event: 'newLink' });
     await trigger.poll();

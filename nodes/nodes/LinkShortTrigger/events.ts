@@ -145,6 +145,18 @@ async function readNewest<T extends Dated>(pages: PagePromise<T>, state: NewItem
 	return { items, deep, pages: pageCount, newestBlockRead: !stopped || (last !== undefined && newest !== null && dateOf(last) < newest) };
 }
 
+/**
+ * A state kept by version 0.1.0, which bounded by dates: `known` mapped the ids dated at or after
+ * `boundary` to their dates. Everything it emitted has an id at most the largest of those; the
+ * first poll after the upgrade reads deep.
+ */
+function upgraded(state: IDataObject): NewItemsState {
+	if (typeof state.floorId === 'number') return state as NewItemsState;
+	const known = state.known !== null && typeof state.known === 'object' ? Object.keys(state.known).map(Number).filter(Number.isInteger) : [];
+	const top = typeof state.previousNewest === 'string' ? state.previousNewest : null;
+	return { floorId: Math.max(0, ...known), known: [], top, topSeenAt: 0, topSettled: false, pages: 0, deepTop: top, deepReadAt: 0 };
+}
+
 function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PagePromise<T>, describe: (item: T) => IDataObject): PollEvent<NewItemsState> {
 	return {
 		async baseline(client, { now }) {
@@ -163,7 +175,8 @@ function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PageP
 			};
 		},
 
-		async poll(client, state, { now }) {
+		async poll(client, stored, { now }) {
+			const state = upgraded(stored);
 			const startedAt = now();
 			const reading = await readNewest(list(client), state, startedAt);
 			const known = new Set(state.known);
