@@ -9,7 +9,7 @@ import type { State, Stats } from "./store";
  * of one.
  */
 
-function describe(value: unknown): string {
+function describeValue(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
   return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)?.slice(0, 40)}`;
@@ -21,7 +21,7 @@ class ShapeError extends Error {}
 
 function expectType(value: unknown, path: string, type: "string" | "number" | "boolean" | "object" | "array"): void {
   const ok = type === "array" ? Array.isArray(value) : type === "object" ? isRecord(value) : typeof value === type && (type !== "number" || Number.isFinite(value));
-  if (!ok) throw new ShapeError(`${path} must be ${type === "array" || type === "object" ? "an" : "a"} ${type} (found ${describe(value)})`);
+  if (!ok) throw new ShapeError(`${path} must be ${type === "array" || type === "object" ? "an" : "a"} ${type} (found ${describeValue(value)})`);
 }
 
 /** A map of counts keyed by what visitors send (referrers...): no prototype, so `constructor` or `__proto__` is a key like any other. */
@@ -64,7 +64,7 @@ const REQUIRED: Record<string, Record<string, "string" | "number" | "boolean" | 
 /** The state a data file's text holds, checked, with its count maps made prototype-free; a ShapeError names the first thing that is wrong. */
 export function readState(text: string): Partial<State> {
   const value: unknown = JSON.parse(text);
-  if (!isRecord(value)) throw new ShapeError(`it must hold a JSON object (found ${describe(value)})`);
+  if (!isRecord(value)) throw new ShapeError(`it must hold a JSON object (found ${describeValue(value)})`);
   if (value.nextId !== undefined) {
     expectType(value.nextId, '"nextId"', "object");
     for (const [kind, id] of Object.entries(value.nextId as Record<string, unknown>)) expectType(id, `nextId.${kind}`, "number");
@@ -72,12 +72,12 @@ export function readState(text: string): Partial<State> {
   for (const [collection, fields] of Object.entries(REQUIRED)) {
     const items = value[collection];
     if (items === undefined) continue;
-    if (!Array.isArray(items)) throw new ShapeError(`"${collection}" must be an array (found ${describe(items)})`);
+    if (!Array.isArray(items)) throw new ShapeError(`"${collection}" must be an array (found ${describeValue(items)})`);
     items.forEach((item: unknown, index) => {
       const path = `${collection}[${index}]`;
       expectType(item, path, "object");
       const record = item as Record<string, unknown>;
-      if (!Number.isInteger(record.id)) throw new ShapeError(`${path}.id must be a whole number (found ${describe(record.id)})`);
+      if (!Number.isInteger(record.id)) throw new ShapeError(`${path}.id must be a whole number (found ${describeValue(record.id)})`);
       for (const [field, type] of Object.entries(fields)) expectType(record[field], `${path}.${field}`, type);
       if (collection === "links" || collection === "qrs") record.stats = checkStats(record.stats, `${path}.stats`);
     });

@@ -72,17 +72,16 @@ describe("the fault-injection endpoint", () => {
     }
   });
 
-  it("takes no backtracking regular expression as a route: a pathological one is refused, and requests stay fast", async () => {
+  it("takes no backtracking regular expression as a route: a pathological one is refused and nothing is set", async () => {
     const headers = { "content-type": "application/json", authorization: `Bearer ${sandbox.adminKey}` };
     const evil = { rules: [{ kind: "5xx", route: "^GET /(a|a)+(a|a)+(a|a)+$" }] };
     const answer = await post(headers, evil);
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text).message).toMatch(/rules\[0\]\.route/);
     expect(() => sandbox.faults.set(evil.rules)).toThrow(/route/);
-    const started = Date.now();
-    await raw(`${sandbox.baseUrl}/api/${"a".repeat(27)}!`);
+    // Nothing was set: the request the pattern would have held is answered as usual.
+    expect((await raw(`${sandbox.baseUrl}/api/${"a".repeat(27)}!`, { headers: { authorization: `Bearer ${sandbox.userKey}` } })).status).toBe(404);
     expect(await raw(`${sandbox.baseUrl}/health`)).toMatchObject({ status: 200 });
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it("routes match by method and path: exact with ^ and $, by prefix, and * for any run of characters", async () => {
