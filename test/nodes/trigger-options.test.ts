@@ -85,6 +85,24 @@ describe('Link IDs', () => {
     expect(a.id).toBeGreaterThan(0);
   });
 
+  it('Link Received Clicks: watching a link again after a filter left it out does not count its earlier clicks as new', async () => {
+    const watchedLink = await client.links.create({ url: 'https://example.com/kept', custom: 'kept-link' });
+    let staticData: IDataObject = {};
+    const pollWith = async (linkIds: number[]) => {
+      const running = activeTrigger(credentials, { event: 'newLinkClicks', linkIds }, staticData);
+      await running.poll();
+      staticData = JSON.parse(JSON.stringify(running.staticData())) as IDataObject;
+      return running.emitted.flatMap((data) => (data[0] ?? []).map((item) => item.json));
+    };
+    await pollWith([]);
+    await pollWith([watchedLink.id]);
+    await pollWith([watchedLink.id]);
+    await pollWith([watchedLink.id]);
+    expect(await pollWith([])).toEqual([]);
+    await visit('n8n', 1);
+    expect((await pollWith([])).map((item) => [item.id, item.newClicks])).toEqual([[sandbox.store.state.links.find((l) => l.alias === 'n8n')!.id, 1]]);
+  });
+
   it('that are not link IDs get an error naming the field, before any request', async () => {
     const before = sandbox.requests.length;
     const error = await poll(credentials, { event: 'linkClickThreshold', linkIds: '12, twelve' }, {}).catch((e: unknown) => e);

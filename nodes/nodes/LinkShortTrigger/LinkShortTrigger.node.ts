@@ -66,7 +66,15 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 	const token = `${startedAt}-${Math.random().toString(36).slice(2)}`;
 	staticData.lease = { token, until: startedAt + LEASE_MS };
 	const generation = Number(staticData.generation ?? 0);
-	const key = JSON.stringify({ event: eventName, ...(eventName === 'linkClickThreshold' ? { threshold: parameters.threshold, linkIds: parameters.linkIds } : {}) });
+	// Settings that change what the state means start a new baseline (the click counts of links no
+	// longer watched are not kept, so watching them again must not count all their clicks as new).
+	const settings =
+		eventName === 'linkClickThreshold'
+			? { threshold: parameters.threshold, linkIds: parameters.linkIds }
+			: eventName === 'newLinkClicks' && parameters.linkIds.length > 0
+				? { linkIds: parameters.linkIds }
+				: {};
+	const key = JSON.stringify({ event: eventName, ...settings });
 	try {
 		const outcome =
 			staticData.key !== key || staticData.state === undefined
