@@ -17,9 +17,14 @@ if (!target) {
 }
 rmSync(target, { recursive: true, force: true });
 mkdirSync(target, { recursive: true });
-for (const entry of ['src', 'assets', 'README.md', 'CHANGELOG.md', 'tsconfig.json', 'eslint.config.js', '.prettierrc']) {
+for (const entry of ['src', 'assets', 'metadata', 'README.md', 'CHANGELOG.md', 'tsconfig.json', 'eslint.config.js', '.prettierrc']) {
   cpSync(join(here, entry), join(target, entry), { recursive: true });
 }
+// In the monorepo the client resolves to its source through tsconfig paths; the store folder has
+// its own copy (below), so the paths go.
+const tsconfig = JSON.parse(readFileSync(join(target, 'tsconfig.json'), 'utf8'));
+delete tsconfig.compilerOptions.paths;
+writeFileSync(join(target, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
 
 // The client's core, as source (the Node-only entry with undici is left out).
 const vendor = join(target, 'src/vendor/linkshort-client');
