@@ -167,13 +167,18 @@ describe('1. two polls of one trigger node in flight at once', () => {
       const second = trigger.poll();
       await hold.until(2);
       const [early, late] = firstToFinish === 'the first' ? [0, 1] : [1, 0];
+      const withoutLease = () => JSON.stringify({ ...trigger.staticData(), lease: undefined });
       hold.held[early]!();
       await (early === 0 ? first : second);
+      const committed = withoutLease();
       await event.change(3); // after the first to finish read: only the next poll can see it
       hold.held[late]!();
       await Promise.all([first, second]);
       sandbox.onApiRequest = undefined;
       expect(trigger.emitted).toHaveLength(1);
+      // The later finisher left the first one's progress as it was, and its own lease is gone.
+      expect(withoutLease()).toBe(committed);
+      expect(trigger.staticData().lease).toBeUndefined();
       const state = JSON.stringify(trigger.staticData());
       hostOffset += 60_000;
       await trigger.poll();
