@@ -326,6 +326,24 @@ describe('4. a failed poll on any page changes nothing; the next poll catches up
     expect(new Set(idsOf(trigger.emitted)).size).toBe(trigger.emitted.length);
   });
 
+  it.each(EVENT_CASES)('%s: a read that fails (5xx, HTML, malformed JSON, empty body) changes nothing; the next poll catches up once', async (name) => {
+    const event = eventCase(name);
+    const trigger = new RestartingTrigger(event.parameters);
+    await trigger.poll();
+    for (const [round, kind] of (['5xx', 'html', 'malformed', 'empty'] as const).entries()) {
+      await event.change(round);
+      const state = JSON.stringify(trigger.staticData);
+      sandbox.faults.set([{ kind, times: 5 }]);
+      const failed = await trigger.poll();
+      sandbox.faults.clear();
+      expect(failed.errors).toHaveLength(1);
+      expect(JSON.stringify(trigger.staticData)).toBe(state);
+      await trigger.poll();
+    }
+    await trigger.poll();
+    expect(sorted(event.total(trigger.emitted))).toEqual(sorted(event.expected()));
+  });
+
   it('an HTTP-200 "error: 429" answer mid-poll (another client used up the key\'s limit) is waited out or fails the poll; either way exactly once', async () => {
     await sandbox.close();
     sandbox = await startSandbox({ rateLimit: { limit: 60, windowMs: 2_000 }, now: () => realNow() });
