@@ -77,4 +77,40 @@ describe("Edit Link", () => {
     expect(storedLink(id)).toEqual({ ...before, metatitle: "New title" });
     expect(mock.toasts.at(-1)).toMatchObject({ style: "SUCCESS", title: "Link saved", message: `${sandbox.baseUrl}/edit-title` });
   });
+
+  it("moving a link to a branded domain sends only the domain; an untouched form sends nothing", async () => {
+    const id = await createLink("edit-domain");
+    const form = await openEditForm(id, storedLink(id).url);
+    const { sent, restore } = recordFetches();
+    try {
+      await submit(form);
+      expect(mock.toasts.at(-1)).toMatchObject({ title: "Nothing changed" });
+      expect(puts(sent)).toEqual([]);
+      await press(field(form, "Domain").props.onChange, "https://go.demo.example");
+      await submit(form);
+      await waitFor(() => puts(sent).length === 1 && mock.toasts.at(-1)?.title === "Link saved", "the save");
+    } finally {
+      restore();
+    }
+    expect(puts(sent)[0]!.body).toEqual({ url: "https://example.com/edit-domain", domain: "https://go.demo.example" });
+    expect(storedLink(id)).toMatchObject({ domain: "https://go.demo.example", alias: "edit-domain", type: "frame", metatitle: "Old title" });
+  });
+
+  it("an alias or expiry cannot be removed: the field says so and nothing is sent", async () => {
+    const id = await createLink("edit-clear");
+    const form = await openEditForm(id, storedLink(id).url);
+    const { sent, restore } = recordFetches();
+    try {
+      await press(field(form, "Custom Alias").props.onChange, "");
+      await press(field(form, "Expiry").props.onChange, null);
+      await press(field(form, "Country Targeting").props.onChange, "Canada = not a url");
+      await submit(form);
+    } finally {
+      restore();
+    }
+    expect(field(form, "Custom Alias").props.error).toBe("A link keeps its alias: type a new one to change it");
+    expect(field(form, "Expiry").props.error).toBe("The service cannot remove an expiry: pick a new date");
+    expect(field(form, "Country Targeting").props.error).toBe("line 1: the link must be a valid http or https URL");
+    expect(puts(sent)).toEqual([]);
+  });
 });
