@@ -40,6 +40,8 @@ const nodeTypeInstances: Record<string, INodeType> = { [NODE_TYPE]: new LinkShor
 
 /** The LinkShort node's description as n8n loads it from the built package. */
 export const linkShortDescription = nodeTypeInstances[NODE_TYPE]!.description;
+/** The names of the node's "From list" search methods. */
+export const listSearchMethods = Object.keys(nodeTypeInstances[NODE_TYPE]!.methods?.listSearch ?? {});
 
 const nodeTypes: INodeTypes = {
   getByName: (name) => nodeTypeInstances[name]!,
@@ -156,6 +158,14 @@ export async function loadOptions(credentials: Credentials, method: string, type
   const context = new LoadOptionsContext(workflow, node, additionalData(credentials), '');
   const methods = nodeTypeInstances[type]!.methods!.loadOptions!;
   return await methods[method]!.call(context);
+}
+
+/** Runs one call of a "From list" search method of the LinkShort node through n8n-core's LoadOptionsContext. */
+export async function listSearch(credentials: Credentials, method: string, filter?: string, paginationToken?: string) {
+  const { workflow, node } = workflowWith(NODE_TYPE, {});
+  const context = new LoadOptionsContext(workflow, node, additionalData(credentials), '');
+  const methods = nodeTypeInstances[NODE_TYPE]!.methods!.listSearch!;
+  return await methods[method]!.call(context, filter, paginationToken);
 }
 
 /** Runs the trigger's `poll()` through n8n-core's PollContext with the given static data. */

@@ -178,9 +178,9 @@ describe('LinkShort node errors', () => {
     ['qrCode', { resource: 'qrCode', operation: 'create', qrType: 'wifi', ssid: '' }, 'Network Name (SSID): '],
     ['qrCode vCard', { resource: 'qrCode', operation: 'create', qrType: 'vcard', vcard: { firstname: 'Ada', email: 'not-an-address' } }, 'Contact: Email: '],
     ['link geo-targeting', { resource: 'link', operation: 'create', url: 'https://example.com', additionalFields: { geotarget: { targets: [{ location: 'Canada', link: 'nope' }] } } }, 'Geo-Targeting 1: Link: '],
-    ['plan', { resource: 'plan', operation: 'subscribe', planId: 0, userId: 2, type: 'monthly' }, 'Plan ID: '],
+    ['plan', { resource: 'plan', operation: 'subscribe', planId: 0, userId: 2, type: 'monthly' }, 'Plan: '],
     ['user', { resource: 'user', operation: 'create', username: 'x', email: 'bad', password: '1' }, 'Username: '],
-    ['link id', { resource: 'link', operation: 'get', id: 0 }, 'Link ID: '],
+    ['link id', { resource: 'link', operation: 'get', id: 0 }, 'Link: '],
   ];
 
   it.each(invalid)('%s: bad input is one NodeOperationError message naming the field as the node shows it, and nothing is sent', async (_name, parameters, expected) => {

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { resources, router } from './actions/router';
 import { getDomains, getRedirectTypes } from './methods/loadOptions';
+import { searchDomains, searchLinks, searchPixels, searchPlans, searchQrCodes, searchUsers } from './methods/listSearch';
 
 export class LinkShort implements INodeType {
 	description: INodeTypeDescription = {
@@ -40,7 +41,10 @@ export class LinkShort implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getDomains, getRedirectTypes } };
+	methods = {
+		loadOptions: { getDomains, getRedirectTypes },
+		listSearch: { searchLinks, searchQrCodes, searchDomains, searchPixels, searchUsers, searchPlans },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

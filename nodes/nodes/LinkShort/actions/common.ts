@@ -67,18 +67,6 @@ export function forOperation(resource: string, operation: string, properties: IN
 	});
 }
 
-export function idField(displayName: string, description: string): INodeProperties {
-	return {
-		displayName,
-		name: 'id',
-		type: 'number',
-		required: true,
-		default: 0,
-		typeOptions: { minValue: 1 },
-		description,
-	};
-}
-
 export function returnAllFields(): INodeProperties[] {
 	return [
 		{

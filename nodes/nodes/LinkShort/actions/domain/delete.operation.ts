@@ -1,9 +1,10 @@
-import { done, idField, type Operation } from '../common';
+import { done, type Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const deleteDomain: Operation = {
-	properties: [idField('Domain ID', 'The ID of the branded domain to delete')],
+	properties: [idLocator('domain', 'The ID of the branded domain to delete')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'domain');
 		const { message } = await client.domains.delete(id);
 		return done(id, 'deleted', message);
 	},

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { done, filled, idField, type Operation } from '../common';
+import { done, filled, type Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 import { redirectFields } from './create.operation';
 
 const properties: INodeProperties[] = [
-	idField('Domain ID', 'The ID of the branded domain to update'),
+	idLocator('domain', 'The ID of the branded domain to update'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -17,7 +18,7 @@ const properties: INodeProperties[] = [
 export const update: Operation = {
 	properties,
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'domain');
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as { redirectroot?: string; redirect404?: string };
 		const { message } = await client.domains.update(id, filled(fields));
 		return done(id, 'updated', message);

@@ -1,9 +1,10 @@
-import { done, idField, type Operation } from '../common';
+import { done, type Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const deleteLink: Operation = {
-	properties: [idField('Link ID', 'The ID of the short link to delete')],
+	properties: [idLocator('link', 'The ID of the short link to delete')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'link');
 		const { message } = await client.links.delete(id);
 		return done(id, 'deleted', message);
 	},

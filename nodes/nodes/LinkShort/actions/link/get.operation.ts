@@ -1,9 +1,10 @@
-import { idField, type Operation } from '../common';
+import type { Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const get: Operation = {
-	properties: [idField('Link ID', 'The ID of the short link')],
+	properties: [idLocator('link', 'The ID of the short link')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'link');
 		return await client.links.get(id);
 	},
 };

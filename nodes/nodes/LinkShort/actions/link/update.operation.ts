@@ -1,11 +1,12 @@
 import type { LinkUpdateInput } from '@linkshort/client/core';
-import { idField, type Operation } from '../common';
+import type { Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 import { linkInput, updateFields } from './fields';
 
 export const update: Operation = {
-	properties: [idField('Link ID', 'The ID of the short link to update'), ...updateFields],
+	properties: [idLocator('link', 'The ID of the short link to update'), ...updateFields],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'link');
 		return await client.links.update(id, linkInput(this, itemIndex, 'updateFields') as LinkUpdateInput);
 	},
 };

@@ -1,9 +1,10 @@
-import { done, idField, type Operation } from '../common';
+import { done, type Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const deletePixel: Operation = {
-	properties: [idField('Pixel ID', 'The ID of the pixel to delete')],
+	properties: [idLocator('pixel', 'The ID of the pixel to delete')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'pixel');
 		const { message } = await client.pixels.delete(id);
 		return done(id, 'deleted', message);
 	},

@@ -1,9 +1,10 @@
-import { done, filled, idField, type Operation } from '../common';
+import { done, filled, type Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 import { tagField } from './fields';
 
 export const update: Operation = {
 	properties: [
-		idField('Pixel ID', 'The ID of the pixel to update'),
+		idLocator('pixel', 'The ID of the pixel to update'),
 		tagField,
 		{
 			displayName: 'Update Fields',
@@ -15,7 +16,7 @@ export const update: Operation = {
 		},
 	],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'pixel');
 		const tag = this.getNodeParameter('tag', itemIndex) as string;
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as { name?: string };
 		const { message } = await client.pixels.update(id, { tag, ...filled(fields) });

@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { PLAN_TYPES, type PlanSubscribeInput } from '@linkshort/client/core';
 import type { Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 import { toApiTimestamp } from '../link/fields';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Plan ID', name: 'planId', type: 'number', required: true, default: 0, typeOptions: { minValue: 1 }, description: 'The ID of the plan' },
-	{ displayName: 'User ID', name: 'userId', type: 'number', required: true, default: 0, typeOptions: { minValue: 1 }, description: 'The ID of the user to subscribe' },
+	idLocator('plan', 'The plan to put the user on', 'planId'),
+	idLocator('user', 'The user to subscribe', 'userId'),
 	{
 		displayName: 'Billing Period',
 		name: 'type',
@@ -28,8 +29,8 @@ const properties: INodeProperties[] = [
 export const subscribe: Operation = {
 	properties,
 	async execute(client, itemIndex) {
-		const planId = this.getNodeParameter('planId', itemIndex) as number;
-		const userId = this.getNodeParameter('userId', itemIndex) as number;
+		const planId = await locatedId(this, client, itemIndex, 'plan', 'planId');
+		const userId = await locatedId(this, client, itemIndex, 'user', 'userId');
 		const type = this.getNodeParameter('type', itemIndex) as PlanSubscribeInput['type'];
 		const { expiration } = this.getNodeParameter('additionalFields', itemIndex, {}) as { expiration?: string };
 		const input: PlanSubscribeInput = { type, ...(expiration ? { expiration: toApiTimestamp(expiration, this.getTimezone()) } : {}) };

@@ -1,9 +1,10 @@
-import { done, idField, type Operation } from '../common';
+import { done, type Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const deleteQrCode: Operation = {
-	properties: [idField('QR Code ID', 'The ID of the QR code to delete')],
+	properties: [idLocator('qrCode', 'The ID of the QR code to delete')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'qrCode');
 		const { message } = await client.qrCodes.delete(id);
 		return done(id, 'deleted', message);
 	},

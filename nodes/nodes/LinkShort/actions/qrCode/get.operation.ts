@@ -1,9 +1,10 @@
-import { idField, type Operation } from '../common';
+import type { Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const get: Operation = {
-	properties: [idField('QR Code ID', 'The ID of the QR code')],
+	properties: [idLocator('qrCode', 'The ID of the QR code')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'qrCode');
 		return await client.qrCodes.get(id);
 	},
 };

@@ -1,9 +1,10 @@
-import { done, idField, type Operation } from '../common';
+import { done, type Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const deleteUser: Operation = {
-	properties: [idField('User ID', 'The ID of the user to delete')],
+	properties: [idLocator('user', 'The ID of the user to delete')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'user');
 		const { message } = await client.users.delete(id);
 		return done(id, 'deleted', message);
 	},

@@ -1,9 +1,10 @@
-import { idField, type Operation } from '../common';
+import type { Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const get: Operation = {
-	properties: [idField('User ID', 'The ID of the user')],
+	properties: [idLocator('user', 'The ID of the user')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'user');
 		return await client.users.get(id);
 	},
 };

@@ -1,9 +1,10 @@
-import { idField, type Operation } from '../common';
+import type { Operation } from '../common';
+import { idLocator, locatedId } from '../locators';
 
 export const getLoginLink: Operation = {
-	properties: [idField('User ID', 'The ID of the user who will log in')],
+	properties: [idLocator('user', 'The ID of the user who will log in')],
 	async execute(client, itemIndex) {
-		const id = this.getNodeParameter('id', itemIndex) as number;
+		const id = await locatedId(this, client, itemIndex, 'user');
 		const { url } = await client.users.loginLink(id);
 		return { id, url };
 	},

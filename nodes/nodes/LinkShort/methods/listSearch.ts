@@ -1,0 +1,103 @@
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import { PagePromise } from '@linkshort/client/core';
+import { linkShortClient } from '../transport';
+
+/** With a search text, one call reads pages until it has this many matches (or MAX_PAGES_PER_CALL pages). */
+const MATCHES_PER_CALL = 20;
+const MAX_PAGES_PER_CALL = 10;
+const PAGE_SIZE = 100;
+
+/**
+ * One call of n8n's "From list": the API's page named by `paginationToken` (the first when none)
+ * and, while searching, the next ones until enough match. The token n8n hands back is the next
+ * page's number; there is none after the last page. Pages are walked by the client's own rule.
+ */
+async function searchPages<T>(
+	list: (page: number) => PagePromise<T>,
+	filter: string | undefined,
+	paginationToken: string | undefined,
+	texts: (item: T) => Array<string | undefined>,
+	toResult: (item: T) => INodeListSearchItems,
+): Promise<INodeListSearchResult> {
+	const needle = (filter ?? '').trim().toLowerCase();
+	const start = Number(paginationToken) >= 1 ? Number(paginationToken) : 1;
+	const results: INodeListSearchItems[] = [];
+	let requested = start;
+	let read = 0;
+	for await (const page of list(start).pages()) {
+		read += 1;
+		for (const item of page.items) {
+			if (!needle || texts(item).some((text) => text?.toLowerCase().includes(needle))) results.push(toResult(item));
+		}
+		if (PagePromise.isLastPage(page, requested)) return { results };
+		requested = page.currentpage + 1;
+		if (!needle || results.length >= MATCHES_PER_CALL || read >= MAX_PAGES_PER_CALL) break;
+	}
+	return { results, paginationToken: String(requested) };
+}
+
+export async function searchLinks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await linkShortClient(this);
+	return await searchPages(
+		(page) => client.links.list({ limit: PAGE_SIZE, page }),
+		filter,
+		paginationToken,
+		(link) => [link.alias, link.shorturl, link.longurl, link.title],
+		(link) => ({ name: link.title ? `${link.shorturl} (${link.title})` : `${link.shorturl} → ${link.longurl}`, value: String(link.id), url: link.shorturl }),
+	);
+}
+
+export async function searchQrCodes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await linkShortClient(this);
+	return await searchPages(
+		(page) => client.qrCodes.list({ limit: PAGE_SIZE, page }),
+		filter,
+		paginationToken,
+		(qr) => [qr.name, qr.link],
+		(qr) => ({ name: qr.name ? `${qr.name} (${qr.link})` : qr.link, value: String(qr.id), url: qr.link }),
+	);
+}
+
+export async function searchDomains(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await linkShortClient(this);
+	return await searchPages(
+		(page) => client.domains.list({ limit: PAGE_SIZE, page }),
+		filter,
+		paginationToken,
+		(domain) => [domain.domain],
+		(domain) => ({ name: domain.domain, value: String(domain.id), url: domain.domain }),
+	);
+}
+
+export async function searchPixels(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await linkShortClient(this);
+	return await searchPages(
+		(page) => client.pixels.list({ limit: PAGE_SIZE, page }),
+		filter,
+		paginationToken,
+		(pixel) => [pixel.name, pixel.tag, pixel.type],
+		(pixel) => ({ name: `${pixel.name} (${pixel.type}, ${pixel.tag})`, value: String(pixel.id) }),
+	);
+}
+
+export async function searchUsers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await linkShortClient(this);
+	return await searchPages(
+		() => client.users.list(),
+		filter,
+		paginationToken,
+		(user) => [user.username, user.email],
+		(user) => ({ name: `${user.username} <${user.email}>`, value: String(user.id) }),
+	);
+}
+
+export async function searchPlans(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await linkShortClient(this);
+	return await searchPages(
+		() => client.plans.list(),
+		filter,
+		paginationToken,
+		(plan) => [plan.name],
+		(plan) => ({ name: plan.name, value: String(plan.id) }),
+	);
+}
