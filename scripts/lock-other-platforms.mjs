@@ -55,12 +55,15 @@ for (const [path, entry] of Object.entries(packages)) {
     const key = `${path ? `${path}/` : ''}node_modules/${name}`.replace(/^node_modules\/(.*\/node_modules\/)/, '$1');
     const target = path && !resolves('', name) ? `node_modules/${name}` : key;
     missing.push(target);
+    // In npm's own key order, so that a later `npm install` rewrites nothing.
     packages[target] = {
       version: spec,
-      ...platform,
+      cpu: platform.cpu,
       ...(entry.dev ? { dev: true } : {}),
       ...(entry.devOptional ? { devOptional: true } : {}),
+      ...(platform.libc ? { libc: platform.libc } : {}),
       optional: true,
+      os: platform.os,
     };
   }
 }
