@@ -1,6 +1,5 @@
 import {
   formatTimestamp,
-  LinkCreateSchema,
   REDIRECT_TYPES,
   TIMESTAMP_PATTERN,
   type LinkCreateInput,
@@ -42,20 +41,6 @@ export function targetsToText(map: Record<string, string>): string {
   return Object.entries(map)
     .map(([name, link]) => `${name} = ${link}`)
     .join("\n");
-}
-
-/** The client's message for a targeting field, with the line it is about. */
-export function targetsError(text: string, key: "location" | "device"): string | undefined {
-  const result =
-    key === "location"
-      ? LinkCreateSchema.shape.geotarget.safeParse(geoTargets(text))
-      : LinkCreateSchema.shape.devicetarget.safeParse(deviceTargets(text));
-  if (result.success) return undefined;
-  const issue = result.error.issues[0];
-  if (!issue) return undefined;
-  const [line, field] = issue.path;
-  const what = field === "link" ? "the link" : key === "location" ? "the country" : "the device";
-  return typeof line === "number" ? `line ${line + 1}: ${what} ${issue.message}` : issue.message;
 }
 
 const localTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -1,5 +1,6 @@
 import type * as z from "zod/v4";
-import { LinkCreateSchema, QR_DATA_SCHEMAS, type QrType } from "@linkshort/client/core";
+import { LinkCreateSchema } from "@linkshort/client/core";
+import { deviceTargets, geoTargets } from "./link-values";
 
 /** The client's own message for one field, so that the form says exactly what the client would. */
 function fieldError(schema: z.ZodType, value: unknown): string | undefined {
@@ -17,7 +18,16 @@ export const linkValidation = {
   metatitle: optional(LinkCreateSchema.shape.metatitle),
 };
 
-/** The message for a QR code's data, from the client's schema for its type. */
-export function qrDataError(type: QrType, data: unknown): string | undefined {
-  return fieldError(QR_DATA_SCHEMAS[type], data);
+/** The client's message for a targeting field, with the line it is about. */
+export function targetsError(text: string, key: "location" | "device"): string | undefined {
+  const result =
+    key === "location"
+      ? LinkCreateSchema.shape.geotarget.safeParse(geoTargets(text))
+      : LinkCreateSchema.shape.devicetarget.safeParse(deviceTargets(text));
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  if (!issue) return undefined;
+  const [line, field] = issue.path;
+  const what = field === "link" ? "the link" : key === "location" ? "the country" : "the device";
+  return typeof line === "number" ? `line ${line + 1}: ${what} ${issue.message}` : issue.message;
 }

@@ -6,16 +6,13 @@ import { showFailure } from "../api/failure";
 import {
   linkValuesFromDetails,
   newLinkValues,
-  targetsError,
   toLinkInput,
   toLinkUpdate,
   type LinkFormValues,
 } from "../api/link-values";
-import { linkValidation } from "../api/validation";
+import { linkValidation, targetsError } from "../api/validation";
 import { useDomains } from "../hooks/useDomains";
 import { LinkResult } from "./LinkResult";
-
-export type { LinkFormValues } from "../api/link-values";
 
 const TARGETING_HINT = "One a line: name = https://… (e.g. Canada = https://example.ca)";
 

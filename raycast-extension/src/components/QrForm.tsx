@@ -14,8 +14,6 @@ import {
 } from "../api/qr-values";
 import { QrImage } from "./QrImage";
 
-export type { QrFormValues } from "../api/qr-values";
-
 /**
  * Creates a QR code of any type with its own fields and colours (showing the service's image of it
  * after), or, given `qr`, updates one. The service does not return a QR code's content, so an
