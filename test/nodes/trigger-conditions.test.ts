@@ -26,7 +26,8 @@ beforeEach(async () => {
   hostOffset = 0;
   serverClock = undefined;
   jest.spyOn(Date, 'now').mockImplementation(() => realNow() + hostOffset);
-  sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 }, now: () => serverClock ?? realNow() });
+  // Unless a test steps it, the server's clock moves with the host's.
+  sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 }, now: () => serverClock ?? realNow() + hostOffset });
   credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
   client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
 });
