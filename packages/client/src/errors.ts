@@ -63,7 +63,7 @@ export class RateLimitError extends ApiError {
     status: number,
     /** How long the server asked to wait, in milliseconds, when it said. */
     readonly retryAfterMs: number | undefined,
-    /** When the current window ends (epoch milliseconds), when the server said. */
+    /** When the spent window ends (epoch milliseconds), when the server said (absent when its headers show requests left). */
     readonly resetAt: number | undefined,
   ) {
     super(message, status, 429);

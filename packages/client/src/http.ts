@@ -308,7 +308,10 @@ export class HttpCore {
   }
 
   private rateLimitError(message: string, status: number, retryAfter: unknown, response: TransportResponse): RateLimitError {
-    return new RateLimitError(message, status, this.retryAfterMs(retryAfter), resetOf(response));
+    // The window's reset says when the limit lifts only if the answer says that window is spent: a
+    // proxy's 429 that passes on headers of a window with requests left lifts at its Retry-After.
+    const windowHasRoom = Number(headerValue(response.headers, "x-ratelimit-remaining")) > 0;
+    return new RateLimitError(message, status, this.retryAfterMs(retryAfter), windowHasRoom ? undefined : resetOf(response));
   }
 
   /** `Retry-After` as seconds (number or string) or an HTTP date. */

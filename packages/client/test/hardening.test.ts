@@ -122,6 +122,19 @@ describe("limit answers (fake clock)", () => {
     expect(clock.sleeps[0]).toBeLessThanOrEqual(720);
   });
 
+  it("a proxy's HTTP 429 over a window with requests left waits its Retry-After, not the window's reset", async () => {
+    const clock = new FakeClock();
+    const { client, sent } = scripted(
+      [{ status: 429, headers: { "retry-after": "1", ...rateHeaders(30, 25, clock.time + 45_000) }, body: "" }, { json: { error: 0, message: "ok" } }],
+      { rateLimit: { limiter: new RateLimiter(), maxWaitMs: 10_000 }, now: clock.now, sleep: clock.sleep },
+    );
+    await client.links.delete(1);
+    expect(sent).toHaveLength(2);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(1_000);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(1_020);
+  });
+
   it("a reset beyond the plausible window is not believed; a later answer is", async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter();

@@ -85,19 +85,18 @@ test("when another client spent the limit, the server's limit answer becomes 're
   expect(sandbox.store.state.links.some((link) => link.url === "https://example.com/limited")).toBe(false);
 }, 60_000);
 
-test("a proxy's HTTP 429 is waited out until the window's reset within the bound, refused past it", async () => {
+test("a proxy's HTTP 429 over a window with requests left is waited out for its Retry-After within the bound, refused past it", async () => {
   await freshWindow(3_000, 1_500);
   const waited = await setUp({ rateLimit: { limit: 30, windowMs: 3_000 }, faults: [{ kind: "429", times: 1 }] });
   expect(await waited.session.call("get_account")).toMatchObject({ isError: false });
   expect(waited.sandbox.faults.injected["429"]).toBe(1);
   expect(accountRequests(waited.sandbox)).toBe(2);
 
-  const windowEnd = await freshWindow(60_000, 20_000);
   const refused = await setUp({ rateLimit: { limit: 30, windowMs: 60_000 }, faults: [{ kind: "429", times: 1 }] }, ["--max-wait", "0"]);
-  const sentAt = Date.now();
   const answer = await refused.session.call("get_account");
   expect(answer.isError).toBe(true);
-  expectRetryAfter(answer.text, windowEnd, sentAt);
+  // The sandbox's 429 fault passes on headers of a window with requests left: its Retry-After (1 s) is when it lifts.
+  expect(answer.text).toMatch(/retry after 1 s\./);
 }, 60_000);
 
 test("an unreachable server gives a tool error naming LINKSHORT_BASE_URL, and the server keeps serving", async () => {
