@@ -143,6 +143,21 @@ class Editor {
     await field.press('Tab');
   }
 
+  /** Opens a resource locator's "From List", searches it and picks the item showing `itemText`. */
+  async pickFromList(search, itemText) {
+    await this.ndv.locator('[data-test-id="rlc-input"]').first().click();
+    const items = this.page.locator('[data-test-id="rlc-item"]:visible');
+    await items.first().waitFor({ timeout: STEP_LIMIT_MS });
+    await this.page.getByPlaceholder('Search...').locator('visible=true').first().fill(search);
+    await waitFor('the list to show only matching items', async () => {
+      const texts = await items.allInnerTexts();
+      return texts.length > 0 && texts.every((text) => text.toLowerCase().includes(search.toLowerCase()));
+    });
+    const shown = await items.allInnerTexts();
+    await items.filter({ hasText: itemText }).first().click();
+    return shown;
+  }
+
   async toggle(parameter) {
     await this.ndv.locator(`[data-test-id="parameter-input-${parameter}"]`).locator('.el-switch, [role="switch"]').first().click();
   }
@@ -309,6 +324,17 @@ async function main() {
       assert(output.split('must be a valid http or https URL').length - 1 === 1, `the message shows more than once: ${output.slice(0, 600)}`);
       assert(!/links\.create|invalid input/.test(output), `the message names an internal method: ${output.slice(0, 400)}`);
       assert(sandbox.store.state.links.length === linksBefore, 'a link was created');
+    });
+
+    await check('Link -> Get: a link picked "From List" by searching its alias runs', async () => {
+      await editor.fill('url', 'https://example.com/fixed');
+      await editor.choose('operation', 'Get');
+      const link = sandbox.store.state.links.find((candidate) => candidate.userId === 2 && candidate.alias === 'raycast');
+      const shown = await editor.pickFromList('rayc', `${sandbox.baseUrl}/raycast`);
+      assert(shown.length >= 1 && shown.every((text) => text.toLowerCase().includes('rayc')), `the list shows items that do not match the search: ${shown}`);
+      await editor.runStep();
+      const output = await editor.outputText();
+      assert(output.includes(link.url) && !/error/i.test(output.slice(0, 200)), `the output panel shows: ${output.slice(0, 400)}`);
     });
 
     await check('Custom API Call (added by n8n): the step says to use the HTTP Request node', async () => {
