@@ -21,9 +21,11 @@ export class LinkShortClient {
   readonly users: UsersResource;
   /** The normalised base URL (no trailing slash or `/api`). */
   readonly baseUrl: string;
+  readonly #core: HttpCore;
 
   constructor(options: CoreClientOptions) {
     const core = new HttpCore(options);
+    this.#core = core;
     this.baseUrl = core.baseUrl;
     this.account = new AccountResource(core);
     this.domains = new DomainsResource(core);
@@ -34,5 +36,14 @@ export class LinkShortClient {
     this.qrCodes = new QrCodesResource(core);
     this.plans = new PlansResource(core);
     this.users = new UsersResource(core);
+  }
+
+  /**
+   * Removes this client's API key from text bound for a message, a log or an output, in every
+   * form a server may echo it in (raw, JSON-escaped, URL-encoded): what a front end reports
+   * beyond the client's own errors goes through the same rule.
+   */
+  redact(text: string): string {
+    return this.#core.redact(text);
   }
 }

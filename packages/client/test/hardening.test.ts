@@ -100,6 +100,14 @@ describe("the key stays out of the client's visible state", () => {
     const error = await client.links.delete(1).catch((e: unknown) => e);
     expect((error as Error).message).toBe("Key [redacted] is not valid");
   });
+
+  it("client.redact removes the key in the forms a server echoes it in, for what a front end reports itself", () => {
+    const apiKey = "sk/é+key 1";
+    const client = make({ apiKey });
+    const echoed = [apiKey, JSON.stringify(apiKey), encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString()].join(" | ");
+    const redacted = client.redact(`unexpected error: ${echoed}`);
+    expect(redacted).toBe("unexpected error: [redacted] | \"[redacted]\" | [redacted] | k=[redacted]");
+  });
 });
 
 describe("limit answers (fake clock)", () => {

@@ -12,13 +12,12 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const { client, apiKey } = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
-  const redact = (text: string) => text.split(apiKey).join("[redacted]");
+  const client = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
   // A failure outside a tool call is logged, never allowed to stop the server.
-  process.on("uncaughtException", (error) => say(redact(`unexpected error: ${error.message}`)));
-  process.on("unhandledRejection", (reason) => say(redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
+  process.on("uncaughtException", (error) => say(client.redact(`unexpected error: ${error.message}`)));
+  process.on("unhandledRejection", (reason) => say(client.redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
 
-  const create = () => createLinkShortMcpServer({ client, apiKey, admin: commandLine.admin });
+  const create = () => createLinkShortMcpServer({ client, admin: commandLine.admin });
   const tools = commandLine.admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
   if (commandLine.http) {
     const server = await startHttpServer(create, commandLine.http);

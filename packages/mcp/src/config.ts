@@ -68,12 +68,11 @@ export function parseCommandLine(argv: string[]): CommandLine {
 const VARIABLE_OF_FIELD: Record<string, string> = { baseUrl: BASE_URL_VARIABLE, apiKey: API_KEY_VARIABLE };
 
 /** The client for the service named in the environment; the client itself judges the values. */
-export function clientFromEnvironment(env: NodeJS.ProcessEnv, maxWaitSeconds: number): { client: LinkShortClient; apiKey: string } {
+export function clientFromEnvironment(env: NodeJS.ProcessEnv, maxWaitSeconds: number): LinkShortClient {
   const baseUrl = env[BASE_URL_VARIABLE] ?? "";
   const apiKey = env[API_KEY_VARIABLE] ?? "";
   try {
-    const client = new LinkShortClient({ baseUrl, apiKey, rateLimit: { maxWaitMs: maxWaitSeconds * 1000 }, userAgent: "linkshort-mcp" });
-    return { client, apiKey };
+    return new LinkShortClient({ baseUrl, apiKey, rateLimit: { maxWaitMs: maxWaitSeconds * 1000 }, userAgent: "linkshort-mcp" });
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const problems = error.issues.map((issue) => {

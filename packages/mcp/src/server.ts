@@ -8,8 +8,6 @@ import { registerAdminTools, registerTools } from "./tools";
 
 export interface LinkShortMcpOptions {
   client: LinkShortClient;
-  /** The client's key: removed from any text a tool sends back. */
-  apiKey: string;
   /** Offer the administrators' tools (plans, users). */
   admin?: boolean;
 }
@@ -23,11 +21,7 @@ const INSTRUCTIONS =
 /** An MCP server whose tools call `client`. */
 export function createLinkShortMcpServer(options: LinkShortMcpOptions): McpServer {
   const server = new McpServer({ name: "linkshort", version: packageJson.version }, { instructions: INSTRUCTIONS });
-  const { apiKey } = options;
-  const context = {
-    client: options.client,
-    redact: (text: string) => (apiKey.length > 0 ? text.split(apiKey).join("[redacted]") : text),
-  };
+  const context = { client: options.client };
   registerTools(server, context);
   if (options.admin) registerAdminTools(server, context);
   return server;

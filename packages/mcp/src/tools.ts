@@ -42,8 +42,6 @@ const FIND_MAX_RESULTS = 100;
 
 export interface ToolContext {
   client: LinkShortClient;
-  /** Removes the API key from any text before it leaves the server. */
-  redact: (text: string) => string;
 }
 
 /** The fields of one of the client's input schemas, each described for the model. Every field needs a description. */
@@ -130,7 +128,7 @@ function tool<Args>(context: ToolContext, name: string, work: (args: Args) => Pr
     try {
       return result(await work(args));
     } catch (error) {
-      return { content: [{ type: "text", text: context.redact(describeFailure(error, name)) }], isError: true };
+      return { content: [{ type: "text", text: context.client.redact(describeFailure(error, name)) }], isError: true };
     }
   };
 }
