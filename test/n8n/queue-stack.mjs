@@ -131,20 +131,20 @@ export async function startPostgres(dir) {
   const passwordFile = join(home, 'password');
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(12).toString('hex'));
   const password = readFileSync(passwordFile, 'utf8').trim();
-  execFileSync('chown', ['-R', `${POSTGRES_USER}:`, home]);
-  const asPostgres = (command, args) => ['-u', POSTGRES_USER, '--', join(bin, command), ...args];
+  // As root, the server runs as the `postgres` user (it refuses root); otherwise as ourselves.
+  const root = process.getuid?.() === 0;
+  if (root) execFileSync('chown', ['-R', `${POSTGRES_USER}:`, home]);
+  const asPostgres = (command, args) => (root ? ['runuser', ['-u', POSTGRES_USER, '--', join(bin, command), ...args]] : [join(bin, command), args]);
   if (!existsSync(join(data, 'PG_VERSION'))) {
     execFileSync(
-      'runuser',
-      asPostgres('initdb', ['-D', data, '-U', POSTGRES_USER, `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync']),
+      ...asPostgres('initdb', ['-D', data, '-U', POSTGRES_USER, `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync']),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
   }
   const port = await freePort();
   const child = track(
     spawn(
-      'runuser',
-      asPostgres('postgres', ['-D', data, '-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      ...asPostgres('postgres', ['-D', data, '-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     ),
   );
@@ -260,7 +260,7 @@ export function nameOfSender(chain, nameOf) {
 
 /**
  * A pass-through HTTP server in front of `target` that records every request with the process that
- * sent it (see senderOf): { process, method, path, query, at }.
+ * sent it (see senderOf): { process, method, path, query, at, limited }.
  */
 export async function startAttributingProxy(target, nameOf, candidates = () => []) {
   const targetUrl = new URL(target);
@@ -268,7 +268,7 @@ export async function startAttributingProxy(target, nameOf, candidates = () => [
   const server = createServer((request, response) => {
     const [path, query = ''] = (request.url ?? '').split('?');
     const sender = senderOf(request.socket, candidates());
-    requests.push({
+    const record = {
       get process() {
         return nameOfSender(sender, nameOf);
       },
@@ -276,11 +276,17 @@ export async function startAttributingProxy(target, nameOf, candidates = () => [
       path,
       query: query ? `?${query}` : '',
       at: Date.now(),
-    });
+      /** Whether the answer was the API's limit answer (HTTP 200 with error 429, or HTTP 429). */
+      limited: undefined,
+    };
+    requests.push(record);
     const upstream = httpRequest(
       { host: targetUrl.hostname, port: targetUrl.port, method: request.method, path: request.url, headers: request.headers },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
+        let head = '';
+        answer.on('data', (chunk) => (head = head.length < 64 ? head + chunk : head));
+        answer.on('end', () => (record.limited = answer.statusCode === 429 || /^\{"error":429/.test(head)));
         answer.pipe(response);
       },
     );

@@ -343,11 +343,18 @@ async function main() {
         return times.slice(1).map((time, i) => time - times[i]);
       });
       const medianGap = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)];
-      const perWindow = [...count(creates.map((request) => Math.floor(request.at / BURST.windowMs))).values()];
+      const windows = new Map();
+      for (const request of creates) {
+        const window = Math.floor(request.at / BURST.windowMs);
+        windows.set(window, [...(windows.get(window) ?? []), request.limited ? 'limited' : 'served']);
+      }
+      const perWindow = [...windows.values()].map((answers) => `${answers.filter((answer) => answer === 'served').length}+${answers.filter((answer) => answer === 'limited').length}`);
+      // When each window's first request came, after its start: a late start means a client woke late.
+      const lateStarts = [...windows.keys()].map((window) => creates.find((request) => Math.floor(request.at / BURST.windowMs) === window).at - window * BURST.windowMs);
       console.log(
-        `      ${urls.length} links, ${new Set(urls).size} distinct, ${creates.length} requests (${creates.length - urls.length} answered with the limit), ` +
+        `      ${urls.length} links, ${new Set(urls).size} distinct, ${creates.length} requests (${creates.filter((request) => request.limited).length} answered with the limit), ` +
           `executions ${runs.map((run) => `${run.id}:${run.status}@${ranOn(run.id).join('+')}`).join(', ')}, creates by ${describe(creators)}, ` +
-          `${((last - first) / 1000).toFixed(2)} s against a ${(minimum / 1000).toFixed(2)} s minimum (${ratio.toFixed(3)}x); median ${medianGap} ms between one worker's creates; requests per window ${perWindow.join(', ')}`,
+          `${((last - first) / 1000).toFixed(2)} s against a ${(minimum / 1000).toFixed(2)} s minimum (${ratio.toFixed(3)}x); median ${medianGap} ms between one worker's creates; per window served+limited ${perWindow.join(', ')}, first request after the window's start (ms) ${lateStarts.join(', ')}`,
       );
       assert(runs.every((run) => run.status === 'success'), `executions ${JSON.stringify(runs)}`);
       assert(urls.length === total && new Set(urls).size === total, `${urls.length} links, ${new Set(urls).size} distinct, of ${total}`);
@@ -401,6 +408,14 @@ async function main() {
   const passed = results.filter((result) => result.ok).length;
   console.log(`n8n queue mode: ${passed} passed, ${results.length - passed} failed`);
   process.exit(results.length === passed ? 0 : 1);
+}
+
+// Interrupted: exit, and queue-stack.mjs's exit handler ends every process it started.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    console.log(`n8n queue mode: stopped by ${signal}`);
+    process.exit(1);
+  });
 }
 
 main().catch((error) => {
