@@ -1,7 +1,7 @@
-import { Action, ActionPanel, Alert, confirmAlert, Icon, Keyboard, List, showToast, Toast } from "@raycast/api";
+import { Action, ActionPanel, Icon, Keyboard, List } from "@raycast/api";
 import type { QrCode } from "@linkshort/client/core";
 import { getClient } from "./api/client";
-import { showFailure } from "./api/failure";
+import { confirmAndDelete } from "./api/confirm-delete";
 import { pluralize, statisticsMarkdown } from "./api/format";
 import { loadQrPicture, qrImageUrl, qrPictureMarkdown } from "./api/qr-image";
 import { QrForm } from "./components/QrForm";
@@ -74,23 +74,17 @@ export default function Command() {
   const { data, isLoading, pagination, revalidate, mutate } = useQrCodes();
 
   async function deleteQr(qr: QrCode) {
-    const confirmed = await confirmAlert({
+    await confirmAndDelete({
       title: "Delete this QR code?",
       message: `${qr.name || qr.link} will stop working wherever it is printed, and its ${pluralize(qr.scans, "scan")} are lost.`,
-      primaryAction: { title: "Delete", style: Alert.ActionStyle.Destructive },
+      deleted: "QR code deleted",
+      failure: "Could not delete the QR code",
+      remove: () =>
+        mutate(getClient().qrCodes.delete(qr.id), {
+          optimisticUpdate: (codes) => codes?.filter((candidate) => candidate.id !== qr.id),
+        }),
+      retry: () => deleteQr(qr),
     });
-    if (!confirmed) return;
-    const toast = await showToast({ style: Toast.Style.Animated, title: "Deleting…" });
-    try {
-      await mutate(getClient().qrCodes.delete(qr.id), {
-        optimisticUpdate: (codes) => codes?.filter((candidate) => candidate.id !== qr.id),
-      });
-      toast.style = Toast.Style.Success;
-      toast.title = "QR code deleted";
-    } catch (error) {
-      await toast.hide();
-      await showFailure(error, "Could not delete the QR code", () => deleteQr(qr));
-    }
   }
 
   return (

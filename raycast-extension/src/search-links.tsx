@@ -1,9 +1,9 @@
-import { Action, ActionPanel, Alert, confirmAlert, Icon, Keyboard, List, showToast, Toast } from "@raycast/api";
+import { Action, ActionPanel, Icon, Keyboard, List } from "@raycast/api";
 import { getFavicon, useCachedState } from "@raycast/utils";
 import { useState } from "react";
 import type { Link } from "@linkshort/client/core";
 import { getClient } from "./api/client";
-import { showFailure } from "./api/failure";
+import { confirmAndDelete } from "./api/confirm-delete";
 import { statisticsMarkdown, topEntries } from "./api/format";
 import { EditLinkForm, LinkForm } from "./components/LinkForm";
 import { QrForm } from "./components/QrForm";
@@ -41,23 +41,17 @@ export default function Command() {
   const links = data ?? [];
 
   async function deleteLink(link: Link) {
-    const confirmed = await confirmAlert({
+    await confirmAndDelete({
       title: "Delete this short link?",
       message: `${link.shorturl} will stop working.`,
-      primaryAction: { title: "Delete", style: Alert.ActionStyle.Destructive },
+      deleted: "Link deleted",
+      failure: "Could not delete the link",
+      remove: () =>
+        mutate(getClient().links.delete(link.id), {
+          optimisticUpdate: (links) => links?.filter((candidate) => candidate.id !== link.id),
+        }),
+      retry: () => deleteLink(link),
     });
-    if (!confirmed) return;
-    const toast = await showToast({ style: Toast.Style.Animated, title: "Deleting…" });
-    try {
-      await mutate(getClient().links.delete(link.id), {
-        optimisticUpdate: (links) => links?.filter((candidate) => candidate.id !== link.id),
-      });
-      toast.style = Toast.Style.Success;
-      toast.title = "Link deleted";
-    } catch (error) {
-      await toast.hide();
-      await showFailure(error, "Could not delete the link", () => deleteLink(link));
-    }
   }
 
   return (
