@@ -7,10 +7,11 @@
 import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type NodeParameterValue } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { resources } from '../../nodes/nodes/LinkShort/actions/router';
-import { executeNode, linkShortDescription, type Credentials } from './harness';
+import { executeNode, latestVersion, linkShortDescription, type Credentials } from './harness';
 
 const built = linkShortDescription.properties;
 const SELECTORS = new Set(['resource', 'operation']);
+const VERSION = latestVersion(linkShortDescription);
 
 const operations = Object.entries(resources).flatMap(([resource, { operations: byValue }]) =>
   Object.entries(byValue).map(([operation, { properties }]) => ({ resource, operation, declared: properties })),
@@ -28,7 +29,7 @@ function conditionNames(property: INodeProperties): string[] {
 /** Every combination of the values of the fields that other fields of the operation depend on (QR Type, Return All, ...). */
 function choices(resource: string, operation: string): INodeParameters[] {
   const own = built.filter((property) => isUnder(property, resource, operation));
-  const controlling = [...new Set(own.flatMap(conditionNames))].filter((name) => !SELECTORS.has(name));
+  const controlling = [...new Set(own.flatMap(conditionNames))].filter((name) => !SELECTORS.has(name) && !name.startsWith('@'));
   let combinations: INodeParameters[] = [{}];
   for (const name of controlling) {
     const property = own.find((candidate) => candidate.name === name);
@@ -39,10 +40,10 @@ function choices(resource: string, operation: string): INodeParameters[] {
   return combinations;
 }
 
-const node = (parameters: INodeParameters): INode => ({ id: 'x', name: 'LinkShort', type: 'n8n-nodes-linkshort.linkShort', typeVersion: 1, position: [0, 0], parameters });
+const node = (parameters: INodeParameters): INode => ({ id: 'x', name: 'LinkShort', type: 'n8n-nodes-linkshort.linkShort', typeVersion: VERSION, position: [0, 0], parameters });
 
 /** The node's parameters as the editor keeps them: only the displayed ones, with their defaults. */
-const displayed = (values: INodeParameters) => NodeHelpers.getNodeParameters(built, values, true, false, { typeVersion: 1 }, linkShortDescription) ?? {};
+const displayed = (values: INodeParameters) => NodeHelpers.getNodeParameters(built, values, true, false, { typeVersion: VERSION }, linkShortDescription) ?? {};
 
 function sample(property: INodeProperties): NodeParameterValue {
   if (property.type === 'number') return 1;
@@ -100,7 +101,7 @@ describe('the built LinkShort node description', () => {
     const used = [...read].filter((name) => !SELECTORS.has(name));
     expect(shown.sort()).toEqual(used.sort());
 
-    const required = built.filter((property) => property.required && shown.includes(property.name) && NodeHelpers.displayParameter(values, property, { typeVersion: 1 }, linkShortDescription));
+    const required = built.filter((property) => property.required && shown.includes(property.name) && NodeHelpers.displayParameter(values, property, { typeVersion: VERSION }, linkShortDescription));
     expect(required.map((property) => property.name).filter((name) => !used.includes(name))).toEqual([]);
     const filled = displayed({ ...Object.fromEntries(required.map((property) => [property.name, sample(property)])), ...values });
     expect(NodeHelpers.getNodeParametersIssues(built, node(filled), linkShortDescription)).toBeNull();

@@ -16,6 +16,7 @@ import {
   type INodeExecutionData,
   type INodeParameters,
   type INodeType,
+  type INodeTypeDescription,
   type INodeTypes,
   type IWorkflowExecuteAdditionalData,
   type WorkflowExecuteMode,
@@ -37,6 +38,11 @@ export const NODE_TYPE = 'n8n-nodes-linkshort.linkShort';
 export const TRIGGER_TYPE = 'n8n-nodes-linkshort.linkShortTrigger';
 
 const nodeTypeInstances: Record<string, INodeType> = { [NODE_TYPE]: new LinkShort(), ...(LinkShortTrigger ? { [TRIGGER_TYPE]: new LinkShortTrigger() } : {}) };
+
+/** The version n8n gives a node newly added in the editor. */
+export function latestVersion(description: INodeTypeDescription): number {
+  return description.defaultVersion ?? Math.max(...[description.version].flat());
+}
 
 /** The LinkShort node's description as n8n loads it from the built package. */
 export const linkShortDescription = nodeTypeInstances[NODE_TYPE]!.description;
@@ -100,14 +106,15 @@ function additionalData(credentials: Credentials): IWorkflowExecuteAdditionalDat
 }
 
 /** A workflow with one node of `type`, its parameters completed with their defaults as n8n's editor does. */
-export function workflowWith(type: string, parameters: INodeParameters, options: { continueOnFail?: boolean; staticData?: IDataObject } = {}) {
+export function workflowWith(type: string, parameters: INodeParameters, options: { continueOnFail?: boolean; staticData?: IDataObject; typeVersion?: number } = {}) {
   const nodeType = nodeTypeInstances[type]!;
-  const completed = NodeHelpers.getNodeParameters(nodeType.description.properties, parameters, true, false, null, nodeType.description) ?? {};
+  const typeVersion = options.typeVersion ?? latestVersion(nodeType.description);
+  const completed = NodeHelpers.getNodeParameters(nodeType.description.properties, parameters, true, false, { typeVersion }, nodeType.description) ?? {};
   const node: INode = {
     id: 'a7b3c9d1-0000-4000-8000-000000000001',
     name: nodeType.description.defaults.name ?? 'LinkShort',
     type,
-    typeVersion: 1,
+    typeVersion,
     position: [0, 0],
     parameters: completed,
     credentials: { linkShortApi: { id: '1', name: 'LinkShort account' } },
@@ -131,7 +138,7 @@ export async function executeNode(
   credentials: Credentials,
   parameters: INodeParameters,
   input: INodeExecutionData[] = [{ json: {} }],
-  options: { continueOnFail?: boolean; onParameterRead?: (name: string) => void } = {},
+  options: { continueOnFail?: boolean; onParameterRead?: (name: string) => void; typeVersion?: number } = {},
 ): Promise<INodeExecutionData[]> {
   const { workflow, node } = workflowWith(NODE_TYPE, parameters, options);
   const mode: WorkflowExecuteMode = 'manual';

@@ -55,7 +55,7 @@ describe('each locator mode runs', () => {
       link.id,
     ]) {
       const [item] = await getLink(id);
-      expect({ id, got: (item!.json.details as { id: number }).id }).toEqual({ id, got: link.id });
+      expect({ id, got: item!.json.id }).toEqual({ id, got: link.id });
     }
   });
 
@@ -64,7 +64,7 @@ describe('each locator mode runs', () => {
     const link = `${sandbox.baseUrl}/qr/${qr.code}`;
     for (const value of [link, qr.code]) {
       const [item] = await executeNode(user, { resource: 'qrCode', operation: 'get', id: rl('url', value) });
-      expect((item!.json.details as { id: number }).id).toBe(qr.id);
+      expect(item!.json.id).toBe(qr.id);
     }
     const error = await getLink(rl('url', `${sandbox.baseUrl}/no-such-alias`)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NodeOperationError);

@@ -78,7 +78,7 @@ describe('LinkShort node through n8n-core', () => {
     const record = sandbox.store.state.links.find((link) => link.id === id)!;
     expect(record).toMatchObject({ type: overlay!.value, expiry: '2099-06-01 12:30:00', password: 'pw', parameters: [{ name: 'utm_source', value: 'n8n' }] });
 
-    const got = await run(user, { resource: 'link', operation: 'get', id });
+    const got = await run(user, { resource: 'link', operation: 'get', id, simplify: false });
     expect(got).toHaveLength(1);
     expect(got[0]!.json).toMatchObject({ details: { id, longurl: 'https://example.com/from-n8n', location: { canada: 'https://example.ca' } }, stats: { clicks: 0, topCountries: {} } });
 
@@ -86,6 +86,32 @@ describe('LinkShort node through n8n-core', () => {
     const byClicks = json(await run(user, { resource: 'link', operation: 'getMany', order: 'click', limit: 2 }));
     expect(byClicks.map((link) => link.alias)).toEqual(['n8n', 'raycast']);
     expect(json(await run(user, { resource: 'link', operation: 'delete', id }))).toEqual([{ id, deleted: true, message: expect.any(String) }]);
+  });
+
+  it('Simplify (on for new nodes): Get returns one flat item with top lists sorted by count; Get Many flat list items', async () => {
+    const link = sandbox.store.state.links.find((candidate) => candidate.userId === 2 && candidate.alias === 'raycast')!;
+    const [simple] = json(await run(user, { resource: 'link', operation: 'get', id: link.id }));
+    expect(Object.keys(simple!)).toEqual(['id', 'alias', 'shorturl', 'longurl', 'title', 'description', 'clicks', 'uniqueClicks', 'topCountries', 'topReferrers', 'topBrowsers', 'topOs', 'expiry', 'date']);
+    expect(simple).toMatchObject({ id: link.id, alias: 'raycast', shorturl: `${sandbox.baseUrl}/raycast`, longurl: link.url, clicks: link.stats.clicks });
+    const countries = simple!.topCountries as Array<{ name: string; count: number }>;
+    expect(countries.length).toBeGreaterThan(1);
+    expect(countries.map((entry) => entry.count)).toEqual([...countries.map((entry) => entry.count)].sort((a, b) => b - a));
+    expect(countries[0]).toEqual({ name: expect.any(String), count: expect.any(Number) });
+    const many = json(await run(user, { resource: 'link', operation: 'getMany', order: 'click', limit: 2 }));
+    expect(many.map((item) => Object.keys(item))).toEqual([['id', 'alias', 'shorturl', 'longurl', 'title', 'clicks', 'date'], ['id', 'alias', 'shorturl', 'longurl', 'title', 'clicks', 'date']]);
+    const [qr] = json(await run(user, { resource: 'qrCode', operation: 'getMany', limit: 1 }));
+    const [qrSimple] = json(await run(user, { resource: 'qrCode', operation: 'get', id: qr!.id as number }));
+    expect(Object.keys(qrSimple!)).toEqual(['id', 'name', 'link', 'scans', 'clicks', 'uniqueClicks', 'topCountries', 'topReferrers', 'topBrowsers', 'topOs', 'date']);
+  });
+
+  it('Simplify off, and nodes of version 1 (saved before Simplify), return the API\'s shape', async () => {
+    const link = sandbox.store.state.links.find((candidate) => candidate.userId === 2 && candidate.alias === 'raycast')!;
+    const off = json(await run(user, { resource: 'link', operation: 'get', id: link.id, simplify: false }));
+    const version1 = json(await executeNode(user, { resource: 'link', operation: 'get', id: link.id }, undefined, { typeVersion: 1 }));
+    for (const [item] of [off, version1]) expect(Object.keys(item!)).toEqual(['details', 'stats']);
+    expect(version1).toEqual(off);
+    const [listed] = json(await executeNode(user, { resource: 'link', operation: 'getMany', limit: 1 }, undefined, { typeVersion: 1 }));
+    expect(listed).toHaveProperty('description');
   });
 
   it('link: Return All reads every page through the client\'s iterator; Limit reads only what it needs', async () => {
@@ -128,7 +154,7 @@ describe('LinkShort node through n8n-core', () => {
     }
     const wifi = sandbox.store.state.qrs.find((qr) => qr.id === ids[5]);
     expect(wifi).toMatchObject({ data: { ssid: 'Cafe', password: 'espresso', encryption: 'WPA' }, foreground: 'rgb(16,32,48)', name: 'QR wifi' });
-    const [got] = json(await run(user, { resource: 'qrCode', operation: 'get', id: ids[0]! }));
+    const [got] = json(await run(user, { resource: 'qrCode', operation: 'get', id: ids[0]!, simplify: false }));
     expect(got).toMatchObject({ details: { id: ids[0], scans: 0 }, stats: { clicks: 0 } });
     expect(json(await run(user, { resource: 'qrCode', operation: 'update', id: ids[0]!, qrType: 'text', text: 'Changed' }))[0]).toMatchObject({ updated: true });
     expect(json(await run(user, { resource: 'qrCode', operation: 'getMany', returnAll: true })).map((qr) => qr.id)).toEqual(expect.arrayContaining(ids));

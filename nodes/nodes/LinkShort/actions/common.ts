@@ -88,16 +88,22 @@ export function returnAllFields(): INodeProperties[] {
 	];
 }
 
-/** Reads Return All / Limit and walks the client's pages, reading only the pages needed. */
+/** Reads Return All / Limit and walks the client's pages, reading only the pages needed; `shape` makes each output item. */
 export async function collect<T>(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	list: (pageSize: number | undefined) => PagePromise<T>,
+	shape?: (item: T) => IDataObject,
 ): Promise<IDataObject[]> {
 	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	if (returnAll) return (await list(100).toArray()) as IDataObject[];
-	const limit = context.getNodeParameter('limit', itemIndex, 50) as number;
-	return (await list(Math.min(limit, 100)).toArray(limit)) as IDataObject[];
+	const limit = returnAll ? undefined : (context.getNodeParameter('limit', itemIndex, 50) as number);
+	const items = limit === undefined ? await list(100).toArray() : await list(Math.min(limit, 100)).toArray(limit);
+	return shape ? items.map(shape) : (items as IDataObject[]);
+}
+
+/** Whether the output is simplified: on by default from version 1.1, off (the API's shape) before. */
+export function simplified(context: IExecuteFunctions, itemIndex: number): boolean {
+	return context.getNodeParameter('simplify', itemIndex, false) as boolean;
 }
 
 /** Drops empty optional values, so that only what the user filled in is sent. */

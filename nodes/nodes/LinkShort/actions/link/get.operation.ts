@@ -1,10 +1,13 @@
-import type { Operation } from '../common';
+import { simplified, type Operation } from '../common';
 import { idLocator, locatedId } from '../locators';
+import { simpleLink, simplifyField } from '../simplify';
 
 export const get: Operation = {
-	properties: [idLocator('link', 'The ID of the short link')],
+	properties: [idLocator('link', 'The short link'), simplifyField],
 	async execute(client, itemIndex) {
+		const simple = simplified(this, itemIndex);
 		const id = await locatedId(this, client, itemIndex, 'link');
-		return await client.links.get(id);
+		const link = await client.links.get(id);
+		return simple ? simpleLink(link) : link;
 	},
 };

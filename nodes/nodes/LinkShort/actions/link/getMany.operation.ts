@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { collect, returnAllFields, type Operation } from '../common';
+import { collect, returnAllFields, simplified, type Operation } from '../common';
+import { simpleLinkListItem, simplifyField } from '../simplify';
 
 const properties: INodeProperties[] = [
 	...returnAllFields(),
@@ -14,12 +15,14 @@ const properties: INodeProperties[] = [
 		default: 'date',
 		description: 'How the links are sorted',
 	},
+	simplifyField,
 ];
 
 export const getMany: Operation = {
 	properties,
 	async execute(client, itemIndex) {
 		const order = this.getNodeParameter('order', itemIndex, 'date') as 'date' | 'click';
-		return await collect(this, itemIndex, (limit) => client.links.list({ limit, order }));
+		const shape = simplified(this, itemIndex) ? simpleLinkListItem : undefined;
+		return await collect(this, itemIndex, (limit) => client.links.list({ limit, order }), shape);
 	},
 };

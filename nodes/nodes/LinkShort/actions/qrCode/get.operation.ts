@@ -1,10 +1,13 @@
-import type { Operation } from '../common';
+import { simplified, type Operation } from '../common';
 import { idLocator, locatedId } from '../locators';
+import { simpleQrCode, simplifyField } from '../simplify';
 
 export const get: Operation = {
-	properties: [idLocator('qrCode', 'The ID of the QR code')],
+	properties: [idLocator('qrCode', 'The QR code'), simplifyField],
 	async execute(client, itemIndex) {
+		const simple = simplified(this, itemIndex);
 		const id = await locatedId(this, client, itemIndex, 'qrCode');
-		return await client.qrCodes.get(id);
+		const qr = await client.qrCodes.get(id);
+		return simple ? simpleQrCode(qr) : qr;
 	},
 };

@@ -1,8 +1,10 @@
-import { collect, returnAllFields, type Operation } from '../common';
+import { collect, returnAllFields, simplified, type Operation } from '../common';
+import { simpleQrListItem, simplifyField } from '../simplify';
 
 export const getMany: Operation = {
-	properties: returnAllFields(),
+	properties: [...returnAllFields(), simplifyField],
 	async execute(client, itemIndex) {
-		return await collect(this, itemIndex, (limit) => client.qrCodes.list({ limit }));
+		const shape = simplified(this, itemIndex) ? simpleQrListItem : undefined;
+		return await collect(this, itemIndex, (limit) => client.qrCodes.list({ limit }), shape);
 	},
 };

@@ -1,0 +1,58 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { Link, LinkWithStats, QrCode, QrCodeWithStats, Statistics } from '@linkshort/client/core';
+
+/** Simplify came with version 1.1: nodes made before keep the API's shape. */
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+	description: 'Whether to return one flat item (ID, alias, URLs, title, clicks, and top countries and referrers as lists sorted by count) instead of the API\'s answer',
+};
+
+/** `{Canada: 9, France: 8}` as `[{name: 'Canada', count: 9}, {name: 'France', count: 8}]`, most first. */
+function ranked(counts: Statistics['topCountries']): IDataObject[] {
+	return Object.entries(counts)
+		.map(([name, count]) => ({ name, count: Number(count) }))
+		.sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+}
+
+function statistics(stats: Statistics): IDataObject {
+	return {
+		clicks: stats.clicks,
+		uniqueClicks: stats.uniqueClicks,
+		topCountries: ranked(stats.topCountries),
+		topReferrers: ranked(stats.topReferrers),
+		topBrowsers: ranked(stats.topBrowsers),
+		topOs: ranked(stats.topOs),
+	};
+}
+
+const aliasOf = (shorturl: string) => shorturl.replace(/\/+$/, '').split('/').pop() ?? '';
+
+export function simpleLink({ details, stats }: LinkWithStats): IDataObject {
+	return {
+		id: details.id,
+		alias: aliasOf(details.shorturl),
+		shorturl: details.shorturl,
+		longurl: details.longurl,
+		title: details.title,
+		description: details.description,
+		...statistics(stats),
+		expiry: details.expiry,
+		date: details.date,
+	};
+}
+
+export function simpleLinkListItem(link: Link): IDataObject {
+	return { id: link.id, alias: link.alias, shorturl: link.shorturl, longurl: link.longurl, title: link.title, clicks: link.clicks, date: link.date };
+}
+
+export function simpleQrCode({ details, stats }: QrCodeWithStats): IDataObject {
+	return { id: details.id, name: details.name, link: details.link, scans: details.scans, ...statistics(stats), date: details.date };
+}
+
+export function simpleQrListItem(qr: QrCode): IDataObject {
+	return { id: qr.id, name: qr.name, link: qr.link, scans: qr.scans, date: qr.date };
+}
