@@ -40,6 +40,12 @@ export interface SandboxOptions {
   requestLog?: { maxEntries?: number; maxAgeMs?: number };
 }
 
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: string;
+}
+
 export interface Sandbox {
   baseUrl: string;
   adminKey: string;
@@ -51,7 +57,7 @@ export interface Sandbox {
    * The API requests served, in order (method, path and query, each cut at 512 characters), for
    * request-count assertions: the newest 50,000 of the last hour unless `requestLog` says otherwise.
    */
-  requests: Array<{ method: string; path: string; query: string }>;
+  requests: LoggedRequest[];
   /** Called (and awaited) before each API request is carried out: tests use it to change data mid-poll. */
   onApiRequest?: (request: { method: string; path: string; query: URLSearchParams }) => void | Promise<void>;
   close(): Promise<void>;
@@ -106,12 +112,6 @@ export class RateWindows {
       this.counts.delete(key);
     }
   }
-}
-
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  query: string;
 }
 
 const LOGGED_FIELD_LENGTH = 512;
