@@ -1,3 +1,5 @@
+import { isPlausibleReset } from "./rate-limit";
+
 /** One field of the input that failed validation, and why. */
 export interface FieldIssue {
   field: string;
@@ -67,6 +69,16 @@ export class RateLimitError extends ApiError {
     readonly resetAt: number | undefined,
   ) {
     super(message, status, 429);
+  }
+
+  /**
+   * When the limit lifts (epoch ms), as the client reads the answer: the spent window's reset when
+   * it is plausible, else `now` plus the `Retry-After` (which may say "now" or earlier); undefined
+   * when the server said neither. The client's own waits and a front end's "retry after" use this.
+   */
+  liftsAt(now: number): number | undefined {
+    if (isPlausibleReset(this.resetAt, now)) return this.resetAt;
+    return this.retryAfterMs === undefined ? undefined : now + this.retryAfterMs;
   }
 }
 

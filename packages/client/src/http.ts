@@ -14,7 +14,7 @@ import {
   ValidationError,
 } from "./errors";
 import { clientOptionIssues, requestOptionIssues } from "./options";
-import { isPlausibleReset, RateLimiter, resetOf, sharedLimiter, type Clock } from "./rate-limit";
+import { RateLimiter, resetOf, sharedLimiter, type Clock } from "./rate-limit";
 import { DEFAULT_MAX_PAGES } from "./pagination";
 import { readerOf, Rejected } from "./readers";
 import { headerValue, type Sleep, type Transport, type TransportRequest, type TransportResponse } from "./transport";
@@ -234,8 +234,9 @@ export class HttpCore {
    */
   private limitLiftsAt(error: RateLimitError): number {
     const now = this.clock.now();
-    const stated = isPlausibleReset(error.resetAt, now) ? error.resetAt : (error.retryAfterMs !== undefined && error.retryAfterMs > 0 ? now + error.retryAfterMs : now + UNKNOWN_RATE_LIMIT_WAIT_MS);
-    return Math.max(stated, now + MIN_RATE_LIMIT_WAIT_MS);
+    const stated = error.liftsAt(now);
+    const liftsAt = stated === undefined || stated <= now ? now + UNKNOWN_RATE_LIMIT_WAIT_MS : stated;
+    return Math.max(liftsAt, now + MIN_RATE_LIMIT_WAIT_MS);
   }
 
   private async send(request: TransportRequest): Promise<TransportResponse> {

@@ -5,8 +5,6 @@ import { nodeSleep, undiciTransport } from "./undici-transport";
 
 export * from "./core";
 export { nodeSleep, undiciTransport } from "./undici-transport";
-/** For front ends that tell a user when a rate limit lifts, by the client's own reading of `X-RateLimit-Reset`. */
-export { isPlausibleReset } from "./rate-limit";
 
 export type LinkShortClientOptions = Omit<CoreClientOptions, "transport" | "sleep"> & Partial<Pick<CoreClientOptions, "transport" | "sleep">>;
 

@@ -111,6 +111,16 @@ describe("the key stays out of the client's visible state", () => {
 });
 
 describe("limit answers (fake clock)", () => {
+  it("RateLimitError.liftsAt: the spent window's plausible reset, else Retry-After from now, else unknown", () => {
+    const now = Date.UTC(2026, 10, 21, 12, 0, 0, 300);
+    const soon = now + 700;
+    expect(new RateLimitError("limit", 429, 5_000, soon).liftsAt(now)).toBe(soon);
+    // A reset in milliseconds (years away) or already past is not believed: Retry-After decides.
+    expect(new RateLimitError("limit", 429, 5_000, soon * 1000).liftsAt(now)).toBe(now + 5_000);
+    expect(new RateLimitError("limit", 429, 0, now - 1_000).liftsAt(now)).toBe(now);
+    expect(new RateLimitError("limit", 429, undefined, undefined).liftsAt(now)).toBeUndefined();
+  });
+
   it("a limit answer waits until the window's reset as stated, not the rounded-up Retry-After", async () => {
     const clock = new FakeClock();
     clock.time = Date.UTC(2026, 10, 21, 12, 0, 0, 300);

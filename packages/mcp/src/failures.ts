@@ -4,7 +4,6 @@ import {
   ApiError,
   AuthenticationError,
   ConnectionError,
-  isPlausibleReset,
   NotFoundError,
   PermissionError,
   RateLimitError,
@@ -13,13 +12,10 @@ import {
   ValidationError,
 } from "@linkshort/client";
 
-/**
- * Seconds until a rate-limited call may be tried again, when the server said: as the client reads
- * it, the window's reset when plausible, else `Retry-After`.
- */
+/** Seconds until a rate-limited call may be tried again, when the server said, as the client reads it. */
 function retryAfterSeconds(error: RateLimitError, now: number): number | undefined {
-  const waitMs = isPlausibleReset(error.resetAt, now) ? error.resetAt - now : error.retryAfterMs;
-  return waitMs === undefined ? undefined : Math.max(1, Math.ceil(waitMs / 1000));
+  const liftsAt = error.liftsAt(now);
+  return liftsAt === undefined ? undefined : Math.max(1, Math.ceil((liftsAt - now) / 1000));
 }
 
 /** A message without its closing full stop, to be followed by more of the sentence. */
