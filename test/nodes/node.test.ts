@@ -73,7 +73,21 @@ describe('LinkShort node through n8n-core', () => {
         },
       }),
     );
-    expect(created).toEqual({ id: expect.any(Number), shorturl: `${sandbox.baseUrl}/from-n8n` });
+    expect(created).toEqual({
+      id: expect.any(Number),
+      shorturl: `${sandbox.baseUrl}/from-n8n`,
+      alias: 'from-n8n',
+      longurl: 'https://example.com/from-n8n',
+      type: overlay!.value,
+      expiry: '2099-06-01 12:30:00',
+      geotarget: [{ location: 'Canada', link: 'https://example.ca' }],
+      devicetarget: [{ device: 'iPhone', link: 'https://apple.example.com' }],
+      parameters: [{ name: 'utm_source', value: 'n8n' }],
+      metatitle: 'From n8n',
+      metadescription: 'Made by a workflow',
+      passwordProtected: true,
+    });
+    expect(JSON.stringify(created)).not.toContain('"pw"');
     const id = created!.id as number;
     const record = sandbox.store.state.links.find((link) => link.id === id)!;
     expect(record).toMatchObject({ type: overlay!.value, expiry: '2099-06-01 12:30:00', password: 'pw', parameters: [{ name: 'utm_source', value: 'n8n' }] });
@@ -82,7 +96,9 @@ describe('LinkShort node through n8n-core', () => {
     expect(got).toHaveLength(1);
     expect(got[0]!.json).toMatchObject({ details: { id, longurl: 'https://example.com/from-n8n', location: { canada: 'https://example.ca' } }, stats: { clicks: 0, topCountries: {} } });
 
-    expect(json(await run(user, { resource: 'link', operation: 'update', id, url: 'https://example.com/changed', updateFields: { type: 'frame' } }))).toEqual([{ id, shorturl: `${sandbox.baseUrl}/from-n8n` }]);
+    expect(json(await run(user, { resource: 'link', operation: 'update', id, url: 'https://example.com/changed', updateFields: { type: 'frame' } }))).toEqual([
+      { id, shorturl: `${sandbox.baseUrl}/from-n8n`, alias: 'from-n8n', longurl: 'https://example.com/changed', type: 'frame' },
+    ]);
     const byClicks = json(await run(user, { resource: 'link', operation: 'getMany', order: 'click', limit: 2 }));
     expect(byClicks.map((link) => link.alias)).toEqual(['n8n', 'raycast']);
     expect(json(await run(user, { resource: 'link', operation: 'delete', id }))).toEqual([{ id, deleted: true, message: expect.any(String) }]);
@@ -149,14 +165,14 @@ describe('LinkShort node through n8n-core', () => {
     const ids: number[] = [];
     for (const fields of cases) {
       const [created] = json(await run(user, { resource: 'qrCode', operation: 'create', ...fields, additionalFields: { name: `QR ${String(fields.qrType)}`, foreground: '#102030' } }));
-      expect(created).toEqual({ id: expect.any(Number), link: expect.stringMatching(/\/qr\/[a-f0-9]{6}$/) });
+      expect(created).toEqual({ id: expect.any(Number), link: expect.stringMatching(/\/qr\/[a-f0-9]{6}$/), type: fields.qrType, data: expect.anything(), name: `QR ${String(fields.qrType)}`, foreground: 'rgb(16,32,48)' });
       ids.push(created!.id as number);
     }
     const wifi = sandbox.store.state.qrs.find((qr) => qr.id === ids[5]);
     expect(wifi).toMatchObject({ data: { ssid: 'Cafe', password: 'espresso', encryption: 'WPA' }, foreground: 'rgb(16,32,48)', name: 'QR wifi' });
     const [got] = json(await run(user, { resource: 'qrCode', operation: 'get', id: ids[0]!, simplify: false }));
     expect(got).toMatchObject({ details: { id: ids[0], scans: 0 }, stats: { clicks: 0 } });
-    expect(json(await run(user, { resource: 'qrCode', operation: 'update', id: ids[0]!, qrType: 'text', text: 'Changed' }))[0]).toMatchObject({ updated: true });
+    expect(json(await run(user, { resource: 'qrCode', operation: 'update', id: ids[0]!, qrType: 'text', text: 'Changed' }))[0]).toEqual({ id: ids[0], updated: true, message: expect.any(String), type: 'text', data: 'Changed' });
     expect(json(await run(user, { resource: 'qrCode', operation: 'getMany', returnAll: true })).map((qr) => qr.id)).toEqual(expect.arrayContaining(ids));
     expect(json(await run(user, { resource: 'qrCode', operation: 'delete', id: ids[0]! }))[0]).toMatchObject({ deleted: true });
   });

@@ -29,7 +29,8 @@ function statistics(stats: Statistics): IDataObject {
 	};
 }
 
-const aliasOf = (shorturl: string) => shorturl.replace(/\/+$/, '').split('/').pop() ?? '';
+/** The alias of a short URL: its last path segment. */
+export const aliasOf = (shorturl: string) => shorturl.replace(/\/+$/, '').split('/').pop() ?? '';
 
 export function simpleLink({ details, stats }: LinkWithStats): IDataObject {
 	return {

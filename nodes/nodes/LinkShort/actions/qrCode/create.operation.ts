@@ -1,10 +1,12 @@
 import type { Operation } from '../common';
+import { qrOutput } from '../outputs';
 import { createFields, qrInput, qrParameterOf } from './fields';
 
 export const create: Operation = {
 	properties: createFields,
 	parameterOf: qrParameterOf,
 	async execute(client, itemIndex) {
-		return await client.qrCodes.create(qrInput(this, itemIndex, 'additionalFields'));
+		const input = qrInput(this, itemIndex, 'additionalFields');
+		return qrOutput(await client.qrCodes.create(input), input);
 	},
 };

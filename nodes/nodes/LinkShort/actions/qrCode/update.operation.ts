@@ -1,5 +1,6 @@
 import { done, type Operation } from '../common';
 import { idLocator, locatedId } from '../locators';
+import { qrOutput } from '../outputs';
 import { qrInput, qrParameterOf, updateFields } from './fields';
 
 export const update: Operation = {
@@ -7,7 +8,8 @@ export const update: Operation = {
 	parameterOf: qrParameterOf,
 	async execute(client, itemIndex) {
 		const id = await locatedId(this, client, itemIndex, 'qrCode');
-		const { message } = await client.qrCodes.update(id, qrInput(this, itemIndex, 'updateFields'));
-		return done(id, 'updated', message);
+		const input = qrInput(this, itemIndex, 'updateFields');
+		const { message } = await client.qrCodes.update(id, input);
+		return qrOutput(done(id, 'updated', message), input);
 	},
 };

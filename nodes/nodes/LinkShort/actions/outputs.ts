@@ -1,0 +1,18 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { LinkCreateInput, QrCodeCreateInput } from '@linkshort/client/core';
+import { aliasOf } from './simplify';
+
+/**
+ * A created or updated link as the next node needs it, without another request: the server's
+ * answer (id, short URL) with what was sent. A link password is not repeated, only that there is one.
+ */
+export function linkOutput(answer: { id: number; shorturl: string }, input: LinkCreateInput): IDataObject {
+	const { url, password, ...sent } = input;
+	delete sent.custom; // the alias says it
+	return { id: answer.id, shorturl: answer.shorturl, alias: aliasOf(answer.shorturl), longurl: url, ...sent, ...(password ? { passwordProtected: true } : {}) };
+}
+
+/** A created or updated QR code: the server's answer with the type, data and colours sent. */
+export function qrOutput(answer: IDataObject, input: QrCodeCreateInput): IDataObject {
+	return { ...answer, ...input };
+}
