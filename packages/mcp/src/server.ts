@@ -21,9 +21,8 @@ const INSTRUCTIONS =
 /** An MCP server whose tools call `client`. */
 export function createLinkShortMcpServer(options: LinkShortMcpOptions): McpServer {
   const server = new McpServer({ name: "linkshort", version: packageJson.version }, { instructions: INSTRUCTIONS });
-  const context = { client: options.client };
-  registerTools(server, context);
-  if (options.admin) registerAdminTools(server, context);
+  registerTools(server, options.client);
+  if (options.admin) registerAdminTools(server, options.client);
   return server;
 }
 

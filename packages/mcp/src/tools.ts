@@ -40,10 +40,6 @@ const FIND_PAGE_SIZE = 100;
 const FIND_DEFAULT_RESULTS = 20;
 const FIND_MAX_RESULTS = 100;
 
-export interface ToolContext {
-  client: LinkShortClient;
-}
-
 /** The fields of one of the client's input schemas, each described for the model. Every field needs a description. */
 function described<Shape extends Record<string, z.ZodType>>(schema: z.ZodObject<Shape>, descriptions: { [K in keyof Shape]: string }): Shape {
   const shape: Record<string, z.ZodType> = {};
@@ -123,12 +119,12 @@ function result(structured: Record<string, unknown>): CallToolResult {
 }
 
 /** Runs one client call as a tool: its value as structured content, any failure as a tool error. */
-function tool<Args>(context: ToolContext, name: string, work: (args: Args) => Promise<Record<string, unknown>>) {
+function tool<Args>(client: LinkShortClient, name: string, work: (args: Args) => Promise<Record<string, unknown>>) {
   return async (args: Args): Promise<CallToolResult> => {
     try {
       return result(await work(args));
     } catch (error) {
-      return { content: [{ type: "text", text: context.client.redact(describeFailure(error, name)) }], isError: true };
+      return { content: [{ type: "text", text: client.redact(describeFailure(error, name)) }], isError: true };
     }
   };
 }
@@ -143,8 +139,7 @@ function withoutKey(user: User): UserWithoutKey {
   return { id, email, username, avatar, status, expires, registered, planid };
 }
 
-export function registerTools(server: McpServer, context: ToolContext): void {
-  const { client } = context;
+export function registerTools(server: McpServer, client: LinkShortClient): void {
 
   server.registerTool(
     "shorten_link",
@@ -157,7 +152,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: { id: z.number(), shorturl: z.string() },
       annotations: CREATE,
     },
-    tool(context, "shorten_link", (args) => client.links.create(args)),
+    tool(client, "shorten_link", (args) => client.links.create(args)),
   );
 
   server.registerTool(
@@ -176,7 +171,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       },
       annotations: READ,
     },
-    tool(context, "find_links", async ({ text, order, limit }) => {
+    tool(client, "find_links", async ({ text, order, limit }) => {
       const wanted = limit ?? FIND_DEFAULT_RESULTS;
       const needle = text?.trim().toLowerCase() ?? "";
       const links: Link[] = [];
@@ -205,7 +200,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: { details: LinkDetailsOutput, stats: StatisticsOutput },
       annotations: READ,
     },
-    tool(context, "get_link", ({ id }) => client.links.get(id)),
+    tool(client, "get_link", ({ id }) => client.links.get(id)),
   );
 
   server.registerTool(
@@ -220,7 +215,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: { id: z.number(), shorturl: z.string() },
       annotations: CHANGE,
     },
-    tool(context, "update_link", ({ id, ...changes }) => client.links.update(id, changes)),
+    tool(client, "update_link", ({ id, ...changes }) => client.links.update(id, changes)),
   );
 
   server.registerTool(
@@ -232,7 +227,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: { message: z.string() },
       annotations: CHANGE,
     },
-    tool(context, "delete_link", ({ id }) => client.links.delete(id)),
+    tool(client, "delete_link", ({ id }) => client.links.delete(id)),
   );
 
   server.registerTool(
@@ -247,7 +242,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       annotations: CREATE,
     },
     // The SDK has checked `type`; the client checks `data` against it before anything is sent.
-    tool(context, "create_qr_code", (args) => client.qrCodes.create(args as QrCodeCreateInput)),
+    tool(client, "create_qr_code", (args) => client.qrCodes.create(args as QrCodeCreateInput)),
   );
 
   server.registerTool(
@@ -259,7 +254,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: { qrCodes: z.array(QrCodeOutput), ...pageOutput },
       annotations: READ,
     },
-    tool(context, "list_qr_codes", async (args) => {
+    tool(client, "list_qr_codes", async (args) => {
       const { items, currentpage, maxpage } = await client.qrCodes.list(args);
       return { qrCodes: items, currentpage, maxpage };
     }),
@@ -274,7 +269,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: { domains: z.array(DomainOutput), ...pageOutput },
       annotations: READ,
     },
-    tool(context, "list_domains", async (args) => {
+    tool(client, "list_domains", async (args) => {
       const { items, currentpage, maxpage } = await client.domains.list(args);
       return { domains: items, currentpage, maxpage };
     }),
@@ -288,13 +283,12 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: AccountOutput,
       annotations: READ,
     },
-    tool(context, "get_account", () => client.account.get()),
+    tool(client, "get_account", () => client.account.get()),
   );
 }
 
 /** Plans and users: administrators' tools, registered only with `--admin`. */
-export function registerAdminTools(server: McpServer, context: ToolContext): void {
-  const { client } = context;
+export function registerAdminTools(server: McpServer, client: LinkShortClient): void {
 
   server.registerTool(
     "list_plans",
@@ -304,7 +298,7 @@ export function registerAdminTools(server: McpServer, context: ToolContext): voi
       outputSchema: { plans: z.array(PlanOutput) },
       annotations: READ,
     },
-    tool(context, "list_plans", async () => ({ plans: await client.plans.list().toArray() })),
+    tool(client, "list_plans", async () => ({ plans: await client.plans.list().toArray() })),
   );
 
   server.registerTool(
@@ -323,7 +317,7 @@ export function registerAdminTools(server: McpServer, context: ToolContext): voi
       outputSchema: { message: z.string() },
       annotations: CHANGE,
     },
-    tool(context, "subscribe_user_to_plan", ({ planId, userId, ...subscription }) => client.plans.subscribe(planId, userId, subscription)),
+    tool(client, "subscribe_user_to_plan", ({ planId, userId, ...subscription }) => client.plans.subscribe(planId, userId, subscription)),
   );
 
   server.registerTool(
@@ -337,7 +331,7 @@ export function registerAdminTools(server: McpServer, context: ToolContext): voi
       outputSchema: { users: z.array(UserOutput) },
       annotations: READ,
     },
-    tool(context, "list_users", async (args) => ({ users: (await client.users.list(args).toArray()).map(withoutKey) })),
+    tool(client, "list_users", async (args) => ({ users: (await client.users.list(args).toArray()).map(withoutKey) })),
   );
 
   server.registerTool(
@@ -349,7 +343,7 @@ export function registerAdminTools(server: McpServer, context: ToolContext): voi
       outputSchema: UserOutput,
       annotations: READ,
     },
-    tool(context, "get_user", async ({ id }) => withoutKey(await client.users.get(id))),
+    tool(client, "get_user", async ({ id }) => withoutKey(await client.users.get(id))),
   );
 
   server.registerTool(
@@ -369,7 +363,7 @@ export function registerAdminTools(server: McpServer, context: ToolContext): voi
       outputSchema: { id: z.number(), email: z.string().optional(), username: z.string().optional() },
       annotations: CREATE,
     },
-    tool(context, "create_user", (args) => client.users.create(args)),
+    tool(client, "create_user", (args) => client.users.create(args)),
   );
 
   server.registerTool(
@@ -381,6 +375,6 @@ export function registerAdminTools(server: McpServer, context: ToolContext): voi
       outputSchema: { message: z.string() },
       annotations: CHANGE,
     },
-    tool(context, "delete_user", ({ id }) => client.users.delete(id)),
+    tool(client, "delete_user", ({ id }) => client.users.delete(id)),
   );
 }
