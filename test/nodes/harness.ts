@@ -106,7 +106,7 @@ function additionalData(credentials: Credentials): IWorkflowExecuteAdditionalDat
 }
 
 /** A workflow with one node of `type`, its parameters completed with their defaults as n8n's editor does. */
-export function workflowWith(type: string, parameters: INodeParameters, options: { continueOnFail?: boolean; staticData?: IDataObject; typeVersion?: number } = {}) {
+export function workflowWith(type: string, parameters: INodeParameters, options: { continueOnFail?: boolean; staticData?: IDataObject; typeVersion?: number; timezone?: string } = {}) {
   const nodeType = nodeTypeInstances[type]!;
   const typeVersion = options.typeVersion ?? latestVersion(nodeType.description);
   const completed = NodeHelpers.getNodeParameters(nodeType.description.properties, parameters, true, false, { typeVersion }, nodeType.description) ?? {};
@@ -128,7 +128,7 @@ export function workflowWith(type: string, parameters: INodeParameters, options:
     active: false,
     nodeTypes,
     staticData: options.staticData ?? {},
-    settings: { timezone: 'UTC' },
+    settings: { timezone: options.timezone ?? 'UTC' },
   });
   return { workflow, node };
 }
@@ -138,7 +138,7 @@ export async function executeNode(
   credentials: Credentials,
   parameters: INodeParameters,
   input: INodeExecutionData[] = [{ json: {} }],
-  options: { continueOnFail?: boolean; onParameterRead?: (name: string) => void; typeVersion?: number } = {},
+  options: { continueOnFail?: boolean; onParameterRead?: (name: string) => void; typeVersion?: number; timezone?: string } = {},
 ): Promise<INodeExecutionData[]> {
   const { workflow, node } = workflowWith(NODE_TYPE, parameters, options);
   const mode: WorkflowExecuteMode = 'manual';

@@ -130,6 +130,27 @@ describe('LinkShort node through n8n-core', () => {
     expect(listed).toHaveProperty('description');
   });
 
+  it('dates: ISO strings, n8n DateTime values, the API\'s own format and the date picker\'s value are written in the workflow\'s time zone', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['2099-06-01T12:30:00', 'Europe/Paris', '2099-06-01 12:30:00'],
+      ['2099-06-01T12:30:00+00:00', 'Europe/Paris', '2099-06-01 14:30:00'],
+      ['2099-06-01T12:30:00.000Z', 'America/New_York', '2099-06-01 08:30:00'],
+      ['2099-06-01 12:30:00', 'Asia/Tokyo', '2099-06-01 12:30:00'],
+      ['2099-06-01', 'UTC', '2099-06-01 00:00:00'],
+      ["={{ DateTime.fromISO('2099-06-01T12:30:00Z') }}", 'Europe/Paris', '2099-06-01 14:30:00'],
+      ["={{ $now.setZone('UTC').set({ year: 2099, month: 6, day: 1, hour: 12, minute: 30, second: 0 }) }}", 'Asia/Tokyo', '2099-06-01 21:30:00'],
+    ];
+    for (const [expiry, timezone, expected] of cases) {
+      const [created] = json(await executeNode(user, { resource: 'link', operation: 'create', url: 'https://example.com/dated', additionalFields: { expiry } }, undefined, { timezone }));
+      const stored = sandbox.store.state.links.find((link) => link.id === created!.id)!;
+      expect({ expiry, timezone, stored: stored.expiry, output: created!.expiry }).toEqual({ expiry, timezone, stored: expected, output: expected });
+    }
+    const before = sandbox.requests.length;
+    const error = await run(user, { resource: 'link', operation: 'create', url: 'https://example.com/dated', additionalFields: { expiry: 'next tuesday' } }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^Expiry: /);
+    expect(sandbox.requests.length).toBe(before);
+  });
+
   it('link: Return All reads every page through the client\'s iterator; Limit reads only what it needs', async () => {
     const base = sandbox.store.state.links.filter((link) => link.userId === 2).length;
     for (let i = 0; i < 230 - base; i += 1) await run(user, { resource: 'link', operation: 'create', url: `https://example.com/many/${i}` });

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { formatTimestamp, REDIRECT_TYPES, type LinkCreateInput } from '@linkshort/client/core';
+import { REDIRECT_TYPES, type LinkCreateInput } from '@linkshort/client/core';
+import { toApiTimestamp } from '../dates';
 import { filled } from '../common';
 
 const urlField: INodeProperties = {
@@ -126,21 +127,6 @@ export const updateFields: INodeProperties[] = [
 	{ displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, options: linkOptions(updateRedirectType) },
 ];
 
-/**
- * The API's `YYYY-MM-DD HH:MM:SS` from n8n's date picker: a value without an offset is already
- * wall-clock time in the workflow's zone; one with an offset is converted into that zone.
- */
-export function toApiTimestamp(value: string, timeZone: string): string {
-	const trimmed = value.trim();
-	if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?(\.\d+)?$/.test(trimmed)) {
-		const [date, time = ''] = trimmed.split(/[ T]/);
-		return `${date} ${time.slice(0, 8).padEnd(8, ':00').slice(0, 8)}`;
-	}
-	if (/^\d{4}-\d{2}-\d{2}$/.test(trimmed)) return `${trimmed} 00:00:00`;
-	const parsed = new Date(trimmed);
-	return Number.isNaN(parsed.getTime()) ? trimmed : formatTimestamp(parsed, timeZone);
-}
-
 function rows<T>(value: unknown, key: string): T[] | undefined {
 	const list = (value as IDataObject | undefined)?.[key];
 	return Array.isArray(list) && list.length > 0 ? (list as T[]) : undefined;
@@ -156,7 +142,7 @@ export function linkInput(context: IExecuteFunctions, itemIndex: number, collect
 		url,
 		...(filled(rest) as Partial<LinkCreateInput>),
 		...(typeValue !== undefined && typeValue !== '' ? { type: typeValue as LinkCreateInput['type'] } : {}),
-		...(typeof expiry === 'string' && expiry ? { expiry: toApiTimestamp(expiry, context.getTimezone()) } : {}),
+		...(expiry !== undefined && expiry !== null && expiry !== '' ? { expiry: toApiTimestamp(expiry, context.getTimezone()) } : {}),
 		...(rows(geotarget, 'targets') ? { geotarget: rows(geotarget, 'targets') } : {}),
 		...(rows(devicetarget, 'targets') ? { devicetarget: rows(devicetarget, 'targets') } : {}),
 		...(rows(parameters, 'parameters') ? { parameters: rows(parameters, 'parameters') } : {}),

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { PLAN_TYPES, type PlanSubscribeInput } from '@linkshort/client/core';
 import type { Operation } from '../common';
 import { idLocator, locatedId } from '../locators';
-import { toApiTimestamp } from '../link/fields';
+import { toApiTimestamp } from '../dates';
 
 const properties: INodeProperties[] = [
 	idLocator('plan', 'The plan to put the user on', 'planId'),

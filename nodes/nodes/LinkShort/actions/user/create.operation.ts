@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { UserCreateInput } from '@linkshort/client/core';
 import type { Operation } from '../common';
-import { toApiTimestamp } from '../link/fields';
+import { toApiTimestamp } from '../dates';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Username', name: 'username', type: 'string', required: true, default: '', description: '3 to 20 letters or digits' },
