@@ -27,6 +27,7 @@ import {
   LinkDetailsOutput,
   LinkOutput,
   pageOutput,
+  pagePosition,
   PlanOutput,
   QrCodeOutput,
   StatisticsOutput,
@@ -249,14 +250,14 @@ export function registerTools(server: McpServer, client: LinkShortClient): void 
     "list_qr_codes",
     {
       title: "List QR codes",
-      description: "Lists the account's QR codes (id, link, scans, name), one page at a time; maxpage says how many pages there are.",
+      description: "Lists the account's QR codes (id, link, scans, name), one page at a time; morePages says whether another page follows.",
       inputSchema: z.strictObject(described(PaginationSchema, pageDescriptions)),
       outputSchema: { qrCodes: z.array(QrCodeOutput), ...pageOutput },
       annotations: READ,
     },
     tool(client, "list_qr_codes", async (args) => {
-      const { items, currentpage, maxpage } = await client.qrCodes.list(args);
-      return { qrCodes: items, currentpage, maxpage };
+      const page = await client.qrCodes.list(args);
+      return { qrCodes: page.items, ...pagePosition(page, args.page ?? 1) };
     }),
   );
 
@@ -264,14 +265,14 @@ export function registerTools(server: McpServer, client: LinkShortClient): void 
     "list_domains",
     {
       title: "List branded domains",
-      description: "Lists the account's branded domains, which shorten_link and update_link accept as domain, one page at a time.",
+      description: "Lists the account's branded domains, which shorten_link and update_link accept as domain, one page at a time; morePages says whether another page follows.",
       inputSchema: z.strictObject(described(PaginationSchema, pageDescriptions)),
       outputSchema: { domains: z.array(DomainOutput), ...pageOutput },
       annotations: READ,
     },
     tool(client, "list_domains", async (args) => {
-      const { items, currentpage, maxpage } = await client.domains.list(args);
-      return { domains: items, currentpage, maxpage };
+      const page = await client.domains.list(args);
+      return { domains: page.items, ...pagePosition(page, args.page ?? 1) };
     }),
   );
 

@@ -143,7 +143,13 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(wifi.isError).toBe(false);
 
     const listed = await session.call("list_qr_codes", { limit: 100 });
-    expect(listed.structured).toMatchObject({ currentpage: 1, maxpage: 1 });
+    expect(listed.structured).toMatchObject({ currentpage: 1, maxpage: 1, morePages: false });
+    // Deployed servers send a nextpage past the end; morePages follows the client's rule instead.
+    const first = await session.call("list_qr_codes", { limit: 1 });
+    expect(first.structured).toMatchObject({ currentpage: 1, morePages: true });
+    const total = (listed.structured as { qrCodes: unknown[] }).qrCodes.length;
+    const last = await session.call("list_qr_codes", { limit: 1, page: total });
+    expect(last.structured).toMatchObject({ currentpage: total, morePages: false });
     expect((listed.structured as { qrCodes: Array<{ id: number; name: string }> }).qrCodes).toContainEqual(expect.objectContaining({ id, name: `menu ${mode}` }));
   });
 
