@@ -39,6 +39,12 @@ export interface CoreClientOptions {
   baseUrl: string;
   apiKey: string;
   transport: Transport;
+  /**
+   * The transport adds the credential itself (n8n's HTTP helper does, from the node's credential):
+   * requests then carry no Authorization header. The key still names the rate-limit window and is
+   * redacted from every message.
+   */
+  transportAuthenticates?: boolean;
   sleep: Sleep;
   /** Per attempt, from its start to the last byte of its answer. Default 30 s. */
   timeoutMs?: number;
@@ -150,7 +156,7 @@ export class HttpCore {
     };
     this.#keyDisguises = keyDisguises(options.apiKey);
     this.#headers = {
-      Authorization: `Bearer ${options.apiKey}`,
+      ...(options.transportAuthenticates ? {} : { Authorization: `Bearer ${options.apiKey}` }),
       Accept: "application/json",
       "User-Agent": options.userAgent ?? "linkshort-client",
     };

@@ -62,6 +62,7 @@ export function clientOptionIssues(options: Record<string, unknown>): FieldIssue
   check(issues, "now", options.now, fn);
   check(issues, "random", options.random, fn);
   check(issues, "userAgent", options.userAgent, headerText);
+  check(issues, "transportAuthenticates", options.transportAuthenticates, (value) => (typeof value === "boolean" ? undefined : "must be true or false"));
   const { rateLimit } = options;
   if (rateLimit !== undefined && rateLimit !== false) {
     if (typeof rateLimit !== "object" || rateLimit === null) issues.push({ field: "rateLimit", message: "must be false or an object" });

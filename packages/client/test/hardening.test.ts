@@ -101,6 +101,15 @@ describe("the key stays out of the client's visible state", () => {
     expect((error as Error).message).toBe("Key [redacted] is not valid");
   });
 
+  it("a transport that authenticates itself (n8n's helper) never receives the key; the key still names the window and is redacted", async () => {
+    const { client, sent } = scripted([{ json: { error: 1, message: "Key sk_hosted_1 is not valid" } }], { apiKey: "sk_hosted_1", transportAuthenticates: true });
+    const error = await client.links.delete(1).catch((e: unknown) => e);
+    expect(sent[0]!.headers).not.toHaveProperty("Authorization");
+    expect(JSON.stringify(sent[0])).not.toContain("sk_hosted_1");
+    expect((error as Error).message).toBe("Key [redacted] is not valid");
+    expect(() => make({ transportAuthenticates: "yes" as unknown as boolean })).toThrow("transportAuthenticates: must be true or false");
+  });
+
   it("client.redact removes the key in the forms a server echoes it in, for what a front end reports itself", () => {
     const apiKey = "sk/é+key 1";
     const client = make({ apiKey });

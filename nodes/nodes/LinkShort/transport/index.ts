@@ -30,22 +30,22 @@ function bodyText(raw: unknown): string {
 
 /**
  * Sends the client's requests through n8n's own HTTP helper, so that n8n adds the credential's
- * Authorization header, honours proxies and logs requests as it does for built-in nodes. Network
- * failures are left to the client, which classifies them by their error code.
+ * Authorization header (the client sends none: `transportAuthenticates`), honours proxies and logs
+ * requests as it does for built-in nodes. Network failures are left to the client, which
+ * classifies them by their error code.
  */
 function n8nTransport(context: HttpContext): Transport {
-	return async ({ method, url, headers, body, timeoutMs }) => {
-		const withoutKey = { ...headers };
-		delete withoutKey.Authorization;
+	return async ({ method, url, headers, body, timeoutMs, signal }) => {
 		const options: IHttpRequestOptions = {
 			method,
 			url,
-			headers: withoutKey,
+			headers,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			encoding: 'text',
 			json: false,
 			timeout: timeoutMs,
+			...(signal ? { abortSignal: signal } : {}),
 			...(body !== undefined ? { body } : {}),
 		};
 		const response = (await context.helpers.httpRequestWithAuthentication.call(
@@ -72,6 +72,7 @@ export async function linkShortClient(context: HttpContext): Promise<LinkShortCl
 		baseUrl: String(credentials.baseUrl ?? '').trim(),
 		apiKey: String(credentials.apiKey ?? ''),
 		transport: n8nTransport(context),
+		transportAuthenticates: true,
 		sleep: async (ms) => await sleep(ms),
 		userAgent: 'n8n-nodes-linkshort',
 	});
