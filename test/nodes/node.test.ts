@@ -211,7 +211,14 @@ describe('LinkShort node through n8n-core', () => {
     const id = created!.id as number;
     expect(json(await run(admin, { resource: 'user', operation: 'get', id }))[0]).toMatchObject({ id, username: 'n8nuser', planid: 2 });
     expect(json(await run(admin, { resource: 'user', operation: 'getMany', returnAll: true, filters: { email: 'n8n@' } })).map((u) => u.id)).toEqual([id]);
-    expect(json(await run(admin, { resource: 'user', operation: 'getMany', returnAll: true, filters: { filter: 'admin' } })).map((u) => u.username)).toEqual(['admin']);
+    const admins = json(await run(admin, { resource: 'user', operation: 'getMany', returnAll: true, filters: { filter: 'admin' } }));
+    expect(admins.map((u) => u.username)).toEqual(['admin']);
+    // The administrator's own entry carries the key this node signs with: never in an output.
+    expect(admins[0]!.apikey).toBe('[redacted]');
+    expect(JSON.stringify(json(await run(admin, { resource: 'user', operation: 'getMany', returnAll: true })))).not.toContain(sandbox.adminKey);
+    expect(json(await run(admin, { resource: 'user', operation: 'get', id: 1 }))[0]!.apikey).toBe('[redacted]');
+    const otherKey = json(await run(admin, { resource: 'user', operation: 'get', id }))[0]!.apikey;
+    expect(typeof otherKey === 'string' && otherKey.length >= 16 && otherKey !== '[redacted]').toBe(true);
     const [login] = json(await run(admin, { resource: 'user', operation: 'getLoginLink', id }));
     expect(login!.url).toMatch(/\/user\/login\/sso\/[a-f0-9]+$/);
     expect(json(await run(admin, { resource: 'user', operation: 'delete', id }))[0]).toMatchObject({ deleted: true });

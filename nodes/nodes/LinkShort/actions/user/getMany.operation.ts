@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { USER_FILTERS, type UserListInput } from '@linkshort/client/core';
 import { collect, filled, returnAllFields, type Operation } from '../common';
+import { userOutput } from './ownKey';
 
 const properties: INodeProperties[] = [
 	...returnAllFields(),
@@ -28,6 +29,6 @@ export const getMany: Operation = {
 	properties,
 	async execute(client, itemIndex) {
 		const filters = filled(this.getNodeParameter('filters', itemIndex, {}) as UserListInput & Record<string, string>);
-		return await collect(this, itemIndex, () => client.users.list(filters));
+		return await collect(this, itemIndex, () => client.users.list(filters), (user) => userOutput(client, user));
 	},
 };
