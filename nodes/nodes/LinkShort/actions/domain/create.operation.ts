@@ -1,24 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { filled, type Operation } from '../common';
-
-export const redirectFields: INodeProperties[] = [
-	{
-		displayName: 'Root Redirect',
-		name: 'redirectroot',
-		type: 'string',
-		default: '',
-		placeholder: 'https://example.com',
-		description: 'Where visitors of the bare domain are sent',
-	},
-	{
-		displayName: 'Not Found Redirect',
-		name: 'redirect404',
-		type: 'string',
-		default: '',
-		placeholder: 'https://example.com/404',
-		description: 'Where visitors of an unknown short link on this domain are sent',
-	},
-];
+import { redirectFields } from './fields';
 
 const properties: INodeProperties[] = [
 	{

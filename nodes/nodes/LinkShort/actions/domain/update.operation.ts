@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { done, filled, type Operation } from '../common';
 import { idLocator, locatedId } from '../locators';
-import { redirectFields } from './create.operation';
+import { redirectFields } from './fields';
 
 const properties: INodeProperties[] = [
 	idLocator('domain', 'The ID of the branded domain to update'),

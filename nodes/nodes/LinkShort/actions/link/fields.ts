@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { REDIRECT_TYPES, type LinkCreateInput } from '@linkshort/client/core';
+import { REDIRECT_TYPES, type LinkCreateInput, type LinkUpdateInput } from '@linkshort/client/core';
 import { toApiTimestamp } from '../dates';
 import { filled } from '../common';
 
@@ -132,8 +132,13 @@ function rows<T>(value: unknown, key: string): T[] | undefined {
 	return Array.isArray(list) && list.length > 0 ? (list as T[]) : undefined;
 }
 
-/** The client's link input from the form's fields. */
-export function linkInput(context: IExecuteFunctions, itemIndex: number, collection: 'additionalFields' | 'updateFields'): LinkCreateInput {
+/**
+ * The client's link input from the form's fields: Create's Redirect Type also takes splash page and
+ * overlay ids, Update's only the API's redirect types. The client checks the values either way.
+ */
+export function linkInput(context: IExecuteFunctions, itemIndex: number, collection: 'additionalFields'): LinkCreateInput;
+export function linkInput(context: IExecuteFunctions, itemIndex: number, collection: 'updateFields'): LinkUpdateInput;
+export function linkInput(context: IExecuteFunctions, itemIndex: number, collection: 'additionalFields' | 'updateFields'): LinkCreateInput | LinkUpdateInput {
 	const url = context.getNodeParameter('url', itemIndex) as string;
 	const fields = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
 	const { geotarget, devicetarget, parameters, expiry, type, ...rest } = fields;

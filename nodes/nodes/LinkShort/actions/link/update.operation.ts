@@ -1,4 +1,3 @@
-import type { LinkUpdateInput } from '@linkshort/client/core';
 import type { Operation } from '../common';
 import { idLocator, locatedId } from '../locators';
 import { linkOutput } from '../outputs';
@@ -9,6 +8,6 @@ export const update: Operation = {
 	async execute(client, itemIndex) {
 		const id = await locatedId(this, client, itemIndex, 'link');
 		const input = linkInput(this, itemIndex, 'updateFields');
-		return linkOutput(await client.links.update(id, input as LinkUpdateInput), input);
+		return linkOutput(await client.links.update(id, input), input);
 	},
 };

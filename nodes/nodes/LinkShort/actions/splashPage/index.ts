@@ -1,12 +1,5 @@
-import { collect, returnAllFields, type Operation } from '../common';
 import { defineResource } from '../resource';
-
-const getMany: Operation = {
-	properties: returnAllFields(),
-	async execute(client, itemIndex) {
-		return await collect(this, itemIndex, (limit) => client.splashPages.list({ limit }));
-	},
-};
+import { getMany } from './getMany.operation';
 
 export const splashPage = defineResource(
 	'splashPage',
