@@ -2,51 +2,18 @@
 // execute`; workflow 2 activated under `n8n start`, with clicks driven through the sandbox's short
 // URLs until the threshold is crossed; the webhook of workflow 1; and the credential test.
 // Ends with "n8n e2e: N passed, N failed".
-import { createServer as netServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureN8n, installNodePackage, n8nCli, ownerSession, parseExecuteOutput, ROOT, startN8n } from './n8n.mjs';
+import { assert, checkList, waitFor } from './checks.mjs';
+import { ensureN8n, freePort, installNodePackage, n8nCli, ownerSession, parseExecuteOutput, ROOT, startN8n } from './n8n.mjs';
 import { startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
 const { startSandbox } = require(join(ROOT, 'packages/sandbox/dist/index.js'));
 const THRESHOLD = 3;
-const results = [];
-
-async function check(name, body) {
-  const started = Date.now();
-  try {
-    await body();
-    results.push({ name, ok: true });
-    console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    console.log(`  ✕ ${name}\n      ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n      ')}`);
-  }
-}
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const waitFor = async (what, condition, timeoutMs) => {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-};
+const { check, fail, finish } = checkList('n8n e2e');
 
 function example(name, edit) {
   const workflow = JSON.parse(readFileSync(join(ROOT, 'nodes/examples', name), 'utf8'));
@@ -184,14 +151,11 @@ async function main() {
     await sandbox.close();
     if (!process.env.KEEP_N8N_FOLDER) rmSync(userFolder, { recursive: true, force: true });
   }
-  const passed = results.filter((result) => result.ok).length;
-  console.log(`n8n e2e: ${passed} passed, ${results.length - passed} failed`);
-  process.exit(results.length === passed ? 0 : 1);
+  finish();
 }
 
 main().catch((error) => {
   console.error(error);
-  const passed = results.filter((result) => result.ok).length;
-  console.log(`n8n e2e: ${passed} passed, ${results.length - passed + 1} failed`);
-  process.exit(1);
+  fail('the suite ran to its end');
+  finish();
 });

@@ -3,13 +3,13 @@
 // pick resources, operations and QR types and see which fields show, run steps and read the output
 // panel, and run the trigger's "Fetch Test Event". A screenshot of each step goes to the folder it
 // prints. Ends with "n8n editor: N passed, N failed".
-import { createServer as netServer } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { ensureN8n, installNodePackage, n8nCli, ownerSession, ROOT, startN8n } from './n8n.mjs';
+import { assert, checkList, waitFor } from './checks.mjs';
+import { ensureN8n, freePort, installNodePackage, n8nCli, ownerSession, ROOT, startN8n } from './n8n.mjs';
 import { examplesPointedAt, startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
@@ -43,31 +43,10 @@ const CHECKS_WORKFLOW = {
   active: false,
 };
 
-const results = [];
+const { check: recordCheck, fail, finish } = checkList('n8n editor');
 let shot = 0;
 /** Stops the browser, n8n and the servers; set once they run. */
 let stopAll = async () => undefined;
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(what, condition, timeoutMs = 30_000) {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** The editor as a person meets it; each method is one thing a person does or looks at. */
 class Editor {
@@ -197,9 +176,9 @@ async function main() {
   const started = Date.now();
   const deadline = setTimeout(async () => {
     console.log(`  ✕ the suite did not finish within ${SUITE_LIMIT_MS / 1000} s`);
-    results.push({ ok: false });
+    fail('the suite finished in time');
     await stopAll();
-    finish(1);
+    finish();
   }, SUITE_LIMIT_MS);
   deadline.unref();
 
@@ -251,19 +230,9 @@ async function main() {
     page.setDefaultTimeout(STEP_LIMIT_MS);
     const editor = new Editor(page, n8n.url);
 
-    async function check(name, body) {
-      const stepStarted = Date.now();
-      try {
-        await body();
-        const file = await editor.screenshot(name);
-        results.push({ name, ok: true });
-        console.log(`  ✓ ${name} (${((Date.now() - stepStarted) / 1000).toFixed(1)} s) ${file}`);
-      } catch (error) {
-        const file = await editor.screenshot(`failed ${name}`);
-        results.push({ name, ok: false });
-        console.log(`  ✕ ${name}\n      ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n      ')}\n      screenshot: ${file}`);
-      }
-    }
+    // Each step ends with a screenshot of what a person sees then.
+    const check = (name, body) =>
+      recordCheck(name, body, { after: async (ok) => (ok ? await editor.screenshot(name) : `screenshot: ${await editor.screenshot(`failed ${name}`)}`) });
 
     await check('signs in through n8n\'s sign-in page', () => editor.signIn());
 
@@ -375,17 +344,11 @@ async function main() {
   }
   clearTimeout(deadline);
   console.log(`  screenshots: ${SCREENSHOTS}`);
-  finish(results.every((result) => result.ok) ? 0 : 1);
-}
-
-function finish(code) {
-  const passed = results.filter((result) => result.ok).length;
-  console.log(`n8n editor: ${passed} passed, ${results.length - passed} failed`);
-  process.exit(code);
+  finish();
 }
 
 main().catch((error) => {
   console.error(error);
-  results.push({ ok: false });
-  finish(1);
+  fail('the suite ran to its end');
+  finish();
 });

@@ -3,6 +3,7 @@
 // community package (as n8n does in production), and runs n8n's own CLI.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +81,27 @@ export async function ensureN8n({ quiet = false, onStep = (title) => console.log
   if (!existsSync(SQLITE_BINDING)) throw new Error(`sqlite3 was not built for Node 24 (${SQLITE_BINDING} is missing)`);
   writeFileSync(READY, new Date().toISOString());
   if (!quiet) console.log('n8n is installed.');
+}
+
+const handedOut = new Set();
+
+/**
+ * A free TCP port on the loopback address, never one this process handed out before (nor the one
+ * after it: n8n's task broker defaults to its port + 1), since ports are handed out before use.
+ */
+export async function freePort() {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const server = netServer().listen(0, '127.0.0.1', () => {
+        const { port: picked } = server.address();
+        server.close(() => resolve(picked));
+      });
+      server.on('error', reject);
+    });
+    if ([port - 1, port, port + 1].some((near) => handedOut.has(near))) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /** Packs the node package (building it first when asked) and installs the tarball as a community package of `userFolder`. */

@@ -7,32 +7,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import { connect, createServer as netServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
-import { n8nCli, startN8n } from './n8n.mjs';
+import { freePort, n8nCli, startN8n } from './n8n.mjs';
 
 const POSTGRES_USER = 'postgres';
 
-const handedOut = new Set();
-
-/**
- * A free TCP port on the loopback address, never one this process handed out before (nor the one
- * after it: n8n's task broker defaults to its port + 1), since ports are handed out before use.
- */
-export async function freePort() {
-  for (;;) {
-    const port = await new Promise((resolve, reject) => {
-      const server = netServer().listen(0, '127.0.0.1', () => {
-        const { port: picked } = server.address();
-        server.close(() => resolve(picked));
-      });
-      server.on('error', reject);
-    });
-    if ([port - 1, port, port + 1].some((near) => handedOut.has(near))) continue;
-    handedOut.add(port);
-    return port;
-  }
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

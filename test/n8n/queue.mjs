@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assert, checkList, waitFor } from './checks.mjs';
 import { ensureN8n, installNodePackage, ROOT } from './n8n.mjs';
 import { nameOfSender, senderOf, startAttributingProxy, startQueueStack } from './queue-stack.mjs';
 
@@ -18,35 +19,11 @@ const SUBMISSIONS = 20;
 // The shared-limit burst: 2 executions x 100 creates against 30 per window. The API's window is
 // 60 s; a 5 s window keeps the suite short (BURST_WINDOW_SECONDS=60 runs the real one).
 const BURST = { executions: 2, creates: 100, limit: 30, windowMs: Number(process.env.BURST_WINDOW_SECONDS ?? 5) * 1000 };
-const results = [];
+const { check, fail, finish } = checkList('n8n queue mode');
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
-async function check(name, body) {
-  const checkStarted = Date.now();
-  try {
-    await body();
-    results.push({ name, ok: true });
-    console.log(`  ✓ ${name} (${((Date.now() - checkStarted) / 1000).toFixed(1)} s)`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    console.log(`  ✕ ${name}\n      ${String(error?.stack ?? error).split('\n').slice(0, 8).join('\n      ')}`);
-  }
-}
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(what, condition, timeoutMs) {
-  const since = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - since > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(500);
-  }
-}
 
 const count = (values) => values.reduce((counts, value) => counts.set(value, (counts.get(value) ?? 0) + 1), new Map());
 const describe = (counts) => JSON.stringify(Object.fromEntries(counts));
@@ -405,9 +382,7 @@ async function main() {
     if (!process.env.KEEP_N8N_FOLDER) rmSync(dir, { recursive: true, force: true });
     console.log(`Stopped everything in ${((Date.now() - stopping) / 1000).toFixed(1)} s (${elapsed()} in all)`);
   }
-  const passed = results.filter((result) => result.ok).length;
-  console.log(`n8n queue mode: ${passed} passed, ${results.length - passed} failed`);
-  process.exit(results.length === passed ? 0 : 1);
+  finish();
 }
 
 // Interrupted: exit, and queue-stack.mjs's exit handler ends every process it started.
@@ -420,7 +395,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 main().catch((error) => {
   console.error(error);
-  const passed = results.filter((result) => result.ok).length;
-  console.log(`n8n queue mode: ${passed} passed, ${results.length - passed + 1} failed`);
-  process.exit(1);
+  fail('the suite ran to its end');
+  finish();
 });
