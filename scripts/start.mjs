@@ -4,7 +4,7 @@
 // account. `--sandbox-only` skips n8n; `--once` stops after the round trip. `--queue` runs n8n in
 // queue mode instead: Redis, Postgres, one main instance and two workers (see README, Scaling out).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -161,8 +161,7 @@ async function startLocalN8n(sandbox) {
   await phase("Installing the LinkShort nodes, the credential and the example workflows into n8n", "starting n8n", async () => {
     installNodePackage(userFolder);
     // The credential is written again at every start: the sandbox's keys are new each time.
-    const credentials = join(userFolder, "linkshort-credential.json");
-    writeFileSync(credentials, JSON.stringify([{ id: "linkshortAccount", name: "LinkShort account", type: "linkShortApi", data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+    const credentials = n8nHarness.writeLinkShortCredentials(join(userFolder, "linkshort-credential.json"), [n8nHarness.exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
     await n8nCli(userFolder, port, ["import:credentials", `--input=${credentials}`]);
     // One n8n command for the whole folder: each command starts n8n anew (about 10 to 25 s here).
     await n8nCli(userFolder, port, ["import:workflow", "--separate", `--input=${examples}`]);
@@ -201,8 +200,7 @@ async function startQueueN8n(sandbox) {
       logLevel: "warn",
       prepare: async (cli) => {
         // The credential is written again at every start: the sandbox's keys are new each time.
-        const credentials = join(userFolder, "linkshort-credential.json");
-        writeFileSync(credentials, JSON.stringify([{ id: "linkshortAccount", name: "LinkShort account", type: "linkShortApi", data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+        const credentials = n8nHarness.writeLinkShortCredentials(join(userFolder, "linkshort-credential.json"), [n8nHarness.exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
         await cli(["import:credentials", `--input=${credentials}`]);
         await cli(["import:workflow", "--separate", `--input=${examples}`]);
         // Workflows are published before main starts: publish:workflow has no effect on a running main.

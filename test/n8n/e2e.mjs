@@ -2,26 +2,31 @@
 // execute`; workflow 2 activated under `n8n start`, with clicks driven through the sandbox's short
 // URLs until the threshold is crossed; the webhook of workflow 1; and the credential test.
 // Ends with "n8n e2e: N passed, N failed".
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assert, checkList, waitFor } from './checks.mjs';
-import { ensureN8n, freePort, installNodePackage, n8nCli, ownerSession, parseExecuteOutput, ROOT, startN8n } from './n8n.mjs';
+import {
+  ensureN8n,
+  exampleAccount,
+  exampleWorkflow,
+  freePort,
+  installNodePackage,
+  n8nCli,
+  nodeNamed,
+  ownerSession,
+  parseExecuteOutput,
+  ROOT,
+  startN8n,
+  writeLinkShortCredentials,
+} from './n8n.mjs';
 import { startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
 const { startSandbox } = require(join(ROOT, 'packages/sandbox/dist/index.js'));
 const THRESHOLD = 3;
 const { check, fail, finish } = checkList('n8n e2e');
-
-function example(name, edit) {
-  const workflow = JSON.parse(readFileSync(join(ROOT, 'nodes/examples', name), 'utf8'));
-  edit?.(workflow);
-  return workflow;
-}
-
-const node = (workflow, name) => workflow.nodes.find((candidate) => candidate.name === name);
 
 async function main() {
   await ensureN8n();
@@ -32,19 +37,18 @@ async function main() {
   let n8n;
   try {
     installNodePackage(userFolder);
-    const credentialFile = join(userFolder, 'credentials.json');
-    writeFileSync(credentialFile, JSON.stringify([{ id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+    const credentialFile = writeLinkShortCredentials(join(userFolder, 'credentials.json'), [exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
     const imported = await n8nCli(userFolder, port, ['import:credentials', `--input=${credentialFile}`]);
     assert(imported.code === 0, `import:credentials failed: ${imported.stderr}${imported.stdout}`);
 
     const workflows = {
-      form: example('shorten-links-from-a-form.json'),
-      alert: example('alert-slack-on-click-threshold.json', (workflow) => {
-        node(workflow, 'Link passed 100 clicks').parameters.threshold = THRESHOLD;
-        node(workflow, 'Post to Slack').parameters.url = `${catcher.url}/slack`;
+      form: exampleWorkflow('shorten-links-from-a-form.json'),
+      alert: exampleWorkflow('alert-slack-on-click-threshold.json', (workflow) => {
+        nodeNamed(workflow, 'Link passed 100 clicks').parameters.threshold = THRESHOLD;
+        nodeNamed(workflow, 'Post to Slack').parameters.url = `${catcher.url}/slack`;
       }),
-      report: example('weekly-link-report.json', (workflow) => {
-        node(workflow, 'Send the report').parameters.url = `${catcher.url}/report`;
+      report: exampleWorkflow('weekly-link-report.json', (workflow) => {
+        nodeNamed(workflow, 'Send the report').parameters.url = `${catcher.url}/report`;
       }),
     };
     for (const [key, workflow] of Object.entries(workflows)) {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { assert, checkList, waitFor } from './checks.mjs';
-import { ensureN8n, freePort, installNodePackage, n8nCli, ownerSession, ROOT, startN8n } from './n8n.mjs';
+import { ensureN8n, exampleAccount, freePort, installNodePackage, n8nCli, ownerSession, ROOT, startN8n, writeLinkShortCredentials } from './n8n.mjs';
 import { examplesPointedAt, startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
@@ -203,8 +203,7 @@ async function main() {
   };
   try {
     installNodePackage(userFolder);
-    const credentialFile = join(userFolder, 'credentials.json');
-    writeFileSync(credentialFile, JSON.stringify([{ id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey } }]));
+    const credentialFile = writeLinkShortCredentials(join(userFolder, 'credentials.json'), [exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
     const imported = await n8nCli(userFolder, port, ['import:credentials', `--input=${credentialFile}`]);
     assert(imported.code === 0, `import:credentials failed: ${imported.stderr}${imported.stdout}`);
     const examples = examplesPointedAt(join(ROOT, 'nodes/examples'), join(userFolder, 'examples'), slack.url);

@@ -2,7 +2,7 @@
 // registry) into a git-ignored cache, installs our packed node package into the user folder as a
 // community package (as n8n does in production), and runs n8n's own CLI.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -103,6 +103,27 @@ export async function freePort() {
     return port;
   }
 }
+
+/**
+ * Writes the file `n8n import:credentials --input=FILE` reads for LinkShort API credentials, one per
+ * account (`{ id, name, baseUrl, apiKey }`); the example workflows name `linkshortAccount`.
+ */
+export function writeLinkShortCredentials(file, accounts) {
+  writeFileSync(file, JSON.stringify(accounts.map(({ id, name, baseUrl, apiKey }) => ({ id, name, type: 'linkShortApi', data: { baseUrl, apiKey } }))));
+  return file;
+}
+
+/** The account the example workflows use, for `writeLinkShortCredentials`. */
+export const exampleAccount = (baseUrl, apiKey) => ({ id: 'linkshortAccount', name: 'LinkShort account', baseUrl, apiKey });
+
+/** An example workflow from nodes/examples, changed by `edit` (point it at a stand-in, shorten its schedule). */
+export function exampleWorkflow(name, edit) {
+  const workflow = JSON.parse(readFileSync(join(ROOT, 'nodes/examples', name), 'utf8'));
+  edit?.(workflow);
+  return workflow;
+}
+
+export const nodeNamed = (workflow, name) => workflow.nodes.find((candidate) => candidate.name === name);
 
 /** Packs the node package (building it first when asked) and installs the tarball as a community package of `userFolder`. */
 export function installNodePackage(userFolder) {

@@ -4,12 +4,12 @@
 // senderOf in queue-stack.mjs), so the checks can say where work ran. Ends with
 // "n8n queue mode: N passed, N failed".
 import { createServer } from 'node:http';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assert, checkList, waitFor } from './checks.mjs';
-import { ensureN8n, installNodePackage, ROOT } from './n8n.mjs';
+import { ensureN8n, exampleAccount, exampleWorkflow, installNodePackage, nodeNamed, ROOT, writeLinkShortCredentials } from './n8n.mjs';
 import { nameOfSender, senderOf, startAttributingProxy, startQueueStack } from './queue-stack.mjs';
 
 const require = createRequire(import.meta.url);
@@ -79,14 +79,6 @@ async function startCatcher(nameOf, candidates) {
   };
 }
 
-function example(name, edit) {
-  const workflow = JSON.parse(readFileSync(join(ROOT, 'nodes/examples', name), 'utf8'));
-  edit?.(workflow);
-  return workflow;
-}
-
-const node = (workflow, name) => workflow.nodes.find((candidate) => candidate.name === name);
-
 /** A workflow of this test: a webhook that makes `count` create items and shortens them with the burst credential. */
 function burstWorkflow() {
   return {
@@ -145,16 +137,16 @@ async function main() {
   const burstApi = await startAttributingProxy(burstSandbox.baseUrl, nameOf, candidates);
   const catcher = await startCatcher(nameOf, candidates);
   const workflows = {
-    form: example('shorten-links-from-a-form.json'),
-    alert: example('alert-slack-on-click-threshold.json', (workflow) => {
-      node(workflow, 'Link passed 100 clicks').parameters.threshold = THRESHOLD;
-      node(workflow, 'Post to Slack').parameters.url = `${catcher.url}/slack`;
+    form: exampleWorkflow('shorten-links-from-a-form.json'),
+    alert: exampleWorkflow('alert-slack-on-click-threshold.json', (workflow) => {
+      nodeNamed(workflow, 'Link passed 100 clicks').parameters.threshold = THRESHOLD;
+      nodeNamed(workflow, 'Post to Slack').parameters.url = `${catcher.url}/slack`;
     }),
-    report: example('weekly-link-report.json', (workflow) => {
+    report: exampleWorkflow('weekly-link-report.json', (workflow) => {
       // Weekly is too slow for a test: every 20 s, from main's schedule, as the weekly run would.
-      node(workflow, 'Every Monday at 9').parameters.rule = { interval: [{ field: 'seconds', secondsInterval: 20 }] };
-      node(workflow, 'Send the report').parameters.url = `${catcher.url}/report`;
-      node(workflow, 'All links by clicks').credentials = { linkShortApi: { id: 'linkshortReport', name: 'LinkShort report' } };
+      nodeNamed(workflow, 'Every Monday at 9').parameters.rule = { interval: [{ field: 'seconds', secondsInterval: 20 }] };
+      nodeNamed(workflow, 'Send the report').parameters.url = `${catcher.url}/report`;
+      nodeNamed(workflow, 'All links by clicks').credentials = { linkShortApi: { id: 'linkshortReport', name: 'LinkShort report' } };
     }),
     burst: burstWorkflow(),
   };
@@ -184,15 +176,11 @@ async function main() {
       onOutput: (name, text) => output[name]?.push(...text.split('\n').filter(Boolean)),
       prepare: async (cli, postgres) => {
         const step = (what) => console.log(`  ${what} (${elapsed()})`);
-        const credentials = join(dir, 'credentials.json');
-        writeFileSync(
-          credentials,
-          JSON.stringify([
-            { id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: api.url, apiKey: sandbox.userKey } },
-            { id: 'linkshortReport', name: 'LinkShort report', type: 'linkShortApi', data: { baseUrl: reportApi.url, apiKey: sandbox.userKey } },
-            { id: 'linkshortBurst', name: 'LinkShort burst', type: 'linkShortApi', data: { baseUrl: burstApi.url, apiKey: burstSandbox.userKey } },
-          ]),
-        );
+        const credentials = writeLinkShortCredentials(join(dir, 'credentials.json'), [
+          exampleAccount(api.url, sandbox.userKey),
+          { id: 'linkshortReport', name: 'LinkShort report', baseUrl: reportApi.url, apiKey: sandbox.userKey },
+          { id: 'linkshortBurst', name: 'LinkShort burst', baseUrl: burstApi.url, apiKey: burstSandbox.userKey },
+        ]);
         step('Redis and Postgres are up; importing the credentials');
         await cli(['import:credentials', `--input=${credentials}`]);
         step('importing the workflows');
