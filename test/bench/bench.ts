@@ -13,22 +13,10 @@ import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { emptyStats } from '../../packages/sandbox/src/store';
 import type { Credentials } from '../nodes/harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { ms, percentile, type Row } from './row';
 
-interface Row {
-  figure: string;
-  measured: string;
-  baseline: string;
-  ratio: string;
-  goal: string;
-  met: boolean | null;
-}
 const rows: Row[] = [];
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-const ms = (value: number) => `${value.toFixed(value < 10 ? 3 : 1)} ms`;
 const sleep = (duration: number) => new Promise((resolve) => setTimeout(resolve, duration));
 
 /** Adds `count` links straight into the sandbox's store (a bench setup, not an API load). */
