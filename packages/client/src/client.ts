@@ -7,6 +7,7 @@ import { PixelsResource } from "./resources/pixels";
 import { PlansResource } from "./resources/plans";
 import { QrCodesResource } from "./resources/qr-codes";
 import { UsersResource } from "./resources/users";
+import type { RateLimitHeadroom } from "./rate-limit";
 
 /** The typed client of the Link-Shortening Service API v3, over the transport and sleep it is given. */
 export class LinkShortClient {
@@ -36,6 +37,14 @@ export class LinkShortClient {
     this.qrCodes = new QrCodesResource(core);
     this.plans = new PlansResource(core);
     this.users = new UsersResource(core);
+  }
+
+  /**
+   * The key's rate-limit window as far as this client's pacing knows (shared by every client of
+   * the key in this process): for work that must leave room for the user's own calls.
+   */
+  rateLimitHeadroom(): RateLimitHeadroom | undefined {
+    return this.#core.rateLimitHeadroom();
   }
 
   /**

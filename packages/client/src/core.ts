@@ -8,5 +8,5 @@ export * from "./errors";
 export * from "./inputs";
 export * from "./schemas";
 export { PagePromise } from "./pagination";
-export { RateLimiter } from "./rate-limit";
+export { RateLimiter, type RateLimitHeadroom } from "./rate-limit";
 export type { Sleep, Transport, TransportRequest, TransportResponse } from "./transport";

@@ -14,7 +14,7 @@ import {
   ValidationError,
 } from "./errors";
 import { clientOptionIssues, requestOptionIssues } from "./options";
-import { RateLimiter, resetOf, sharedLimiter, type Clock } from "./rate-limit";
+import { RateLimiter, resetOf, sharedLimiter, type Clock, type RateLimitHeadroom } from "./rate-limit";
 import { DEFAULT_MAX_PAGES } from "./pagination";
 import { readerOf, Rejected } from "./readers";
 import { headerValue, type Sleep, type Transport, type TransportRequest, type TransportResponse } from "./transport";
@@ -160,6 +160,11 @@ export class HttpCore {
       Accept: "application/json",
       "User-Agent": options.userAgent ?? "linkshort-client",
     };
+  }
+
+  /** The key's rate-limit window as far as this client's limiter knows; undefined without pacing or before any answer. */
+  rateLimitHeadroom(): RateLimitHeadroom | undefined {
+    return this.limiter?.headroom(this.clock.now());
   }
 
   /** Removes the API key, in every encoding a server may echo it in, from any text that may reach a message or a log. */

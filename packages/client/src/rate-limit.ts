@@ -96,6 +96,17 @@ export class RateLimiter {
     if (expiredFirst) throw timedOut();
   }
 
+  /**
+   * What the current window still allows as far as this limiter knows, for callers that keep
+   * their own share of it (the link index's sweep). Undefined while nothing is known (no answer
+   * yet, or a server that sends no rate headers).
+   */
+  headroom(now: number): RateLimitHeadroom | undefined {
+    if (this.headersAbsent || this.limit === undefined || this.remaining === undefined) return undefined;
+    if (this.resetAt !== undefined && now >= this.resetAt) return { limit: this.limit, remaining: this.limit, resetAt: undefined };
+    return { limit: this.limit, remaining: Math.max(0, this.remaining), resetAt: this.resetAt };
+  }
+
   /** Records an answer's headers (call before `release`). */
   observe(response: Pick<TransportResponse, "headers">, now: number): void {
     const limit = Number(headerValue(response.headers, "x-ratelimit-limit"));
@@ -139,6 +150,15 @@ export class RateLimiter {
       for (const wake of waiters) wake();
     }
   }
+}
+
+export interface RateLimitHeadroom {
+  /** The window's cap. */
+  limit: number;
+  /** Requests the window still allows, less those in flight. */
+  remaining: number;
+  /** When the window ends (epoch ms); undefined when that window has already ended. */
+  resetAt: number | undefined;
 }
 
 export interface AcquireWait {
