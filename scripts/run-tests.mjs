@@ -8,8 +8,12 @@ import { join } from "node:path";
 const only = process.argv.slice(2);
 const suites = [
   { name: "jest", jest: [] },
-  { name: "lint (client, sandbox, scripts, tests)", command: ["npx", "eslint", "--max-warnings", "0", "."] },
+  { name: "lint (client, sandbox, MCP server, scripts, tests)", command: ["npx", "eslint", "--max-warnings", "0", "."] },
   { name: "start", command: ["node", "scripts/start.mjs", "--once", "--port", "0", "--sandbox-only"] },
+  // What npm would publish: attw over every entry point and resolution mode, publint with nothing to say.
+  { name: "attw and publint", command: ["node", "test/packaging/publish-checks.mjs"] },
+  // The client, sandbox and MCP server tarballs installed into an empty folder and used from there.
+  { name: "packed tarballs", command: ["node", "test/packaging/tarballs.mjs"] },
   { name: "n8n-node lint", command: ["npx", "n8n-node", "lint"], cwd: "nodes" },
   { name: "n8n verification scanner", command: ["node", "scripts/scan.mjs"], cwd: "nodes" },
   { name: "raycast build (ray build)", command: ["npm", "run", "build", "--workspace", "linkshort"] },
