@@ -1,15 +1,21 @@
 import type { LinkShortClient } from "@linkshort/client";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json";
-import { registerAdminTools, registerTools } from "./tools";
+import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
+import { TOOLS, TOOLS_BY_NAME, type ToolDefinition } from "./tools";
+
+export { startHttpServer, type HttpServer, type HttpServerOptions } from "./http";
+
+/** The longest a tool call may take, waits for the rate limit and retries included: well under the 60 s after which clients give up. */
+export const DEFAULT_CALL_DEADLINE_MS = 25_000;
 
 export interface LinkShortMcpOptions {
   client: LinkShortClient;
   /** Offer the administrators' tools (plans, users). */
   admin?: boolean;
+  /** The longest one tool call may take before it answers with a tool error. Default 25 s. */
+  callDeadlineMs?: number;
 }
 
 const INSTRUCTIONS =
@@ -18,84 +24,77 @@ const INSTRUCTIONS =
   "statistics. Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
   "that long before calling again.";
 
-/** An MCP server whose tools call `client`. */
-export function createLinkShortMcpServer(options: LinkShortMcpOptions): McpServer {
-  const server = new McpServer({ name: "linkshort", version: packageJson.version }, { instructions: INSTRUCTIONS });
-  registerTools(server, options.client);
-  if (options.admin) registerAdminTools(server, options.client);
-  return server;
+const USER_TOOLS = TOOLS.filter((tool) => !tool.admin);
+const USER_LISTING: Tool[] = USER_TOOLS.map((tool) => tool.listing);
+const ALL_LISTING: Tool[] = TOOLS.map((tool) => tool.listing);
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
 }
 
-export interface HttpServer {
-  /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp */
-  url: string;
-  close(): Promise<void>;
-}
-
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
-
-function hostnameOf(hostHeader: string | undefined): string {
-  if (!hostHeader) return "";
-  try {
-    return new URL(`http://${hostHeader}`).hostname;
-  } catch {
-    return "";
+/** Every string in a value, redacted: a server may echo the key in any field of a successful answer too. */
+function redactedDeep(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactedDeep(item, redact));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactedDeep(item, redact)]));
   }
-}
-
-function sendJsonRpcError(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { "Content-Type": "application/json" });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  return value;
 }
 
 /**
- * Serves Streamable HTTP at `/mcp`, statelessly: each POST gets a fresh MCP server over the same
- * client (so the client's pacing is shared). Bound to a loopback address, it answers only requests
- * addressed to one, which keeps web pages from reaching it by DNS rebinding.
+ * Runs one tool call until it answers, the client cancels it, or its deadline passes. The client's
+ * own calls obey the same signal, so a cancelled or late call stops asking the server (and spending
+ * the key's rate limit); the race makes sure the answer comes at the deadline whatever happens.
  */
-export async function startHttpServer(createMcpServer: () => McpServer, listen: { port: number; host: string }): Promise<HttpServer> {
-  const loopbackOnly = LOOPBACK_HOSTS.has(listen.host);
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (loopbackOnly && !LOOPBACK_HOSTS.has(hostnameOf(request.headers.host))) {
-      sendJsonRpcError(response, 403, "Forbidden: this server answers only requests addressed to localhost");
-      return;
-    }
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
-      sendJsonRpcError(response, 404, "Not found: the MCP endpoint is /mcp");
-      return;
-    }
-    if (request.method !== "POST") {
-      response.setHeader("Allow", "POST");
-      sendJsonRpcError(response, 405, "Method not allowed: this stateless server takes POST only");
-      return;
-    }
-    const server = createMcpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  };
-  const httpServer = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      process.stderr.write(`linkshort-mcp: request failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      if (!response.headersSent) sendJsonRpcError(response, 500, "Internal server error");
-    });
+async function runWithDeadline(
+  tool: ToolDefinition,
+  args: unknown,
+  client: LinkShortClient,
+  cancelled: AbortSignal,
+  deadlineMs: number,
+): Promise<CallToolResult> {
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  if (cancelled.aborted) cancel();
+  cancelled.addEventListener("abort", cancel, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"deadline">((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve("deadline");
+    }, deadlineMs);
   });
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
-    httpServer.listen(listen.port, listen.host, resolve);
+  const work = tool.run(args, { client, signal: controller.signal });
+  // The work may still fail after the deadline answered; that failure has nobody left to tell.
+  work.catch(() => undefined);
+  try {
+    const outcome = await Promise.race([work, deadline]);
+    if (outcome === "deadline") return toolError(deadlineFailure(tool.name, deadlineMs, tool.changes));
+    const structured = redactedDeep(outcome, (text) => client.redact(text)) as Record<string, unknown>;
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+  } catch (error) {
+    return toolError(client.redact(describeFailure(error, tool.name)));
+  } finally {
+    clearTimeout(timer);
+    cancelled.removeEventListener("abort", cancel);
+  }
+}
+
+/** An MCP server whose tools call `client`. Cheap to make: every tool definition and schema is shared. */
+export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
+  const { client } = options;
+  const deadlineMs = options.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
+  const server = new Server({ name: "linkshort", version: packageJson.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const listing = options.admin ? ALL_LISTING : USER_LISTING;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = capped(request.params.name, 100);
+    const tool = TOOLS_BY_NAME.get(name);
+    if (!tool || (tool.admin && !options.admin)) return toolError(unknownTool(name, tool !== undefined));
+    const parsed = tool.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) return toolError(client.redact(invalidArguments(tool.name, parsed.error.issues)));
+    return runWithDeadline(tool, parsed.data, client, extra.signal, deadlineMs);
   });
-  const { port } = httpServer.address() as AddressInfo;
-  const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
-  return {
-    url: `http://${host}:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        httpServer.closeAllConnections();
-        httpServer.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+  return server;
 }
