@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { clientFromEnvironment, ConfigError, parseCommandLine, USAGE } from "./config";
+import { clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
+import { isLoopback } from "./http";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
 
 // stdout carries the protocol over stdio: everything for people goes to stderr.
@@ -20,7 +21,22 @@ async function main(): Promise<void> {
   const create = () => createLinkShortMcpServer({ client, admin: commandLine.admin });
   const tools = commandLine.admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
   if (commandLine.http) {
-    const server = await startHttpServer(create, commandLine.http);
+    const { host, port, allowedHosts, tokenFile } = commandLine.http;
+    const token = tokenFrom(process.env, tokenFile);
+    const beyondLoopback = !isLoopback(host);
+    if (beyondLoopback && token === undefined) {
+      throw new ConfigError(
+        `--host ${host} serves beyond this machine: set a bearer token in ${TOKEN_VARIABLE} or --token-file PATH (at least 16 characters), which every request must carry`,
+      );
+    }
+    const server = await startHttpServer(create, { host, port, allowedHosts, ...(token !== undefined ? { token } : {}) });
+    if (beyondLoopback) {
+      const names = ["localhost", "127.0.0.1", "[::1]", ...allowedHosts].join(", ");
+      say(`WARNING: listening on ${host}, beyond this machine: anyone who can reach port ${port} and holds the token acts as this LinkShort account. Host names accepted: ${names}.`);
+      if (commandLine.admin) {
+        say(`WARNING: with --admin on ${host}, anyone holding the token can also create and delete users and change their plans. Serve the admin tools on loopback only unless you mean this.`);
+      }
+    }
     say(`serving ${client.baseUrl} over Streamable HTTP at ${server.url} ${tools}`);
     const stop = () => void server.close().then(() => process.exit(0));
     process.on("SIGINT", stop);

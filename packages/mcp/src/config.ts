@@ -1,9 +1,16 @@
 /** The server's configuration: the service and key from the environment, the rest from the command line. */
 import { LinkShortClient, ValidationError } from "@linkshort/client";
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 
 export const BASE_URL_VARIABLE = "LINKSHORT_BASE_URL";
 export const API_KEY_VARIABLE = "LINKSHORT_API_KEY";
+/** The bearer token HTTP clients must send; required to serve beyond loopback. */
+export const TOKEN_VARIABLE = "LINKSHORT_MCP_TOKEN";
+const MIN_TOKEN_LENGTH = 16;
+/** The longest one tool call may take before it answers with a tool error (clients give up at 60 s). */
+export const DEFAULT_DEADLINE_SECONDS = 25;
 /** How long one tool call may wait for the rate limit before it answers "retry after N s". */
 export const DEFAULT_MAX_WAIT_SECONDS = 20;
 
@@ -16,20 +23,28 @@ export interface CommandLine {
   help: boolean;
   admin: boolean;
   maxWaitSeconds: number;
+  deadlineSeconds: number;
   /** Serve Streamable HTTP on this port instead of stdio. */
-  http?: { port: number; host: string };
+  http?: { port: number; host: string; allowedHosts: string[]; tokenFile?: string };
 }
 
-export const USAGE = `Usage: linkshort-mcp [--admin] [--max-wait SECONDS] [--http PORT [--host HOST]]
+export const USAGE = `Usage: linkshort-mcp [--admin] [--max-wait SECONDS] [--deadline SECONDS]
+                     [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH]]
 
 An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configuration:
   ${BASE_URL_VARIABLE}   the service's address, e.g. https://short.example.com (required)
   ${API_KEY_VARIABLE}    the account's API key (required)
 
   --http PORT           serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio
-  --host HOST           the address to bind with --http (default 127.0.0.1)
+  --host HOST           the address to bind with --http (default 127.0.0.1); beyond loopback
+                        (e.g. 0.0.0.0 in a container) only with a bearer token
+  --allowed-host NAME   a host name clients may address besides localhost, 127.0.0.1 and [::1]
+                        (e.g. mcp.team.example); repeat for several
+  --token-file PATH     the bearer token every HTTP request must carry, read from this file
+  ${TOKEN_VARIABLE}   the same token from the environment (the file wins)
   --admin               also offer the administrators' tools (plans, users)
   --max-wait SECONDS    longest wait for the rate limit before a tool answers "retry after N s" (default ${DEFAULT_MAX_WAIT_SECONDS})
+  --deadline SECONDS    longest a tool call may take before it answers with an error (default ${DEFAULT_DEADLINE_SECONDS})
 `;
 
 function wholeNumber(text: string | undefined, flag: string, min: number, max: number): number | undefined {
@@ -49,6 +64,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
         host: { type: "string" },
         admin: { type: "boolean", default: false },
         "max-wait": { type: "string" },
+        deadline: { type: "string" },
+        "allowed-host": { type: "string", multiple: true },
+        "token-file": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     }));
@@ -56,13 +74,41 @@ export function parseCommandLine(argv: string[]): CommandLine {
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
   const port = wholeNumber(values.http, "--http", 0, 65535);
-  if (values.host !== undefined && port === undefined) throw new ConfigError("--host needs --http PORT");
+  for (const flag of ["host", "allowed-host", "token-file"] as const) {
+    if (values[flag] !== undefined && port === undefined) throw new ConfigError(`--${flag} needs --http PORT`);
+  }
+  const allowedHosts = (values["allowed-host"] ?? []).map((name) => {
+    if (!/^[A-Za-z0-9.-]{1,253}$/.test(name) && isIP(name) === 0) throw new ConfigError(`--allowed-host must be a host name or IP address, not "${name.slice(0, 100)}"`);
+    return name.toLowerCase();
+  });
   return {
     help: values.help,
     admin: values.admin,
     maxWaitSeconds: wholeNumber(values["max-wait"], "--max-wait", 0, 3600) ?? DEFAULT_MAX_WAIT_SECONDS,
-    ...(port !== undefined ? { http: { port, host: values.host ?? "127.0.0.1" } } : {}),
+    deadlineSeconds: wholeNumber(values.deadline, "--deadline", 1, 300) ?? DEFAULT_DEADLINE_SECONDS,
+    ...(port !== undefined
+      ? { http: { port, host: values.host ?? "127.0.0.1", allowedHosts, ...(values["token-file"] !== undefined ? { tokenFile: values["token-file"] } : {}) } }
+      : {}),
   };
+}
+
+/** The bearer token for HTTP: from --token-file, else from the environment; undefined when neither gives one. */
+export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined): string | undefined {
+  let token = env[TOKEN_VARIABLE];
+  let source = TOKEN_VARIABLE;
+  if (tokenFile !== undefined) {
+    try {
+      token = readFileSync(tokenFile, "utf8").trim();
+      source = `--token-file ${tokenFile}`;
+    } catch (error) {
+      throw new ConfigError(`--token-file: cannot read ${tokenFile} (${error instanceof Error && "code" in error ? String(error.code) : "error"})`);
+    }
+  }
+  if (token === undefined || token === "") return undefined;
+  if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
+    throw new ConfigError(`the token from ${source} must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. from \`openssl rand -hex 32\`)`);
+  }
+  return token;
 }
 
 const VARIABLE_OF_FIELD: Record<string, string> = { baseUrl: BASE_URL_VARIABLE, apiKey: API_KEY_VARIABLE };

@@ -1,9 +1,18 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { isIPv4, isIPv6, type AddressInfo } from "node:net";
 
-export type HttpServerOptions = { port: number; host: string };
+export interface HttpServerOptions {
+  port: number;
+  /** The address to bind. Beyond loopback only with a `token`. */
+  host: string;
+  /** Host names clients may address besides the loopback ones (and the bound address itself). */
+  allowedHosts?: readonly string[];
+  /** The bearer token every request must carry; required when `host` is not a loopback address. */
+  token?: string;
+}
 
 export interface HttpServer {
   /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp */
@@ -11,32 +20,76 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", "[::]", ""]);
+/** Headers longer than this are refused before they are looked at. */
+const MAX_HEADER_LENGTH = 2048;
 
-function hostnameOf(hostHeader: string | undefined): string {
-  if (!hostHeader) return "";
+/** A host as URLs write it (lower case, IPv6 in brackets), or "" when it is no host. */
+function hostnameOf(host: string | undefined): string {
+  if (!host || host.length > MAX_HEADER_LENGTH) return "";
   try {
-    return new URL(`http://${hostHeader}`).hostname;
+    return new URL(`http://${isIPv6(host) ? `[${host}]` : host}`).hostname;
   } catch {
     return "";
   }
 }
 
-function sendJsonRpcError(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { "Content-Type": "application/json" });
+/** Whether `host` names this machine only: localhost, 127.0.0.0/8, ::1, or 127.x written as an IPv4-mapped IPv6 address. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (bare === "localhost" || bare === "::1") return true;
+  const ipv4 = bare.startsWith("::ffff:") ? bare.slice("::ffff:".length) : bare;
+  if (isIPv4(ipv4)) return ipv4.startsWith("127.");
+  // ::ffff:7f00:1 is ::ffff:127.0.0.1 in hexadecimal.
+  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(bare);
+}
+
+/** A configuration the HTTP server refuses to start with. */
+export class UnsafeHttpConfigurationError extends Error {
+  override name = "UnsafeHttpConfigurationError";
+}
+
+function sendJsonRpcError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { "Content-Type": "application/json", ...headers });
   response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** Compares the request's bearer token with the expected one in constant time (as digests, so lengths do not show). */
+function carriesToken(authorization: string | undefined, expected: Buffer): boolean {
+  if (!authorization || authorization.length > MAX_HEADER_LENGTH || authorization.slice(0, 7).toLowerCase() !== "bearer ") return false;
+  return timingSafeEqual(digest(authorization.slice(7).trim()), expected);
 }
 
 /**
  * Serves Streamable HTTP at `/mcp`, statelessly: each POST gets a fresh MCP server over the same
- * client (so the client's pacing is shared). Bound to a loopback address, it answers only requests
- * addressed to one, which keeps web pages from reaching it by DNS rebinding.
+ * client (so the client's pacing is shared). Whatever the bind, it answers only requests addressed
+ * to an allowed host name (keeping web pages from reaching it by DNS rebinding), refuses pages of
+ * other origins, and, given a token, requests without it. Beyond loopback it starts only with a token.
  */
 export async function startHttpServer(createMcpServer: () => Server, listen: HttpServerOptions): Promise<HttpServer> {
-  const loopbackOnly = LOOPBACK_HOSTS.has(listen.host);
+  if (!isLoopback(listen.host) && listen.token === undefined) {
+    throw new UnsafeHttpConfigurationError(`serving on ${listen.host}, beyond this machine, needs a bearer token`);
+  }
+  const allowed = new Set([...LOOPBACK_NAMES, ...(listen.allowedHosts ?? []).map(hostnameOf)]);
+  if (!WILDCARD_ADDRESSES.has(listen.host)) allowed.add(hostnameOf(listen.host));
+  allowed.delete("");
+  const expectedToken = listen.token === undefined ? undefined : digest(listen.token);
+
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (loopbackOnly && !LOOPBACK_HOSTS.has(hostnameOf(request.headers.host))) {
-      sendJsonRpcError(response, 403, "Forbidden: this server answers only requests addressed to localhost");
+    if (!allowed.has(hostnameOf(request.headers.host))) {
+      sendJsonRpcError(response, 403, "Forbidden: this server answers only requests addressed to an allowed host name");
+      return;
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowed.has(originHost(origin))) {
+      sendJsonRpcError(response, 403, "Forbidden: requests from this origin are not allowed");
+      return;
+    }
+    if (expectedToken && !carriesToken(request.headers.authorization, expectedToken)) {
+      sendJsonRpcError(response, 401, "Unauthorized: send the server's token as Authorization: Bearer <token>", { "WWW-Authenticate": "Bearer" });
       return;
     }
     if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
@@ -50,6 +103,7 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
     }
     const server = createMcpServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // A client that disconnects closes the server, which cancels its tool calls.
     response.on("close", () => {
       void transport.close();
       void server.close();
@@ -59,7 +113,7 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
   };
   const httpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      process.stderr.write(`linkshort-mcp: request failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`linkshort-mcp: request failed: ${error instanceof Error ? error.message.slice(0, 500) : "unknown error"}\n`);
       if (!response.headersSent) sendJsonRpcError(response, 500, "Internal server error");
     });
   });
@@ -77,4 +131,14 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
         httpServer.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** The host of an Origin header ("" for `null` or anything unreadable, which no allow-list holds). */
+function originHost(origin: string): string {
+  if (origin.length > MAX_HEADER_LENGTH) return "";
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return "";
+  }
 }
