@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   process.on("uncaughtException", (error) => say(client.redact(`unexpected error: ${error.message}`)));
   process.on("unhandledRejection", (reason) => say(client.redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
 
-  const create = () => createLinkShortMcpServer({ client, admin: commandLine.admin });
+  const create = () => createLinkShortMcpServer({ client, admin: commandLine.admin, callDeadlineMs: commandLine.deadlineSeconds * 1000 });
   const tools = commandLine.admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;

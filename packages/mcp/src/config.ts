@@ -11,6 +11,8 @@ export const TOKEN_VARIABLE = "LINKSHORT_MCP_TOKEN";
 const MIN_TOKEN_LENGTH = 16;
 /** The longest one tool call may take before it answers with a tool error (clients give up at 60 s). */
 export const DEFAULT_DEADLINE_SECONDS = 25;
+/** One attempt's limit: short enough that a retry fits within a tool call's deadline. */
+const ATTEMPT_TIMEOUT_MS = 10_000;
 /** How long one tool call may wait for the rate limit before it answers "retry after N s". */
 export const DEFAULT_MAX_WAIT_SECONDS = 20;
 
@@ -118,7 +120,7 @@ export function clientFromEnvironment(env: NodeJS.ProcessEnv, maxWaitSeconds: nu
   const baseUrl = env[BASE_URL_VARIABLE] ?? "";
   const apiKey = env[API_KEY_VARIABLE] ?? "";
   try {
-    return new LinkShortClient({ baseUrl, apiKey, rateLimit: { maxWaitMs: maxWaitSeconds * 1000 }, userAgent: "linkshort-mcp" });
+    return new LinkShortClient({ baseUrl, apiKey, rateLimit: { maxWaitMs: maxWaitSeconds * 1000 }, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "linkshort-mcp" });
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const problems = error.issues.map((issue) => {
