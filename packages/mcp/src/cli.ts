@@ -1,11 +1,32 @@
 #!/usr/bin/env node
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
 import { isLoopback } from "./http";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
 
 // stdout carries the protocol over stdio: everything for people goes to stderr.
 const say = (text: string) => process.stderr.write(`linkshort-mcp: ${text}\n`);
+
+/**
+ * Serves over stdin and stdout. The SDK's transport stops reading at a line over 10 MiB and closes;
+ * the process then ends with status 1 and the reason, rather than leave the MCP client guessing.
+ */
+async function serveStdio(server: Server): Promise<void> {
+  let fatal: string | undefined;
+  server.onerror = (error) => {
+    if (error.message.slice(0, 200).includes("exceeded maximum size")) {
+      fatal = `a message from the MCP client is larger than ${STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024} MiB, the most this server reads over stdio; stopping. Send smaller arguments.`;
+    }
+  };
+  server.onclose = () => {
+    if (fatal === undefined) return;
+    say(fatal);
+    process.exit(1);
+  };
+  await server.connect(new StdioServerTransport());
+}
 
 async function main(): Promise<void> {
   const commandLine = parseCommandLine(process.argv.slice(2));
@@ -42,7 +63,7 @@ async function main(): Promise<void> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   } else {
-    await create().connect(new StdioServerTransport());
+    await serveStdio(create());
     say(`serving ${client.baseUrl} over stdio ${tools}`);
   }
 }
