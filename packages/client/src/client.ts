@@ -49,7 +49,8 @@ export class LinkShortClient {
 
   /**
    * Removes this client's API key from text bound for a message, a log or an output, in every
-   * form a server may echo it in (raw, JSON-escaped, URL-encoded): what a front end reports
+   * form a server may echo it in (raw, JSON-escaped, URL-encoded, base64, HTML character
+   * references, any letter case, cut to 16 characters or more): what a front end reports
    * beyond the client's own errors goes through the same rule.
    */
   redact(text: string): string {

@@ -17,6 +17,7 @@ import { clientOptionIssues, requestOptionIssues } from "./options";
 import { RateLimiter, resetOf, sharedLimiter, type Clock, type RateLimitHeadroom } from "./rate-limit";
 import { DEFAULT_MAX_PAGES } from "./pagination";
 import { readerOf, Rejected } from "./readers";
+import { keyRedactor } from "./redact";
 import { headerValue, type Sleep, type Transport, type TransportRequest, type TransportResponse } from "./transport";
 
 /** Options every call accepts, overriding the client's. */
@@ -100,27 +101,6 @@ function isSuccess(flag: unknown): boolean {
   return flag === 0 || flag === "0" || flag === false;
 }
 
-/** Every form in which a server may echo the key: raw, JSON-escaped (PHP's `\/` and `\u00e9` too), URL- and form-encoded. */
-function keyDisguises(key: string): RegExp {
-  const json = JSON.stringify(key).slice(1, -1);
-  const unicodeEscaped = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  const phpSlashes = (text: string) => text.replace(/\//g, "\\/");
-  const encoded = [encodeURIComponent(key), encodeURI(key), new URLSearchParams({ k: key }).toString().slice(2)];
-  const escaped = [unicodeEscaped(json), unicodeEscaped(phpSlashes(json))];
-  const forms = new Set([
-    key,
-    json,
-    phpSlashes(key),
-    phpSlashes(json),
-    ...escaped,
-    ...escaped.map((form) => form.replace(/\\u[0-9a-f]{4}/g, (hex) => `\\u${hex.slice(2).toUpperCase()}`)),
-    ...encoded,
-    ...encoded.map((form) => form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())),
-  ]);
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(alternatives.join("|"), "g");
-}
-
 /** Builds requests, sends them through the transport with pacing and retries, and turns answers into values or errors. */
 export class HttpCore {
   readonly baseUrl: string;
@@ -134,7 +114,7 @@ export class HttpCore {
   private readonly defaults: { timeoutMs: number; maxRetries: number; signal: AbortSignal | undefined };
   // The key lives only in private fields: `util.inspect` and `JSON.stringify` of a client never show it.
   readonly #headers: Record<string, string>;
-  readonly #keyDisguises: RegExp;
+  readonly #redact: (text: string) => string;
 
   constructor(options: CoreClientOptions) {
     const issues = clientOptionIssues({ ...options });
@@ -154,7 +134,7 @@ export class HttpCore {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       signal: options.signal,
     };
-    this.#keyDisguises = keyDisguises(options.apiKey);
+    this.#redact = keyRedactor(options.apiKey);
     this.#headers = {
       ...(options.transportAuthenticates ? {} : { Authorization: `Bearer ${options.apiKey}` }),
       Accept: "application/json",
@@ -167,9 +147,9 @@ export class HttpCore {
     return this.limiter?.headroom(this.clock.now());
   }
 
-  /** Removes the API key, in every encoding a server may echo it in, from any text that may reach a message or a log. */
+  /** Removes the API key, in every form a server may echo it in (see `keyRedactor`), from any text that may reach a message or a log. */
   redact(text: string): string {
-    return text.replace(this.#keyDisguises, "[redacted]");
+    return this.#redact(text);
   }
 
   async request<S extends z.ZodType>(request: ApiRequest, schema: S, requestOptions?: RequestOptions): Promise<z.output<S>> {

@@ -6,6 +6,19 @@ import { clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, t
 import { isLoopback } from "./http";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
 
+/** The base URL as logs may show it: without a user name or password. */
+function shown(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (url.username === "" && url.password === "") return baseUrl;
+    url.username = "";
+    url.password = "";
+    return url.toString().replace(/\/$/, "");
+  } catch {
+    return "the configured base URL";
+  }
+}
+
 // stdout carries the protocol over stdio: everything for people goes to stderr.
 const say = (text: string) => process.stderr.write(`linkshort-mcp: ${text}\n`);
 
@@ -58,13 +71,13 @@ async function main(): Promise<void> {
         say(`WARNING: with --admin on ${host}, anyone holding the token can also create and delete users and change their plans. Serve the admin tools on loopback only unless you mean this.`);
       }
     }
-    say(`serving ${client.baseUrl} over Streamable HTTP at ${server.url} ${tools}`);
+    say(`serving ${shown(client.baseUrl)} over Streamable HTTP at ${server.url} ${tools}`);
     const stop = () => void server.close().then(() => process.exit(0));
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   } else {
     await serveStdio(create());
-    say(`serving ${client.baseUrl} over stdio ${tools}`);
+    say(`serving ${shown(client.baseUrl)} over stdio ${tools}`);
   }
 }
 
