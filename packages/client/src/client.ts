@@ -41,7 +41,7 @@ export class LinkShortClient {
 
   /**
    * The key's rate-limit window as far as this client's pacing knows (shared by every client of
-   * the key in this process): for work that must leave room for the user's own calls.
+   * the key here): for work that must leave room for the user's own calls.
    */
   rateLimitHeadroom(): RateLimitHeadroom | undefined {
     return this.#core.rateLimitHeadroom();
