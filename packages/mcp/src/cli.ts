@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AuthenticationError, PermissionError, type LinkShortClient } from "@linkshort/client";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
@@ -41,6 +42,24 @@ async function serveStdio(server: Server): Promise<void> {
   await server.connect(new StdioServerTransport());
 }
 
+/**
+ * Whether the key may use the admin tools, asked once at start (one request: the plans list).
+ * When the server cannot tell, the tools stay, and their calls say what the server answers.
+ */
+async function keyIsAdministrators(client: LinkShortClient): Promise<boolean> {
+  try {
+    await client.plans.list({ signal: AbortSignal.timeout(10_000), maxRetries: 0 });
+    return true;
+  } catch (error) {
+    if (error instanceof PermissionError || error instanceof AuthenticationError) {
+      say("--admin: the API key is not an administrator's (the server refused to list plans), so the admin tools are not offered.");
+      return false;
+    }
+    say(`--admin: could not check the API key's role (${error instanceof Error ? client.redact(error.message).slice(0, 300) : "unknown error"}); the admin tools are offered.`);
+    return true;
+  }
+}
+
 async function main(): Promise<void> {
   const commandLine = parseCommandLine(process.argv.slice(2));
   if (commandLine.help) {
@@ -52,8 +71,9 @@ async function main(): Promise<void> {
   process.on("uncaughtException", (error) => say(client.redact(`unexpected error: ${error.message}`)));
   process.on("unhandledRejection", (reason) => say(client.redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
 
-  const create = () => createLinkShortMcpServer({ client, admin: commandLine.admin, callDeadlineMs: commandLine.deadlineSeconds * 1000 });
-  const tools = commandLine.admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
+  const admin = commandLine.admin && (await keyIsAdministrators(client));
+  const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000 });
+  const tools = admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;
     const token = tokenFrom(process.env, tokenFile);
@@ -67,7 +87,7 @@ async function main(): Promise<void> {
     if (beyondLoopback) {
       const names = ["localhost", "127.0.0.1", "[::1]", ...allowedHosts].join(", ");
       say(`WARNING: listening on ${host}, beyond this machine: anyone who can reach port ${port} and holds the token acts as this LinkShort account. Host names accepted: ${names}.`);
-      if (commandLine.admin) {
+      if (admin) {
         say(`WARNING: with --admin on ${host}, anyone holding the token can also create and delete users and change their plans. Serve the admin tools on loopback only unless you mean this.`);
       }
     }
