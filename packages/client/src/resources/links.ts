@@ -17,7 +17,30 @@ import { pagedList, Resource, type RequestOptions } from "./shared";
 
 const LinkPage = pagedList(LinkSchema, "urls");
 
+/** A change this client made, told to watchers (the link index) once the server confirmed it. */
+export type LinkChange =
+  | { kind: "created" | "updated"; id: number; shorturl: string; longurl: string; title?: string; description?: string }
+  | { kind: "deleted"; id: number };
+
 export class LinksResource extends Resource {
+  readonly #watchers = new Set<(change: LinkChange) => void>();
+
+  /** Calls `watcher` after each create, update and delete this client makes; returns the function that stops it. */
+  watch(watcher: (change: LinkChange) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
+
+  #tell(change: LinkChange): void {
+    for (const watcher of this.#watchers) {
+      try {
+        watcher(change);
+      } catch {
+        // A watcher's failure is its own: the call it watches has succeeded.
+      }
+    }
+  }
+
   /** Links, newest first (`order: "date"`, the default) or most clicked first (`order: "click"`). */
   list(params?: LinkListInput, options?: RequestOptions): PagePromise<Link> {
     return this.pagedList("links.list", "/api/urls", LinkPage, LinkListSchema, params, options);
@@ -32,16 +55,22 @@ export class LinksResource extends Resource {
   /** Shortens a URL. Never retried once it may have reached the server, so it never makes two links. */
   async create(input: LinkCreateInput, options?: RequestOptions): Promise<LinkCreated> {
     const body = validate(LinkCreateSchema, input, "links.create");
-    return this.core.request({ method: "POST", path: "/api/url/add", body }, LinkCreatedSchema, options);
+    const created = await this.core.request({ method: "POST", path: "/api/url/add", body }, LinkCreatedSchema, options);
+    this.#tell({ kind: "created", id: created.id, shorturl: created.shorturl, longurl: body.url, title: body.metatitle, description: body.metadescription });
+    return created;
   }
 
   async update(id: number, input: LinkUpdateInput, options?: RequestOptions): Promise<LinkUpdated> {
     const checked = this.idAndBody("links.update", id, LinkUpdateSchema, input);
-    return this.core.request({ method: "PUT", path: `/api/url/${checked.id}/update`, body: checked.body }, LinkUpdatedSchema, options);
+    const updated = await this.core.request({ method: "PUT", path: `/api/url/${checked.id}/update`, body: checked.body }, LinkUpdatedSchema, options);
+    this.#tell({ kind: "updated", id: checked.id, shorturl: updated.shorturl, longurl: checked.body.url, title: checked.body.metatitle, description: checked.body.metadescription });
+    return updated;
   }
 
   async delete(id: number, options?: RequestOptions): Promise<MessageResult> {
     const checked = this.id("links.delete", id);
-    return this.core.request({ method: "DELETE", path: `/api/url/${checked}/delete` }, MessageSchema, options);
+    const deleted = await this.core.request({ method: "DELETE", path: `/api/url/${checked}/delete` }, MessageSchema, options);
+    this.#tell({ kind: "deleted", id: checked });
+    return deleted;
   }
 }

@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import { appendFile, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { isStoredIndex, isStoredLink, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./store";
+
+/** A lease not renewed for this long belongs to a process that is gone (in any pid namespace). */
+const STALE_LEASE_MS = 10 * 60_000;
+/** The journal is folded into the snapshot once it is larger than the snapshot and this. */
+const MIN_COMPACT_BYTES = 1024 * 1024;
+
+interface Lease {
+  token: string;
+  host: string;
+  pid: number;
+  renewedAt: number;
+}
+
+/**
+ * Keeps an index in a file: a snapshot (`FILE`) and a journal of changes (`FILE.journal`), one
+ * JSON line per save, so a save costs what changed; the journal is folded into the snapshot when
+ * it outgrows it. One process owns the files at a time (`FILE.lock`, a lease renewed on every
+ * save); another process reads them but keeps its changes in memory, so two never both write.
+ */
+export class FileIndexStore implements LinkIndexStore {
+  readonly #path: string;
+  readonly #journal: string;
+  readonly #lock: string;
+  readonly #token = randomUUID();
+  readonly #now: () => number;
+  #owner: boolean | undefined;
+  #journalBytes = 0;
+  #snapshotBytes = 0;
+
+  constructor(path: string, options: { now?: () => number } = {}) {
+    this.#path = path;
+    this.#journal = `${path}.journal`;
+    this.#lock = `${path}.lock`;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Whether this store writes the files (false: another live process owns them). */
+  async owns(): Promise<boolean> {
+    this.#owner ??= await this.#takeLease();
+    return this.#owner;
+  }
+
+  async load(): Promise<StoredIndex | undefined> {
+    let stored: StoredIndex | undefined;
+    try {
+      const text = await readFile(this.#path, "utf8");
+      this.#snapshotBytes = Buffer.byteLength(text);
+      const parsed: unknown = JSON.parse(text);
+      if (isStoredIndex(parsed)) stored = parsed;
+    } catch {
+      // No snapshot yet, or a damaged one: the index starts empty and the journal alone is not trusted.
+      return undefined;
+    }
+    const links = new Map(stored!.links.map((link) => [link.id, link]));
+    let meta = stored!.meta;
+    const journal = await readFile(this.#journal, "utf8").catch(() => "");
+    this.#journalBytes = Buffer.byteLength(journal);
+    for (const line of journal.split("\n")) {
+      if (line === "") continue;
+      let change: { meta?: IndexMeta; upserted?: unknown[]; deleted?: unknown[] };
+      try {
+        change = JSON.parse(line) as typeof change;
+      } catch {
+        break; // a torn last line (the process died while appending): what came before stands
+      }
+      for (const link of change.upserted ?? []) if (isStoredLink(link)) links.set(link.id, link);
+      for (const id of change.deleted ?? []) if (typeof id === "number") links.delete(id);
+      if (change.meta && typeof change.meta === "object" && change.meta.version === 1) meta = change.meta;
+    }
+    return { meta, links: [...links.values()] };
+  }
+
+  async save(changes: IndexChanges): Promise<void> {
+    if (!(await this.owns())) return;
+    await this.#renewLease();
+    if (this.#snapshotBytes === 0 || this.#journalBytes > Math.max(MIN_COMPACT_BYTES, this.#snapshotBytes)) {
+      await this.#compact(changes.meta, changes.all());
+      return;
+    }
+    const line = `${JSON.stringify({ meta: changes.meta, upserted: changes.upserted, deleted: changes.deleted })}\n`;
+    await appendFile(this.#journal, line);
+    this.#journalBytes += Buffer.byteLength(line);
+  }
+
+  /** Lets another process take the files at once. */
+  async release(): Promise<void> {
+    if (this.#owner && (await this.#readLease())?.token === this.#token) await rm(this.#lock, { force: true });
+    this.#owner = false;
+  }
+
+  async #compact(meta: IndexMeta, links: StoredLink[]): Promise<void> {
+    const text = JSON.stringify({ meta, links });
+    const temporary = `${this.#path}.${this.#token}.tmp`;
+    await writeFile(temporary, text);
+    await rename(temporary, this.#path);
+    // After the snapshot is in place: a crash in between replays a journal the snapshot already holds, which changes nothing.
+    await writeFile(this.#journal, "");
+    this.#snapshotBytes = Buffer.byteLength(text);
+    this.#journalBytes = 0;
+  }
+
+  async #readLease(): Promise<Lease | undefined> {
+    try {
+      const lease = JSON.parse(await readFile(this.#lock, "utf8")) as Partial<Lease>;
+      return typeof lease.token === "string" && typeof lease.renewedAt === "number" ? (lease as Lease) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #lease(): string {
+    return JSON.stringify({ token: this.#token, host: hostname(), pid: process.pid, renewedAt: this.#now() } satisfies Lease);
+  }
+
+  async #takeLease(): Promise<boolean> {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        const handle = await open(this.#lock, "wx");
+        await handle.writeFile(this.#lease());
+        await handle.close();
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+      }
+      const lease = await this.#readLease();
+      const age = lease ? this.#now() - lease.renewedAt : this.#now() - (await stat(this.#lock).catch(() => ({ mtimeMs: 0 }))).mtimeMs;
+      if (age < STALE_LEASE_MS) return false;
+      // A stale lease: remove it and race for a fresh one (only one `wx` create can win).
+      await rm(this.#lock, { force: true });
+    }
+    return false;
+  }
+
+  async #renewLease(): Promise<void> {
+    const lease = await this.#readLease();
+    if (lease?.token !== this.#token) {
+      this.#owner = false;
+      throw new Error(`${this.#lock} was taken over by another process; this index keeps its changes in memory`);
+    }
+    if (this.#now() - lease.renewedAt > STALE_LEASE_MS / 10) await writeFile(this.#lock, this.#lease());
+  }
+}

@@ -1,0 +1,478 @@
+import type { LinkShortClient } from "../client";
+import { AbortedError, NotFoundError } from "../errors";
+import { PagePromise } from "../pagination";
+import type { RequestOptions } from "../resources/shared";
+import type { LinkChange } from "../resources/links";
+import type { Link, Page } from "../schemas";
+import type { Sleep } from "../transport";
+import { prepareQuery, rank, searchEntry, type IndexedLink, type SearchEntry } from "./search";
+import { aliasFromShortUrl, shortUrlKey } from "./short-url";
+import { isStoredIndex, MemoryIndexStore, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
+
+export interface LinkIndexOptions {
+  /** Where the index is kept between runs; in memory by default. */
+  store?: LinkIndexStore;
+  /** Links per page read. Default 100. */
+  pageSize?: number;
+  /** The share of each rate-limit window a sweep may use once the first full sweep is done. Default 1/3. */
+  sweepShare?: number;
+  /** Requests of each window the index always leaves to other calls. Default 2. */
+  reserve?: number;
+  /** How long after a full sweep the next one starts. Default 15 minutes. */
+  sweepEveryMs?: number;
+  /** A sync sooner than this after the last one reads nothing (typing must not spend the key's limit). Default 10 s. */
+  minSyncIntervalMs?: number;
+  /** The most unseen links a finished sweep confirms one by one; past it, a mass deletion is believed. Default 20. */
+  maxConfirmations?: number;
+  now?: () => number;
+  /** Lets `sync({ wait: true })` wait for the next window instead of stopping. */
+  sleep?: Sleep;
+}
+
+export interface SyncOptions {
+  signal?: AbortSignal;
+  /** The most sweep pages this call reads (a host without timers advances a bounded step per call). Default: no bound. */
+  maxSweepPages?: number;
+  /** When the sweep's share of the window is spent, wait for the next window (needs `sleep`) instead of returning. */
+  wait?: boolean;
+  /** Read the newest links even if the last sync was a moment ago. */
+  force?: boolean;
+  onProgress?: (freshness: IndexFreshness) => void;
+}
+
+/** How fresh an answer from the index is. */
+export interface IndexFreshness {
+  /** Links in the index. */
+  known: number;
+  /** How many links the server holds, as its pages imply; null before the first read. */
+  serverCount: number | null;
+  /** `serverCount` was counted to the end of the list, not estimated from the page count. */
+  serverCountExact: boolean;
+  /** A full sweep has finished: every link that existed then is in the index. */
+  complete: boolean;
+  /** When the last full sweep finished (epoch ms). */
+  lastFullSweepAt: number | null;
+  /** When the newest links were last read (epoch ms). */
+  lastSyncAt: number | null;
+  /** The sweep under way: the next page of how many. */
+  sweep: { page: number; pages: number } | null;
+}
+
+export interface IndexSearchResult {
+  links: IndexedLink[];
+  /** Links that matched, of which `links` are the best. */
+  matches: number;
+  freshness: IndexFreshness;
+}
+
+const emptyMeta = (): IndexMeta => ({
+  version: 1,
+  frontierId: null,
+  sweep: null,
+  generation: 0,
+  lastFullSweepAt: null,
+  lastSyncAt: null,
+  serverCount: null,
+  serverCountExact: false,
+});
+
+const sameLink = (a: IndexedLink, b: IndexedLink) =>
+  a.alias === b.alias && a.shorturl === b.shorturl && a.longurl === b.longurl && a.title === b.title && a.description === b.description && a.date === b.date && a.clicks === b.clicks;
+
+/**
+ * A local copy of one account's links, searched instead of paging through the account (the API
+ * has no search). New links are read newest first down to the ones already known: a sync with
+ * nothing new costs one request. Edits and deletions are found by a sweep that walks every page
+ * at a bounded share of the key's rate limit. Changes a watched client makes land at once.
+ * No timers: the index advances only inside `sync` calls.
+ */
+export class LinkIndex {
+  readonly #store: LinkIndexStore;
+  readonly #pageSize: number;
+  readonly #sweepShare: number;
+  readonly #reserve: number;
+  readonly #sweepEveryMs: number;
+  readonly #minSyncIntervalMs: number;
+  readonly #maxConfirmations: number;
+  readonly #now: () => number;
+  readonly #sleep: Sleep | undefined;
+
+  #meta: IndexMeta = emptyMeta();
+  readonly #links = new Map<number, StoredLink>();
+  readonly #entries = new Map<number, SearchEntry>();
+  readonly #byShortKey = new Map<string, number>();
+  /** Ids, newest (highest) first; rebuilt after a change, on the next search. */
+  #newestFirst: number[] | null = [];
+  #loaded: Promise<void> | undefined;
+  #running: Promise<IndexFreshness> | undefined;
+  /** What has changed since the last save. */
+  #upserted = new Map<number, StoredLink>();
+  #deleted = new Set<number>();
+  /** Sweep requests sent in the window that ends at `#windowResetAt`. */
+  #windowResetAt: number | undefined;
+  #windowSpent = 0;
+
+  constructor(options: LinkIndexOptions = {}) {
+    this.#store = options.store ?? new MemoryIndexStore();
+    this.#pageSize = options.pageSize ?? 100;
+    this.#sweepShare = options.sweepShare ?? 1 / 3;
+    this.#reserve = options.reserve ?? 2;
+    this.#sweepEveryMs = options.sweepEveryMs ?? 15 * 60_000;
+    this.#minSyncIntervalMs = options.minSyncIntervalMs ?? 10_000;
+    this.#maxConfirmations = options.maxConfirmations ?? 20;
+    this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep;
+  }
+
+  /** Reads the store once; a damaged or foreign store starts an empty index. */
+  load(): Promise<void> {
+    this.#loaded ??= this.#store.load().then(
+      (stored) => {
+        if (!isStoredIndex(stored)) return;
+        this.#meta = stored.meta;
+        for (const link of stored.links) this.#put(link);
+        this.#upserted.clear();
+      },
+      () => undefined,
+    );
+    return this.#loaded;
+  }
+
+  /** Keeps the index up to date with every create, update and delete `client` makes; returns the function that stops it. */
+  watch(client: LinkShortClient): () => void {
+    return client.links.watch((change) => this.#apply(change));
+  }
+
+  /**
+   * Reads what changed on the server: the newest links down to the known ones (one request when
+   * nothing is new), then the sweep's next pages within its share of the rate limit. Concurrent
+   * calls share one run.
+   */
+  sync(client: LinkShortClient, options: SyncOptions = {}): Promise<IndexFreshness> {
+    this.#running ??= this.#sync(client, options).finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  freshness(): IndexFreshness {
+    const sweep = this.#meta.sweep;
+    return {
+      known: this.#links.size,
+      serverCount: this.#meta.serverCount,
+      serverCountExact: this.#meta.serverCountExact,
+      complete: this.#meta.lastFullSweepAt !== null,
+      lastFullSweepAt: this.#meta.lastFullSweepAt,
+      lastSyncAt: this.#meta.lastSyncAt,
+      sweep: sweep && { page: sweep.page, pages: sweep.pages },
+    };
+  }
+
+  /**
+   * The links that match `query`, best first: an exact short URL (any scheme, case, query,
+   * fragment or trailing slash), alias or long URL first, then by the words found in the alias,
+   * title, short URL, long URL and description; newest first among equals. An empty query
+   * lists the newest links.
+   */
+  search(query: string, limit = 50): IndexSearchResult {
+    const prepared = prepareQuery(query);
+    const best: Array<{ score: number; link: StoredLink }> = [];
+    let matches = 0;
+    for (const id of this.#orderNewestFirst()) {
+      const score = rank(this.#entries.get(id)!, prepared);
+      if (score === 0) continue;
+      matches += 1;
+      if (best.length === limit && score <= best[best.length - 1]!.score) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.score < score) at -= 1;
+      best.splice(at, 0, { score, link: this.#links.get(id)! });
+      if (best.length > limit) best.pop();
+    }
+    return { links: best.map(({ link }) => stripSeen(link)), matches, freshness: this.freshness() };
+  }
+
+  /** The link at a short URL (compared as `shortUrlKey` says). */
+  findByShortUrl(address: string): IndexedLink | undefined {
+    const key = shortUrlKey(address);
+    const id = key === undefined ? undefined : this.#byShortKey.get(key);
+    return id === undefined ? undefined : stripSeen(this.#links.get(id)!);
+  }
+
+  /** The newest link whose long URL is exactly `longUrl`. */
+  findByLongUrl(longUrl: string): IndexedLink | undefined {
+    for (const id of this.#orderNewestFirst()) {
+      const link = this.#links.get(id)!;
+      if (link.longurl === longUrl) return stripSeen(link);
+    }
+    return undefined;
+  }
+
+  get(id: number): IndexedLink | undefined {
+    const link = this.#links.get(id);
+    return link && stripSeen(link);
+  }
+
+  // ---- reading the server
+
+  async #sync(client: LinkShortClient, options: SyncOptions): Promise<IndexFreshness> {
+    await this.load();
+    const { signal } = options;
+    const startedAt = this.#now();
+    try {
+      const recent = this.#meta.lastSyncAt !== null && startedAt - this.#meta.lastSyncAt < this.#minSyncIntervalMs;
+      if (this.#meta.frontierId !== null && (options.force || !recent)) {
+        await this.#readNewest(client, signal);
+        this.#meta.lastSyncAt = startedAt;
+        await this.#save();
+        options.onProgress?.(this.freshness());
+      }
+      let budget = options.maxSweepPages ?? Number.POSITIVE_INFINITY;
+      let sweepsStarted = 0;
+      while (budget > 0) {
+        if (this.#meta.sweep === null) {
+          const due = this.#meta.lastFullSweepAt === null || this.#now() - this.#meta.lastFullSweepAt >= this.#sweepEveryMs;
+          // One sweep at most per call: a call ends when the walk it began is done.
+          if (!due || sweepsStarted > 0) break;
+          this.#startSweep();
+          sweepsStarted += 1;
+        }
+        if (!this.#sweepMayRead(client)) {
+          if (!options.wait || !(await this.#waitForWindow(client, signal))) break;
+          continue;
+        }
+        budget -= 1;
+        await this.#sweepStep(client, signal);
+        if (this.#meta.frontierId !== null && this.#meta.lastSyncAt === null) this.#meta.lastSyncAt = startedAt;
+        await this.#save();
+        options.onProgress?.(this.freshness());
+      }
+    } finally {
+      await this.#save();
+    }
+    return this.freshness();
+  }
+
+  #readPage(client: LinkShortClient, page: number, signal: AbortSignal | undefined): Promise<Page<Link>> {
+    const options: RequestOptions = signal ? { signal } : {};
+    return Promise.resolve(client.links.list({ order: "date", limit: this.#pageSize, page }, options));
+  }
+
+  /** New links: newest-first pages down to one that reaches the frontier (one request when nothing is new). */
+  async #readNewest(client: LinkShortClient, signal: AbortSignal | undefined): Promise<void> {
+    const frontier = this.#meta.frontierId!;
+    let highest = frontier;
+    for (let requested = 1; ; requested += 1) {
+      const page = await this.#readPage(client, requested, signal);
+      let reached = false;
+      for (const item of page.items) {
+        if (item.id > frontier && !this.#links.has(item.id) && this.#meta.serverCount !== null) this.#meta.serverCount += 1;
+        this.#see(item);
+        highest = Math.max(highest, item.id);
+        if (item.id <= frontier) reached = true;
+      }
+      if (reached || PagePromise.isLastPage(page, requested)) break;
+    }
+    this.#meta.frontierId = highest;
+  }
+
+  #startSweep(): void {
+    const generation = this.#meta.generation + 1;
+    let startMaxId = 0;
+    for (const id of this.#links.keys()) startMaxId = Math.max(startMaxId, id);
+    this.#meta.generation = generation;
+    this.#meta.sweep = { generation, page: 1, pages: this.#meta.sweep?.pages ?? 1, startedAt: this.#now(), startMaxId, unconfirmed: [] };
+  }
+
+  /** One request of the sweep: the next page, or the next unseen link to confirm once the walk is done. */
+  async #sweepStep(client: LinkShortClient, signal: AbortSignal | undefined): Promise<void> {
+    const sweep = this.#meta.sweep!;
+    this.#countSweepRequest(client);
+    if (sweep.page === 0) {
+      const id = sweep.unconfirmed.shift()!;
+      try {
+        const { details } = await client.links.get(id, signal ? { signal } : {});
+        const known = this.#links.get(id);
+        if (known) this.#see({ ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description });
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) {
+          sweep.unconfirmed.unshift(id);
+          throw error;
+        }
+        this.#drop(id);
+      }
+      if (sweep.unconfirmed.length === 0) this.#finishSweep();
+      return;
+    }
+    const page = await this.#readPage(client, sweep.page, signal);
+    for (const item of page.items) this.#see(item);
+    if (this.#meta.frontierId === null) {
+      // The first page of the first sweep: every later link is newer than these.
+      this.#meta.frontierId = page.items.reduce((max, item) => Math.max(max, item.id), 0);
+    }
+    sweep.pages = Math.max(1, page.maxpage);
+    if (!PagePromise.isLastPage(page, sweep.page)) {
+      sweep.page = page.currentpage + 1;
+      if (!this.#meta.serverCountExact || this.#meta.serverCount === null) {
+        this.#meta.serverCount = Math.max(this.#links.size, page.maxpage * page.perpage);
+        this.#meta.serverCountExact = false;
+      }
+      return;
+    }
+    this.#meta.serverCount = (page.currentpage - 1) * page.perpage + page.items.length;
+    this.#meta.serverCountExact = true;
+    const unseen: number[] = [];
+    for (const link of this.#links.values()) if (link.seen < sweep.generation && link.id <= sweep.startMaxId) unseen.push(link.id);
+    if (unseen.length > this.#maxConfirmations) {
+      for (const id of unseen) this.#drop(id);
+      this.#finishSweep();
+    } else if (unseen.length > 0) {
+      sweep.page = 0;
+      sweep.unconfirmed = unseen;
+    } else {
+      this.#finishSweep();
+    }
+  }
+
+  #finishSweep(): void {
+    this.#meta.sweep = null;
+    this.#meta.lastFullSweepAt = this.#now();
+  }
+
+  /** Whether the sweep may send a request now and still leave the key's window its share for other calls. */
+  #sweepMayRead(client: LinkShortClient): boolean {
+    const headroom = client.rateLimitHeadroom();
+    if (headroom === undefined) return true;
+    if (headroom.resetAt !== this.#windowResetAt) {
+      this.#windowResetAt = headroom.resetAt;
+      this.#windowSpent = 0;
+    }
+    const share = this.#meta.lastFullSweepAt === null ? 1 : this.#sweepShare;
+    const allowed = Math.max(1, Math.floor(headroom.limit * share) - this.#reserve);
+    return headroom.remaining > this.#reserve && this.#windowSpent < allowed;
+  }
+
+  #countSweepRequest(client: LinkShortClient): void {
+    const headroom = client.rateLimitHeadroom();
+    if (headroom !== undefined && headroom.resetAt !== this.#windowResetAt) {
+      this.#windowResetAt = headroom.resetAt;
+      this.#windowSpent = 0;
+    }
+    this.#windowSpent += 1;
+  }
+
+  /** Sleeps until the key's window ends; false when there is no sleep or no known end. */
+  async #waitForWindow(client: LinkShortClient, signal: AbortSignal | undefined): Promise<boolean> {
+    const resetAt = client.rateLimitHeadroom()?.resetAt;
+    if (this.#sleep === undefined || resetAt === undefined) return false;
+    if (signal?.aborted) throw new AbortedError();
+    await this.#sleep(Math.max(50, resetAt - this.#now() + 50), signal);
+    this.#windowResetAt = undefined;
+    this.#windowSpent = 0;
+    return true;
+  }
+
+  // ---- keeping the links
+
+  #apply(change: LinkChange): void {
+    if (change.kind === "deleted") {
+      if (this.#links.has(change.id) && this.#meta.serverCount !== null) this.#meta.serverCount -= 1;
+      this.#drop(change.id);
+    } else {
+      const known = this.#links.get(change.id);
+      if (!known && change.kind === "created" && this.#meta.serverCount !== null) this.#meta.serverCount += 1;
+      const shorturl = change.shorturl || known?.shorturl || "";
+      this.#put({
+        id: change.id,
+        alias: aliasFromShortUrl(shorturl) || known?.alias || "",
+        shorturl,
+        longurl: change.longurl,
+        title: change.title ?? known?.title ?? "",
+        description: change.description ?? known?.description ?? "",
+        date: known?.date ?? null,
+        clicks: known?.clicks ?? 0,
+        seen: known?.seen ?? this.#meta.generation,
+      });
+    }
+    void this.#save();
+  }
+
+  /** Records a link as the server just showed it. */
+  #see(item: IndexedLink): void {
+    const link: StoredLink = {
+      id: item.id,
+      alias: item.alias,
+      shorturl: item.shorturl,
+      longurl: item.longurl,
+      title: item.title,
+      description: item.description,
+      date: item.date,
+      clicks: item.clicks,
+      seen: this.#meta.generation,
+    };
+    const known = this.#links.get(item.id);
+    if (known && sameLink(known, link)) {
+      // Saved too: after a restart in the middle of a sweep, a link the walk saw must not look unseen.
+      if (known.seen !== link.seen) {
+        known.seen = link.seen;
+        this.#upserted.set(known.id, known);
+      }
+      return;
+    }
+    this.#put(link);
+  }
+
+  #put(link: StoredLink): void {
+    const known = this.#entries.get(link.id);
+    if (known?.shortKey !== undefined && this.#byShortKey.get(known.shortKey) === link.id) this.#byShortKey.delete(known.shortKey);
+    if (!this.#links.has(link.id)) this.#newestFirst = null;
+    this.#links.set(link.id, link);
+    const entry = searchEntry(link);
+    this.#entries.set(link.id, entry);
+    if (entry.shortKey !== undefined) this.#byShortKey.set(entry.shortKey, link.id);
+    this.#upserted.set(link.id, link);
+    this.#deleted.delete(link.id);
+  }
+
+  #drop(id: number): void {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
+    if (entry.shortKey !== undefined && this.#byShortKey.get(entry.shortKey) === id) this.#byShortKey.delete(entry.shortKey);
+    this.#links.delete(id);
+    this.#entries.delete(id);
+    this.#newestFirst = null;
+    this.#upserted.delete(id);
+    this.#deleted.add(id);
+  }
+
+  #orderNewestFirst(): number[] {
+    this.#newestFirst ??= [...this.#links.keys()].sort((a, b) => b - a);
+    return this.#newestFirst;
+  }
+
+  /** Hands what changed since the last save to the store; saves run one at a time, in order. */
+  #save(): Promise<void> {
+    if (this.#upserted.size === 0 && this.#deleted.size === 0 && !this.#metaChanged()) return this.#saving;
+    const changes = {
+      meta: structuredClone(this.#meta),
+      upserted: [...this.#upserted.values()].map((link) => ({ ...link })),
+      deleted: [...this.#deleted],
+      all: () => [...this.#links.values()],
+    };
+    this.#upserted = new Map();
+    this.#deleted = new Set();
+    this.#savedMeta = JSON.stringify(changes.meta);
+    this.#saving = this.#saving.then(() => this.#store.save(changes)).catch(() => undefined);
+    return this.#saving;
+  }
+
+  #savedMeta = "";
+  #saving: Promise<void> = Promise.resolve();
+
+  #metaChanged(): boolean {
+    return JSON.stringify(this.#meta) !== this.#savedMeta;
+  }
+}
+
+function stripSeen({ id, alias, shorturl, longurl, title, description, date, clicks }: StoredLink): IndexedLink {
+  return { id, alias, shorturl, longurl, title, description, date, clicks };
+}

@@ -1,0 +1,100 @@
+import type { IndexedLink } from "./search";
+
+/** A link as stored: the link and the sweep that last saw it on the server. */
+export interface StoredLink extends IndexedLink {
+  /** The generation of the last sweep (or newest-first read) that saw the link on the server. */
+  seen: number;
+}
+
+/** A sweep in progress: a walk of the account's pages, newest first, that finds edits and deletions. */
+export interface SweepState {
+  generation: number;
+  /** The next page to read. */
+  page: number;
+  /** The pages the list had when last read. */
+  pages: number;
+  startedAt: number;
+  /** The highest id known when the sweep started: links above it are newer than the walk, never deletion candidates. */
+  startMaxId: number;
+  /** Links the walk did not see, to confirm one by one before they are dropped (a deletion elsewhere shifts pages). */
+  unconfirmed: number[];
+}
+
+/** Everything the index knows besides its links. */
+export interface IndexMeta {
+  version: 1;
+  /** The highest id of a completed newest-first read: a read stops at a page that reaches it. */
+  frontierId: number | null;
+  sweep: SweepState | null;
+  /** The generation of the newest sweep (finished or not). */
+  generation: number;
+  lastFullSweepAt: number | null;
+  lastSyncAt: number | null;
+  /** How many links the server holds, as its pages imply. */
+  serverCount: number | null;
+  serverCountExact: boolean;
+}
+
+export interface StoredIndex {
+  meta: IndexMeta;
+  links: StoredLink[];
+}
+
+/** What one step of a sync changed: stores that can write only this do (cost grows with the change). */
+export interface IndexChanges {
+  meta: IndexMeta;
+  upserted: StoredLink[];
+  deleted: number[];
+  /** Every link now, for a store that writes the whole index (or compacts). */
+  all: () => StoredLink[];
+}
+
+/** Where an index is kept between runs. */
+export interface LinkIndexStore {
+  load(): Promise<StoredIndex | undefined>;
+  save(changes: IndexChanges): Promise<void>;
+}
+
+/** Keeps the index for the life of the process only (the default); a save costs nothing, a load copies. */
+export class MemoryIndexStore implements LinkIndexStore {
+  #latest: IndexChanges | undefined;
+
+  load(): Promise<StoredIndex | undefined> {
+    return Promise.resolve(this.#latest && { meta: structuredClone(this.#latest.meta), links: this.#latest.all().map((link) => ({ ...link })) });
+  }
+
+  save(changes: IndexChanges): Promise<void> {
+    this.#latest = changes;
+    return Promise.resolve();
+  }
+}
+
+/** Whether `value` has the shape of a stored index (a store's data may be old, foreign or damaged). */
+export function isStoredIndex(value: unknown): value is StoredIndex {
+  if (value === null || typeof value !== "object") return false;
+  const { meta, links } = value as Partial<StoredIndex>;
+  return (
+    meta !== null &&
+    typeof meta === "object" &&
+    meta.version === 1 &&
+    typeof meta.generation === "number" &&
+    Array.isArray(links) &&
+    links.every(isStoredLink)
+  );
+}
+
+export function isStoredLink(value: unknown): value is StoredLink {
+  if (value === null || typeof value !== "object") return false;
+  const link = value as Record<string, unknown>;
+  return (
+    Number.isSafeInteger(link.id) &&
+    typeof link.alias === "string" &&
+    typeof link.shorturl === "string" &&
+    typeof link.longurl === "string" &&
+    typeof link.title === "string" &&
+    typeof link.description === "string" &&
+    (link.date === null || typeof link.date === "string") &&
+    typeof link.clicks === "number" &&
+    typeof link.seen === "number"
+  );
+}

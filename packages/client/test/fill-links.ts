@@ -1,0 +1,26 @@
+import type { Sandbox } from "@linkshort/sandbox";
+import { emptyStats } from "../../sandbox/src/store";
+
+/** Gives the sandbox's user `count` links straight in its store, one a second from 2026-01-01: alias `fill<i>`, the oldest titled "The aardvark page". */
+export function fillLinks(sandbox: Sandbox, count: number): void {
+  const start = Date.UTC(2026, 0, 1);
+  for (let i = 0; i < count; i += 1) {
+    sandbox.store.state.links.push({
+      id: sandbox.store.nextId("links"),
+      userId: 2,
+      alias: `fill${i}`,
+      domain: null,
+      url: `https://example.com/fill/${i}`,
+      type: "direct",
+      password: null,
+      expiry: null,
+      geotarget: [],
+      devicetarget: [],
+      parameters: [],
+      metatitle: i === 0 ? "The aardvark page" : `Fill ${i}`,
+      metadescription: "",
+      date: new Date(start + i * 1000).toISOString().slice(0, 19).replace("T", " "),
+      stats: emptyStats(),
+    });
+  }
+}
