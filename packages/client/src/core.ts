@@ -10,3 +10,8 @@ export * from "./schemas";
 export { PagePromise } from "./pagination";
 export { RateLimiter, type RateLimitHeadroom } from "./rate-limit";
 export type { Sleep, Transport, TransportRequest, TransportResponse } from "./transport";
+export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SyncOptions } from "./link-index/link-index";
+export type { IndexedLink } from "./link-index/search";
+export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
+export { aliasFromShortUrl, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./link-index/short-url";
+export type { LinkChange } from "./resources/links";
