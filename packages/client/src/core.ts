@@ -15,3 +15,4 @@ export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
 export { aliasFromShortUrl, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./link-index/short-url";
 export type { LinkChange } from "./resources/links";
+export { createOrReuse, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";

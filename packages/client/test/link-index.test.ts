@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, aliasFromShortUrl, shortUrlKey } from "../src";
+import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createOrReuse, shortUrlKey } from "../src";
 import { fillLinks } from "./fill-links";
 
 const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));
@@ -216,6 +216,35 @@ describe("link index in a file", () => {
       await restarted.sync(client);
       expect(apiRequests(sandbox, before)).toHaveLength(1);
       expect(restarted.freshness().complete).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe("create or reuse", () => {
+  it("gives the same short link for the same long URL, from the index, and says so", async () => {
+    const sandbox = await startSandbox({ seed: "minimal", rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+    try {
+      fillLinks(sandbox, 300);
+      const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
+      const index = new LinkIndex();
+      index.watch(client);
+      const oldest = await createOrReuse(client, index, { url: "https://example.com/fill/0" });
+      expect(oldest).toMatchObject({ reused: true, shorturl: expect.stringMatching(/\/fill0$/) });
+      const first = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7" });
+      const before = sandbox.requests.length;
+      const second = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7" });
+      expect(first.reused).toBe(false);
+      expect(second).toEqual({ id: first.id, shorturl: first.shorturl, reused: true });
+      expect(apiRequests(sandbox, before)).toHaveLength(0);
+      // Another alias asked for: a link of its own.
+      const aliased = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7", custom: "entry-seven" });
+      expect(aliased.reused).toBe(false);
+      expect(aliased.id).not.toBe(first.id);
+      const sent = sandbox.requests.length;
+      await expect(createOrReuse(client, index, { url: "not a url" })).rejects.toBeInstanceOf(ValidationError);
+      expect(sandbox.requests.length).toBe(sent);
     } finally {
       await sandbox.close();
     }

@@ -198,11 +198,11 @@ export class LinkIndex {
     return id === undefined ? undefined : stripSeen(this.#links.get(id)!);
   }
 
-  /** The newest link whose long URL is exactly `longUrl`. */
-  findByLongUrl(longUrl: string): IndexedLink | undefined {
+  /** The newest link whose long URL is exactly `longUrl` and that passes `also`. */
+  findByLongUrl(longUrl: string, also: (link: IndexedLink) => boolean = () => true): IndexedLink | undefined {
     for (const id of this.#orderNewestFirst()) {
       const link = this.#links.get(id)!;
-      if (link.longurl === longUrl) return stripSeen(link);
+      if (link.longurl === longUrl && also(link)) return stripSeen(link);
     }
     return undefined;
   }
