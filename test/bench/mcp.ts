@@ -1,0 +1,121 @@
+/**
+ * The MCP server over a long life: memory over 10,000 Streamable HTTP tool calls after a warm-up
+ * (a fresh MCP server per POST must leave nothing behind), and how long a tool call takes against a
+ * service that never answers (it must end in a tool error well before a client's 60 s).
+ */
+import { startSandbox } from '@linkshort/sandbox';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ms, type Row } from './row';
+
+const CLI = join(__dirname, '../../packages/mcp/dist/cli.js');
+const MB = 1024 * 1024;
+const WARM_UP_CALLS = 2_000;
+const MEASURED_CALLS = 10_000;
+const CONCURRENCY = 8;
+const RSS_GROWTH_GOAL_MB = 10;
+const HUNG_CALL_GOAL_MS = 30_000;
+
+/** The server process's resident set, from /proc (the bench runs on Linux). */
+function rssOf(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+async function startHttpServer(baseUrl: string, apiKey: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, '--http', '0'], {
+    env: { PATH: process.env.PATH ?? '', LINKSHORT_BASE_URL: baseUrl, LINKSHORT_API_KEY: apiKey },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (address) resolve(address);
+    });
+    child.once('exit', (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
+  });
+  return { child, url };
+}
+
+let nextId = 1;
+/** One stateless tools/call POST, answered as a server-sent event; returns the JSON-RPC result's text. */
+async function callTool(url: string, name: string, args: Record<string, unknown>): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  return response.text();
+}
+
+async function callMany(url: string, count: number): Promise<number> {
+  let errors = 0;
+  let started = 0;
+  const worker = async () => {
+    while (started < count) {
+      started += 1;
+      const text = await callTool(url, started % 2 === 0 ? 'get_account' : 'list_domains', {});
+      if (!text.includes('"structuredContent"')) errors += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return errors;
+}
+
+async function memoryOverHttpCalls(): Promise<Row> {
+  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } });
+  const { child, url } = await startHttpServer(sandbox.baseUrl, sandbox.userKey);
+  try {
+    let errors = await callMany(url, WARM_UP_CALLS);
+    const afterWarmUp = rssOf(child);
+    errors += await callMany(url, MEASURED_CALLS);
+    const afterCalls = rssOf(child);
+    const growthMb = (afterCalls - afterWarmUp) / MB;
+    return {
+      figure: `MCP over HTTP: RSS growth over ${MEASURED_CALLS.toLocaleString('en')} tool calls after ${WARM_UP_CALLS.toLocaleString('en')} of warm-up`,
+      measured: `${growthMb.toFixed(1)} MB (${(afterCalls / MB).toFixed(0)} MB after), ${errors} failed calls`,
+      baseline: `${(afterWarmUp / MB).toFixed(0)} MB after warm-up`,
+      ratio: (afterCalls / afterWarmUp).toFixed(3),
+      goal: `growth < ${RSS_GROWTH_GOAL_MB} MB`,
+      met: growthMb < RSS_GROWTH_GOAL_MB && errors === 0,
+    };
+  } finally {
+    child.kill();
+    await sandbox.close();
+  }
+}
+
+async function toolCallAgainstHungService(): Promise<Row> {
+  const hung = createServer(() => undefined);
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  const { port } = hung.address() as AddressInfo;
+  const { child, url } = await startHttpServer(`http://127.0.0.1:${port}`, 'bench-hung-service-key-0123456789');
+  try {
+    const started = performance.now();
+    const text = await callTool(url, 'get_link', { id: 1 });
+    const elapsed = performance.now() - started;
+    const toolError = text.includes('"isError":true') && text.includes('did not answer get_link');
+    return {
+      figure: 'MCP tool call against a service that never answers: time to the tool error',
+      measured: `${ms(elapsed)}${toolError ? ', a tool error' : ', NO tool error'}`,
+      baseline: `${ms(HUNG_CALL_GOAL_MS)} goal (SDK clients give up at 60 s)`,
+      ratio: (elapsed / HUNG_CALL_GOAL_MS).toFixed(3),
+      goal: `a tool error within ${HUNG_CALL_GOAL_MS / 1000} s`,
+      met: toolError && elapsed < HUNG_CALL_GOAL_MS,
+    };
+  } finally {
+    child.kill();
+    hung.closeAllConnections();
+    hung.close();
+  }
+}
+
+export async function measureMcp(): Promise<Row[]> {
+  return [await memoryOverHttpCalls(), await toolCallAgainstHungService()];
+}
