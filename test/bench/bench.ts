@@ -13,6 +13,7 @@ import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { emptyStats } from '../../packages/sandbox/src/store';
 import type { Credentials } from '../nodes/harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { measureLinkIndex } from './link-index';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -423,6 +424,7 @@ async function main() {
     ['memory', returnAll],
     ['node', nodeOverhead],
     ['raycast', raycastBundles],
+    ['index', async () => void rows.push(...(await measureLinkIndex()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;
