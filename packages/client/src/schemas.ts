@@ -1,6 +1,6 @@
 /**
  * The one definition of every shape the API sends back. Each schema accepts the variants that
- * deployed servers produce (see real-world-notes.md) and normalises them, so that every front end
+ * deployed servers produce (see docs/deployed-servers.md) and normalises them, so that every front end
  * sees one clean type.
  */
 import * as z from "zod/v4";
