@@ -22,6 +22,8 @@ export interface HttpServer {
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", "[::]", ""]);
+/** The largest request body taken (the SDK's Streamable HTTP transport sets no limit of its own). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Headers longer than this are refused before they are looked at. */
 const MAX_HEADER_LENGTH = 2048;
 
@@ -99,6 +101,16 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
     if (request.method !== "POST") {
       response.setHeader("Allow", "POST");
       sendJsonRpcError(response, 405, "Method not allowed: this stateless server takes POST only");
+      return;
+    }
+    const length = Number(request.headers["content-length"]);
+    if (request.headers["content-length"] === undefined) {
+      sendJsonRpcError(response, 411, "Length required: send the body with a Content-Length");
+      return;
+    }
+    if (!Number.isSafeInteger(length) || length > MAX_BODY_BYTES) {
+      response.setHeader("Connection", "close");
+      sendJsonRpcError(response, 413, `Payload too large: at most ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
       return;
     }
     const server = createMcpServer();

@@ -107,3 +107,19 @@ test("with a token on loopback, requests without it are refused", async () => {
   expect((await post(port, { Host: `127.0.0.1:${port}` })).status).toBe(401);
   expect((await post(port, { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${TOKEN}` })).status).toBe(200);
 });
+
+test("a body over 4 MiB is refused from its Content-Length, before it is read", async () => {
+  const { port } = await serve([]);
+  const status = await new Promise<number>((resolve, reject) => {
+    const outgoing = request(
+      { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "Content-Type": "application/json", "Content-Length": String(50 * 1024 * 1024) } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.write("{");
+  });
+  expect(status).toBe(413);
+});
