@@ -14,6 +14,7 @@ import { emptyStats } from '../../packages/sandbox/src/store';
 import type { Credentials } from '../nodes/harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { measureLinkIndex } from './link-index';
+import { measureMcp } from './mcp';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -425,6 +426,7 @@ async function main() {
     ['node', nodeOverhead],
     ['raycast', raycastBundles],
     ['index', async () => void rows.push(...(await measureLinkIndex()))],
+    ['mcp', async () => void rows.push(...(await measureMcp()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;
