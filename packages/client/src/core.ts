@@ -16,3 +16,4 @@ export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStor
 export { aliasFromShortUrl, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./link-index/short-url";
 export type { LinkChange } from "./resources/links";
 export { createOrReuse, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
+export { UTM_FIELDS, UtmSchema, withUtm, type Utm, type UtmField } from "./utm";

@@ -3,6 +3,7 @@
  * and what passes is sent as given. Front ends derive their dropdowns and form checks from here.
  */
 import * as z from "zod/v4";
+import { UtmSchema } from "./utm";
 
 export const PIXEL_TYPES = [
   "gtmpixel",
@@ -161,6 +162,8 @@ const linkFields = {
   geotarget: z.array(geoTarget, "must be a list of {location, link}").optional(),
   devicetarget: z.array(deviceTarget, "must be a list of {device, link}").optional(),
   parameters: z.array(parameter, "must be a list of {name, value}").optional(),
+  /** Campaign fields, written into `parameters` as `utm_source` and so on. */
+  utm: UtmSchema.optional(),
   metatitle: optionalText,
   metadescription: optionalText,
 };

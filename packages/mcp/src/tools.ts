@@ -133,6 +133,7 @@ const linkFieldDescriptions = {
   geotarget: "Send visitors from a country elsewhere: [{location: country name, link: URL}]",
   devicetarget: "Send visitors on a device elsewhere: [{device: e.g. iPhone, Android, link: URL}]",
   parameters: "Query parameters appended to the long URL: [{name, value}]",
+  utm: "Campaign tracking fields appended to the long URL as utm_source, utm_medium, utm_campaign, utm_term and utm_content: {source, medium, campaign, term, content}, each optional",
   metatitle: "Title shown when the short link is shared",
   metadescription: "Description shown when the short link is shared",
 };

@@ -12,6 +12,7 @@ import {
   type LinkWithStats,
   type MessageResult,
 } from "../schemas";
+import { withUtm } from "../utm";
 import { validate } from "../validate";
 import { pagedList, Resource, type RequestOptions } from "./shared";
 
@@ -54,7 +55,7 @@ export class LinksResource extends Resource {
 
   /** Shortens a URL. Never retried once it may have reached the server, so it never makes two links. */
   async create(input: LinkCreateInput, options?: RequestOptions): Promise<LinkCreated> {
-    const body = validate(LinkCreateSchema, input, "links.create");
+    const body = withUtm(validate(LinkCreateSchema, input, "links.create"));
     const created = await this.core.request({ method: "POST", path: "/api/url/add", body }, LinkCreatedSchema, options);
     this.#tell({ kind: "created", id: created.id, shorturl: created.shorturl, longurl: body.url, title: body.metatitle, description: body.metadescription });
     return created;
@@ -62,7 +63,8 @@ export class LinksResource extends Resource {
 
   async update(id: number, input: LinkUpdateInput, options?: RequestOptions): Promise<LinkUpdated> {
     const checked = this.idAndBody("links.update", id, LinkUpdateSchema, input);
-    const updated = await this.core.request({ method: "PUT", path: `/api/url/${checked.id}/update`, body: checked.body }, LinkUpdatedSchema, options);
+    const body = withUtm(checked.body);
+    const updated = await this.core.request({ method: "PUT", path: `/api/url/${checked.id}/update`, body }, LinkUpdatedSchema, options);
     this.#tell({ kind: "updated", id: checked.id, shorturl: updated.shorturl, longurl: checked.body.url, title: checked.body.metatitle, description: checked.body.metadescription });
     return updated;
   }
