@@ -42,7 +42,9 @@ export class LinkShortApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/api$/, "")}}',
+			// The lookbehind starts the trailing-slash match only at the first slash of a run: /\/+$/ alone
+			// backtracks quadratically over a long run of slashes in the middle of the address.
+			baseURL: '={{$credentials.baseUrl.replace(/(?<!\\/)\\/+$/, "").replace(/\\/api$/, "")}}',
 			url: '/api/account',
 			method: 'GET',
 		},

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 import type { LinkShortClient } from '@linkshort/client/core';
+import { comparableAddress, lastSegment } from './addresses';
 
 interface LocatorKind {
 	displayName: string;
@@ -51,23 +52,20 @@ function asId(value: unknown): number {
 	return /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
 }
 
-/** `https://go.example.com/launch/` and `http://go.example.com/launch` are the same short URL. */
-function sameAddress(a: string, b: string): boolean {
-	const plain = (address: string) => address.trim().replace(/^https?:\/\//i, '').replace(/\/+$/, '').toLowerCase();
-	return plain(a) === plain(b);
-}
-
 async function linkIdByShortUrl(client: LinkShortClient, address: string): Promise<number> {
+	const wanted = comparableAddress(address);
+	const alias = address.trim();
 	for await (const link of client.links.list({ limit: 100 })) {
-		if (sameAddress(link.shorturl, address) || link.alias === address.trim()) return link.id;
+		if (comparableAddress(link.shorturl) === wanted || link.alias === alias) return link.id;
 	}
 	throw new Error(`No link has the short URL or alias "${address.trim()}"`);
 }
 
 async function qrIdByUrl(client: LinkShortClient, address: string): Promise<number> {
-	const code = address.trim().replace(/\/+$/, '').split('/').pop() ?? '';
+	const wanted = comparableAddress(address);
+	const code = lastSegment(address.trim());
 	for await (const qr of client.qrCodes.list({ limit: 100 })) {
-		if (sameAddress(qr.link, address) || qr.link.endsWith(`/qr/${code}`)) return qr.id;
+		if (comparableAddress(qr.link) === wanted || qr.link.endsWith(`/qr/${code}`)) return qr.id;
 	}
 	throw new Error(`No QR code has the URL "${address.trim()}"`);
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Link, LinkWithStats, QrCode, QrCodeWithStats, Statistics } from '@linkshort/client/core';
+import { lastSegment } from './addresses';
 
 /** Simplify came with version 1.1: nodes made before keep the API's shape. */
 export const simplifyField: INodeProperties = {
@@ -30,7 +31,7 @@ function statistics(stats: Statistics): IDataObject {
 }
 
 /** The alias of a short URL: its last path segment. */
-export const aliasOf = (shorturl: string) => shorturl.replace(/\/+$/, '').split('/').pop() ?? '';
+export const aliasOf = (shorturl: string) => lastSegment(shorturl);
 
 export function simpleLink({ details, stats }: LinkWithStats): IDataObject {
 	return {
