@@ -1,3 +1,4 @@
+import { AbortedError } from "./errors";
 import type { Sleep, TransportResponse } from "./transport";
 import { headerValue } from "./transport";
 
@@ -26,7 +27,9 @@ export class RateLimiter {
   private headersAbsent = false;
   /** The current hold comes from a limit answer: answers of the same window that were counted earlier do not lift it. */
   private blocked = false;
-  private wakeProbeWaiters: Array<() => void> = [];
+  private readonly wakeProbeWaiters = new Set<() => void>();
+  /** Calls inside `acquire` that have not left yet: a limiter with any is never released. */
+  private waiting = 0;
 
   /** Milliseconds added after a reset before requests leave again, for clock granularity. */
   constructor(private readonly resetMarginMs = 20) {}
@@ -46,8 +49,18 @@ export class RateLimiter {
    * `wait.maxWaitMs`, and `wait.timedOut()`'s when the probe would keep it waiting past `wait.timeoutMs`.
    */
   async acquire(clock: Clock, wait: AcquireWait): Promise<number> {
+    this.waiting += 1;
+    try {
+      return await this.waitForTurn(clock, wait);
+    } finally {
+      this.waiting -= 1;
+    }
+  }
+
+  private async waitForTurn(clock: Clock, wait: AcquireWait): Promise<number> {
     const started = clock.now();
     for (;;) {
+      if (wait.signal?.aborted) throw new AbortedError();
       const now = clock.now();
       if (this.resetAt !== undefined && now >= this.resetAt) {
         this.remaining = this.limit;
@@ -66,34 +79,42 @@ export class RateLimiter {
           this.inFlight += 1;
           return now - started;
         }
-        await this.waitForProbe(clock, now + wait.timeoutMs, wait.timedOut);
+        await this.waitForProbe(clock, now + wait.timeoutMs, wait.timedOut, wait.signal);
         continue;
       }
       // A call that already met a limit answer wakes a millisecond before the others: it lost a
       // window to other processes once, and goes first in the next.
       const sleepMs = (this.resetAt ?? now + 1000) + this.resetMarginMs - (wait.afterLimitAnswer ? 1 : 0) - now;
       if (now - started + sleepMs > wait.maxWaitMs) throw wait.tooLong(sleepMs);
-      await clock.sleep(sleepMs, wait.signal);
+      // A host's sleep may ignore the signal (n8n's does): the abort is raced here too.
+      await untilAborted(clock.sleep(sleepMs, wait.signal), wait.signal);
     }
   }
 
   /**
-   * Waits for the probe's answer. A probe that may outlast this call's own deadline (it was sent
-   * with a longer timeout) is raced with a sleep to that deadline: a call never waits behind
-   * another longer than its own timeout, and then fails with nothing sent.
+   * Waits for the probe's answer, or the call's abort. A probe that may outlast this call's own
+   * deadline (it was sent with a longer timeout) is raced with a sleep to that deadline: a call
+   * never waits behind another longer than its own timeout, and then fails with nothing sent.
    */
-  private async waitForProbe(clock: Clock, deadline: number, timedOut: () => Error): Promise<void> {
-    const woken = new Promise<void>((resolve) => this.wakeProbeWaiters.push(resolve));
-    if (this.probeDeadline <= deadline) return woken;
-    const budget = deadline - clock.now();
+  private async waitForProbe(clock: Clock, deadline: number, timedOut: () => Error, signal: AbortSignal | undefined): Promise<void> {
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => {
+      wake = resolve;
+      this.wakeProbeWaiters.add(resolve);
+    });
     const stopSleeping = new AbortController();
-    const expired = clock.sleep(budget, stopSleeping.signal).then(
-      () => true,
-      () => false,
-    );
-    const expiredFirst = await Promise.race([woken.then(() => false), expired]);
-    stopSleeping.abort();
-    if (expiredFirst) throw timedOut();
+    try {
+      if (this.probeDeadline <= deadline) return await untilAborted(woken, signal);
+      const expired = clock.sleep(deadline - clock.now(), stopSleeping.signal).then(
+        () => true,
+        () => false,
+      );
+      const expiredFirst = await untilAborted(Promise.race([woken.then(() => false), expired]), signal);
+      if (expiredFirst) throw timedOut();
+    } finally {
+      this.wakeProbeWaiters.delete(wake);
+      stopSleeping.abort();
+    }
   }
 
   /**
@@ -145,11 +166,28 @@ export class RateLimiter {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (this.probing) {
       this.probing = false;
-      const waiters = this.wakeProbeWaiters;
-      this.wakeProbeWaiters = [];
+      const waiters = [...this.wakeProbeWaiters];
+      this.wakeProbeWaiters.clear();
       for (const wake of waiters) wake();
     }
   }
+
+  /** Nothing in flight or waiting, and the window known to it has ended by `now`: forgetting it loses nothing. */
+  isIdle(now: number): boolean {
+    return this.inFlight === 0 && !this.probing && this.waiting === 0 && (this.resetAt === undefined || now >= this.resetAt);
+  }
+}
+
+/** `promise`, or an `AbortedError` as soon as `signal` aborts (the listener is removed either way). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new AbortedError());
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(new AbortedError());
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
 export interface RateLimitHeadroom {
@@ -194,15 +232,107 @@ export function isPlausibleReset(resetAt: number | undefined, now: number): rese
   return resetAt !== undefined && resetAt > now && resetAt - now <= MAX_PLAUSIBLE_RESET_MS;
 }
 
-const limiters = new Map<string, RateLimiter>();
+/**
+ * The process's limiters, one per base URL and API key, under a fingerprint of the two (the key
+ * itself is kept nowhere here). An entry whose window has passed with nothing in flight or
+ * waiting is released at the next sweep, so keys used once (100,000 short-lived clients) do not
+ * stay for the life of the process; clients hold a handle that finds the entry again, or a new
+ * one, so clients of one key still share one limiter after a release.
+ */
+const MIN_SWEEP_SIZE = 64;
+const SWEEP_EVERY_MS = 60_000;
+
+class LimiterRegistry {
+  private readonly limiters = new Map<string, RateLimiter>();
+  private sweepAtSize = MIN_SWEEP_SIZE;
+  private lastSweep = Number.NEGATIVE_INFINITY;
+
+  /** The limiter of `id`, made (after sweeping idle ones, when due) if there is none. */
+  limiterFor(id: string, now: number): RateLimiter {
+    const existing = this.limiters.get(id);
+    if (existing) return existing;
+    if (this.limiters.size >= this.sweepAtSize || now - this.lastSweep >= SWEEP_EVERY_MS) this.sweep(now);
+    const limiter = new RateLimiter();
+    this.limiters.set(id, limiter);
+    return limiter;
+  }
+
+  peek(id: string): RateLimiter | undefined {
+    return this.limiters.get(id);
+  }
+
+  ids(): string[] {
+    return [...this.limiters.keys()];
+  }
+
+  private sweep(now: number): void {
+    for (const [id, limiter] of this.limiters) if (limiter.isIdle(now)) this.limiters.delete(id);
+    this.lastSweep = now;
+    // Sweeps by size cost O(1) per new entry on average: the next waits for the map to double.
+    this.sweepAtSize = Math.max(MIN_SWEEP_SIZE, this.limiters.size * 2);
+  }
+}
+
+const registry = new LimiterRegistry();
+
+/** A client's handle on its key's shared limiter: every call goes to the registry's current entry for the key. */
+class SharedLimiter extends RateLimiter {
+  constructor(private readonly id: string) {
+    super();
+  }
+
+  override tryAcquire(now: number): boolean {
+    return registry.limiterFor(this.id, now).tryAcquire(now);
+  }
+
+  override acquire(clock: Clock, wait: AcquireWait): Promise<number> {
+    return registry.limiterFor(this.id, clock.now()).acquire(clock, wait);
+  }
+
+  override observe(response: Pick<TransportResponse, "headers">, now: number): void {
+    registry.limiterFor(this.id, now).observe(response, now);
+  }
+
+  override blockUntil(until: number): void {
+    // Called right after a limit answer, while the request still counts as in flight: the entry exists.
+    (registry.peek(this.id) ?? registry.limiterFor(this.id, Number.NEGATIVE_INFINITY)).blockUntil(until);
+  }
+
+  override release(): void {
+    registry.peek(this.id)?.release();
+  }
+
+  override headroom(now: number): RateLimitHeadroom | undefined {
+    return registry.peek(this.id)?.headroom(now);
+  }
+
+  override isIdle(now: number): boolean {
+    return registry.peek(this.id)?.isIdle(now) ?? true;
+  }
+}
+
+/**
+ * A fingerprint of a text: two independent 32-bit FNV-1a-style hashes over its UTF-16 code units,
+ * and its length. Not a secret-keeping hash: it only names an entry without holding the key.
+ */
+function fingerprint(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193);
+    b = Math.imul(b ^ unit, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length.toString(36)}`;
+}
 
 /** The limiter shared by every client of one base URL and API key in this process. */
 export function sharedLimiter(baseUrl: string, apiKey: string): RateLimiter {
-  const key = `${baseUrl}\n${apiKey}`;
-  let limiter = limiters.get(key);
-  if (!limiter) {
-    limiter = new RateLimiter();
-    limiters.set(key, limiter);
-  }
-  return limiter;
+  return new SharedLimiter(fingerprint(`${baseUrl}\n${apiKey}`));
+}
+
+/** The ids under which the process keeps shared limiters (for tests: how many, and that no key is among them). */
+export function sharedLimiterIds(): string[] {
+  return registry.ids();
 }
