@@ -3,7 +3,7 @@ import { scripted } from "./helpers";
 
 const ok = { json: { error: 0, id: 1, message: "ok", link: "https://s.io/qr/abcdef", data: { id: 1 } } };
 
-async function issuesOf(call: Promise<unknown>): Promise<Array<{ field: string; message: string }>> {
+async function issuesOf(call: Promise<unknown>): Promise<ReadonlyArray<{ field: string; message: string }>> {
   const error = await call.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ValidationError);
   return (error as ValidationError).issues;
