@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { FaultInjector } from "./faults";
+import { parseSeed } from "./seed";
 import { startSandbox } from "./server";
 
 const usage = `linkshort-sandbox: a local server of the Link-Shortening Service API v3
 
   --port N            port to listen on (default 8787; 0 picks a free one)
   --host ADDRESS      address to listen on (default 127.0.0.1)
-  --seed NAME         demo | minimal | none (default demo), for a new data store
+  --seed NAME         demo | minimal | none (default demo), for a new data store;
+                      links:N (or demo+links:N) gives the demo user N generated links
   --mode MODE         deployed | document (default deployed)
   --data FILE         keep state in FILE across restarts (default: in memory)
   --rate-limit N/S    N requests per S seconds and key (default 30/60)
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: "${values.port}" is not a port number`);
-  if (!["demo", "minimal", "none"].includes(values.seed)) throw new Error(`--seed: "${values.seed}" must be demo, minimal or none`);
+  const seed = parseSeed(values.seed);
   if (values.mode !== "deployed" && values.mode !== "document") throw new Error(`--mode: "${values.mode}" must be deployed or document`);
   const rate = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(values["rate-limit"]);
   if (!rate) throw new Error(`--rate-limit: "${values["rate-limit"]}" must look like 30/60 (requests/seconds)`);
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
   const sandbox = await startSandbox({
     port,
     host: values.host,
-    seed: values.seed as "demo" | "minimal" | "none",
+    seed,
     mode: values.mode,
     ...(values.data ? { dataFile: values.data } : {}),
     rateLimit: { limit: Number(rate[1]), windowMs: Number(rate[2]) * 1000 },

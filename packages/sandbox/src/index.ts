@@ -1,5 +1,5 @@
 export { startSandbox, type Sandbox, type SandboxOptions } from "./server";
 export { FAULT_KINDS, FaultInjector, seededRandom, type FaultKind, type FaultRule } from "./faults";
 export type { Mode } from "./views";
-export type { SeedName } from "./seed";
+export type { BulkSeed, SeedName, SeedOption } from "./seed";
 export { Store } from "./store";

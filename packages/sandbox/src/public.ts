@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import QRCode from "qrcode";
-import type { QrRecord, Store } from "./store";
+import { SaveError, type QrRecord, type Store } from "./store";
 import { parseTimestamp, qrUrl } from "./views";
 import { destinationFor, recordVisit, visitorOf } from "./visits";
 
@@ -72,9 +72,28 @@ async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(body);
 }
 
+let lastUnsavedReason: string | undefined;
+
+/**
+ * Saves a click or scan. A visit is answered whether or not its click can be saved: a visitor is
+ * never shown an error because the sandbox's disk is full. The reason is logged when it changes.
+ */
+function saveVisit(store: Store): void {
+  try {
+    store.commit();
+    lastUnsavedReason = undefined;
+  } catch (error) {
+    if (!(error instanceof SaveError)) throw error;
+    if (error.message !== lastUnsavedReason) console.error(`linkshort-sandbox: a visit was answered but its click was not saved: ${error.message}`);
+    lastUnsavedReason = error.message;
+  }
+}
+
 /** Short links, QR scans and images, and SSO logins: everything outside `/api`. Returns false when nothing matched. */
 export async function handlePublic(request: IncomingMessage, response: ServerResponse, path: string, store: Store, baseUrl: string, now: number): Promise<boolean> {
   const method = request.method ?? "GET";
+  // HEAD is answered as GET without a body (Node leaves it out), and counts no click: link checkers and unfurlers send it.
+  const reading = method === "GET" || method === "HEAD";
 
   const sso = /^\/user\/login\/sso\/([a-f0-9]{16,64})$/.exec(path);
   if (sso && method === "GET") {
@@ -91,7 +110,7 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
   }
 
   const image = /^\/qr\/([a-f0-9]{6})\.(png|svg)$/.exec(path);
-  if (image && method === "GET") {
+  if (image && reading) {
     const qr = store.state.qrs.find((candidate) => candidate.code === image[1]);
     if (!qr) return false;
     const options = { margin: 2, width: 512, color: { dark: rgbToHex(qr.foreground), light: rgbToHex(qr.background) } };
@@ -107,11 +126,13 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
   }
 
   const scan = /^\/qr\/([a-f0-9]{6})$/.exec(path);
-  if (scan && method === "GET") {
+  if (scan && reading) {
     const qr = store.state.qrs.find((candidate) => candidate.code === scan[1]);
     if (!qr) return false;
-    recordVisit(qr.stats, visitorOf(request));
-    store.commit();
+    if (method !== "HEAD") {
+      recordVisit(qr.stats, visitorOf(request));
+      saveVisit(store);
+    }
     if (qr.type === "link") {
       response.writeHead(302, { Location: location(String(qr.data)) });
       response.end();
@@ -122,10 +143,9 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
   }
 
   const short = /^\/([A-Za-z0-9-]{3,50})$/.exec(path);
-  if (short && (method === "GET" || method === "POST")) {
+  if (short && (reading || method === "POST")) {
     const host = (request.headers.host ?? "").toLowerCase();
-    const alias = short[1]!.toLowerCase();
-    const candidates = store.state.links.filter((link) => link.alias.toLowerCase() === alias);
+    const candidates = store.linksByAlias(short[1]!);
     const link =
       candidates.find((candidate) => candidate.domain !== null && new URL(candidate.domain).host.toLowerCase() === host) ??
       candidates.find((candidate) => candidate.domain === null) ??
@@ -150,8 +170,11 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
     }
     const visitor = visitorOf(request);
     const destination = destinationFor(link, visitor);
-    recordVisit(link.stats, visitor);
-    store.commit();
+    if (method !== "HEAD") {
+      store.changingLink(link);
+      recordVisit(link.stats, visitor);
+      saveVisit(store);
+    }
     const safe = escapeHtml(destination);
     if (link.type === "direct") {
       response.writeHead(302, { Location: location(destination) });

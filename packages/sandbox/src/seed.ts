@@ -1,8 +1,29 @@
 import { countMap } from "./data-file";
-import { emptyStats, generateApiKey, hashPassword, type PlanRecord, type Store, type UserRecord } from "./store";
+import { seededRandom } from "./faults";
+import { emptyStats, generateApiKey, hashPassword, type LinkRecord, type PlanRecord, type Store, type UserRecord } from "./store";
 import { timestamp } from "./views";
 
 export type SeedName = "demo" | "minimal" | "none";
+
+/** A seed with a large account: `links` generated links for the demo user, on top of `base` (default "minimal"). */
+export interface BulkSeed {
+  base?: SeedName;
+  links: number;
+}
+
+export type SeedOption = SeedName | BulkSeed;
+
+/** The most links a seed generates (a 100,000-link account is the size the tests and the bench use). */
+export const MAX_SEEDED_LINKS = 1_000_000;
+
+/** A seed as the CLI's `--seed` spells it: `demo`, `minimal`, `none`, or `links:N` / `demo+links:N`. */
+export function parseSeed(text: string): SeedOption {
+  if (text === "demo" || text === "minimal" || text === "none") return text;
+  const bulk = /^(?:(demo|minimal)\+)?links:(\d{1,7})$/.exec(text);
+  const links = Number(bulk?.[2]);
+  if (!bulk || links > MAX_SEEDED_LINKS) throw new Error(`--seed: "${text.slice(0, 40)}" must be demo, minimal, none, or links:N / demo+links:N with N up to ${MAX_SEEDED_LINKS}`);
+  return { base: (bulk[1] as SeedName | undefined) ?? "minimal", links };
+}
 
 const plans: PlanRecord[] = [
   {
@@ -165,4 +186,52 @@ export function seed(store: Store, name: SeedName, now: number, keys: { admin?: 
     date: timestamp(now - 4 * day),
     stats: emptyStats(),
   });
+}
+
+const WORDS = ["launch", "guide", "pricing", "webinar", "release", "roadmap", "report", "podcast", "newsletter", "workshop", "careers", "changelog", "tutorial", "survey", "summit", "offer"];
+const TOPICS = ["automation", "analytics", "onboarding", "security", "design", "marketing", "open source", "APIs", "mobile", "data"];
+const SITES = ["https://example.com", "https://shop.example.org", "https://blog.example.net", "https://docs.example.io", "https://news.example.co.uk"];
+const SEEDED_SPACING_MS = 7 * 60_000;
+
+/**
+ * Adds `count` links to a user: ids ascending with their dates (the newest has the highest id and
+ * is `now` minus one spacing), with titles, descriptions and a few clicks, the same for every run.
+ */
+export function seedLinks(store: Store, userId: number, count: number, now: number): void {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_SEEDED_LINKS) throw new Error(`seed.links must be a whole number from 0 to ${MAX_SEEDED_LINKS} (found ${String(count)})`);
+  const random = seededRandom(count);
+  const links: LinkRecord[] = store.state.links;
+  for (let index = 0; index < count; index += 1) {
+    const id = store.nextId("links");
+    const word = WORDS[index % WORDS.length]!;
+    const topic = TOPICS[Math.floor(random() * TOPICS.length)]!;
+    const site = SITES[index % SITES.length]!;
+    const stats = emptyStats();
+    const clicks = Math.floor(random() ** 3 * 50);
+    stats.clicks = clicks;
+    for (let visitor = 0; visitor < Math.min(clicks, 3); visitor += 1) stats.visitors.push(`seed-${id}-${visitor}`);
+    if (clicks > 0) {
+      stats.countries.Canada = clicks;
+      stats.browsers.Chrome = clicks;
+      stats.os.Windows = clicks;
+      stats.referrers.Direct = clicks;
+    }
+    links.push({
+      id,
+      userId,
+      alias: `${word}-${id.toString(36)}`,
+      domain: null,
+      url: `${site}/${word}/${topic.replace(/ /g, "-").toLowerCase()}/${id}`,
+      type: "direct",
+      password: null,
+      expiry: null,
+      geotarget: [],
+      devicetarget: [],
+      parameters: [],
+      metatitle: `${word[0]!.toUpperCase()}${word.slice(1)} ${index + 1}: ${topic}`,
+      metadescription: `The ${word} on ${topic}, number ${index + 1} of ${count}.`,
+      date: timestamp(now - (count - index) * SEEDED_SPACING_MS),
+      stats,
+    });
+  }
 }

@@ -5,7 +5,7 @@ import { findRoute } from "./routes";
 import { Failure, type ApiBody } from "./routes/shared";
 import { FaultInjector, type FaultRule } from "./faults";
 import { handlePublic, notFoundPage } from "./public";
-import { seed, type SeedName } from "./seed";
+import { seed, seedLinks, type SeedOption } from "./seed";
 import { SaveError, Store } from "./store";
 import type { Mode } from "./views";
 
@@ -20,8 +20,12 @@ export interface SandboxOptions {
   rateLimit?: { limit?: number; windowMs?: number };
   /** Keep state in this JSON file across restarts; in memory when absent. */
   dataFile?: string;
-  /** What a new store starts with (default "demo"). */
-  seed?: SeedName;
+  /**
+   * What a new store starts with (default "demo"). `{ links: 100000 }` gives the demo user that
+   * many generated links (dated newest first, with titles and descriptions) on top of `base`
+   * (default "minimal"): an account of any size in about a second.
+   */
+  seed?: SeedOption;
   /** Fixed API keys for the seeded admin and user (random when absent). */
   keys?: { admin?: string; user?: string };
   /** Faults injected from the start. */
@@ -186,12 +190,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const now = options.now ?? (() => Date.now());
   const store = new Store(options.dataFile);
   try {
-    if (store.isNew) seed(store, options.seed ?? "demo", now(), options.keys);
+    if (store.isNew) {
+      const chosen = options.seed ?? "demo";
+      const bulk = typeof chosen === "object" ? chosen : undefined;
+      seed(store, typeof chosen === "object" ? (chosen.base ?? "minimal") : chosen, now(), options.keys);
+      if (bulk) seedLinks(store, store.state.users.find((user) => !user.admin)!.id, bulk.links, now());
+    }
     // A first save proves the data file can be written, before the sandbox says it listens.
     store.commit();
     return await listen(store, options, now);
   } catch (error) {
-    store.close();
+    store.abandon();
     throw error;
   }
 }
@@ -269,6 +278,14 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     reply(status, body)();
   }
 
+  function saveQuietly(): void {
+    try {
+      store.commit();
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : error);
+    }
+  }
+
   /** Carries out one API request: the status and JSON body to answer with (body undefined: the HTML 404/405 page). */
   function answer(method: string, path: string, url: URL, raw: string, authorization: string, current: number): { status: number; body?: ApiBody } {
     const mode = sandbox.mode;
@@ -286,7 +303,11 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
       if (route.writes) store.commit();
       return { status: 200, body: result };
     } catch (error) {
-      if (error instanceof Failure) return { status: error.status, body: { error: 1, message: error.message } };
+      if (error instanceof Failure) {
+        // Whatever the handler changed before it refused is kept, in memory and in the file alike.
+        if (route.writes) saveQuietly();
+        return { status: error.status, body: { error: 1, message: error.message } };
+      }
       if (error instanceof SaveError) return { status: 503, body: { error: 1, message: error.message } };
       console.error(error);
       return { status: 500, body: { error: 1, message: "An internal error occurred." } };
@@ -377,11 +398,9 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
       await new Promise<void>((resolve) => server.close(() => resolve()));
       try {
         // Changes made to `store.state` directly, by tests, are saved too.
-        store.commit();
+        store.close();
       } catch (error) {
         console.error(error);
-      } finally {
-        store.close();
       }
     },
   };

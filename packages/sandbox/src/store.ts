@@ -1,5 +1,5 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { countMap, openDataFile, readState, writeDataFile } from "./data-file";
+import { countMap, DataFile, readState, type JournalEntry } from "./data-file";
 
 export interface Targets {
   geotarget: Array<{ location: string; link: string }>;
@@ -16,6 +16,8 @@ export interface Stats {
   browsers: Record<string, number>;
   os: Record<string, number>;
   social: Record<string, number>;
+  /** Every visitor id hashed into a bitmap (base64), for the unique count once `visitors` is full. */
+  sketch?: string;
 }
 
 export interface UserRecord {
@@ -143,20 +145,155 @@ export function generateApiKey(): string {
 /** A change that could not be written to the data file; the state is back to the last saved one. */
 export class SaveError extends Error {}
 
+const newestFirst = (a: LinkRecord, b: LinkRecord) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id);
+
+function pushTo<K>(map: Map<K, LinkRecord[]>, key: K, link: LinkRecord): void {
+  const list = map.get(key);
+  if (list) list.push(link);
+  else map.set(key, [link]);
+}
+
+function pullFrom<K>(map: Map<K, LinkRecord[]>, key: K, link: LinkRecord): void {
+  const list = map.get(key);
+  if (!list) return;
+  const position = list.indexOf(link);
+  if (position >= 0) list.splice(position, 1);
+  if (list.length === 0) map.delete(key);
+}
+
+/** Where a link goes in a newest-first list: after every link that sorts before it. */
+function sortedPosition(list: LinkRecord[], link: LinkRecord): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (newestFirst(list[middle]!, link) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /**
- * The sandbox's data, in memory, optionally kept in a JSON file across restarts. With a file, every
- * change is written before it is answered (`commit`), so a kill -9 loses nothing acknowledged.
+ * Lookups of links by id, alias (lower case), long URL and owner (newest first), so that a
+ * request costs the same at 100,000 links as at 100. Kept up to date by the store's link
+ * operations; rebuilt when `state.links` was replaced or changed length behind the store's back
+ * (tests push links directly).
+ */
+class LinkIndex {
+  private source: LinkRecord[] | undefined;
+  private length = -1;
+  private byId = new Map<number, LinkRecord>();
+  private byAlias = new Map<string, LinkRecord[]>();
+  private byUrl = new Map<string, LinkRecord[]>();
+  /** Built per owner on first use. */
+  private byOwner = new Map<number, LinkRecord[]>();
+
+  ensure(links: LinkRecord[]): void {
+    if (links === this.source && links.length === this.length) return;
+    this.source = links;
+    this.length = links.length;
+    this.byId = new Map();
+    this.byAlias = new Map();
+    this.byUrl = new Map();
+    this.byOwner = new Map();
+    for (const link of links) this.addKeys(link);
+  }
+
+  private addKeys(link: LinkRecord): void {
+    this.byId.set(link.id, link);
+    pushTo(this.byAlias, link.alias.toLowerCase(), link);
+    pushTo(this.byUrl, link.url, link);
+  }
+
+  private removeKeys(link: Pick<LinkRecord, "id" | "alias" | "url">, record: LinkRecord): void {
+    if (this.byId.get(link.id) === record) this.byId.delete(link.id);
+    pullFrom(this.byAlias, link.alias.toLowerCase(), record);
+    pullFrom(this.byUrl, link.url, record);
+  }
+
+  added(link: LinkRecord): void {
+    this.length += 1;
+    this.addKeys(link);
+    const owned = this.byOwner.get(link.userId);
+    if (owned) owned.splice(sortedPosition(owned, link), 0, link);
+  }
+
+  removed(link: LinkRecord): void {
+    this.length -= 1;
+    this.removeKeys(link, link);
+    const owned = this.byOwner.get(link.userId);
+    if (!owned) return;
+    const position = owned.indexOf(link, Math.max(0, sortedPosition(owned, link) - 1));
+    if (position >= 0) owned.splice(position, 1);
+    else this.byOwner.delete(link.userId);
+  }
+
+  /** A link's alias, URL or date changed in place (`before` holds the old values). */
+  changed(link: LinkRecord, before: LinkRecord): void {
+    if (before.alias !== link.alias || before.url !== link.url || before.id !== link.id) {
+      this.removeKeys(before, link);
+      this.addKeys(link);
+    }
+    if (before.date !== link.date || before.userId !== link.userId) {
+      this.byOwner.delete(before.userId);
+      this.byOwner.delete(link.userId);
+    }
+  }
+
+  byIdOf(id: number): LinkRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  byAliasOf(alias: string): readonly LinkRecord[] {
+    return this.byAlias.get(alias.toLowerCase()) ?? [];
+  }
+
+  byUrlOf(url: string): readonly LinkRecord[] {
+    return this.byUrl.get(url) ?? [];
+  }
+
+  ownedBy(userId: number, links: LinkRecord[]): readonly LinkRecord[] {
+    let owned = this.byOwner.get(userId);
+    if (!owned) {
+      owned = links.filter((link) => link.userId === userId).sort(newestFirst);
+      this.byOwner.set(userId, owned);
+    }
+    return owned;
+  }
+}
+
+/** Collections journaled whole when they change: small in any account, unlike links. */
+const SMALL_COLLECTIONS = ["users", "domains", "splash", "overlays", "pixels", "qrs", "plans", "sso"] as const;
+type SmallCollection = (typeof SMALL_COLLECTIONS)[number];
+
+/** The journal is folded into a new snapshot once it grows past this share of the snapshot (and past 1 MiB). */
+const COMPACT_SHARE = 0.5;
+const COMPACT_MIN_BYTES = 1024 * 1024;
+
+type LinkChange = { kind: "added"; link: LinkRecord } | { kind: "changed"; link: LinkRecord; before: LinkRecord } | { kind: "removed"; link: LinkRecord; position: number };
+
+/**
+ * The sandbox's data, in memory, optionally kept in a data file across restarts. With a file,
+ * every change is written before it is answered (`commit`), so a kill -9 loses nothing
+ * acknowledged. Links change through `addLink`, `changingLink` and `removeLink`, so that a change
+ * is journaled as the records it touched; the other collections are small and are journaled whole
+ * when they change.
  */
 export class Store {
   state: State;
   private keyIndex = new Map<string, UserRecord>();
-  /** The text last written to the data file: what a failed save rolls back to. */
-  private saved: string | undefined;
-  private readonly releaseLock: (() => void) | undefined;
+  private readonly links = new LinkIndex();
+  private readonly dataFile: DataFile | undefined;
+  /** What the data file holds of each small collection and of the id counters, as JSON text: what a failed save rolls back to. */
+  private saved = new Map<string, string>();
+  /** The links array the data file's snapshot and journal describe; another array (replaced whole) is saved as a new snapshot. */
+  private savedLinks: LinkRecord[] | undefined;
+  private pending: LinkChange[] = [];
+  private compaction: NodeJS.Immediate | undefined;
 
   constructor(private readonly file?: string) {
-    const opened = file ? openDataFile(file) : undefined;
-    this.releaseLock = opened?.release;
+    const opened = file ? DataFile.open(file) : undefined;
+    this.dataFile = opened?.file;
     this.state = { ...emptyState(), ...opened?.state };
     this.reindex();
   }
@@ -175,6 +312,50 @@ export class Store {
     this.keyIndex = new Map(this.state.users.map((user) => [sha256(user.apiKey).toString("hex"), user]));
   }
 
+  linkById(id: number): LinkRecord | undefined {
+    this.links.ensure(this.state.links);
+    return this.links.byIdOf(id);
+  }
+
+  /** Links whose alias is this one in any case. */
+  linksByAlias(alias: string): readonly LinkRecord[] {
+    this.links.ensure(this.state.links);
+    return this.links.byAliasOf(alias);
+  }
+
+  linksByUrl(url: string): readonly LinkRecord[] {
+    this.links.ensure(this.state.links);
+    return this.links.byUrlOf(url);
+  }
+
+  /** A user's links, newest first (read only: change links through the store). */
+  linksOf(userId: number): readonly LinkRecord[] {
+    this.links.ensure(this.state.links);
+    return this.links.ownedBy(userId, this.state.links);
+  }
+
+  addLink(link: LinkRecord): void {
+    this.links.ensure(this.state.links);
+    this.state.links.push(link);
+    this.links.added(link);
+    this.pending.push({ kind: "added", link });
+  }
+
+  /** Call before changing a link in place (fields or statistics): the change is journaled, and undone if it cannot be saved. */
+  changingLink(link: LinkRecord): void {
+    this.links.ensure(this.state.links);
+    this.pending.push({ kind: "changed", link, before: structuredClone(link) });
+  }
+
+  removeLink(link: LinkRecord): void {
+    this.links.ensure(this.state.links);
+    const position = this.state.links.indexOf(link);
+    if (position < 0) return;
+    this.state.links.splice(position, 1);
+    this.links.removed(link);
+    this.pending.push({ kind: "removed", link, position });
+  }
+
   /**
    * The user whose key this is. Keys are compared as SHA-256 digests with `timingSafeEqual`, so the
    * time taken does not depend on how much of a guessed key is right.
@@ -187,29 +368,115 @@ export class Store {
   }
 
   /**
-   * Writes the state to the data file (nothing without one). When that fails, the state goes back
-   * to what was last saved and a SaveError says why: the change must then not be acknowledged.
+   * Saves what changed since the last commit (nothing without a data file): one journal line, or
+   * a new snapshot when the links were replaced whole. When that fails, the changes are undone
+   * and a SaveError says why: the change must then not be acknowledged.
    */
   commit(): void {
-    if (!this.file) return;
-    const text = JSON.stringify(this.state);
+    const changes = this.pending;
+    this.pending = [];
+    for (const change of changes) if (change.kind === "changed") this.links.changed(change.link, change.before);
+    if (!this.dataFile) return;
     try {
-      writeDataFile(this.file, text);
-      this.saved = text;
+      if (this.state.links !== this.savedLinks) {
+        this.snapshot();
+        return;
+      }
+      const entry: JournalEntry = {};
+      const texts = new Map<string, string>();
+      for (const name of [...SMALL_COLLECTIONS, "nextId"] as const) {
+        const text = JSON.stringify(this.state[name]);
+        if (text === this.saved.get(name)) continue;
+        texts.set(name, text);
+        if (name === "nextId") entry.nextId = this.state.nextId;
+        else (entry.small ??= {})[name] = this.state[name];
+      }
+      const put = new Map<number, LinkRecord>();
+      const del = new Set<number>();
+      for (const change of changes) {
+        if (change.kind === "removed") {
+          put.delete(change.link.id);
+          del.add(change.link.id);
+        } else {
+          put.set(change.link.id, change.link);
+          del.delete(change.link.id);
+        }
+      }
+      if (put.size > 0 || del.size > 0) entry.links = { ...(put.size > 0 ? { put: [...put.values()] } : {}), ...(del.size > 0 ? { del: [...del] } : {}) };
+      if (texts.size === 0 && !entry.links) return;
+      this.dataFile.append(entry);
+      for (const [name, text] of texts) this.saved.set(name, text);
+      this.scheduleCompaction();
     } catch (error) {
-      if (this.saved !== undefined) this.restore(this.saved);
+      this.undo(changes);
       const reason = error instanceof Error ? error.message : String(error);
-      throw new SaveError(this.saved === undefined ? `data file "${this.file}" cannot be written: ${reason}` : `The change could not be saved to the data file (${reason}); nothing was changed.`);
+      throw new SaveError(this.savedLinks === undefined ? `data file "${this.file}" cannot be written: ${reason}` : `The change could not be saved to the data file (${reason}); nothing was changed.`);
     }
   }
 
-  private restore(text: string): void {
-    this.state = { ...emptyState(), ...readState(text) };
+  /** Writes the whole state as a new snapshot (folding the journal into it). */
+  private snapshot(): void {
+    this.dataFile!.writeSnapshot(this.state);
+    this.savedLinks = this.state.links;
+    this.saved = new Map([...SMALL_COLLECTIONS, "nextId"].map((name) => [name, JSON.stringify(this.state[name as SmallCollection | "nextId"])]));
+  }
+
+  /** Compaction runs after the answer that grew the journal, never inside a request. */
+  private scheduleCompaction(): void {
+    const file = this.dataFile!;
+    if (this.compaction || file.journalBytes < Math.max(COMPACT_MIN_BYTES, file.snapshotBytes * COMPACT_SHARE)) return;
+    this.compaction = setImmediate(() => {
+      this.compaction = undefined;
+      try {
+        this.commit();
+        this.snapshot();
+      } catch (error) {
+        console.error(`linkshort-sandbox: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+  }
+
+  /** Puts back what the failed commit held: links in reverse order, small collections and counters as last saved. */
+  private undo(changes: LinkChange[]): void {
+    if (this.savedLinks === undefined) return;
+    for (const change of [...changes].reverse()) {
+      if (change.kind === "added") {
+        const position = this.state.links.lastIndexOf(change.link);
+        if (position >= 0) this.state.links.splice(position, 1);
+      } else if (change.kind === "removed") this.state.links.splice(Math.min(change.position, this.state.links.length), 0, change.link);
+      else Object.assign(change.link, change.before);
+    }
+    for (const [name, text] of this.saved) {
+      if (JSON.stringify(this.state[name as SmallCollection | "nextId"]) === text) continue;
+      const parsed = readState(`{"${name}":${text}}`);
+      (this.state as unknown as Record<string, unknown>)[name] = (parsed as Record<string, unknown>)[name];
+    }
+    // The link index is rebuilt from scratch at its next use.
+    this.links.ensure([]);
     this.reindex();
   }
 
-  /** Releases the data file for another sandbox. */
+  /** Why the data file no longer takes changes, if it does not. */
+  get saveStopped(): string | undefined {
+    return this.dataFile?.stopped;
+  }
+
+  /** Saves everything (changes made to `state` directly included) as a new snapshot, and releases the data file for another sandbox. */
   close(): void {
-    this.releaseLock?.();
+    if (this.compaction) clearImmediate(this.compaction);
+    try {
+      if (this.dataFile && !this.dataFile.stopped) {
+        this.commit();
+        this.snapshot();
+      }
+    } finally {
+      this.dataFile?.close();
+    }
+  }
+
+  /** Releases the data file without saving (a sandbox that failed to start). */
+  abandon(): void {
+    if (this.compaction) clearImmediate(this.compaction);
+    this.dataFile?.close();
   }
 }

@@ -1,4 +1,5 @@
 import type { LinkRecord, PlanRecord, QrRecord, Stats, UserRecord } from "./store";
+import { uniqueVisitors } from "./visits";
 
 /** "deployed" answers as real servers do (real-world-notes.md); "document" exactly as api-v3.md shows. */
 export type Mode = "deployed" | "document";
@@ -85,7 +86,7 @@ export function statsView(stats: Stats, mode: Mode, kind: "link" | "qr") {
   const socialKeys = kind === "link" ? ["facebook", "twitter", "google"] : ["facebook", "twitter", "instagram"];
   return {
     clicks: stats.clicks,
-    uniqueClicks: stats.visitors.length,
+    uniqueClicks: uniqueVisitors(stats),
     topCountries: topMap(stats.countries, asStrings),
     topReferrers: topMap(stats.referrers, asStrings),
     topBrowsers: topMap(stats.browsers, asStrings),

@@ -39,7 +39,7 @@ describe("the data file survives kill -9 and is held by one sandbox at a time", 
     const first = startCli(["--data", dataFile, "--rate-limit", "10000/60"]);
     const { baseUrl, userKey } = await first.ready;
     try {
-      expect(readFileSync(`${dataFile}.lock`, "utf8").trim()).toBe(String(first.child.pid));
+      expect(JSON.parse(readFileSync(`${dataFile}.lock`, "utf8"))).toMatchObject({ pid: first.child.pid, token: expect.stringMatching(/^[0-9a-f]{32}$/) });
       // A second sandbox on the same file, here or in another process, is refused while the first lives.
       await expect(startSandbox({ dataFile })).rejects.toThrow(`in use by another sandbox (process ${first.child.pid}`);
       const client = new LinkShortClient({ baseUrl, apiKey: userKey, rateLimit: false, maxRetries: 0 });
@@ -55,8 +55,8 @@ describe("the data file survives kill -9 and is held by one sandbox at a time", 
     try {
       const urls = second.store.state.links.map((link) => link.url);
       for (let i = 0; i < 40; i += 1) expect(urls).toContain(`https://example.com/durable/${i}`);
-      expect(readdirSync(folder).sort()).toEqual(["state.json", "state.json.lock"]);
-      expect(readFileSync(`${dataFile}.lock`, "utf8").trim()).toBe(String(process.pid));
+      expect(readdirSync(folder).sort()).toEqual(["state.json", "state.json.journal", "state.json.lock"]);
+      expect(JSON.parse(readFileSync(`${dataFile}.lock`, "utf8"))).toMatchObject({ pid: process.pid });
     } finally {
       await second.close();
     }

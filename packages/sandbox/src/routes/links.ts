@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { REDIRECT_TYPES } from "@linkshort/client/core";
 import { emptyStats, type LinkRecord, type Store } from "../store";
 import { linkDetailsView, linkListView, parseTimestamp, shortUrl, statsView, timestamp } from "../views";
-import { Failure, TIMESTAMP, isUrl, mine, newestFirst, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
+import { Failure, TIMESTAMP, isUrl, mine, ok, oneOf, paginate, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
 function cleanAlias(alias: string): string {
   return alias.trim().replace(/[\s/_|+]+/g, "-");
@@ -13,7 +13,7 @@ function randomAlias(store: Store, domain: string | null): string {
   for (;;) {
     const bytes = randomBytes(5);
     const alias = Array.from(bytes, (byte) => letters[byte % letters.length]).join("");
-    if (!store.state.links.some((link) => link.alias === alias && link.domain === domain)) return alias;
+    if (!store.linksByAlias(alias).some((link) => link.alias === alias && link.domain === domain)) return alias;
   }
 }
 
@@ -91,7 +91,7 @@ function checkAlias(context: ApiContext, raw: unknown, domain: string | null, se
   if (alias.length < 3) throw new Failure("Custom alias must be at least 3 characters.");
   if (alias.length > 50) throw new Failure("Custom alias must be at most 50 characters.");
   if (!/^[A-Za-z0-9-]+$/.test(alias)) throw new Failure("Custom alias may only contain letters, numbers and hyphens.");
-  const taken = context.store.state.links.some((link) => link !== self && link.alias.toLowerCase() === alias.toLowerCase() && link.domain === domain);
+  const taken = context.store.linksByAlias(alias).some((link) => link !== self && link.domain === domain);
   if (taken || ["api", "qr", "user"].includes(alias.toLowerCase())) throw new Failure("That alias is taken. Please choose another one.");
   return alias;
 }
@@ -103,9 +103,9 @@ function createLink(context: ApiContext): ApiBody {
   const same = JSON.stringify;
   if (custom === undefined || custom === null || custom === "") {
     // Deployed servers hand back the existing link for the same url, domain and options.
-    const existing = mine(context.store.state.links, context).find(
+    const existing = context.store.linksByUrl(fields.url).find(
       (link) =>
-        link.url === fields.url &&
+        link.userId === context.user.id &&
         link.domain === domain &&
         link.type === fields.type &&
         link.password === fields.password &&
@@ -120,19 +120,27 @@ function createLink(context: ApiContext): ApiBody {
   }
   const alias = custom === undefined || custom === null || custom === "" ? randomAlias(context.store, domain) : checkAlias(context, custom, domain);
   const link: LinkRecord = { id: context.store.nextId("links"), userId: context.user.id, alias, domain, date: timestamp(context.now), stats: emptyStats(), ...fields };
-  context.store.state.links.push(link);
+  context.store.addLink(link);
   return ok({ id: link.id, shorturl: shortUrl(link, context.baseUrl) });
 }
 
+/** The caller's link with the id of the path, or the server's "does not exist" (also for another user's link). */
+function ownedLink(context: ApiContext): LinkRecord {
+  const link = context.store.linkById(Number(context.params[0]));
+  if (!link || link.userId !== context.user.id) throw new Failure("Link does not exist.");
+  return link;
+}
+
 function updateLink(context: ApiContext): ApiBody {
-  const link = owned(context.store.state.links, context, "Link");
+  const link = ownedLink(context);
   const fields = linkFields(context, link);
   const domain = context.body.domain === undefined ? link.domain : linkDomain(context, context.body.domain);
   const custom = context.body.custom;
   const alias = custom === undefined || custom === null || custom === "" ? link.alias : checkAlias(context, custom, domain, link);
-  if (alias === link.alias && domain !== link.domain && context.store.state.links.some((other) => other !== link && other.alias === alias && other.domain === domain)) {
+  if (alias === link.alias && domain !== link.domain && context.store.linksByAlias(alias).some((other) => other !== link && other.alias === alias && other.domain === domain)) {
     throw new Failure("That alias is taken. Please choose another one.");
   }
+  context.store.changingLink(link);
   Object.assign(link, fields, { alias, domain });
   const shorturl = shortUrl(link, context.baseUrl);
   return ok(context.mode === "deployed" ? { id: link.id, shorturl } : { id: link.id, short: shorturl });
@@ -140,20 +148,21 @@ function updateLink(context: ApiContext): ApiBody {
 
 export const linkRoutes: Route[] = [
   route("GET", "/api/urls", (c) => {
-    const links = mine(c.store.state.links, c);
-    links.sort(c.query.get("order") === "click" ? (a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id : newestFirst);
+    // Newest first straight from the store's index; by clicks needs a sort, as clicks change with every visit.
+    const newest = c.store.linksOf(c.user.id);
+    const links = c.query.get("order") === "click" ? [...newest].sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id) : newest;
     const { slice, info } = paginate(links, c.query, c.mode);
     return ok({ data: { ...info, urls: slice.map((link) => linkListView(link, c.baseUrl, c.mode)) } }, c.mode, true);
   }),
   route("GET", "/api/url/{id}", (c) => {
-    const link = owned(c.store.state.links, c, "Link");
+    const link = ownedLink(c);
     const answer = { details: linkDetailsView(link, c.baseUrl, c.mode), data: statsView(link.stats, c.mode, "link") };
     return ok(c.mode === "deployed" ? { id: link.id, ...answer } : answer);
   }),
   route("POST", "/api/url/add", createLink),
   route("PUT", "/api/url/{id}/update", updateLink),
   route("DELETE", "/api/url/{id}/delete", (c) => {
-    removeItem(c.store.state.links, owned(c.store.state.links, c, "Link"));
+    c.store.removeLink(ownedLink(c));
     return ok({ message: "Link has been deleted successfully" });
   }),
 ];

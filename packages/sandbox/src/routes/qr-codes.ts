@@ -4,7 +4,7 @@ import QRCode from "qrcode";
 import { qrContent } from "../public";
 import { emptyStats, type QrRecord } from "../store";
 import { qrUrl, qrView, statsView, timestamp } from "../views";
-import { EMAIL, Failure, isUrl, mine, newestFirst, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
+import { isEmail, Failure, isUrl, mine, newestFirst, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
 const RGB = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/;
 
@@ -22,7 +22,7 @@ function qrData(type: string, data: unknown): unknown {
       if (typeof data !== "string" || !/^\+?[0-9][0-9 ().-]{2,30}$/.test(data)) throw bad("phone number");
       return data;
     case "email":
-      if (typeof data !== "object" || !EMAIL.test(text(record.email))) throw bad("email");
+      if (typeof data !== "object" || !isEmail(text(record.email))) throw bad("email");
       return { email: record.email, subject: text(record.subject), body: text(record.body) };
     case "sms":
       if (typeof data !== "object" || !/^\+?[0-9][0-9 ().-]{2,30}$/.test(text(record.phone))) throw bad("phone number");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { generateApiKey, hashPassword, type UserRecord } from "../store";
 import { accountView, timestamp, userView } from "../views";
-import { EMAIL, Failure, TIMESTAMP, ok, removeItem, requireAdmin, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
+import { isEmail, Failure, TIMESTAMP, ok, removeItem, requireAdmin, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
 const USERNAME = /^[A-Za-z0-9]{3,20}$/;
 
@@ -11,7 +11,7 @@ function createUser(context: ApiContext): ApiBody {
   const username = text(body.username);
   const email = text(body.email);
   if (!USERNAME.test(username)) throw new Failure("Please enter a valid username.");
-  if (!EMAIL.test(email)) throw new Failure("Please enter a valid email.");
+  if (!isEmail(email)) throw new Failure("Please enter a valid email.");
   if (text(body.password).length < 5) throw new Failure("Password must be at least 5 characters.");
   if (store.state.users.some((user) => user.username.toLowerCase() === username.toLowerCase())) throw new Failure("This username has already been used.");
   if (store.state.users.some((user) => user.email.toLowerCase() === email.toLowerCase())) throw new Failure("This email has already been used.");
