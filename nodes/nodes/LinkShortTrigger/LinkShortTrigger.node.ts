@@ -8,7 +8,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { linkShortClient, toNodeError } from '../LinkShort/transport';
+import { accountFingerprint, linkShortClient, toNodeError } from '../LinkShort/transport';
 import { EVENT_NAMES, EVENTS, type EventName, type EventParameters, type PollEvent } from './events';
 
 /**
@@ -28,6 +28,11 @@ interface Lease {
 	until: number;
 }
 
+const isLease = (value: unknown): value is Lease =>
+	typeof value === 'object' && value !== null && typeof (value as Lease).token === 'string' && typeof (value as Lease).until === 'number' && Number.isFinite((value as Lease).until);
+
+const isGeneration = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
 /** Link IDs as a list (the picker), a comma-separated string (workflows made before it), or one number. */
 function parseLinkIds(value: unknown): number[] | undefined {
 	const parts = (Array.isArray(value) ? value : typeof value === 'number' ? [value] : String(value ?? '').split(','))
@@ -41,8 +46,8 @@ const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /**
  * One poll. In manual mode ("Fetch Test Event") a sample, with the state untouched; on first
- * activation (or after the event or its settings change) a baseline and nothing emitted; then the
- * items since the last poll.
+ * activation (or after the event, its settings or the credential's account change) a baseline and
+ * nothing emitted; then the items since the last poll.
  *
  * The state is replaced in one step after the last request, so whatever n8n saves in between
  * (it saves the workflow's whole static data when any of its triggers emits) is consistent. A poll
@@ -50,6 +55,10 @@ const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * polls did overlap (the lease ran out), the first to finish emits and moves the state on, and the
  * other emits nothing and leaves that state alone; the next poll starts from it. Nothing is emitted
  * twice, nothing lost, whatever order they finish in. A failed poll changes nothing.
+ *
+ * Static data that no version of this node writes (edited by hand, a lease stamped by a clock that
+ * ran ahead, a counter that is not a number, a state of the wrong shape) is repaired, with a log
+ * line: a bad lease or counter is dropped, a bad state gives way to a new baseline.
  */
 async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters): Promise<INodeExecutionData[][] | null> {
 	const event = EVENTS[eventName] as PollEvent<IDataObject> | undefined;
@@ -61,11 +70,20 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 
 	const staticData = this.getWorkflowStaticData('node');
 	const startedAt = parameters.now();
-	const lease = staticData.lease as Lease | undefined;
-	if (lease !== undefined && lease.until > startedAt) return null;
+	const repaired = (what: string) => this.logger.warn(`LinkShort Trigger "${this.getNode().name}": ${what}; repaired`);
+	const lease = staticData.lease;
+	if (lease !== undefined) {
+		if (!isLease(lease)) repaired('the stored lease is not a lease');
+		else if (lease.until > startedAt + LEASE_MS) repaired('the stored lease ends further ahead than a lease lasts (a clock ran ahead)');
+		else if (lease.until > startedAt) return null;
+	}
 	const token = `${startedAt}-${Math.random().toString(36).slice(2)}`;
 	staticData.lease = { token, until: startedAt + LEASE_MS };
-	const generation = Number(staticData.generation ?? 0);
+	if (staticData.generation !== undefined && !isGeneration(staticData.generation)) {
+		repaired('the stored generation is not a whole number');
+		staticData.generation = 0;
+	}
+	const generation = (staticData.generation as number | undefined) ?? 0;
 	// Settings that change what the state means start a new baseline (the click counts of links no
 	// longer watched are not kept, so watching them again must not count all their clicks as new).
 	const settings =
@@ -75,13 +93,22 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 				? { linkIds: parameters.linkIds }
 				: {};
 	const key = JSON.stringify({ event: eventName, ...settings });
+	// Another account's ids and counts mean nothing here: its state would replay or hide events. A
+	// state kept before accounts were recorded is taken to be this account's.
+	const account = await accountFingerprint(this);
+	const sameAccount = staticData.account === undefined || staticData.account === account;
 	try {
-		const outcome =
-			staticData.key !== key || staticData.state === undefined
-				? { items: [], state: await event.baseline(client, parameters) }
-				: await event.poll(client, cloned(staticData.state as IDataObject), parameters);
-		if (Number(staticData.generation ?? 0) !== generation) return null;
+		let goesOn = sameAccount && staticData.key === key && staticData.state !== undefined;
+		if (goesOn && !event.isState(staticData.state)) {
+			repaired('the stored state is not one this event keeps, so a new baseline is taken');
+			goesOn = false;
+		}
+		const outcome = goesOn
+			? await event.poll(client, cloned(staticData.state as IDataObject), parameters)
+			: { items: [], state: await event.baseline(client, parameters) };
+		if ((isGeneration(staticData.generation) ? staticData.generation : 0) !== generation) return null;
 		staticData.key = key;
+		staticData.account = account;
 		staticData.state = outcome.state;
 		staticData.generation = generation + 1;
 		return emit(outcome.items);

@@ -28,11 +28,23 @@ export interface EventParameters {
 
 /** One kind of event: how to start watching, how to poll, and a sample for "Fetch Test Event". */
 export interface PollEvent<State extends IDataObject> {
+	/** Whether a stored value is a state this event can go on from (static data can hold anything). */
+	isState(value: unknown): value is State;
 	baseline(client: LinkShortClient, parameters: EventParameters): Promise<State>;
 	/** Reads the server and returns what is new since `state`, and the next state; never changes `state`. */
 	poll(client: LinkShortClient, state: State, parameters: EventParameters): Promise<{ items: IDataObject[]; state: State }>;
 	sample(client: LinkShortClient, parameters: EventParameters): Promise<IDataObject[]>;
 }
+
+// ------------------------------------------------------------------ shapes of stored states
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isIdList = (value: unknown): value is number[] => Array.isArray(value) && value.every(isId);
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const isCountMap = (value: unknown): value is Record<string, number> => isRecord(value) && Object.values(value).every(isCount);
+const isDateOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 // ------------------------------------------------------------------ new items (links, QR codes)
 
@@ -157,8 +169,28 @@ function upgraded(state: IDataObject): NewItemsState {
 	return { floorId: Math.max(0, ...known), known: [], top, topSeenAt: 0, topSettled: false, pages: 0, deepTop: top, deepReadAt: 0 };
 }
 
+/** The current state, or the one kept by 0.1.0 (no `floorId`; `known` maps ids to dates), which `upgraded` reads. */
+function isNewItemsState(value: unknown): value is NewItemsState {
+	if (!isRecord(value)) return false;
+	if (!('floorId' in value)) {
+		return isRecord(value.known) && Object.keys(value.known).every((id) => /^[0-9]{1,16}$/.test(id)) && (value.previousNewest === undefined || isDateOrNull(value.previousNewest));
+	}
+	return (
+		isId(value.floorId) &&
+		isIdList(value.known) &&
+		isDateOrNull(value.top) &&
+		isTime(value.topSeenAt) &&
+		typeof value.topSettled === 'boolean' &&
+		isId(value.pages) &&
+		isDateOrNull(value.deepTop) &&
+		isTime(value.deepReadAt)
+	);
+}
+
 function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PagePromise<T>, describe: (item: T) => IDataObject): PollEvent<NewItemsState> {
 	return {
+		isState: isNewItemsState,
+
 		async baseline(client, { now }) {
 			const startedAt = now();
 			const reading = await readNewest(list(client), undefined, startedAt);
@@ -269,6 +301,8 @@ const thresholdItem = (link: Link, threshold: number, crossedAgain: boolean): ID
 });
 
 export const linkClickThreshold: PollEvent<ThresholdState> = {
+	isState: (value): value is ThresholdState => isRecord(value) && isIdList(value.above) && isIdList(value.droppedAfterFiring),
+
 	async baseline(client, parameters) {
 		const above = (await readAtOrAbove(client, parameters.threshold)).filter(watched(parameters));
 		return { above: above.map((link) => link.id), droppedAfterFiring: [] };
@@ -328,6 +362,8 @@ function countsEvent<T extends { id: number }>(
 	describe: (item: T, previous: number, now: number, minimum: number) => IDataObject,
 ): PollEvent<CountsState> {
 	return {
+		isState: (value): value is CountsState => isRecord(value) && isCountMap(value.counts) && isCountMap(value.unseen),
+
 		async baseline(client, parameters) {
 			const items = await readAll(client, parameters);
 			return { counts: Object.fromEntries(items.filter((item) => countOf(item) > 0).map((item) => [String(item.id), countOf(item)])), unseen: {} };

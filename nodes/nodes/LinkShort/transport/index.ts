@@ -16,6 +16,8 @@ import {
 	ValidationError,
 	type Transport,
 } from '@linkshort/client/core';
+import { createHash } from 'crypto';
+import { withoutTrailingSlashes } from '../actions/addresses';
 
 type HttpContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -63,6 +65,17 @@ function n8nTransport(context: HttpContext): Transport {
 		}
 		return { status: response.statusCode, headers: responseHeaders, body: bodyText(response.body) };
 	};
+}
+
+/**
+ * Which account the node's credential names, as a digest of its base URL and API key: state kept
+ * per account (the trigger's) can tell a switched credential, and holds no key.
+ */
+export async function accountFingerprint(context: HttpContext): Promise<string> {
+	const credentials = await context.getCredentials<{ baseUrl: string; apiKey: string }>(CREDENTIALS);
+	const baseUrl = withoutTrailingSlashes(String(credentials.baseUrl ?? '').trim()).toLowerCase();
+	const account = `${baseUrl.endsWith('/api') ? baseUrl.slice(0, -4) : baseUrl}\n${String(credentials.apiKey ?? '')}`;
+	return createHash('sha256').update(`linkshort-account\n${account}`).digest('hex').slice(0, 32);
 }
 
 /** A client over the node's credentials, n8n's HTTP helper and n8n's sleep. */
