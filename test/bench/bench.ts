@@ -15,6 +15,7 @@ import type { Credentials } from '../nodes/harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { measureLinkIndex } from './link-index';
 import { measureMcp } from './mcp';
+import { measureSandbox } from './sandbox';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -427,6 +428,7 @@ async function main() {
     ['raycast', raycastBundles],
     ['index', async () => void rows.push(...(await measureLinkIndex()))],
     ['mcp', async () => void rows.push(...(await measureMcp()))],
+    ['sandbox', async () => void rows.push(...(await measureSandbox()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

@@ -14,7 +14,7 @@ export interface SandboxOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** "deployed" (default) answers as real servers do; "document" as api-v3.md shows. */
+  /** "deployed" (default) answers as real servers do; "document" as docs/api.md describes. */
   mode?: Mode;
   /** Requests per window and key (default 30 per 60 s). */
   rateLimit?: { limit?: number; windowMs?: number };

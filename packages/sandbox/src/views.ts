@@ -1,7 +1,7 @@
 import type { LinkRecord, PlanRecord, QrRecord, Stats, UserRecord } from "./store";
 import { uniqueVisitors } from "./visits";
 
-/** "deployed" answers as real servers do (real-world-notes.md); "document" exactly as api-v3.md shows. */
+/** "deployed" answers as real servers do (docs/deployed-servers.md); "document" exactly as docs/api.md describes. */
 export type Mode = "deployed" | "document";
 
 export function timestamp(ms: number): string {

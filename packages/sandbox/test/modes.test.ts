@@ -57,7 +57,7 @@ describe("quirk modes: the raw answers", () => {
     await wrongMethod.body.dump();
   });
 
-  it("document: shapes exactly as api-v3.md shows", async () => {
+  it("document: shapes exactly as docs/api.md describes", async () => {
     const s = sandboxes.document;
     const list = await rawJson(s, s.userKey, "/api/urls");
     expect(list.text).not.toContain("\\/");
