@@ -1,5 +1,5 @@
 import { getPreferenceValues } from "@raycast/api";
-import { LinkShortClient, TimeoutError, type Transport } from "@linkshort/client/core";
+import { LinkShortClient, ResponseTooLargeError, TimeoutError, type Transport } from "@linkshort/client/core";
 
 export interface Preferences {
   baseUrl: string;
@@ -10,9 +10,11 @@ export interface Preferences {
 
 /**
  * The client over Raycast's built-in fetch: the core client with no undici, so that a command's
- * bundle stays small. Network errors are classified by the client from their cause's code.
+ * bundle stays small. Network errors are classified by the client from their cause's code. The
+ * deadline covers the whole request, body included; the body is read as it arrives and the read
+ * is cancelled (closing the connection) once it passes `maxBodyBytes`.
  */
-const fetchTransport: Transport = async ({ method, url, headers, body, timeoutMs, signal }) => {
+const fetchTransport: Transport = async ({ method, url, headers, body, timeoutMs, maxBodyBytes, signal }) => {
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const response = await fetch(url, {
@@ -23,12 +25,34 @@ const fetchTransport: Transport = async ({ method, url, headers, body, timeoutMs
     });
     const responseHeaders: Record<string, string> = {};
     response.headers.forEach((value, name) => (responseHeaders[name] = value));
-    return { status: response.status, headers: responseHeaders, body: await response.text() };
+    return { status: response.status, headers: responseHeaders, body: await readCapped(response, maxBodyBytes) };
   } catch (error) {
     if (timeout.aborted && !signal?.aborted) throw new TimeoutError(timeoutMs);
     throw error;
   }
 };
+
+async function readCapped(response: Response, maxBodyBytes: number): Promise<string> {
+  if (!response.body) return "";
+  if (Number(response.headers.get("content-length")) > maxBodyBytes) {
+    await response.body.cancel();
+    throw new ResponseTooLargeError(response.status, maxBodyBytes);
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > maxBodyBytes) {
+      await reader.cancel();
+      throw new ResponseTooLargeError(response.status, maxBodyBytes);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
