@@ -8,6 +8,9 @@ import { isHttpUrl } from "./inputs";
 /** Node's timers hold at most this many milliseconds; anything longer would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 export const MAX_RETRIES = 10;
+/** Longer values are refused before any pattern reads them (a base URL's trailing slashes are trimmed by one). */
+export const MAX_BASE_URL_LENGTH = 2048;
+export const MAX_API_KEY_LENGTH = 1024;
 
 /** Visible Latin-1 text with inner spaces: what an HTTP header value may carry, and nothing that ends a line. */
 const HEADER_TEXT = /^[\x21-\x7e\x80-\xff](?:[\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
@@ -51,8 +54,10 @@ export function requestOptionIssues(options: unknown, prefix = ""): FieldIssue[]
 /** The problems of a client's options, each named as the option is. */
 export function clientOptionIssues(options: Record<string, unknown>): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  if (typeof options.baseUrl !== "string" || !isHttpUrl(options.baseUrl)) issues.push({ field: "baseUrl", message: "must be a valid http or https URL" });
+  if (typeof options.baseUrl === "string" && options.baseUrl.length > MAX_BASE_URL_LENGTH) issues.push({ field: "baseUrl", message: `must be at most ${MAX_BASE_URL_LENGTH} characters` });
+  else if (typeof options.baseUrl !== "string" || !isHttpUrl(options.baseUrl)) issues.push({ field: "baseUrl", message: "must be a valid http or https URL" });
   if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") issues.push({ field: "apiKey", message: "is required" });
+  else if (options.apiKey.length > MAX_API_KEY_LENGTH) issues.push({ field: "apiKey", message: `must be at most ${MAX_API_KEY_LENGTH} characters` });
   else check(issues, "apiKey", options.apiKey, headerText);
   if (typeof options.transport !== "function") issues.push({ field: "transport", message: "must be a function" });
   if (typeof options.sleep !== "function") issues.push({ field: "sleep", message: "must be a function" });
