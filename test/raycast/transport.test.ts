@@ -3,7 +3,7 @@
  * stops at the client's 32 MiB cap, the connection is closed, and memory stays bounded.
  */
 import { ResponseTooLargeError } from '@linkshort/client/core';
-import { mock } from '../raycast/raycast-api-mock';
+import { mock } from './raycast-api-mock';
 import { getClient } from '../../raycast-extension/src/api/client';
 import { floodingServer, rssPeak, type SocketServer } from '../nodes/hostile-sockets';
 
