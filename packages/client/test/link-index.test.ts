@@ -41,6 +41,7 @@ describe("link index over a 10,000-link account", () => {
     const shortUrl = `${oldest.shorturl.toUpperCase().replace("HTTP://", "http://")}/?utm_source=x#top`;
     expect(index.search(shortUrl, 5).links[0]!.id).toBe(oldest.id);
     expect(index.findByShortUrl(shortUrl)?.id).toBe(oldest.id);
+    expect(index.findByAlias("/FILL0")?.id).toBe(oldest.id);
     const byTitle = index.search("aardvark", 5);
     expect(byTitle.links.map((link) => link.id)).toEqual([oldest.id]);
     expect(byTitle.matches).toBe(1);

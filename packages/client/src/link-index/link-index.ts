@@ -6,7 +6,7 @@ import type { LinkChange } from "../resources/links";
 import type { Link, Page } from "../schemas";
 import type { Sleep } from "../transport";
 import { prepareQuery, rank, searchEntry, type IndexedLink, type SearchEntry } from "./search";
-import { aliasFromShortUrl, shortUrlKey } from "./short-url";
+import { aliasFromShortUrl, MAX_ADDRESS_LENGTH, shortUrlKey } from "./short-url";
 import { isStoredIndex, MemoryIndexStore, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
 
 export interface LinkIndexOptions {
@@ -101,6 +101,8 @@ export class LinkIndex {
   readonly #links = new Map<number, StoredLink>();
   readonly #entries = new Map<number, SearchEntry>();
   readonly #byShortKey = new Map<string, number>();
+  /** Lower-cased alias to the ids that have it (one per domain). */
+  readonly #byAlias = new Map<string, Set<number>>();
   /** Ids, newest (highest) first; rebuilt after a change, on the next search. */
   #newestFirst: number[] | null = [];
   #loaded: Promise<void> | undefined;
@@ -196,6 +198,13 @@ export class LinkIndex {
     const key = shortUrlKey(address);
     const id = key === undefined ? undefined : this.#byShortKey.get(key);
     return id === undefined ? undefined : stripSeen(this.#links.get(id)!);
+  }
+
+  /** The newest link with this alias, in any case (visits are case-insensitive); a leading slash is ignored. */
+  findByAlias(alias: string): IndexedLink | undefined {
+    const ids = this.#byAlias.get(alias.slice(0, MAX_ADDRESS_LENGTH).trim().replace(/^\/+/, "").toLowerCase());
+    if (!ids || ids.size === 0) return undefined;
+    return stripSeen(this.#links.get(Math.max(...ids))!);
   }
 
   /** The newest link whose long URL is exactly `longUrl` and that passes `also`. */
@@ -423,12 +432,15 @@ export class LinkIndex {
 
   #put(link: StoredLink): void {
     const known = this.#entries.get(link.id);
-    if (known?.shortKey !== undefined && this.#byShortKey.get(known.shortKey) === link.id) this.#byShortKey.delete(known.shortKey);
+    if (known) this.#unlist(known);
     if (!this.#links.has(link.id)) this.#newestFirst = null;
     this.#links.set(link.id, link);
     const entry = searchEntry(link);
     this.#entries.set(link.id, entry);
     if (entry.shortKey !== undefined) this.#byShortKey.set(entry.shortKey, link.id);
+    let sameAlias = this.#byAlias.get(entry.alias);
+    if (!sameAlias) this.#byAlias.set(entry.alias, (sameAlias = new Set()));
+    sameAlias.add(link.id);
     this.#upserted.set(link.id, link);
     this.#deleted.delete(link.id);
   }
@@ -436,12 +448,20 @@ export class LinkIndex {
   #drop(id: number): void {
     const entry = this.#entries.get(id);
     if (!entry) return;
-    if (entry.shortKey !== undefined && this.#byShortKey.get(entry.shortKey) === id) this.#byShortKey.delete(entry.shortKey);
+    this.#unlist(entry);
     this.#links.delete(id);
     this.#entries.delete(id);
     this.#newestFirst = null;
     this.#upserted.delete(id);
     this.#deleted.add(id);
+  }
+
+  /** Removes an entry from the lookups by short URL and alias. */
+  #unlist(entry: SearchEntry): void {
+    if (entry.shortKey !== undefined && this.#byShortKey.get(entry.shortKey) === entry.link.id) this.#byShortKey.delete(entry.shortKey);
+    const sameAlias = this.#byAlias.get(entry.alias);
+    sameAlias?.delete(entry.link.id);
+    if (sameAlias?.size === 0) this.#byAlias.delete(entry.alias);
   }
 
   #orderNewestFirst(): number[] {
