@@ -110,47 +110,52 @@ describe('From List methods', () => {
     expect((await listSearch(user, 'searchLinks', 'no link has this text')).results).toEqual([]);
   });
 
-  describe('in an account of 10,000 links', () => {
-    beforeAll(() => {
-      const template = sandbox.store.state.links.find((link) => link.userId === 2)!;
-      const existing = sandbox.store.state.links.filter((link) => link.userId === 2).length;
-      for (let i = 0; i < 10_000 - existing; i += 1) {
-        sandbox.store.state.links.push({ ...template, id: sandbox.store.nextId('links'), alias: `bulk${i}`, url: `https://example.com/bulk/${i}`, metatitle: i === 9_000 ? 'The needle' : '' });
-      }
+  describe('in an account of 10,000 links (searched from the link index, not page by page)', () => {
+    let big: Sandbox;
+    let owner: Credentials;
+    let oldest: { id: number; alias: string };
+    beforeAll(async () => {
+      big = await startSandbox({ seed: { links: 10_000 }, rateLimit: { limit: 100_000, windowMs: 60_000 } });
+      owner = { baseUrl: big.baseUrl, apiKey: big.userKey };
+      const record = big.store.state.links.filter((link) => link.userId === 2).reduce((a, b) => (a.id < b.id ? a : b));
+      record.metatitle = 'The needle';
+      oldest = { id: record.id, alias: record.alias };
     });
+    afterAll(() => big.close());
+    const apiRequests = (from: number) => big.requests.slice(from).filter((request) => request.path.startsWith('/api/')).length;
 
-    const follow = async (filter?: string) => {
+    it('without a search text, each call shows 50 links, newest first, reads at most 3 pages, and its tokens reach every link', async () => {
       const calls: INodeListSearchResult[] = [];
       let token: string | undefined;
       do {
-        const before = sandbox.requests.length;
-        const result = await listSearch(user, 'searchLinks', filter, token);
-        expect(sandbox.requests.length - before).toBeLessThanOrEqual(10);
+        const before = big.requests.length;
+        const result = await listSearch(owner, 'searchLinks', undefined, token);
+        expect(apiRequests(before)).toBeLessThanOrEqual(4);
         calls.push(result);
         token = result.paginationToken;
-      } while (token !== undefined && calls.length < 200);
-      return calls;
-    };
-
-    it('without a search text, each call reads one page of 100 and hands n8n the next page\'s token, to the end', async () => {
-      const first = await listSearch(user, 'searchLinks');
-      expect(first.results).toHaveLength(100);
-      expect(first.paginationToken).toBe('2');
-      const calls = await follow();
-      expect(calls).toHaveLength(100);
-      const ids = calls.flatMap((call) => call.results.map((result) => result.value));
-      expect(new Set(ids).size).toBe(10_000);
+      } while (token !== undefined && calls.length < 400);
+      const ids = calls.flatMap((call) => call.results.map((result) => Number(result.value)));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBeGreaterThanOrEqual(10_000);
+      expect(calls[0]!.results).toHaveLength(50);
+      expect(calls.at(-1)!.paginationToken).toBeUndefined();
     });
 
-    it('with a search text, calls read up to 10 pages each until matches are found, and the last call has no token', async () => {
-      const calls = await follow('the needle');
-      const found = calls.flatMap((call) => call.results);
-      expect(found.map((result) => result.name)).toEqual([expect.stringMatching(/\/bulk9000 \(The needle\)$/)]);
-      expect(calls.length).toBe(10);
-      expect(calls.at(-1)!.paginationToken).toBeUndefined();
-      const tenMatches = await listSearch(user, 'searchLinks', 'bulk/99');
-      expect(tenMatches.results.length).toBeGreaterThanOrEqual(20);
-      expect(tenMatches.paginationToken).toMatch(/^\d+$/);
+    it('typing spends no request and finds the oldest link by a word of its title, its alias or its short URL with a query', async () => {
+      const before = big.requests.length;
+      for (const filter of ['t', 'th', 'the', 'the ne', 'the needle']) await listSearch(owner, 'searchLinks', filter);
+      expect(apiRequests(before)).toBeLessThanOrEqual(1);
+      for (const filter of ['the needle', oldest.alias.toUpperCase(), `${big.baseUrl}/${oldest.alias}/?utm_source=x`]) {
+        const { results } = await listSearch(owner, 'searchLinks', filter);
+        expect({ filter, first: results[0]?.value }).toEqual({ filter, first: String(oldest.id) });
+      }
+    });
+
+    it('By URL resolves from the index: three items, one lookup each, no scan', async () => {
+      const before = big.requests.length;
+      const items = await executeNode(owner, { resource: 'link', operation: 'get', id: rl('url', `${big.baseUrl}/${oldest.alias}`) }, [{ json: {} }, { json: {} }, { json: {} }]);
+      expect(items.map((item) => item.json.id)).toEqual([oldest.id, oldest.id, oldest.id]);
+      expect(big.requests.slice(before).filter((request) => request.path === '/api/urls')).toHaveLength(0);
     });
   });
 });

@@ -13,7 +13,7 @@ export type { Sleep, Transport, TransportRequest, TransportResponse } from "./tr
 export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SyncOptions } from "./link-index/link-index";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
-export { aliasFromShortUrl, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./link-index/short-url";
+export { aliasFromShortUrl, MAX_ADDRESS_LENGTH, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./link-index/short-url";
 export type { LinkChange } from "./resources/links";
 export { createOrReuse, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 export { UTM_FIELDS, UtmSchema, withUtm, type Utm, type UtmField } from "./utm";

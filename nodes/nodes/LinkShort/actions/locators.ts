@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
-import type { LinkShortClient } from '@linkshort/client/core';
-import { comparableAddress, lastSegment } from './addresses';
+import { MAX_ADDRESS_LENGTH, qrCodeUrlKey, type LinkShortClient } from '@linkshort/client/core';
+import { linkIndexFor } from '../transport/linkIndex';
 
 interface LocatorKind {
 	displayName: string;
@@ -52,22 +52,65 @@ function asId(value: unknown): number {
 	return /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
 }
 
-async function linkIdByShortUrl(client: LinkShortClient, address: string): Promise<number> {
-	const wanted = comparableAddress(address);
-	const alias = address.trim();
-	for await (const link of client.links.list({ limit: 100 })) {
-		if (comparableAddress(link.shorturl) === wanted || link.alias === alias) return link.id;
+/** Sweep pages one By URL lookup may read while the account is still being indexed (10,000 links). */
+const BY_URL_MAX_SWEEP_PAGES = 100;
+/** QR code pages one By URL lookup reads at most (QR codes are not indexed; accounts hold few). */
+const BY_URL_MAX_QR_PAGES = 50;
+
+/** What each execution's client has already resolved: each distinct address costs one lookup per execution. */
+const resolvedAddresses = new WeakMap<LinkShortClient, Map<string, Promise<number>>>();
+
+function oncePerExecution(client: LinkShortClient, kind: string, address: string, resolve: () => Promise<number>): Promise<number> {
+	let resolved = resolvedAddresses.get(client);
+	if (!resolved) resolvedAddresses.set(client, (resolved = new Map()));
+	const key = `${kind}\n${address.slice(0, MAX_ADDRESS_LENGTH).trim().toLowerCase()}`;
+	let id = resolved.get(key);
+	if (!id) resolved.set(key, (id = resolve()));
+	return id;
+}
+
+/**
+ * A link by its short URL (any scheme or case, with or without query, fragment or trailing slash)
+ * or its alias, from the account's link index: no scan when the index is complete. While the first
+ * sweep of a large account is under way, a lookup reads at most BY_URL_MAX_SWEEP_PAGES more pages.
+ */
+async function linkIdByShortUrl(context: IExecuteFunctions, client: LinkShortClient, address: string): Promise<number> {
+	const index = await linkIndexFor(context, client);
+	const find = () => index.findByShortUrl(address) ?? index.findByAlias(address);
+	await index.sync(client, { maxSweepPages: 1 });
+	let found = find();
+	for (let read = 1; !found && !index.freshness().complete && read < BY_URL_MAX_SWEEP_PAGES; read += 10) {
+		await index.sync(client, { maxSweepPages: 10, wait: true });
+		found = find();
 	}
-	throw new Error(`No link has the short URL or alias "${address.trim()}"`);
+	if (!found && index.freshness().complete) {
+		// Made a moment ago, elsewhere: the newest links once more.
+		await index.sync(client, { force: true, maxSweepPages: 0 });
+		found = find();
+	}
+	if (found) return found.id;
+	const { known, serverCount, complete } = index.freshness();
+	const shown = address.slice(0, 200).trim();
+	if (complete) throw new Error(`No link has the short URL or alias "${shown}"`);
+	throw new Error(
+		`No link with the short URL or alias "${shown}" among the ${known} links read so far (of about ${serverCount ?? known}): this account is still being indexed, a page at a time within its rate limit. Run again later, or pick the link by ID`,
+	);
 }
 
 async function qrIdByUrl(client: LinkShortClient, address: string): Promise<number> {
-	const wanted = comparableAddress(address);
-	const code = lastSegment(address.trim());
-	for await (const qr of client.qrCodes.list({ limit: 100 })) {
-		if (comparableAddress(qr.link) === wanted || qr.link.endsWith(`/qr/${code}`)) return qr.id;
+	const wanted = qrCodeUrlKey(address);
+	const shown = address.slice(0, 200).trim();
+	if (wanted === undefined) throw new Error(`"${shown}" is not a QR code's URL`);
+	// Just the code (no host, no path): compared with the last segment of each QR code's URL.
+	const matches = wanted.includes('/') ? (key: string | undefined) => key === wanted : (key: string | undefined) => key?.endsWith(`/qr/${wanted}`) === true;
+	let pages = 0;
+	for await (const page of client.qrCodes.list({ limit: 100 }).pages()) {
+		const found = page.items.find((qr) => matches(qrCodeUrlKey(qr.link)));
+		if (found) return found.id;
+		pages += 1;
+		if (pages >= BY_URL_MAX_QR_PAGES) throw new Error(`No QR code has the URL "${shown}" among the newest ${pages * 100}; pick it by ID`);
 	}
-	throw new Error(`No QR code has the URL "${address.trim()}"`);
+	throw new Error(`No QR code has the URL "${shown}"`);
 }
 
 /**
@@ -77,7 +120,8 @@ async function qrIdByUrl(client: LinkShortClient, address: string): Promise<numb
 export async function locatedId(context: IExecuteFunctions, client: LinkShortClient, itemIndex: number, kind: LocatorKindName, name = 'id'): Promise<number> {
 	const raw = context.getNodeParameter(name, itemIndex) as INodeParameterResourceLocator | number | string;
 	if (typeof raw !== 'object' || raw === null) return asId(raw);
-	if (raw.mode === 'url' && kind === 'link') return await linkIdByShortUrl(client, String(raw.value ?? ''));
-	if (raw.mode === 'url' && kind === 'qrCode') return await qrIdByUrl(client, String(raw.value ?? ''));
+	const address = String(raw.value ?? '');
+	if (raw.mode === 'url' && kind === 'link') return await oncePerExecution(client, kind, address, () => linkIdByShortUrl(context, client, address));
+	if (raw.mode === 'url' && kind === 'qrCode') return await oncePerExecution(client, kind, address, () => qrIdByUrl(client, address));
 	return asId(raw.value);
 }

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { LinkCreateInput, QrCodeCreateInput } from '@linkshort/client/core';
-import { aliasOf } from './simplify';
+import { aliasFromShortUrl, type LinkCreateInput, type QrCodeCreateInput } from '@linkshort/client/core';
 
 /**
  * A created or updated link as the next node needs it, without another request: the server's
@@ -9,7 +8,7 @@ import { aliasOf } from './simplify';
 export function linkOutput(answer: { id: number; shorturl: string }, input: LinkCreateInput): IDataObject {
 	const { url, password, ...sent } = input;
 	delete sent.custom; // the alias says it
-	return { id: answer.id, shorturl: answer.shorturl, alias: aliasOf(answer.shorturl), longurl: url, ...sent, ...(password ? { passwordProtected: true } : {}) };
+	return { id: answer.id, shorturl: answer.shorturl, alias: aliasFromShortUrl(answer.shorturl), longurl: url, ...sent, ...(password ? { passwordProtected: true } : {}) };
 }
 
 /** A created or updated QR code: the server's answer with the type, data and colours sent. */

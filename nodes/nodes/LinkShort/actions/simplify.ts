@@ -1,6 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import type { Link, LinkWithStats, QrCode, QrCodeWithStats, Statistics } from '@linkshort/client/core';
-import { lastSegment } from './addresses';
+import { aliasFromShortUrl, type Link, type LinkWithStats, type QrCode, type QrCodeWithStats, type Statistics } from '@linkshort/client/core';
 
 /** Simplify came with version 1.1: nodes made before keep the API's shape. */
 export const simplifyField: INodeProperties = {
@@ -30,13 +29,10 @@ function statistics(stats: Statistics): IDataObject {
 	};
 }
 
-/** The alias of a short URL: its last path segment. */
-export const aliasOf = (shorturl: string) => lastSegment(shorturl);
-
 export function simpleLink({ details, stats }: LinkWithStats): IDataObject {
 	return {
 		id: details.id,
-		alias: aliasOf(details.shorturl),
+		alias: aliasFromShortUrl(details.shorturl),
 		shorturl: details.shorturl,
 		longurl: details.longurl,
 		title: details.title,

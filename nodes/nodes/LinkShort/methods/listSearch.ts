@@ -1,10 +1,12 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { PagePromise } from '@linkshort/client/core';
 import { linkShortClient } from '../transport';
+import { linkIndexFor } from '../transport/linkIndex';
 
 /** With a search text, one call reads pages until it has this many matches (or MAX_PAGES_PER_CALL pages). */
 const MATCHES_PER_CALL = 20;
-const MAX_PAGES_PER_CALL = 10;
+/** One page a call: typing a filter must not spend the key's limit; scrolling reads on. */
+const MAX_PAGES_PER_CALL = 1;
 const PAGE_SIZE = 100;
 
 /**
@@ -36,15 +38,29 @@ async function searchPages<T>(
 	return { results, paginationToken: String(requested) };
 }
 
+/** Results one call of the links list shows; scrolling asks for the next ones. */
+const LINKS_PER_CALL = 50;
+
+/**
+ * Links from the account's link index, searched by alias, short URL in any form, long URL, title
+ * and description: typing spends no request (a sync reads the newest links at most every 10 s).
+ * While the first sweep of the account is under way, opening the list and scrolling it read the
+ * next pages of the sweep, within its share of the rate limit.
+ */
 export async function searchLinks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await linkShortClient(this);
-	return await searchPages(
-		(page) => client.links.list({ limit: PAGE_SIZE, page }),
-		filter,
-		paginationToken,
-		(link) => [link.alias, link.shorturl, link.longurl, link.title],
-		(link) => ({ name: link.title ? `${link.shorturl} (${link.title})` : `${link.shorturl} → ${link.longurl}`, value: String(link.id), url: link.shorturl }),
-	);
+	const index = await linkIndexFor(this, client);
+	const offset = Number(paginationToken) >= 0 ? Number(paginationToken) : 0;
+	const typing = (filter ?? '').trim() !== '' && paginationToken === undefined;
+	await index.sync(client, { maxSweepPages: typing && index.freshness().known > 0 ? 0 : paginationToken === undefined ? 1 : 3 });
+	const { links, matches, freshness } = index.search(filter ?? '', offset + LINKS_PER_CALL);
+	const results = links.slice(offset).map((link) => ({
+		name: link.title ? `${link.shorturl} (${link.title})` : `${link.shorturl} → ${link.longurl}`,
+		value: String(link.id),
+		url: link.shorturl,
+	}));
+	const more = matches > offset + results.length || !freshness.complete;
+	return more ? { results, paginationToken: String(offset + results.length) } : { results };
 }
 
 export async function searchQrCodes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {

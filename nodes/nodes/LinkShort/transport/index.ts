@@ -16,11 +16,11 @@ import {
 	ResponseError,
 	ResponseTooLargeError,
 	TimeoutError,
+	trimTrailingSlashes,
 	ValidationError,
 	type Transport,
 } from '@linkshort/client/core';
 import { createHash } from 'crypto';
-import { withoutTrailingSlashes } from '../actions/addresses';
 
 type HttpContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -183,7 +183,7 @@ function n8nTransport(context: HttpContext): Transport {
  */
 export async function accountFingerprint(context: HttpContext): Promise<string> {
 	const credentials = await context.getCredentials<{ baseUrl: string; apiKey: string }>(CREDENTIALS);
-	const baseUrl = withoutTrailingSlashes(String(credentials.baseUrl ?? '').trim()).toLowerCase();
+	const baseUrl = trimTrailingSlashes(String(credentials.baseUrl ?? '').trim()).toLowerCase();
 	const account = `${baseUrl.endsWith('/api') ? baseUrl.slice(0, -4) : baseUrl}\n${String(credentials.apiKey ?? '')}`;
 	return createHash('sha256').update(`linkshort-account\n${account}`).digest('hex').slice(0, 32);
 }

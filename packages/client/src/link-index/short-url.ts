@@ -29,11 +29,10 @@ export function shortUrlKey(address: string): string | undefined {
   return `${url.host}${trimTrailingSlashes(url.pathname)}`.toLowerCase();
 }
 
-/** The alias a short URL ends with (the last segment of its path), as written; "" when its path is empty. */
+/** The alias a short URL ends with (the last segment of its path), as written; "" when its path is empty. Linear, with no cap: the alias is at the end. */
 export function aliasFromShortUrl(shortUrl: string): string {
-  const text = shortUrl.slice(0, MAX_ADDRESS_LENGTH);
-  const end = text.search(/[?#]/);
-  const withoutQuery = end === -1 ? text : text.slice(0, end);
+  const end = shortUrl.search(/[?#]/);
+  const withoutQuery = end === -1 ? shortUrl : shortUrl.slice(0, end);
   const scheme = withoutQuery.indexOf("://");
   const pathStart = withoutQuery.indexOf("/", scheme === -1 ? 0 : scheme + 3);
   if (pathStart === -1) return "";

@@ -1,11 +1,18 @@
+import type { IDataObject } from 'n8n-workflow';
+import { createOrReuse } from '@linkshort/client/core';
 import type { Operation } from '../common';
 import { linkOutput } from '../outputs';
-import { createFields, linkInput } from './fields';
+import { linkIndexFor } from '../../transport/linkIndex';
+import { createFields, linkInput, linkParameterOf } from './fields';
 
 export const create: Operation = {
 	properties: createFields,
+	parameterOf: linkParameterOf,
 	async execute(client, itemIndex) {
 		const input = linkInput(this, itemIndex, 'additionalFields');
-		return linkOutput(await client.links.create(input), input);
+		const { reuse } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		if (reuse !== true) return linkOutput(await client.links.create(input), input);
+		const link = await createOrReuse(client, await linkIndexFor(this, client), input);
+		return { ...linkOutput(link, input), reused: link.reused };
 	},
 };

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { REDIRECT_TYPES, type LinkCreateInput, type LinkUpdateInput } from '@linkshort/client/core';
+import { REDIRECT_TYPES, UTM_FIELDS, type LinkCreateInput, type LinkUpdateInput, type Utm, type UtmField } from '@linkshort/client/core';
 import { toApiTimestamp } from '../dates';
 import { filled } from '../common';
 
@@ -35,7 +35,39 @@ function rowList(displayName: string, name: string, addLabel: string, descriptio
 	};
 }
 
-function linkOptions(redirectType: INodeProperties): INodeProperties[] {
+/** The node's name for a UTM field: `utmSource` for `source`. */
+const utmParameter = (field: UtmField) => `utm${field.charAt(0).toUpperCase()}${field.slice(1)}`;
+
+const UTM_EXAMPLES: Record<UtmField, [placeholder: string, description: string]> = {
+	source: ['newsletter', 'Where the traffic comes from (utm_source), such as newsletter or facebook'],
+	medium: ['email', 'The kind of channel (utm_medium), such as email, social or cpc'],
+	campaign: ['spring-sale', 'The campaign name (utm_campaign)'],
+	term: ['running shoes', 'The paid search keyword (utm_term)'],
+	content: ['header-banner', 'Which ad or link was clicked (utm_content)'],
+};
+
+const utmOptions: INodeProperties[] = UTM_FIELDS.map((field) => ({
+	displayName: `UTM ${field.charAt(0).toUpperCase()}${field.slice(1)}`,
+	name: utmParameter(field),
+	type: 'string',
+	default: '',
+	placeholder: UTM_EXAMPLES[field][0],
+	description: `${UTM_EXAMPLES[field][1]}; added to the destination URL as a parameter`,
+}));
+
+/** A client field path as the node names it: `utm.source` is the node's `utmSource`. */
+export function linkParameterOf(field: string): string {
+	const [first, second] = field.split('.');
+	return first === 'utm' && (UTM_FIELDS as readonly string[]).includes(second ?? '') ? utmParameter(second as UtmField) : field;
+}
+
+const byDisplayName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+
+function linkOptions(redirectType: INodeProperties, extra: INodeProperties[] = []): INodeProperties[] {
+	return [...baseLinkOptions(redirectType), ...utmOptions, ...extra].sort(byDisplayName);
+}
+
+function baseLinkOptions(redirectType: INodeProperties): INodeProperties[] {
 	return [
 		{
 			displayName: 'Custom Alias',
@@ -117,9 +149,18 @@ const updateRedirectType: INodeProperties = {
 	description: 'How visitors are sent on',
 };
 
+const reuseOption: INodeProperties = {
+	displayName: 'Reuse Existing Link',
+	name: 'reuse',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to answer with the account\'s newest link to exactly this URL (and this alias and domain, if set) instead of making another, so a re-run workflow or a form sent twice gives the same short link. The output says whether the link was reused.',
+};
+
 export const createFields: INodeProperties[] = [
 	urlField,
-	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: linkOptions(createRedirectType) },
+	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: linkOptions(createRedirectType, [reuseOption]) },
 ];
 
 export const updateFields: INodeProperties[] = [
@@ -141,7 +182,16 @@ export function linkInput(context: IExecuteFunctions, itemIndex: number, collect
 export function linkInput(context: IExecuteFunctions, itemIndex: number, collection: 'additionalFields' | 'updateFields'): LinkCreateInput | LinkUpdateInput {
 	const url = context.getNodeParameter('url', itemIndex) as string;
 	const fields = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
-	const { geotarget, devicetarget, parameters, expiry, type, ...rest } = fields;
+	const { geotarget, devicetarget, parameters, expiry, type, ...others } = fields;
+	delete others.reuse; // how to create, not what
+
+	const utm: Utm = {};
+	const rest: IDataObject = {};
+	for (const [name, value] of Object.entries(others)) {
+		const field = UTM_FIELDS.find((candidate) => utmParameter(candidate) === name);
+		if (field === undefined) rest[name] = value;
+		else if (value !== '' && value !== undefined && value !== null) utm[field] = value as string;
+	}
 	const typeValue = typeof type === 'string' && /^\d+$/.test(type) ? Number(type) : type;
 	return {
 		url,
@@ -151,5 +201,6 @@ export function linkInput(context: IExecuteFunctions, itemIndex: number, collect
 		...(rows(geotarget, 'targets') ? { geotarget: rows(geotarget, 'targets') } : {}),
 		...(rows(devicetarget, 'targets') ? { devicetarget: rows(devicetarget, 'targets') } : {}),
 		...(rows(parameters, 'parameters') ? { parameters: rows(parameters, 'parameters') } : {}),
+		...(Object.keys(utm).length > 0 ? { utm } : {}),
 	};
 }

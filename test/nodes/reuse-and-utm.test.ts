@@ -1,0 +1,77 @@
+/**
+ * Link Create's "Reuse Existing Link" and the UTM fields, through n8n-core and the built node:
+ * what a workflow re-run and a form sent twice get, what reaches the server, and the errors a
+ * person reads.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import { startSandbox, type Sandbox } from '@linkshort/sandbox';
+import { executeNode, linkShortDescription, type Credentials } from './harness';
+
+let sandbox: Sandbox;
+let user: Credentials;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: { links: 1_000 }, rateLimit: { limit: 100_000, windowMs: 60_000 } });
+  user = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+});
+afterAll(() => sandbox.close());
+
+const create = (additionalFields: Record<string, unknown>, url = 'https://example.com/form-entry?id=7') =>
+  executeNode(user, { resource: 'link', operation: 'create', url, additionalFields });
+
+describe('Link -> Create, Reuse Existing Link', () => {
+  it('a second run for the same URL answers with the first link and says it was reused; off (the default) it makes what the server makes', async () => {
+    const [first] = await create({ reuse: true });
+    const before = sandbox.requests.length;
+    const [second] = await create({ reuse: true });
+    expect(first!.json).toMatchObject({ reused: false, longurl: 'https://example.com/form-entry?id=7' });
+    expect(second!.json).toMatchObject({ id: first!.json.id, shorturl: first!.json.shorturl, reused: true });
+    expect(sandbox.requests.slice(before).filter((request) => request.method === 'POST')).toHaveLength(0);
+    const [plain] = await create({});
+    expect(plain!.json.reused).toBeUndefined();
+  });
+
+  it('finds an old link of a 1,000-link account made before the node ever ran', async () => {
+    const oldest = sandbox.store.state.links.filter((link) => link.userId === 2).reduce((a, b) => (a.id < b.id ? a : b));
+    const [reused] = await create({ reuse: true }, oldest.url);
+    expect(reused!.json).toMatchObject({ id: oldest.id, reused: true });
+  });
+
+  it('with another alias asked for, makes a new link', async () => {
+    const [aliased] = await create({ reuse: true, custom: 'entry-seven' });
+    expect(aliased!.json).toMatchObject({ reused: false, alias: 'entry-seven' });
+  });
+
+  it('is offered on Create only, off by default', () => {
+    const collections = linkShortDescription.properties.filter((property) => property.displayOptions?.show?.resource?.includes('link') && property.type === 'collection');
+    const optionNames = (operation: string) =>
+      (collections.find((property) => property.displayOptions?.show?.operation?.includes(operation))?.options ?? []).map((option) => ('name' in option ? option.name : ''));
+    expect(optionNames('create')).toContain('reuse');
+    expect(optionNames('update')).not.toContain('reuse');
+    for (const field of ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent']) {
+      expect(optionNames('create')).toContain(field);
+      expect(optionNames('update')).toContain(field);
+    }
+  });
+});
+
+describe('UTM fields', () => {
+  it('reach the server as utm_ parameters on Create and Update', async () => {
+    const [created] = await create({ utmSource: 'newsletter', utmMedium: 'email', utmCampaign: 'spring' }, 'https://example.com/spring');
+    const stored = () => sandbox.store.state.links.find((link) => link.id === created!.json.id)!;
+    expect(stored().parameters).toEqual([
+      { name: 'utm_source', value: 'newsletter' },
+      { name: 'utm_medium', value: 'email' },
+      { name: 'utm_campaign', value: 'spring' },
+    ]);
+    await executeNode(user, { resource: 'link', operation: 'update', id: created!.json.id as number, url: 'https://example.com/spring', updateFields: { utmContent: 'banner' } });
+    expect(stored().parameters).toEqual([{ name: 'utm_content', value: 'banner' }]);
+  });
+
+  it('a bad value is named as the node shows it, before any request', async () => {
+    const before = sandbox.requests.length;
+    const error = await create({ utmSource: 'x'.repeat(600) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeOperationError);
+    expect((error as Error).message).toBe('UTM Source: must be at most 500 characters');
+    expect(sandbox.requests.length).toBe(before);
+  });
+});
