@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fstatSync, ftruncateSync, linkSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats as FileStats } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import type { State, Stats } from "./store";
+import { countMap, type State, type Stats } from "./state";
 
 /**
  * The `--data` file: a snapshot (`FILE`, the whole state as JSON) and a journal beside it
@@ -31,13 +31,6 @@ class ShapeError extends Error {}
 function expectType(value: unknown, path: string, type: "string" | "number" | "boolean" | "object" | "array"): void {
   const ok = type === "array" ? Array.isArray(value) : type === "object" ? isRecord(value) : typeof value === type && (type !== "number" || Number.isFinite(value));
   if (!ok) throw new ShapeError(`${path} must be ${type === "array" || type === "object" ? "an" : "a"} ${type} (found ${describeValue(value)})`);
-}
-
-/** A map of counts keyed by what visitors send (referrers...): no prototype, so `constructor` or `__proto__` is a key like any other. */
-export function countMap(entries: Iterable<[string, number]> = []): Record<string, number> {
-  const map = Object.create(null) as Record<string, number>;
-  for (const [key, count] of entries) map[key] = count;
-  return map;
 }
 
 const COUNT_MAPS = ["countries", "referrers", "browsers", "os", "social"] as const;

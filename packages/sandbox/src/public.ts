@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import QRCode from "qrcode";
-import { SaveError, type QrRecord, type Store } from "./store";
+import type { QrRecord } from "./state";
+import { SaveError, type Store } from "./store";
 import { parseTimestamp, qrUrl } from "./views";
 import { destinationFor, recordVisit, visitorOf } from "./visits";
 

@@ -1,6 +1,6 @@
-import { countMap } from "./data-file";
 import { seededRandom } from "./faults";
-import { emptyStats, generateApiKey, hashPassword, type LinkRecord, type PlanRecord, type Store, type UserRecord } from "./store";
+import { countMap, emptyStats, type LinkRecord, type PlanRecord, type UserRecord } from "./state";
+import { generateApiKey, hashPassword, type Store } from "./store";
 import { timestamp } from "./views";
 
 export type SeedName = "demo" | "minimal" | "none";

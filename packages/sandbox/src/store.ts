@@ -1,135 +1,9 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { countMap, DataFile, readState, type JournalEntry } from "./data-file";
+import { DataFile, readState, type JournalEntry } from "./data-file";
+import { emptyState, newestFirst, type LinkRecord, type State, type UserRecord } from "./state";
 
-export interface Targets {
-  geotarget: Array<{ location: string; link: string }>;
-  devicetarget: Array<{ device: string; link: string }>;
-  parameters: Array<{ name: string; value: string }>;
-}
-
-/** Aggregated visits of a link or scans of a QR code. The maps have no prototype: their keys come from visitors. */
-export interface Stats {
-  clicks: number;
-  visitors: string[];
-  countries: Record<string, number>;
-  referrers: Record<string, number>;
-  browsers: Record<string, number>;
-  os: Record<string, number>;
-  social: Record<string, number>;
-  /** Every visitor id hashed into a bitmap (base64), for the unique count once `visitors` is full. */
-  sketch?: string;
-}
-
-export interface UserRecord {
-  id: number;
-  username: string;
-  email: string;
-  passwordHash: string;
-  apiKey: string;
-  admin: boolean;
-  planId: number | null;
-  expires: string | null;
-  registered: string;
-  avatar: string;
-}
-
-export interface DomainRecord {
-  id: number;
-  userId: number;
-  domain: string;
-  redirectroot: string;
-  redirect404: string;
-}
-
-export interface SplashRecord {
-  id: number;
-  userId: number;
-  name: string;
-  date: string;
-}
-
-export interface OverlayRecord {
-  id: number;
-  userId: number;
-  type: "message" | "contact";
-  name: string;
-  date: string;
-}
-
-export interface LinkRecord extends Targets {
-  id: number;
-  userId: number;
-  alias: string;
-  /** The branded domain (with scheme), or null for the service's own. */
-  domain: string | null;
-  url: string;
-  type: string;
-  password: string | null;
-  expiry: string | null;
-  metatitle: string;
-  metadescription: string;
-  date: string;
-  stats: Stats;
-}
-
-export interface PixelRecord {
-  id: number;
-  userId: number;
-  type: string;
-  name: string;
-  tag: string;
-  date: string;
-}
-
-export interface QrRecord {
-  id: number;
-  userId: number;
-  code: string;
-  type: string;
-  data: unknown;
-  background: string;
-  foreground: string;
-  logo: string | null;
-  name: string;
-  date: string;
-  stats: Stats;
-}
-
-export interface PlanRecord {
-  id: number;
-  name: string;
-  free: boolean;
-  prices: { monthly: number; yearly: number; lifetime: number } | null;
-  limits: Record<string, unknown>;
-}
-
-export interface SsoToken {
-  token: string;
-  userId: number;
-  expiresAt: number;
-  used: boolean;
-}
-
-export interface State {
-  nextId: Record<string, number>;
-  users: UserRecord[];
-  domains: DomainRecord[];
-  splash: SplashRecord[];
-  overlays: OverlayRecord[];
-  links: LinkRecord[];
-  pixels: PixelRecord[];
-  qrs: QrRecord[];
-  plans: PlanRecord[];
-  sso: SsoToken[];
-}
-
-export function emptyStats(): Stats {
-  return { clicks: 0, visitors: [], countries: countMap(), referrers: countMap(), browsers: countMap(), os: countMap(), social: countMap() };
-}
-
-function emptyState(): State {
-  return { nextId: {}, users: [], domains: [], splash: [], overlays: [], links: [], pixels: [], qrs: [], plans: [], sso: [] };
-}
+// Test helpers and the bench make links with the store's `emptyStats`.
+export { emptyStats } from "./state";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
 
@@ -144,8 +18,6 @@ export function generateApiKey(): string {
 
 /** A change that could not be written to the data file; the state is back to the last saved one. */
 export class SaveError extends Error {}
-
-const newestFirst = (a: LinkRecord, b: LinkRecord) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id);
 
 function pushTo<K>(map: Map<K, LinkRecord[]>, key: K, link: LinkRecord): void {
   const list = map.get(key);

@@ -1,4 +1,4 @@
-import type { LinkRecord, PlanRecord, QrRecord, Stats, UserRecord } from "./store";
+import type { LinkRecord, PlanRecord, QrRecord, Stats, UserRecord } from "./state";
 import { uniqueVisitors } from "./visits";
 
 /** "deployed" answers as real servers do (docs/deployed-servers.md); "document" exactly as docs/api.md describes. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { UAParser } from "ua-parser-js";
-import type { LinkRecord, Stats } from "./store";
+import type { LinkRecord, Stats } from "./state";
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 

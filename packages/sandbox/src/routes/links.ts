@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { REDIRECT_TYPES } from "@linkshort/client/core";
-import { emptyStats, type LinkRecord, type Store } from "../store";
+import { emptyStats, type LinkRecord } from "../state";
+import type { Store } from "../store";
 import { linkDetailsView, linkListView, parseTimestamp, shortUrl, statsView, timestamp } from "../views";
 import { Failure, TIMESTAMP, isUrl, mine, ok, oneOf, paginate, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 

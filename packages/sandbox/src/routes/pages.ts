@@ -1,4 +1,5 @@
-import { mine, newestFirst, ok, paginate, route, type Route } from "./shared";
+import { newestFirst } from "../state";
+import { mine, ok, paginate, route, type Route } from "./shared";
 
 /** Splash pages and CTA overlays: read-only lists, as in the client's `pages` resource. */
 export const pageRoutes: Route[] = [

@@ -1,6 +1,7 @@
 import { PIXEL_TYPES } from "@linkshort/client/core";
+import { newestFirst } from "../state";
 import { timestamp } from "../views";
-import { Failure, mine, newestFirst, ok, oneOf, owned, paginate, removeItem, route, text, type Route } from "./shared";
+import { Failure, mine, ok, oneOf, owned, paginate, removeItem, route, text, type Route } from "./shared";
 
 export const pixelRoutes: Route[] = [
   route("GET", "/api/pixels", (c) => {

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { QR_TYPES } from "@linkshort/client/core";
 import QRCode from "qrcode";
 import { qrContent } from "../public";
-import { emptyStats, type QrRecord } from "../store";
+import { emptyStats, newestFirst, type QrRecord } from "../state";
 import { qrUrl, qrView, statsView, timestamp } from "../views";
-import { isEmail, Failure, isUrl, mine, newestFirst, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
+import { isEmail, Failure, isUrl, mine, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
 const RGB = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/;
 

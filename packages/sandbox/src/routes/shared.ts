@@ -1,4 +1,5 @@
-import type { Store, UserRecord } from "../store";
+import type { UserRecord } from "../state";
+import type { Store } from "../store";
 import type { Mode } from "../views";
 
 /**
@@ -104,8 +105,6 @@ export function paginate<T>(items: readonly T[], query: URLSearchParams, mode: M
   const nextpage = mode === "deployed" ? page + 1 : Math.min(page + 1, maxpage);
   return { slice, info: { result: slice.length, perpage: limit, currentpage: page, nextpage, maxpage } };
 }
-
-export const newestFirst = <T extends { id: number; date: string }>(a: T, b: T) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id);
 
 /** The caller's item with the id of the path, or the server's "does not exist" (also for another user's item). */
 export function owned<T extends { id: number; userId: number }>(items: T[], context: ApiContext, what: string): T {
