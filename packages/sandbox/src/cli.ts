@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { FaultInjector } from "./faults";
 import { parseSeed } from "./seed";
 import { startSandbox } from "./server";
+import { errorText } from "./values";
 
 const usage = `linkshort-sandbox: a local server of the Link-Shortening Service API v3
 
@@ -72,6 +73,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`linkshort-sandbox: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`linkshort-sandbox: ${errorText(error)}`);
   process.exit(1);
 });

@@ -1,6 +1,9 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { DataFile, readState, type JournalEntry } from "./data-file";
+import { DataFile } from "./data-file";
+import type { JournalEntry } from "./journal";
 import { emptyState, newestFirst, type LinkRecord, type State, type UserRecord } from "./state";
+import { readState } from "./state-check";
+import { errorText } from "./values";
 
 // Test helpers and the bench make links with the store's `emptyStats`.
 export { emptyStats } from "./state";
@@ -281,7 +284,7 @@ export class Store {
       this.scheduleCompaction();
     } catch (error) {
       this.undo(changes);
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       throw new SaveError(this.savedLinks === undefined ? `data file "${this.file}" cannot be written: ${reason}` : `The change could not be saved to the data file (${reason}); nothing was changed.`);
     }
   }
@@ -303,7 +306,7 @@ export class Store {
         this.commit();
         this.snapshot();
       } catch (error) {
-        console.error(`linkshort-sandbox: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`linkshort-sandbox: ${errorText(error)}`);
       }
     });
   }
