@@ -1,6 +1,7 @@
+import { generateApiKey, hashPassword } from "./credentials";
 import { seededRandom } from "./faults";
 import { countMap, emptyStats, type LinkRecord, type PlanRecord, type UserRecord } from "./state";
-import { generateApiKey, hashPassword, type Store } from "./store";
+import type { Store } from "./store";
 import { timestamp } from "./views";
 
 export type SeedName = "demo" | "minimal" | "none";

@@ -1,4 +1,4 @@
-import { hashPassword } from "../store";
+import { hashPassword } from "../credentials";
 import { accountView } from "../views";
 import { isEmail, Failure, ok, route, text, type Route } from "./shared";
 

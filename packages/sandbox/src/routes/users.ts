@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { generateApiKey, hashPassword } from "../credentials";
 import type { UserRecord } from "../state";
-import { generateApiKey, hashPassword } from "../store";
 import { accountView, timestamp, userView } from "../views";
 import { isEmail, Failure, TIMESTAMP, ok, removeItem, requireAdmin, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
