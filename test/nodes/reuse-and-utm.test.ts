@@ -3,7 +3,7 @@
  * what a workflow re-run and a form sent twice get, what reaches the server, and the errors a
  * person reads.
  */
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { executeNode, linkShortDescription, type Credentials } from './harness';
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const create = (additionalFields: Record<string, unknown>, url = 'https://example.com/form-entry?id=7') =>
+const create = (additionalFields: INodeParameters, url = 'https://example.com/form-entry?id=7') =>
   executeNode(user, { resource: 'link', operation: 'create', url, additionalFields });
 
 describe('Link -> Create, Reuse Existing Link', () => {

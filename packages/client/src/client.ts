@@ -1,4 +1,5 @@
-import { HttpCore, type CoreClientOptions } from "./http";
+import { HttpCore } from "./http";
+import type { CoreClientOptions } from "./options";
 import { AccountResource } from "./resources/account";
 import { DomainsResource } from "./resources/domains";
 import { LinksResource } from "./resources/links";

@@ -3,7 +3,7 @@
  * Nothing reachable from here imports anything but `zod/v4` or touches timers or process globals.
  */
 export { LinkShortClient } from "./client";
-export type { CoreClientOptions, RateLimitOptions, RequestOptions } from "./http";
+export type { CoreClientOptions, RateLimitOptions, RequestOptions } from "./options";
 export * from "./errors";
 export * from "./inputs";
 export * from "./schemas";

@@ -1,69 +1,13 @@
 import type * as z from "zod/v4";
-import {
-  AbortedError,
-  ApiError,
-  AuthenticationError,
-  ConnectionError,
-  LinkShortError,
-  NotFoundError,
-  PermissionError,
-  RateLimitError,
-  ResponseError,
-  ResponseTooLargeError,
-  TimeoutError,
-  ValidationError,
-} from "./errors";
-import { clientOptionIssues, requestOptionIssues } from "./options";
-import { RateLimiter, resetOf, sharedLimiter, type Clock, type RateLimitHeadroom } from "./rate-limit";
+import { clientErrorOf, envelopeOf, excerptOf } from "./answers";
+import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "./errors";
+import { trimTrailingSlashes } from "./link-index/short-url";
+import { clientOptionIssues, requestOptionIssues, type CoreClientOptions, type RequestOptions } from "./options";
+import { sharedLimiter, type Clock, type RateLimiter, type RateLimitHeadroom } from "./rate-limit";
 import { DEFAULT_MAX_PAGES } from "./pagination";
 import { readerOf, Rejected } from "./readers";
 import { keyRedactor } from "./redact";
-import { headerValue, type Sleep, type Transport, type TransportRequest, type TransportResponse } from "./transport";
-
-/** Options every call accepts, overriding the client's. */
-export interface RequestOptions {
-  /** Per attempt, from its start to the last byte of its answer; also the longest a call waits behind the key's first request. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  maxRetries?: number;
-}
-
-export interface RateLimitOptions {
-  /** Longest total time one call may wait for the rate limit before it fails with `RateLimitError`. Default 120 s. */
-  maxWaitMs?: number;
-  /** The limiter to pace with; by default one shared by every client of the same base URL and key. */
-  limiter?: RateLimiter;
-}
-
-export interface CoreClientOptions {
-  /** The service's address, e.g. `https://short.example.com` (a trailing `/api` is accepted). */
-  baseUrl: string;
-  apiKey: string;
-  transport: Transport;
-  /**
-   * The transport adds the credential itself (n8n's HTTP helper does, from the node's credential):
-   * requests then carry no Authorization header. The key still names the rate-limit window and is
-   * redacted from every message.
-   */
-  transportAuthenticates?: boolean;
-  sleep: Sleep;
-  /** Per attempt, from its start to the last byte of its answer. Default 30 s. */
-  timeoutMs?: number;
-  /** Retries of GET, PUT and DELETE after connection errors, timeouts and 5xx. Default 2, at most 10. */
-  maxRetries?: number;
-  /** The largest answer read; a larger one fails with `ResponseTooLargeError` and is not retried. Default 32 MiB. */
-  maxBodyBytes?: number;
-  /** The most pages one walk of a list (`for await`, `toArray`) reads before failing with `TooManyPagesError`. Default 10,000. */
-  maxPages?: number;
-  /** Pacing from the rate-limit headers; `false` sends at once and fails on a limit answer. */
-  rateLimit?: RateLimitOptions | false;
-  signal?: AbortSignal;
-  /** Epoch milliseconds; injectable for tests. */
-  now?: () => number;
-  /** A number in [0, 1) for backoff jitter; injectable for tests. */
-  random?: () => number;
-  userAgent?: string;
-}
+import type { Transport, TransportRequest, TransportResponse } from "./transport";
 
 export interface ApiRequest {
   method: TransportRequest["method"];
@@ -83,23 +27,6 @@ const MIN_RATE_LIMIT_WAIT_MS = 100;
 const UNKNOWN_RATE_LIMIT_WAIT_MS = 1_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
-const EXCERPT_LENGTH = 200;
-const NEVER_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
-const TIMEOUT_CODES = new Set(["ECONNABORTED", "ETIMEDOUT", "ESOCKETTIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
-
-/** The first error code in an error's cause chain (hosts such as n8n wrap the network error). */
-function errorCode(error: unknown): string {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current && typeof current === "object" && depth < 5; depth += 1) {
-    if (typeof current.code === "string" && /^E[A-Z_]+$|^UND_ERR/.test(current.code)) return current.code;
-    current = current.cause as typeof current;
-  }
-  return "";
-}
-
-function isSuccess(flag: unknown): boolean {
-  return flag === 0 || flag === "0" || flag === false;
-}
 
 /** Builds requests, sends them through the transport with pacing and retries, and turns answers into values or errors. */
 export class HttpCore {
@@ -120,7 +47,7 @@ export class HttpCore {
     const issues = clientOptionIssues({ ...options });
     if (issues.length > 0) throw new ValidationError(issues, "LinkShortClient");
 
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api$/, "");
+    this.baseUrl = trimTrailingSlashes(options.baseUrl).replace(/\/api$/, "");
     this.transport = options.transport;
     this.clock = { now: options.now ?? Date.now, sleep: options.sleep };
     this.random = options.random ?? Math.random;
@@ -178,7 +105,7 @@ export class HttpCore {
       let body: unknown;
       try {
         const response = await this.send(transportRequest);
-        body = this.parse(response);
+        body = envelopeOf(response, this.#redact, this.clock.now());
       } catch (error) {
         if (error instanceof RateLimitError) {
           rateLimitAnswers += 1;
@@ -238,81 +165,10 @@ export class HttpCore {
       if (typeof response.body === "string" && response.body.length > request.maxBodyBytes) throw new ResponseTooLargeError(response.status, request.maxBodyBytes);
       return response;
     } catch (error) {
-      throw this.asClientError(error, request);
+      throw clientErrorOf(error, request, this.#redact);
     } finally {
       this.limiter?.release();
     }
-  }
-
-  /** Any failure of the transport as the client's error: its own classes pass, others are classified by their code. */
-  private asClientError(error: unknown, request: TransportRequest): LinkShortError {
-    if (error instanceof LinkShortError) {
-      if (error instanceof ConnectionError) return new ConnectionError(this.redact(error.message), error.mayHaveReachedServer);
-      return error;
-    }
-    if (request.signal?.aborted) return new AbortedError();
-    const code = errorCode(error);
-    if (TIMEOUT_CODES.has(code)) return new TimeoutError(request.timeoutMs);
-    const message = error instanceof Error ? error.message : String(error);
-    return new ConnectionError(this.redact(`Could not reach the server${code ? ` (${code})` : ""}: ${message}`), !NEVER_SENT_CODES.has(code));
-  }
-
-  /** Turns an answer into the envelope's body, or throws the error it carries. */
-  private parse(response: TransportResponse): unknown {
-    const { status } = response;
-    const text = typeof response.body === "string" ? response.body : "";
-    if (status === 429) {
-      throw this.rateLimitError("Too many requests (HTTP 429)", status, headerValue(response.headers, "retry-after"), response);
-    }
-    if (!/\S/.test(text)) throw new ResponseError(`The server sent an empty answer (HTTP ${status})`, status, "");
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      const html = /^\s*</.test(text);
-      throw new ResponseError(
-        html ? `The server sent an HTML page instead of JSON (HTTP ${status})` : `The server sent malformed JSON (HTTP ${status})`,
-        status,
-        this.excerpt(text),
-      );
-    }
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw new ResponseError(`The server's answer is not a JSON object (HTTP ${status})`, status, this.excerpt(text));
-    }
-    const envelope = body as Record<string, unknown>;
-    if (!("error" in envelope)) {
-      throw new ResponseError(`The server's answer has no "error" key (HTTP ${status})`, status, this.excerpt(text));
-    }
-    if (isSuccess(envelope.error) && status < 400) return envelope;
-
-    const message = this.redact(typeof envelope.message === "string" && envelope.message ? envelope.message : `The server reported an error (HTTP ${status})`);
-    if (envelope.error === 429 || envelope.error === "429") {
-      throw this.rateLimitError(message, status, envelope["Retry-After"] ?? headerValue(response.headers, "retry-after"), response);
-    }
-    if (status === 401) throw new AuthenticationError(message, status, envelope.error);
-    if (status === 403) {
-      throw /api key|activate/i.test(message) ? new AuthenticationError(message, status, envelope.error) : new PermissionError(message, status, envelope.error);
-    }
-    if (status === 404 || /does not exist|doesn't exist|not found|no such/i.test(message)) {
-      throw new NotFoundError(message, status, envelope.error);
-    }
-    throw new ApiError(message, status, envelope.error);
-  }
-
-  private rateLimitError(message: string, status: number, retryAfter: unknown, response: TransportResponse): RateLimitError {
-    // The window's reset says when the limit lifts only if the answer says that window is spent: a
-    // proxy's 429 that passes on headers of a window with requests left lifts at its Retry-After.
-    const windowHasRoom = Number(headerValue(response.headers, "x-ratelimit-remaining")) > 0;
-    return new RateLimitError(message, status, this.retryAfterMs(retryAfter), windowHasRoom ? undefined : resetOf(response));
-  }
-
-  /** `Retry-After` as seconds (number or string) or an HTTP date. */
-  private retryAfterMs(value: unknown): number | undefined {
-    if (value === undefined || value === null || value === "") return undefined;
-    const seconds = Number(value);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const date = typeof value === "string" ? Date.parse(value) : Number.NaN;
-    return Number.isFinite(date) ? Math.max(0, date - this.clock.now()) : undefined;
   }
 
   private pacingTooLong(waitMs: number): RateLimitError {
@@ -362,7 +218,7 @@ export class HttpCore {
         .slice(0, 3)
         .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
         .join("; ");
-      excerpt = this.excerpt(JSON.stringify(body) ?? "");
+      excerpt = excerptOf(JSON.stringify(body) ?? "", this.#redact);
     } catch {
       excerpt = "(too deeply nested to show)";
     }
@@ -373,7 +229,4 @@ export class HttpCore {
     return request.url.slice(this.baseUrl.length).split("?")[0] ?? "";
   }
 
-  private excerpt(text: string): string {
-    return this.redact(text.replace(/\s+/g, " ").trim()).slice(0, EXCERPT_LENGTH);
-  }
 }

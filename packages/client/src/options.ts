@@ -4,6 +4,8 @@
  */
 import type { FieldIssue } from "./errors";
 import { isHttpUrl } from "./inputs";
+import type { RateLimiter } from "./rate-limit";
+import type { Sleep, Transport } from "./transport";
 
 /** Node's timers hold at most this many milliseconds; anything longer would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -82,4 +84,48 @@ export function clientOptionIssues(options: Record<string, unknown>): FieldIssue
     }
   }
   return issues;
+}
+
+export interface RequestOptions {
+  /** Per attempt, from its start to the last byte of its answer; also the longest a call waits behind the key's first request. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  maxRetries?: number;
+}
+
+export interface RateLimitOptions {
+  /** Longest total time one call may wait for the rate limit before it fails with `RateLimitError`. Default 120 s. */
+  maxWaitMs?: number;
+  /** The limiter to pace with; by default one shared by every client of the same base URL and key. */
+  limiter?: RateLimiter;
+}
+
+export interface CoreClientOptions {
+  /** The service's address, e.g. `https://short.example.com` (a trailing `/api` is accepted). */
+  baseUrl: string;
+  apiKey: string;
+  transport: Transport;
+  /**
+   * The transport adds the credential itself (n8n's HTTP helper does, from the node's credential):
+   * requests then carry no Authorization header. The key still names the rate-limit window and is
+   * redacted from every message.
+   */
+  transportAuthenticates?: boolean;
+  sleep: Sleep;
+  /** Per attempt, from its start to the last byte of its answer. Default 30 s. */
+  timeoutMs?: number;
+  /** Retries of GET, PUT and DELETE after connection errors, timeouts and 5xx. Default 2, at most 10. */
+  maxRetries?: number;
+  /** The largest answer read; a larger one fails with `ResponseTooLargeError` and is not retried. Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** The most pages one walk of a list (`for await`, `toArray`) reads before failing with `TooManyPagesError`. Default 10,000. */
+  maxPages?: number;
+  /** Pacing from the rate-limit headers; `false` sends at once and fails on a limit answer. */
+  rateLimit?: RateLimitOptions | false;
+  signal?: AbortSignal;
+  /** Epoch milliseconds; injectable for tests. */
+  now?: () => number;
+  /** A number in [0, 1) for backoff jitter; injectable for tests. */
+  random?: () => number;
+  userAgent?: string;
 }

@@ -1,5 +1,6 @@
 import * as z from "zod/v4";
-import type { HttpCore, RequestOptions } from "../http";
+import type { HttpCore } from "../http";
+import type { RequestOptions } from "../options";
 import { IdSchema } from "../inputs";
 import { ValidationError } from "../errors";
 import { PagePromise } from "../pagination";
