@@ -147,7 +147,10 @@ describe("retries", () => {
 
   it.each(Object.entries(fail))("never retries a create after %s", async (_name, failure) => {
     const { client, sent } = scripted([failure, { json: { error: 0, id: 1, shorturl: "x" } }]);
-    await expect(client.links.create({ url: "https://example.com" })).rejects.toBeDefined();
+    const error = await client.links.create({ url: "https://example.com" }).catch((e: unknown) => e);
+    const expected = failure instanceof TimeoutError ? TimeoutError : failure instanceof Error ? ConnectionError : (failure as { json?: unknown }).json ? ApiError : ResponseError;
+    expect(error).toBeInstanceOf(expected);
+    if (error instanceof ConnectionError) expect(error.mayHaveReachedServer).toBe(true);
     expect(sent).toHaveLength(1);
   });
 
