@@ -3,7 +3,7 @@
  * on loopback against the sandbox. Prints a table and writes test/bench/RESULTS.md.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -441,9 +441,13 @@ async function main() {
   const machine = `${cpu}, ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
   console.log(`\n${table}\n\n${machine}`);
   if (only.length === 0) {
+    // Sections after the table (the `npm start` timings) are measured by hand and kept.
+    const path = join(__dirname, 'RESULTS.md');
+    const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    const kept = previous.indexOf('\n## ') === -1 ? '' : previous.slice(previous.indexOf('\n## '));
     writeFileSync(
-      join(__dirname, 'RESULTS.md'),
-      `# Benchmark results\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}, by \`npm run bench\`.\nEach ratio compares two things measured side by side in the same run, on loopback against the sandbox.\n\n${table}\n`,
+      path,
+      `# Benchmark results\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}, by \`npm run bench\`.\nEach ratio compares two things measured side by side in the same run, on loopback against the sandbox.\n\n${table}\n${kept}`,
     );
   }
   const missed = rows.filter((row) => row.met === false);
