@@ -8,8 +8,10 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { accountFingerprint, linkShortClient, toNodeError } from '../LinkShort/transport';
-import { EVENT_NAMES, EVENTS, type EventName, type EventParameters, type PollEvent } from './events';
+import { accountFingerprint, linkShortClient } from '../shared/client';
+import { toNodeError } from '../shared/errors';
+import { EVENT_NAMES, EVENTS, type EventName } from './events';
+import type { EventParameters, PollEvent } from './events/event';
 
 /**
  * How long a poll keeps other polls of the same node away. n8n starts a poll on schedule even

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { linkShortClient, toNodeError } from '../transport';
+import { linkShortClient } from '../../shared/client';
+import { toNodeError } from '../../shared/errors';
 import { fieldLabel, type Operation } from './common';
 import { account } from './account';
 import { domain } from './domain';

@@ -1,5 +1,5 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-import { linkShortClient } from '../transport';
+import { linkShortClient } from '../../shared/client';
 
 /** The service's own domain first, then the account's branded domains. */
 export async function getDomains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

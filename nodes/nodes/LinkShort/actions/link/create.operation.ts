@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { createOrReuse } from '@linkshort/client/core';
 import type { Operation } from '../common';
 import { linkOutput } from '../outputs';
-import { linkIndexFor } from '../../transport/linkIndex';
+import { linkIndexFor } from '../../../shared/linkIndex';
 import { createFields, linkInput, linkParameterOf } from './fields';
 
 export const create: Operation = {

@@ -1,6 +1,6 @@
 import { sleep, type IExecuteFunctions, type ILoadOptionsFunctions } from 'n8n-workflow';
 import { LinkIndex, type LinkShortClient } from '@linkshort/client/core';
-import { accountFingerprint } from './index';
+import { accountFingerprint } from './client';
 
 /**
  * The accounts whose link index this n8n process keeps (about 740 bytes a link): the least
@@ -31,9 +31,4 @@ export async function linkIndexFor(context: IExecuteFunctions | ILoadOptionsFunc
 		index.watch(client);
 	}
 	return index;
-}
-
-/** Forgets every account's index (tests). */
-export function clearLinkIndexes(): void {
-	indexes.clear();
 }

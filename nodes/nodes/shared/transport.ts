@@ -1,30 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	INode,
-	IPollFunctions,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import {
-	AbortedError,
-	ApiError,
-	LinkShortClient,
-	LinkShortError,
-	ResponseError,
-	ResponseTooLargeError,
-	TimeoutError,
-	trimTrailingSlashes,
-	ValidationError,
-	type Transport,
-} from '@linkshort/client/core';
-import { createHash } from 'crypto';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import { AbortedError, ResponseTooLargeError, TimeoutError, type Transport } from '@linkshort/client/core';
 
-type HttpContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+export type HttpContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
-const CREDENTIALS = 'linkShortApi';
+/** The credential type n8n signs the requests with. */
+export const CREDENTIALS = 'linkShortApi';
 
 interface ResponseStream {
 	on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
@@ -142,7 +122,7 @@ function untilStopped<T extends { body?: unknown }>(promise: Promise<T>, stop: A
  * which also stops the helper where it honours the signal), and the body is read as a stream,
  * capped as it arrives.
  */
-function n8nTransport(context: HttpContext): Transport {
+export function n8nTransport(context: HttpContext): Transport {
 	return async ({ method, url, headers, body, timeoutMs, maxBodyBytes, signal }) => {
 		const deadline = AbortSignal.timeout(timeoutMs);
 		const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
@@ -175,57 +155,4 @@ function n8nTransport(context: HttpContext): Transport {
 		const text = await readCapped(response.body, response.statusCode, responseHeaders['content-length'], maxBodyBytes, stop, stopped);
 		return { status: response.statusCode, headers: responseHeaders, body: text };
 	};
-}
-
-/**
- * Which account the node's credential names, as a digest of its base URL and API key: state kept
- * per account (the trigger's) can tell a switched credential, and holds no key.
- */
-export async function accountFingerprint(context: HttpContext): Promise<string> {
-	const credentials = await context.getCredentials<{ baseUrl: string; apiKey: string }>(CREDENTIALS);
-	const baseUrl = trimTrailingSlashes(String(credentials.baseUrl ?? '').trim()).toLowerCase();
-	const account = `${baseUrl.endsWith('/api') ? baseUrl.slice(0, -4) : baseUrl}\n${String(credentials.apiKey ?? '')}`;
-	return createHash('sha256').update(`linkshort-account\n${account}`).digest('hex').slice(0, 32);
-}
-
-/** A client over the node's credentials, n8n's HTTP helper and n8n's sleep. */
-export async function linkShortClient(context: HttpContext): Promise<LinkShortClient> {
-	const credentials = await context.getCredentials<{ baseUrl: string; apiKey: string }>(CREDENTIALS);
-	return new LinkShortClient({
-		baseUrl: String(credentials.baseUrl ?? '').trim(),
-		apiKey: String(credentials.apiKey ?? ''),
-		transport: n8nTransport(context),
-		transportAuthenticates: true,
-		sleep: async (ms) => await sleep(ms),
-		userAgent: 'n8n-nodes-linkshort',
-	});
-}
-
-/**
- * n8n's error for a failure: the client's field-named ValidationError becomes a
- * NodeOperationError naming the fields through `fieldLabel`, any other client error a NodeApiError with the server's message and status.
- * Client messages never contain the API key.
- */
-export function toNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex?: number,
-	fieldLabel: (field: string) => string = (field) => field,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	if (error instanceof ValidationError) {
-		// One message naming each field as the node shows it; a description would repeat it in n8n's error panel.
-		const message = error.issues.map((issue) => `${fieldLabel(issue.field)}: ${issue.message}`).join('; ');
-		return new NodeOperationError(node, message, { itemIndex });
-	}
-	if (error instanceof LinkShortError) {
-		const httpCode = error instanceof ApiError || error instanceof ResponseError ? String(error.status) : undefined;
-		return new NodeApiError(node, { message: error.message, name: error.name } as JsonObject, {
-			itemIndex,
-			message: error.message,
-			...(httpCode ? { httpCode } : {}),
-			description: error instanceof ResponseError && error.excerpt ? `The server answered: ${error.excerpt}` : undefined,
-		});
-	}
-	return new NodeOperationError(node, error instanceof Error ? error.message : String(error), { itemIndex });
 }

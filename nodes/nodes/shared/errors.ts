@@ -1,0 +1,32 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { ApiError, LinkShortError, ResponseError, ValidationError } from '@linkshort/client/core';
+
+/**
+ * n8n's error for a failure: the client's field-named ValidationError becomes a
+ * NodeOperationError naming the fields through `fieldLabel`, any other client error a NodeApiError with the server's message and status.
+ * Client messages never contain the API key.
+ */
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+	fieldLabel: (field: string) => string = (field) => field,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	if (error instanceof ValidationError) {
+		// One message naming each field as the node shows it; a description would repeat it in n8n's error panel.
+		const message = error.issues.map((issue) => `${fieldLabel(issue.field)}: ${issue.message}`).join('; ');
+		return new NodeOperationError(node, message, { itemIndex });
+	}
+	if (error instanceof LinkShortError) {
+		const httpCode = error instanceof ApiError || error instanceof ResponseError ? String(error.status) : undefined;
+		return new NodeApiError(node, { message: error.message, name: error.name } as JsonObject, {
+			itemIndex,
+			message: error.message,
+			...(httpCode ? { httpCode } : {}),
+			description: error instanceof ResponseError && error.excerpt ? `The server answered: ${error.excerpt}` : undefined,
+		});
+	}
+	return new NodeOperationError(node, error instanceof Error ? error.message : String(error), { itemIndex });
+}
