@@ -1,9 +1,12 @@
 import { Action, ActionPanel, Icon, Keyboard, List } from "@raycast/api";
 import type { QrCode } from "@linkshort/client/core";
+import { useState } from "react";
+import { chooseAccount, getAccounts, getChosenAccount } from "./api/accounts";
 import { getClient } from "./api/client";
 import { confirmAndDelete } from "./api/confirm-delete";
 import { pluralize, statisticsMarkdown } from "./api/format";
 import { loadQrPicture, qrImageUrl, qrPictureMarkdown } from "./api/qr-image";
+import { AccountDropdown } from "./components/AccountDropdown";
 import { QrForm } from "./components/QrForm";
 import { CopyQrImageAction } from "./components/QrImage";
 import { useQrCodes, useQrStats } from "./hooks/useQrCodes";
@@ -71,7 +74,9 @@ function QrActions({
 }
 
 export default function Command() {
-  const { data, isLoading, pagination, revalidate, mutate } = useQrCodes();
+  const accounts = getAccounts();
+  const [account, setAccount] = useState(getChosenAccount);
+  const { data, isLoading, pagination, revalidate, mutate } = useQrCodes(account);
 
   async function deleteQr(qr: QrCode) {
     await confirmAndDelete({
@@ -80,7 +85,7 @@ export default function Command() {
       deleted: "QR code deleted",
       failure: "Could not delete the QR code",
       remove: () =>
-        mutate(getClient().qrCodes.delete(qr.id), {
+        mutate(getClient(account).qrCodes.delete(qr.id), {
           optimisticUpdate: (codes) => codes?.filter((candidate) => candidate.id !== qr.id),
         }),
       retry: () => deleteQr(qr),
@@ -93,6 +98,9 @@ export default function Command() {
       isShowingDetail={(data ?? []).length > 0}
       pagination={pagination}
       searchBarPlaceholder="Search QR codes by name or link"
+      searchBarAccessory={
+        <AccountDropdown accounts={accounts} chosen={account} onChange={(id) => setAccount(chooseAccount(id))} />
+      }
     >
       <List.EmptyView
         icon={Icon.Code}

@@ -1,15 +1,21 @@
 import { Action, ActionPanel, Icon, Keyboard, List } from "@raycast/api";
 import { getFavicon, useCachedState } from "@raycast/utils";
 import { useState } from "react";
-import type { Link } from "@linkshort/client/core";
+import type { IndexedLink } from "@linkshort/client/core";
+import { chooseAccount, getAccounts, getChosenAccount } from "./api/accounts";
 import { getClient } from "./api/client";
 import { confirmAndDelete } from "./api/confirm-delete";
 import { statisticsMarkdown, topEntries } from "./api/format";
+import { freshnessLine } from "./api/link-index";
+import { shortcut } from "./api/shortcuts";
+import { AccountDropdown } from "./components/AccountDropdown";
+import { InstallMcpServerAction } from "./components/InstallMcpServerAction";
 import { EditLinkForm, LinkForm } from "./components/LinkForm";
 import { QrForm } from "./components/QrForm";
-import { useLinks, useLinkStats, type LinkOrder } from "./hooks/useLinks";
+import { useLinkStats } from "./hooks/useLinks";
+import { useLinkIndex, type LinkOrder } from "./hooks/useLinkIndex";
 
-function LinkDetail({ link }: { link: Link }) {
+function LinkDetail({ link }: { link: IndexedLink }) {
   const { data, isLoading } = useLinkStats(link.id);
   const stats = data?.stats;
   return (
@@ -33,117 +39,141 @@ function LinkDetail({ link }: { link: Link }) {
   );
 }
 
+const count = (value: number) => value.toLocaleString("en-US");
+
 export default function Command() {
+  const accounts = getAccounts();
+  const [account, setAccount] = useState(getChosenAccount);
   const [order, setOrder] = useCachedState<LinkOrder>("search-links-order", "date");
   const [showingDetail, setShowingDetail] = useCachedState("search-links-show-detail", true);
   const [searchText, setSearchText] = useState("");
-  const { data, isLoading, pagination, mutate, revalidate } = useLinks(order);
-  const links = data ?? [];
+  const search = useLinkIndex(account, searchText, order);
+  const { links, matches, freshness } = search;
+  const query = searchText.trim();
 
-  async function deleteLink(link: Link) {
+  async function deleteLink(link: IndexedLink) {
     await confirmAndDelete({
       title: "Delete this short link?",
       message: `${link.shorturl} will stop working.`,
       deleted: "Link deleted",
       failure: "Could not delete the link",
-      remove: () =>
-        mutate(getClient().links.delete(link.id), {
-          optimisticUpdate: (links) => links?.filter((candidate) => candidate.id !== link.id),
-        }),
+      // The index drops the link as soon as the service confirms: the list follows.
+      remove: () => getClient(account).links.delete(link.id),
       retry: () => deleteLink(link),
     });
   }
 
+  const progress = freshnessLine(freshness);
+  const sectionTitle = query ? "Best Matches" : order === "click" ? "Most Clicks" : "Newest";
+  const shown = matches > links.length ? `${count(links.length)} of ${count(matches)} · ` : "";
+  const otherOrder: LinkOrder = order === "click" ? "date" : "click";
+  const sharedActions = (
+    <ActionPanel.Section>
+      <Action
+        title={order === "click" ? "Sort by Newest" : "Sort by Most Clicks"}
+        icon={Icon.ArrowUp}
+        shortcut={shortcut(["cmd", "shift"], "s")}
+        onAction={() => setOrder(otherOrder)}
+      />
+      <Action
+        title="Reload"
+        icon={Icon.ArrowClockwise}
+        shortcut={Keyboard.Shortcut.Common.Refresh}
+        onAction={search.retry}
+      />
+      <InstallMcpServerAction account={account} />
+    </ActionPanel.Section>
+  );
+
   return (
     <List
-      isLoading={isLoading}
+      isLoading={search.isLoading || search.isSyncing}
       isShowingDetail={showingDetail && links.length > 0}
-      pagination={pagination}
-      filtering
+      filtering={false}
       onSearchTextChange={setSearchText}
-      searchBarPlaceholder="Search loaded links by URL, alias or title"
+      navigationTitle={freshness.complete ? undefined : `Search Links · ${progress}`}
+      searchBarPlaceholder="Search all your links by alias, short URL, long URL, title or description"
       searchBarAccessory={
-        <List.Dropdown
-          tooltip="Sort By"
-          value={order}
-          onChange={(value) => setOrder(value === "click" ? "click" : "date")}
-        >
-          <List.Dropdown.Item title="Newest First" value="date" />
-          <List.Dropdown.Item title="Most Clicks First" value="click" />
-        </List.Dropdown>
+        <AccountDropdown accounts={accounts} chosen={account} onChange={(id) => setAccount(chooseAccount(id))} />
       }
     >
-      {searchText.trim() ? (
+      {query ? (
         <List.EmptyView
           icon={Icon.MagnifyingGlass}
-          title="No matching links"
-          description={`None of the loaded links has "${searchText.trim()}" in its URL, alias or title.`}
+          title={freshness.complete ? "No matching links" : "No matching links yet"}
+          description={`None of your links has "${query.slice(0, 100)}" in its alias, URLs, title or description. ${progress}.`}
         />
       ) : (
         <List.EmptyView
           icon={Icon.Link}
-          title={isLoading ? "Loading your links…" : "No short links yet"}
-          description="Shorten your first link here, or with Shorten Link from anywhere."
+          title={
+            search.isLoading || (search.isSyncing && !freshness.complete) ? "Loading your links…" : "No short links yet"
+          }
+          description={
+            search.isSyncing && !freshness.complete
+              ? progress
+              : "Shorten your first link here, or with Shorten Link from anywhere."
+          }
           actions={
             <ActionPanel>
               <Action.Push title="Shorten a Link" icon={Icon.Plus} target={<LinkForm />} />
+              <InstallMcpServerAction account={account} />
             </ActionPanel>
           }
         />
       )}
-      {links.map((link) => (
-        <List.Item
-          key={link.id}
-          id={String(link.id)}
-          icon={getFavicon(link.longurl, { fallback: Icon.Link })}
-          title={link.shorturl.replace(/^https?:\/\//, "")}
-          keywords={[link.longurl, link.alias, link.title]}
-          accessories={[{ text: `${link.clicks}`, icon: Icon.BarChart, tooltip: "Clicks" }]}
-          detail={<LinkDetail link={link} />}
-          actions={
-            <ActionPanel>
-              <Action.CopyToClipboard title="Copy Short URL" content={link.shorturl} />
-              <Action.OpenInBrowser title="Open Short URL" url={link.shorturl} />
-              <Action.OpenInBrowser
-                title="Open Long URL"
-                url={link.longurl}
-                shortcut={{ modifiers: ["cmd", "shift"], key: "l" }}
-              />
-              <Action.Push
-                title="Edit Link"
-                icon={Icon.Pencil}
-                shortcut={Keyboard.Shortcut.Common.Edit}
-                target={<EditLinkForm link={link} onSaved={revalidate} />}
-              />
-              <Action
-                title={showingDetail ? "Hide Details" : "Show Details"}
-                icon={Icon.Sidebar}
-                shortcut={{ modifiers: ["cmd"], key: "d" }}
-                onAction={() => setShowingDetail(!showingDetail)}
-              />
-              <Action.Push
-                title="Create QR Code"
-                icon={Icon.Code}
-                shortcut={{ modifiers: ["cmd", "shift"], key: "q" }}
-                target={<QrForm initialLink={link.shorturl} />}
-              />
-              <Action
-                title="Delete Link"
-                icon={Icon.Trash}
-                style={Action.Style.Destructive}
-                shortcut={Keyboard.Shortcut.Common.Remove}
-                onAction={() => deleteLink(link)}
-              />
-              <Action
-                title="Reload"
-                icon={Icon.ArrowClockwise}
-                shortcut={Keyboard.Shortcut.Common.Refresh}
-                onAction={revalidate}
-              />
-            </ActionPanel>
-          }
-        />
-      ))}
+      <List.Section title={sectionTitle} subtitle={`${shown}${progress}`}>
+        {links.map((link) => (
+          <List.Item
+            key={link.id}
+            id={String(link.id)}
+            icon={getFavicon(link.longurl, { fallback: Icon.Link })}
+            title={link.shorturl.replace(/^https?:\/\//, "")}
+            subtitle={showingDetail ? undefined : link.title || link.longurl}
+            accessories={[{ text: `${link.clicks}`, icon: Icon.BarChart, tooltip: "Clicks" }]}
+            detail={<LinkDetail link={link} />}
+            actions={
+              <ActionPanel>
+                <ActionPanel.Section>
+                  <Action.CopyToClipboard title="Copy Short URL" content={link.shorturl} />
+                  <Action.OpenInBrowser title="Open Short URL" url={link.shorturl} />
+                  <Action.OpenInBrowser
+                    title="Open Long URL"
+                    url={link.longurl}
+                    shortcut={shortcut(["cmd", "shift"], "l")}
+                  />
+                  <Action.Push
+                    title="Edit Link"
+                    icon={Icon.Pencil}
+                    shortcut={Keyboard.Shortcut.Common.Edit}
+                    target={<EditLinkForm link={link} onSaved={search.refresh} />}
+                  />
+                  <Action
+                    title={showingDetail ? "Hide Details" : "Show Details"}
+                    icon={Icon.Sidebar}
+                    shortcut={shortcut(["cmd"], "d")}
+                    onAction={() => setShowingDetail(!showingDetail)}
+                  />
+                  <Action.Push
+                    title="Create QR Code"
+                    icon={Icon.Code}
+                    shortcut={shortcut(["cmd", "shift"], "q")}
+                    target={<QrForm initialLink={link.shorturl} />}
+                  />
+                  <Action
+                    title="Delete Link"
+                    icon={Icon.Trash}
+                    style={Action.Style.Destructive}
+                    shortcut={Keyboard.Shortcut.Common.Remove}
+                    onAction={() => deleteLink(link)}
+                  />
+                </ActionPanel.Section>
+                {sharedActions}
+              </ActionPanel>
+            }
+          />
+        ))}
+      </List.Section>
     </List>
   );
 }

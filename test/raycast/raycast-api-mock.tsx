@@ -25,6 +25,7 @@ export const mock = {
   browserUrl: undefined as string | undefined,
   huds: [] as string[],
   toasts: [] as ToastRecord[],
+  toastTitles: [] as string[],
   alertAnswer: true,
   alerts: [] as Array<{ title: string; message?: string }>,
   pushed: [] as ReactNode[],
@@ -39,6 +40,7 @@ export const mock = {
     this.browserUrl = undefined;
     this.huds = [];
     this.toasts = [];
+    this.toastTitles = [];
     this.alertAnswer = true;
     this.alerts = [];
     this.pushed = [];
@@ -77,7 +79,15 @@ export const showHUD = async (text: string) => void mock.huds.push(text);
 export class Toast {
   static Style = { Success: "SUCCESS", Failure: "FAILURE", Animated: "ANIMATED" };
   style?: string;
-  title = "";
+  #title = "";
+  /** Every title a toast showed, in order (a progress toast changes its title as it goes). */
+  get title() {
+    return this.#title;
+  }
+  set title(value: string) {
+    this.#title = value;
+    mock.toastTitles.push(value);
+  }
   message?: string;
   primaryAction?: ToastRecord["primaryAction"];
   constructor(options: Partial<ToastRecord>) {
@@ -106,6 +116,10 @@ export const useNavigation = () => ({ push: (view: ReactNode) => mock.pushed.pus
 export const LaunchType = { UserInitiated: "userInitiated", Background: "background" };
 
 const cacheStore = new Map<string, string>();
+/** Everything in the Cache mock, every namespace (`namespace:key`), for tests that look for what must not be there. */
+export const cacheEntries = () => [...cacheStore.entries()];
+/** Everything in the LocalStorage mock. */
+export const localStorageEntries = () => [...storage.entries()];
 export class Cache {
   private subscribers: Array<(key: string | undefined, data: string | undefined) => void> = [];
   private readonly prefix: string;
@@ -141,7 +155,10 @@ export const Icon = new Proxy({}, { get: (_target, name) => String(name) }) as R
 export const Color = new Proxy({}, { get: (_target, name) => String(name) }) as Record<string, string>;
 export const Image = { Mask: { Circle: "circle" } };
 export const Keyboard = {
-  Shortcut: { Common: new Proxy({}, { get: (_target, name) => ({ modifiers: ["cmd"], key: String(name) }) }) },
+  // Raycast's common shortcuts carry both platforms' forms.
+  Shortcut: {
+    Common: new Proxy({}, { get: (_target, name) => ({ macOS: { modifiers: ["cmd"], key: String(name) }, Windows: { modifiers: ["ctrl"], key: String(name) } }) }),
+  },
 };
 
 /** A component that renders as an element named `name`, keeping its props, with its children. */
@@ -203,6 +220,7 @@ export const Action = Object.assign(element("Action"), {
   OpenInBrowser: element("Action.OpenInBrowser"),
   Paste: element("Action.Paste"),
   Open: element("Action.Open"),
+  InstallMCPServer: element("Action.InstallMCPServer"),
 });
 export const MenuBarExtra = Object.assign(element("MenuBarExtra"), {
   Item: element("MenuBarExtra.Item"),

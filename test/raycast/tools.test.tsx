@@ -23,21 +23,24 @@ describe("AI tools", () => {
     expect(sandbox.requests.length).toBe(before);
   });
 
-  it("find-links finds by text and orders by clicks", async () => {
-    expect(await findLinks({ query: "raycast.com" })).toEqual([expect.objectContaining({ alias: "raycast", clicks: 42 })]);
-    expect((await findLinks({ order: "click", limit: 2 })).map((link) => link.alias)).toEqual(["n8n", "raycast"]);
+  it("find-links finds by text and orders by clicks, saying how fresh its index is", async () => {
+    const found = await findLinks({ query: "raycast.com" });
+    expect(found.links).toEqual([expect.objectContaining({ alias: "raycast", clicks: 42 })]);
+    const known = sandbox.store.state.links.filter((link) => link.userId === 2).length;
+    expect(found.freshness).toMatchObject({ complete: true, linksKnown: known, linksOnServer: known, summary: expect.stringMatching(/^\d+ links, all checked just now/) });
+    expect((await findLinks({ order: "click", limit: 2 })).links.map((link) => link.alias)).toEqual(["n8n", "raycast"]);
   });
 
   it("get-link-stats returns the statistics", async () => {
-    const [n8n] = await findLinks({ query: "n8n.io" });
+    const [n8n] = (await findLinks({ query: "n8n.io" })).links;
     expect(await getLinkStats({ id: n8n!.id })).toMatchObject({ clicks: 120, uniqueClicks: 84, shorturl: `${sandbox.baseUrl}/n8n` });
   });
 
   it("delete-link asks for confirmation naming the link, then deletes it", async () => {
-    const [link] = await findLinks({ query: "example.com/ai" });
+    const [link] = (await findLinks({ query: "example.com/ai" })).links;
     const asked = await confirmation({ id: link!.id });
     expect(asked).toMatchObject({ message: `Delete ${sandbox.baseUrl}/from-ai? It will stop working.` });
     await expect(deleteLink({ id: link!.id })).resolves.toEqual({ deleted: true, id: link!.id });
-    expect(await findLinks({ query: "example.com/ai" })).toEqual([]);
+    expect((await findLinks({ query: "example.com/ai" })).links).toEqual([]);
   });
 });

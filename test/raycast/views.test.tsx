@@ -27,20 +27,16 @@ const userLinks = () => sandbox.store.state.links.filter((link) => link.userId =
 const items = (root: ReactTestInstance) => byType(root, "List.Item");
 
 describe("Search Links", () => {
-  it("loads page by page as the list scrolls, newest first, and can order by clicks", async () => {
+  it("shows the newest links from the whole account's index, and sorts by clicks", async () => {
     const view = await render(<SearchLinks />);
-    await waitFor(() => items(view.root).length === 50, "the first page");
-    const list = byType(view.root, "List")[0]!;
-    expect(list.props.pagination).toMatchObject({ hasMore: true, pageSize: 50 });
-    await press(list.props.pagination.onLoadMore);
-    await waitFor(() => items(view.root).length === 100, "the second page");
-    await press(byType(view.root, "List")[0]!.props.pagination.onLoadMore);
-    await waitFor(() => items(view.root).length === userLinks().length, "the last page");
-    expect(byType(view.root, "List")[0]!.props.pagination.hasMore).toBe(false);
+    await waitFor(() => byType(view.root, "List")[0]!.props.isLoading === false, "the first sync");
+    expect(items(view.root)).toHaveLength(100); // of more: the rest are found by searching
+    expect(userLinks().length).toBeGreaterThan(100);
+    expect(byType(view.root, "List.Section")[0]!.props.subtitle).toMatch(new RegExp(`^100 of ${userLinks().length} · ${userLinks().length} links, all checked just now`));
     const newest = [...userLinks()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id))[0]!;
     expect(items(view.root)[0]!.props.id).toBe(String(newest.id));
 
-    await press(byType(view.root, "List.Dropdown")[0]!.props.onChange, "click");
+    await press(byTitle(items(view.root)[0]!, "Action", "Sort by Most Clicks").props.onAction);
     await waitFor(() => items(view.root)[0]?.props.accessories[0].text === "120", "the most clicked link first");
     view.unmount();
   });
@@ -50,7 +46,7 @@ describe("Search Links", () => {
     selection.id = String(n8n.id);
     const view = await render(<SearchLinks />);
     await waitFor(() => items(view.root).length > 0, "the links");
-    await press(byType(view.root, "List.Dropdown")[0]!.props.onChange, "click");
+    await press(byType(view.root, "List")[0]!.props.onSearchTextChange, "n8n");
     await waitFor(() => byType(view.root, "List.Item.Detail").some((detail) => String(detail.props.markdown).includes("**Clicks:** 120")), "the statistics");
     const markdown = String(byType(view.root, "List.Item.Detail")[0]!.props.markdown);
     expect(markdown).toContain("**Unique:** 84");
@@ -112,7 +108,7 @@ describe("Search Links: empty views, details and order", () => {
     const empty = byType(view.root, "List.EmptyView")[0]!;
     expect(empty.props.title).toBe("No matching links");
     expect(empty.props.description).toContain('"no-such-link-anywhere"');
-    expect(byType(view.root, "List")[0]!.props.filtering).toBe(true); // Raycast still filters the items itself
+    expect(byType(view.root, "List")[0]!.props.filtering).toBe(false); // the index searches every link, not Raycast
     view.unmount();
   });
 
@@ -121,16 +117,16 @@ describe("Search Links: empty views, details and order", () => {
     await waitFor(() => items(first.root).length > 0, "the links");
     expect(byType(first.root, "List")[0]!.props.isShowingDetail).toBe(true);
     const toggle = byTitle(items(first.root)[0]!, "Action", "Hide Details");
-    expect(toggle.props.shortcut).toEqual({ modifiers: ["cmd"], key: "d" });
+    expect(toggle.props.shortcut).toEqual({ macOS: { modifiers: ["cmd"], key: "d" }, Windows: { modifiers: ["ctrl"], key: "d" } });
     await press(toggle.props.onAction);
     expect(byType(first.root, "List")[0]!.props.isShowingDetail).toBe(false);
-    await press(byType(first.root, "List.Dropdown")[0]!.props.onChange, "click");
+    await press(byTitle(items(first.root)[0]!, "Action", "Sort by Most Clicks").props.onAction);
     first.unmount();
 
     const again = await render(<SearchLinks />);
     await waitFor(() => items(again.root)[0]?.props.accessories[0].text === "120", "the most clicked link first");
     expect(byType(again.root, "List")[0]!.props.isShowingDetail).toBe(false);
-    expect(byType(again.root, "List.Dropdown")[0]!.props.value).toBe("click");
+    expect(byTitle(items(again.root)[0]!, "Action", "Sort by Newest")).toBeTruthy();
     await press(byTitle(items(again.root)[0]!, "Action", "Show Details").props.onAction);
     expect(byType(again.root, "List")[0]!.props.isShowingDetail).toBe(true);
     again.unmount();

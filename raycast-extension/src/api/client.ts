@@ -1,11 +1,11 @@
 import { getPreferenceValues } from "@raycast/api";
+import { getChosenAccount, type Account, type AccountPreferences } from "./accounts";
 import { LinkShortClient, ResponseTooLargeError, TimeoutError, type Transport } from "@linkshort/client/core";
 
-export interface Preferences {
-  baseUrl: string;
-  apiKey: string;
+export interface Preferences extends AccountPreferences {
   defaultDomain?: string;
   primaryAction?: "copy" | "paste";
+  reuseExisting?: boolean;
 }
 
 /**
@@ -54,28 +54,46 @@ async function readCapped(response: Response, maxBodyBytes: number): Promise<str
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-let cached: { key: string; client: LinkShortClient } | undefined;
-
-/** The client for the user's preferences (one per service and key). */
-export function getClient(): LinkShortClient {
-  const { baseUrl, apiKey } = getPreferenceValues<Preferences>();
-  const key = `${baseUrl}\n${apiKey}`;
-  if (cached?.key !== key) {
-    cached = {
-      key,
-      client: new LinkShortClient({
-        baseUrl: baseUrl.trim(),
-        apiKey,
-        transport: fetchTransport,
-        sleep,
-        userAgent: "linkshort-raycast",
-        timeoutMs: 15_000,
-      }),
+/** Waits `ms`, or less when `signal` aborts (a closed command stops waiting). */
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", aborted);
     };
+    const aborted = () => {
+      done();
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", aborted, { once: true });
+  });
+
+/** Clients by service and key, in this process; a few at most (accounts, and keys changed in the preferences). */
+const clients = new Map<string, LinkShortClient>();
+const MAX_CLIENTS = 8;
+
+/** The client for an account (the chosen one by default): one per service and key. */
+export function getClient(account: Account = getChosenAccount()): LinkShortClient {
+  const key = `${account.baseUrl}\n${account.apiKey}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = new LinkShortClient({
+      baseUrl: account.baseUrl,
+      apiKey: account.apiKey,
+      transport: fetchTransport,
+      sleep,
+      userAgent: "linkshort-raycast",
+      timeoutMs: 15_000,
+    });
+    if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!);
+    clients.set(key, client);
   }
-  return cached.client;
+  return client;
 }
 
 export function getPreferences(): Preferences {

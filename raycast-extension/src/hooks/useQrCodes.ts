@@ -1,13 +1,18 @@
 import { useCachedPromise } from "@raycast/utils";
+import { accountById, type Account } from "../api/accounts";
 import { getClient } from "../api/client";
 import { loadPage, PAGE_SIZE } from "./loadPage";
 
 /** The account's QR codes, a page at a time as the list scrolls. */
-export function useQrCodes() {
+export function useQrCodes(account: Account) {
   return useCachedPromise(
-    () => (options: { page: number }) =>
-      loadPage((page) => getClient().qrCodes.list({ limit: PAGE_SIZE, page }), options.page),
-    [],
+    // Only the id is an argument (arguments key the cached pages, and the key must not be among them).
+    (accountId: string) => (options: { page: number }) =>
+      loadPage(
+        (page) => getClient(accountById(accountId, account)).qrCodes.list({ limit: PAGE_SIZE, page }),
+        options.page,
+      ),
+    [account.id],
     { keepPreviousData: true, failureToastOptions: { title: "Could not load your QR codes" } },
   );
 }

@@ -1,40 +1,60 @@
-import { getClient } from "../api/client";
+import { getAccountIndex, freshnessLine, syncIndex } from "../api/link-index";
 
 type Input = {
-  /** Text to look for in the long URL, short URL, alias or title; all links when empty. */
+  /** Text to look for in the alias, short URL, long URL, title or description; the newest links when empty. */
   query?: string;
-  /** "date" for newest first, "click" for most clicked first. */
+  /** "date" for newest first, "click" for most clicked first (only without a query: matches are ranked best first). */
   order?: "date" | "click";
-  /** How many links to return at most (default 20). */
+  /** How many links to return at most (default 20, at most 100). */
   limit?: number;
 };
 
-const SCAN_LIMIT = 1000;
+/** Sweep pages one call may read: an assistant does not wait minutes for the first full read of a large account. */
+const TOOL_SWEEP_PAGES = 20;
 
-/** Finds the user's links matching a text, with their clicks. */
+/**
+ * Finds the user's links from the whole account's index (the API has no search), best match first,
+ * with how fresh the index is: while the first full read is under way, older links may be missing.
+ */
 export default async function tool(input: Input) {
-  const query = input.query?.trim().toLowerCase() ?? "";
-  const limit = Math.min(Math.max(input.limit ?? 20, 1), 100);
-  const found = [];
-  let scanned = 0;
-  for await (const link of getClient().links.list({ order: input.order ?? "date", limit: 100 })) {
-    scanned += 1;
-    if (
-      !query ||
-      [link.longurl, link.shorturl, link.alias, link.title].some((field) => field.toLowerCase().includes(query))
-    ) {
-      found.push({
-        id: link.id,
-        alias: link.alias,
-        shorturl: link.shorturl,
-        longurl: link.longurl,
-        title: link.title,
-        clicks: link.clicks,
-        date: link.date,
-      });
-      if (found.length >= limit) break;
-    }
-    if (scanned >= SCAN_LIMIT) break;
+  const target = getAccountIndex();
+  await target.index.load();
+  let refreshFailed: string | undefined;
+  try {
+    await syncIndex(target, { force: true, maxSweepPages: TOOL_SWEEP_PAGES });
+  } catch (error) {
+    // With nothing known, there is no answer to give; otherwise answer from what is known, and say so.
+    if (target.index.freshness().known === 0) throw error;
+    refreshFailed = error instanceof Error ? error.message : String(error);
   }
-  return found;
+  const query = String(input.query ?? "").slice(0, 2048);
+  const limit = Math.min(Math.max(Math.trunc(Number(input.limit) || 20), 1), 100);
+  const found =
+    input.order === "click" && query.trim() === ""
+      ? (() => {
+          const all = target.index.search("", Number.MAX_SAFE_INTEGER);
+          return { ...all, links: all.links.sort((a, b) => b.clicks - a.clicks || b.id - a.id).slice(0, limit) };
+        })()
+      : target.index.search(query, limit);
+  const { freshness } = found;
+  return {
+    links: found.links.map(({ id, alias, shorturl, longurl, title, clicks, date }) => ({
+      id,
+      alias,
+      shorturl,
+      longurl,
+      title,
+      clicks,
+      date,
+    })),
+    matches: found.matches,
+    freshness: {
+      complete: freshness.complete,
+      linksKnown: freshness.known,
+      linksOnServer: freshness.serverCount,
+      lastFullCheck: freshness.lastFullSweepAt === null ? null : new Date(freshness.lastFullSweepAt).toISOString(),
+      summary: freshnessLine(freshness),
+      ...(refreshFailed ? { refreshFailed } : {}),
+    },
+  };
 }
