@@ -1,4 +1,5 @@
-export { startSandbox, type Sandbox, type SandboxOptions } from "./server";
+export { startSandbox } from "./server";
+export type { Sandbox, SandboxOptions } from "./sandbox";
 export { FAULT_KINDS, FaultInjector, seededRandom, type FaultKind, type FaultRule } from "./faults";
 export type { Mode } from "./views";
 export type { BulkSeed, SeedName, SeedOption } from "./seed";
