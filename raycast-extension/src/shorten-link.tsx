@@ -1,13 +1,14 @@
 import { Clipboard, showHUD, showToast, Toast, type LaunchProps } from "@raycast/api";
-import { getClient, getPreferences } from "./api/client";
+import { getPreferences } from "./api/client";
 import { showFailure } from "./api/failure";
+import { defaultDomainInput, shortenOne } from "./api/shorten";
 import { findUrl, raycastSources, type UrlSources } from "./api/url-source";
 
 interface Arguments {
   url?: string;
 }
 
-/** Shortens one URL with a single request and copies (or pastes) the short URL. */
+/** Shortens one URL (one request, or none when an existing link is reused) and copies (or pastes) the short URL. */
 export async function shortenLink(
   argument: string | undefined,
   sources: UrlSources = raycastSources,
@@ -17,18 +18,15 @@ export async function shortenLink(
     await showToast({ style: Toast.Style.Failure, title: "No URL to shorten", message: found.error });
     return undefined;
   }
-  const { defaultDomain, primaryAction } = getPreferences();
   try {
-    const { shorturl } = await getClient().links.create({
-      url: found.url,
-      ...(defaultDomain?.trim() ? { domain: defaultDomain.trim() } : {}),
-    });
-    if (primaryAction === "paste") {
+    const { shorturl, reused } = await shortenOne({ url: found.url, ...defaultDomainInput() });
+    const note = reused ? " (your existing link)" : "";
+    if (getPreferences().primaryAction === "paste") {
       await Clipboard.paste(shorturl);
-      await showHUD(`Pasted ${shorturl}`);
+      await showHUD(`Pasted ${shorturl}${note}`);
     } else {
       await Clipboard.copy(shorturl);
-      await showHUD(`Copied ${shorturl}`);
+      await showHUD(`Copied ${shorturl}${note}`);
     }
     return shorturl;
   } catch (error) {

@@ -1,0 +1,73 @@
+import { Clipboard, showHUD, showToast, Toast } from "@raycast/api";
+import { getPreferences } from "./api/client";
+import { failureKind, showFailure } from "./api/failure";
+import { bulkUrls } from "./api/bulk-urls";
+import { defaultDomainInput, shortenOne } from "./api/shorten";
+import { raycastSources, type UrlSources } from "./api/url-source";
+
+export interface BulkResult {
+  shortUrls: string[];
+  reused: number;
+  failed: Array<{ url: string; reason: string }>;
+}
+
+/** Failures named in the final toast; more are counted. */
+const NAMED_FAILURES = 5;
+
+const shown = (url: string) => (url.length > 80 ? `${url.slice(0, 79)}…` : url);
+
+/**
+ * Shortens every URL in the selection, else the clipboard, one after the other (the client keeps
+ * within the rate limit, waiting when the service asks), with a progress toast; copies (or pastes)
+ * the short URLs, one a line, and names every URL that could not be shortened.
+ */
+export async function shortenInBulk(sources: Pick<UrlSources, "selection" | "clipboard"> = raycastSources) {
+  const text = (await sources.selection()) ?? (await sources.clipboard()) ?? "";
+  const found = bulkUrls(text);
+  if ("error" in found) {
+    await showToast({ style: Toast.Style.Failure, title: "Nothing to shorten", message: found.error });
+    return undefined;
+  }
+  const { urls } = found;
+  const result: BulkResult = { shortUrls: [], reused: 0, failed: [] };
+  const toast = await showToast({ style: Toast.Style.Animated, title: `Shortening 1 of ${urls.length}` });
+  for (const [at, url] of urls.entries()) {
+    toast.title = `Shortening ${at + 1} of ${urls.length}`;
+    try {
+      const { shorturl, reused } = await shortenOne({ url, ...defaultDomainInput() });
+      result.shortUrls.push(shorturl);
+      if (reused) result.reused += 1;
+    } catch (error) {
+      // A wrong key or Service URL fails every URL alike: stop, and say what to fix.
+      if (failureKind(error) === "settings") {
+        await toast.hide();
+        await showFailure(error, "Could not shorten the links");
+        return undefined;
+      }
+      result.failed.push({ url, reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  if (result.shortUrls.length > 0) {
+    const list = result.shortUrls.join("\n");
+    if (getPreferences().primaryAction === "paste") await Clipboard.paste(list);
+    else await Clipboard.copy(list);
+  }
+  const done = getPreferences().primaryAction === "paste" ? "Pasted" : "Copied";
+  const reusedNote = result.reused > 0 ? ` (${result.reused} existing)` : "";
+  if (result.failed.length === 0) {
+    await toast.hide();
+    await showHUD(`${done} ${result.shortUrls.length} short links${reusedNote}`);
+    return result;
+  }
+  const named = result.failed.slice(0, NAMED_FAILURES).map(({ url, reason }) => `${shown(url)}: ${reason}`);
+  const more = result.failed.length - named.length;
+  toast.style = Toast.Style.Failure;
+  toast.title = `${done} ${result.shortUrls.length} of ${urls.length} short links${reusedNote}; ${result.failed.length} failed`;
+  toast.message = [...named, ...(more > 0 ? [`and ${more} more`] : [])].join("\n");
+  return result;
+}
+
+export default async function Command() {
+  await shortenInBulk();
+}
