@@ -1,11 +1,13 @@
 import {
   formatTimestamp,
   REDIRECT_TYPES,
+  UTM_FIELDS,
   TIMESTAMP_PATTERN,
   type LinkCreateInput,
   type LinkDetails,
   type LinkUpdateInput,
   type RedirectType,
+  type Utm,
 } from "@linkshort/client/core";
 
 /** The link form's fields. `type` is "" in an edit for "unchanged": the API does not return it. */
@@ -20,6 +22,32 @@ export interface LinkFormValues {
   metadescription: string;
   geotarget: string;
   devicetarget: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  utmTerm: string;
+  utmContent: string;
+}
+
+/** The form field of each UTM field of the client's input. */
+export const UTM_FORM_FIELDS = {
+  source: "utmSource",
+  medium: "utmMedium",
+  campaign: "utmCampaign",
+  term: "utmTerm",
+  content: "utmContent",
+} as const satisfies Record<(typeof UTM_FIELDS)[number], keyof LinkFormValues>;
+
+const emptyUtm = { utmSource: "", utmMedium: "", utmCampaign: "", utmTerm: "", utmContent: "" };
+
+/** The UTM fields filled in, as the client's `utm` (undefined when none is). */
+export function utmInput(values: LinkFormValues): Utm | undefined {
+  const utm: Utm = {};
+  for (const field of UTM_FIELDS) {
+    const value = values[UTM_FORM_FIELDS[field]].trim();
+    if (value) utm[field] = value;
+  }
+  return Object.keys(utm).length > 0 ? utm : undefined;
 }
 
 /** Targeting as the form writes it: one `name = https://…` a line. */
@@ -73,6 +101,7 @@ export function newLinkValues(url: string, defaultDomain: string | undefined): L
     metadescription: "",
     geotarget: "",
     devicetarget: "",
+    ...emptyUtm,
   };
 }
 
@@ -95,6 +124,8 @@ export function linkValuesFromDetails(details: LinkDetails, serviceUrl: string):
     metadescription: details.description,
     geotarget: targetsToText(details.location),
     devicetarget: targetsToText(details.device),
+    // The API does not return a link's parameters: UTM fields start empty, and only those typed are sent.
+    ...emptyUtm,
   };
 }
 
@@ -111,6 +142,8 @@ export function toLinkInput(values: LinkFormValues): LinkCreateInput {
   if (values.metadescription.trim()) input.metadescription = values.metadescription.trim();
   if (values.geotarget.trim()) input.geotarget = geoTargets(values.geotarget);
   if (values.devicetarget.trim()) input.devicetarget = deviceTargets(values.devicetarget);
+  const utm = utmInput(values);
+  if (utm) input.utm = utm;
   return input;
 }
 
@@ -137,5 +170,7 @@ export function toLinkUpdate(initial: LinkFormValues, values: LinkFormValues, se
   if (!sameText(initial.metadescription, values.metadescription)) input.metadescription = values.metadescription.trim();
   if (!sameText(initial.geotarget, values.geotarget)) input.geotarget = geoTargets(values.geotarget);
   if (!sameText(initial.devicetarget, values.devicetarget)) input.devicetarget = deviceTargets(values.devicetarget);
+  const utm = utmInput(values);
+  if (utm) input.utm = utm;
   return input;
 }

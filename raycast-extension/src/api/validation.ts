@@ -1,5 +1,5 @@
 import type * as z from "zod/v4";
-import { LinkCreateSchema } from "@linkshort/client/core";
+import { LinkCreateSchema, UtmSchema } from "@linkshort/client/core";
 import { deviceTargets, geoTargets } from "./link-values";
 
 /** The client's own message for one field, so that the form says exactly what the client would. */
@@ -16,6 +16,11 @@ export const linkValidation = {
     value ? fieldError(LinkCreateSchema.shape.url, value.trim()) : "The URL is required",
   custom: optional(LinkCreateSchema.shape.custom),
   metatitle: optional(LinkCreateSchema.shape.metatitle),
+  utmSource: optional(UtmSchema.shape.source),
+  utmMedium: optional(UtmSchema.shape.medium),
+  utmCampaign: optional(UtmSchema.shape.campaign),
+  utmTerm: optional(UtmSchema.shape.term),
+  utmContent: optional(UtmSchema.shape.content),
 };
 
 /** The client's message for a targeting field, with the line it is about. */

@@ -167,6 +167,20 @@ function LinkFields({ initial, linkId, onSaved }: { initial: LinkFormValues; lin
         placeholder="iPhone = https://apps.apple.com/…"
         {...itemProps.devicetarget}
       />
+      <Form.Separator />
+      <Form.Description
+        title="Campaign (UTM)"
+        text={
+          editing
+            ? "The service does not return a link's parameters: a field you fill in is set (or replaced), an empty one stays as it is."
+            : "Added to the link's parameters as utm_source, utm_medium, …"
+        }
+      />
+      <Form.TextField title="UTM Source" placeholder="newsletter" {...itemProps.utmSource} />
+      <Form.TextField title="UTM Medium" placeholder="email" {...itemProps.utmMedium} />
+      <Form.TextField title="UTM Campaign" placeholder="spring-sale" {...itemProps.utmCampaign} />
+      <Form.TextField title="UTM Term" {...itemProps.utmTerm} />
+      <Form.TextField title="UTM Content" {...itemProps.utmContent} />
     </Form>
   );
 }
