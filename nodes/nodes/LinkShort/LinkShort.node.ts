@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { resources, router } from './actions/router';
+import { resourceProperties } from './actions/resources';
+import { router } from './actions/router';
 import { getDomains, getRedirectTypes } from './methods/loadOptions';
 import { searchDomains, searchLinks, searchPixels, searchPlans, searchQrCodes, searchUsers } from './methods/listSearch';
 
@@ -19,27 +20,7 @@ export class LinkShort implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'linkShortApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Account', value: 'account' },
-					{ name: 'CTA Overlay', value: 'overlay' },
-					{ name: 'Domain', value: 'domain' },
-					{ name: 'Link', value: 'link' },
-					{ name: 'Pixel', value: 'pixel' },
-					{ name: 'Plan', value: 'plan' },
-					{ name: 'QR Code', value: 'qrCode' },
-					{ name: 'Splash Page', value: 'splashPage' },
-					{ name: 'User', value: 'user' },
-				],
-				default: 'link',
-			},
-			...Object.values(resources).flatMap((resource) => resource.description),
-		],
+		properties: resourceProperties(),
 	};
 
 	methods = {

@@ -15,3 +15,8 @@ export function linkOutput(answer: { id: number; shorturl: string }, input: Link
 export function qrOutput(answer: IDataObject, input: QrCodeCreateInput): IDataObject {
 	return { ...answer, ...input };
 }
+
+/** An operation's output for a delete or an update that answers only a message. */
+export function done(id: number, key: 'deleted' | 'updated', message: string): IDataObject {
+	return { id, [key]: true, message };
+}

@@ -2,29 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 import { linkShortClient } from '../../shared/client';
 import { toNodeError } from '../../shared/errors';
-import { fieldLabel, type Operation } from './common';
-import { account } from './account';
-import { domain } from './domain';
-import { link } from './link';
-import { overlay } from './overlay';
-import { pixel } from './pixel';
-import { plan } from './plan';
-import { qrCode } from './qrCode';
-import { splashPage } from './splashPage';
-import { user } from './user';
-
-export const resources = { account, domain, splashPage, overlay, link, pixel, qrCode, plan, user } as const;
-
-export type ResourceName = keyof typeof resources;
+import { fieldLabel } from './fieldLabel';
+import type { Operation } from './operation';
+import { operationNamed } from './resources';
 
 /** The option n8n adds to the Resource and Operation lists of nodes whose credential can sign other nodes' requests. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
-
-function operationOf(resource: string, operation: string): Operation | undefined {
-	if (!Object.hasOwn(resources, resource)) return undefined;
-	const operations: Record<string, Operation> = resources[resource as ResourceName].operations;
-	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
-}
 
 /** The operation chosen for an item; the error a person can act on when there is none. */
 function chosenOperation(this: IExecuteFunctions, itemIndex: number): Operation {
@@ -37,7 +20,7 @@ function chosenOperation(this: IExecuteFunctions, itemIndex: number): Operation 
 				'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and choose "LinkShort API": n8n then signs the request with this credential. This node runs the operations in its Operation list.',
 		});
 	}
-	const chosen = operationOf(resource, operation);
+	const chosen = operationNamed(resource, operation);
 	if (!chosen) throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, { itemIndex });
 	return chosen;
 }

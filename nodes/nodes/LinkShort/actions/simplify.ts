@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { aliasFromShortUrl, type Link, type LinkWithStats, type QrCode, type QrCodeWithStats, type Statistics } from '@linkshort/client/core';
 
 /** Simplify came with version 1.1: nodes made before keep the API's shape. */
@@ -10,6 +10,11 @@ export const simplifyField: INodeProperties = {
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 	description: 'Whether to return one flat item (ID, alias, URLs, title, clicks, and top countries and referrers as lists sorted by count) instead of the API\'s answer',
 };
+
+/** Whether the output is simplified: on by default from version 1.1, off (the API's shape) before. */
+export function simplified(context: IExecuteFunctions, itemIndex: number): boolean {
+	return context.getNodeParameter('simplify', itemIndex, false) as boolean;
+}
 
 /** `{Canada: 9, France: 8}` as `[{name: 'Canada', count: 9}, {name: 'France', count: 8}]`, most first. */
 function ranked(counts: Statistics['topCountries']): IDataObject[] {

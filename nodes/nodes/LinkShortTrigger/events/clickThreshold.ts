@@ -9,7 +9,7 @@ import { isIdList, isRecord } from './storedShapes';
  * each fires once), and the ids that fired and have since dropped below (so that a second crossing
  * says so). Both are bounded by the links that ever reached the threshold.
  */
-interface ThresholdState extends IDataObject {
+export interface ThresholdState extends IDataObject {
 	above: number[];
 	droppedAfterFiring: number[];
 }

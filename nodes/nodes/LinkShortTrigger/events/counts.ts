@@ -10,7 +10,7 @@ import { isCountMap, isRecord } from './storedShapes';
  * polls in a row an item was not seen, so that deleted items are forgotten while an item that
  * merely moved between pages during one read is not.
  */
-interface CountsState extends IDataObject {
+export interface CountsState extends IDataObject {
 	counts: Record<string, number>;
 	unseen: Record<string, number>;
 }

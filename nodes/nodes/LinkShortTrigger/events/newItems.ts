@@ -32,7 +32,7 @@ const SETTLE_AFTER_MS = 2_000;
  *   a full first page without either sign). A deep read sees every item created since the last
  *   one, so it moves `floorId` up and empties `known`.
  */
-interface NewItemsState extends IDataObject {
+export interface NewItemsState extends IDataObject {
 	floorId: number;
 	known: number[];
 	top: string | null;

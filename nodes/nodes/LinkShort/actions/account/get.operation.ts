@@ -1,4 +1,4 @@
-import type { Operation } from '../common';
+import type { Operation } from '../operation';
 
 export const get: Operation = {
 	properties: [],

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { filled, type Operation } from '../common';
+import { filled } from '../filled';
+import type { Operation } from '../operation';
 
 const properties: INodeProperties[] = [
 	{

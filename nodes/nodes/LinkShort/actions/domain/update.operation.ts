@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { done, filled, type Operation } from '../common';
+import { done } from '../outputs';
+import { filled } from '../filled';
+import type { Operation } from '../operation';
 import { idLocator, locatedId } from '../locators';
 import { redirectFields } from './fields';
 

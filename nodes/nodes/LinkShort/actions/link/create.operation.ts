@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { createOrReuse } from '@linkshort/client/core';
-import type { Operation } from '../common';
+import type { Operation } from '../operation';
 import { linkOutput } from '../outputs';
 import { linkIndexFor } from '../../../shared/linkIndex';
 import { createFields, linkInput, linkParameterOf } from './fields';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { REDIRECT_TYPES, UTM_FIELDS, type LinkCreateInput, type LinkUpdateInput, type Utm, type UtmField } from '@linkshort/client/core';
 import { toApiTimestamp } from '../dates';
-import { filled } from '../common';
+import { filled } from '../filled';
 
 const urlField: INodeProperties = {
 	displayName: 'URL',

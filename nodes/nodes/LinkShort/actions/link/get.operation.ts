@@ -1,6 +1,6 @@
-import { simplified, type Operation } from '../common';
+import type { Operation } from '../operation';
 import { idLocator, locatedId } from '../locators';
-import { simpleLink, simplifyField } from '../simplify';
+import { simpleLink, simplified, simplifyField } from '../simplify';
 
 export const get: Operation = {
 	properties: [idLocator('link', 'The short link'), simplifyField],

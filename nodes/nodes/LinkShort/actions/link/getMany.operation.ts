@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { collect, returnAllFields, simplified, type Operation } from '../common';
-import { simpleLinkListItem, simplifyField } from '../simplify';
+import { collect, returnAllFields } from '../returnAll';
+import type { Operation } from '../operation';
+import { simpleLinkListItem, simplified, simplifyField } from '../simplify';
 
 const properties: INodeProperties[] = [
 	...returnAllFields(),

@@ -6,7 +6,7 @@ import { getMany } from './getMany.operation';
 import { update } from './update.operation';
 
 export const link = defineResource(
-	'link',
+	{ name: 'link', displayName: 'Link', defaultOperation: 'create' },
 	[
 		{ name: 'Create', value: 'create', action: 'Shorten a link', description: 'Create a short link for a long URL', operation: create },
 		{ name: 'Delete', value: 'delete', action: 'Delete a link', description: 'Delete a short link', operation: deleteLink },
@@ -14,5 +14,4 @@ export const link = defineResource(
 		{ name: 'Get Many', value: 'getMany', action: 'Get many links', description: 'List short links by date or clicks', operation: getMany },
 		{ name: 'Update', value: 'update', action: 'Update a link', description: 'Change a short link', operation: update },
 	],
-	'create',
 );

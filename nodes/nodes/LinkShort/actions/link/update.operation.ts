@@ -1,4 +1,4 @@
-import type { Operation } from '../common';
+import type { Operation } from '../operation';
 import { idLocator, locatedId } from '../locators';
 import { linkOutput } from '../outputs';
 import { linkInput, linkParameterOf, updateFields } from './fields';

@@ -2,7 +2,6 @@ import { defineResource } from '../resource';
 import { getMany } from './getMany.operation';
 
 export const overlay = defineResource(
-	'overlay',
+	{ name: 'overlay', displayName: 'CTA Overlay', defaultOperation: 'getMany' },
 	[{ name: 'Get Many', value: 'getMany', action: 'Get many CTA overlays', description: 'List call-to-action overlays', operation: getMany }],
-	'getMany',
 );

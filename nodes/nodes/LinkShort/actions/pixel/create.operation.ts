@@ -1,5 +1,5 @@
 import type { PixelType } from '@linkshort/client/core';
-import type { Operation } from '../common';
+import type { Operation } from '../operation';
 import { pixelTypeField, tagField } from './fields';
 
 export const create: Operation = {

@@ -1,4 +1,5 @@
-import { collect, returnAllFields, type Operation } from '../common';
+import { collect, returnAllFields } from '../returnAll';
+import type { Operation } from '../operation';
 
 export const getMany: Operation = {
 	properties: returnAllFields(),

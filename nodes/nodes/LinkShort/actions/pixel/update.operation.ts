@@ -1,4 +1,6 @@
-import { done, filled, type Operation } from '../common';
+import { done } from '../outputs';
+import { filled } from '../filled';
+import type { Operation } from '../operation';
 import { idLocator, locatedId } from '../locators';
 import { tagField } from './fields';
 

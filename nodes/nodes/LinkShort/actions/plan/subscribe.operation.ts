@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { PLAN_TYPES, type PlanSubscribeInput } from '@linkshort/client/core';
-import type { Operation } from '../common';
+import type { Operation } from '../operation';
 import { idLocator, locatedId } from '../locators';
 import { toApiTimestamp } from '../dates';
 

@@ -1,4 +1,4 @@
-import type { Operation } from '../common';
+import type { Operation } from '../operation';
 import { qrOutput } from '../outputs';
 import { createFields, qrInput, qrParameterOf } from './fields';
 

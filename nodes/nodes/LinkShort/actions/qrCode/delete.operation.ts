@@ -1,4 +1,5 @@
-import { done, type Operation } from '../common';
+import { done } from '../outputs';
+import type { Operation } from '../operation';
 import { idLocator, locatedId } from '../locators';
 
 export const deleteQrCode: Operation = {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { QR_TYPES, WIFI_ENCRYPTIONS, type QrCodeCreateInput, type QrType } from '@linkshort/client/core';
-import { filled } from '../common';
+import { filled } from '../filled';
 
 const TYPE_NAMES: Record<QrType, string> = {
 	text: 'Text',

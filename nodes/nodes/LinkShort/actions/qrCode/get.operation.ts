@@ -1,6 +1,6 @@
-import { simplified, type Operation } from '../common';
+import type { Operation } from '../operation';
 import { idLocator, locatedId } from '../locators';
-import { simpleQrCode, simplifyField } from '../simplify';
+import { simpleQrCode, simplified, simplifyField } from '../simplify';
 
 export const get: Operation = {
 	properties: [idLocator('qrCode', 'The QR code'), simplifyField],

@@ -1,5 +1,6 @@
-import { collect, returnAllFields, simplified, type Operation } from '../common';
-import { simpleQrListItem, simplifyField } from '../simplify';
+import { collect, returnAllFields } from '../returnAll';
+import type { Operation } from '../operation';
+import { simpleQrListItem, simplified, simplifyField } from '../simplify';
 
 export const getMany: Operation = {
 	properties: [...returnAllFields(), simplifyField],

@@ -1,6 +1,6 @@
-import { done, type Operation } from '../common';
+import type { Operation } from '../operation';
 import { idLocator, locatedId } from '../locators';
-import { qrOutput } from '../outputs';
+import { done, qrOutput } from '../outputs';
 import { qrInput, qrParameterOf, updateFields } from './fields';
 
 export const update: Operation = {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { UserCreateInput } from '@linkshort/client/core';
-import type { Operation } from '../common';
+import type { Operation } from '../operation';
 import { toApiTimestamp } from '../dates';
 
 const properties: INodeProperties[] = [

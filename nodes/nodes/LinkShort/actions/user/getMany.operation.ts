@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { USER_FILTERS, type UserListInput } from '@linkshort/client/core';
-import { collect, filled, returnAllFields, type Operation } from '../common';
+import { collect, returnAllFields } from '../returnAll';
+import { filled } from '../filled';
+import type { Operation } from '../operation';
 import { userOutput } from './ownKey';
 
 const properties: INodeProperties[] = [

@@ -6,7 +6,7 @@ import { getLoginLink } from './getLoginLink.operation';
 import { getMany } from './getMany.operation';
 
 export const user = defineResource(
-	'user',
+	{ name: 'user', displayName: 'User', defaultOperation: 'getMany' },
 	[
 		{ name: 'Create', value: 'create', action: 'Create a user', description: 'Register a user (administrators only)', operation: create },
 		{ name: 'Delete', value: 'delete', action: 'Delete a user', description: 'Delete a user and their data (administrators only)', operation: deleteUser },
@@ -14,5 +14,4 @@ export const user = defineResource(
 		{ name: 'Get Login Link', value: 'getLoginLink', action: 'Get a login link for a user', description: 'Create a single-use login link, valid for one hour (administrators only)', operation: getLoginLink },
 		{ name: 'Get Many', value: 'getMany', action: 'Get many users', description: 'List users (administrators only)', operation: getMany },
 	],
-	'getMany',
 );
