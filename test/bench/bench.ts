@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { LinkShortClient, RateLimiter, RateLimitError, undiciTransport } from '@linkshort/client';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
-import { emptyStats } from '../../packages/sandbox/src/store';
+import { emptyStats } from '../../packages/sandbox/src/state';
 import type { Credentials } from '../nodes/harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { measureLinkIndex } from './link-index';

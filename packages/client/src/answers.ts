@@ -14,7 +14,7 @@ import {
   ResponseError,
   TimeoutError,
 } from "./errors";
-import { resetOf } from "./rate-limit";
+import { resetOf } from "./window-reset";
 import { headerValue, type TransportRequest, type TransportResponse } from "./transport";
 
 type Redact = (text: string) => string;

@@ -1,4 +1,4 @@
-import { isPlausibleReset } from "./rate-limit";
+import { isPlausibleReset } from "./window-reset";
 
 /** One field of the input that failed validation, and why. */
 export interface FieldIssue {

@@ -1,5 +1,5 @@
 import type { Sandbox } from "@linkshort/sandbox";
-import { emptyStats } from "../../sandbox/src/store";
+import { emptyStats } from "../../sandbox/src/state";
 
 /** Gives the sandbox's user `count` links straight in its store, one a second from 2026-01-01: alias `fill<i>`, the oldest titled "The aardvark page". */
 export function fillLinks(sandbox: Sandbox, count: number): void {

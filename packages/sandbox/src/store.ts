@@ -6,9 +6,6 @@ import { emptyState, type LinkRecord, type State, type UserRecord } from "./stat
 import { readState } from "./state-check";
 import { errorText } from "./values";
 
-// Test helpers and the bench make links with the store's `emptyStats`.
-export { emptyStats } from "./state";
-
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
 
 /** A change that could not be written to the data file; the state is back to the last saved one. */
