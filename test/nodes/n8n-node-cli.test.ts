@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 const ROOT = resolve(__dirname, '../..');
 const N8N_NODE = join(ROOT, 'node_modules/@n8n/node-cli/bin/n8n-node.mjs');
@@ -99,6 +100,19 @@ const EXPECTED_ASSETS = [
 function stripAnsi(text: string): string {
 	return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 }
+
+describe('nodes/tsconfig.json', () => {
+	test('sends editors and tools from @linkshort/client/core to the client\'s source, as the bundle does', () => {
+		const configPath = join(ROOT, 'nodes/tsconfig.json');
+		const config = ts.getParsedCommandLineOfConfigFile(configPath, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+		if (!config) throw new Error('nodes/tsconfig.json did not parse');
+		const from = join(ROOT, 'nodes/nodes/LinkShort/LinkShort.node.ts');
+		const resolved = ts.resolveModuleName('@linkshort/client/core', from, config.options, ts.sys).resolvedModule?.resolvedFileName;
+		expect(relative(ROOT, resolved ?? '')).toBe('packages/client/src/core.ts');
+		// That source belongs to a referenced project, so plain tsc types it from the built declarations and compiles none of it.
+		expect(config.projectReferences?.map((reference) => relative(ROOT, reference.path))).toEqual(['nodes/tsconfig.client-core.json']);
+	});
+});
 
 describe("n8n's developer commands in nodes/", () => {
 	let copy: string;
