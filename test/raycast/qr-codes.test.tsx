@@ -1,3 +1,4 @@
+import { isValidElement } from "react";
 import { readFileSync } from "node:fs";
 import type { Sandbox } from "@linkshort/sandbox";
 import type { ReactTestInstance } from "react-test-renderer";
@@ -183,7 +184,7 @@ describe("QR Codes: list, create, update, delete", () => {
     expect(items(view.root)).toEqual([]);
     const empty = byType(view.root, "List.EmptyView")[0]!;
     expect(empty.props.title).toBe("No QR codes");
-    expect(byTitle(empty, "Action.Push", "Create QR Code")).toBeDefined();
+    expect(isValidElement(byTitle(empty, "Action.Push", "Create QR Code").props.target)).toBe(true);
     view.unmount();
   });
 });

@@ -46,7 +46,7 @@ describe("Shorten Link", () => {
     expect(shorturl).toMatch(new RegExp(`^${sandbox.baseUrl}/[A-Za-z]{5}$`));
     expect(mock.clipboard).toBe(shorturl);
     expect(mock.huds).toEqual([`Copied ${shorturl}`]);
-    expect(sandbox.store.state.links.find((link) => link.url === "https://example.com/raycast-one")).toBeDefined();
+    expect(sandbox.store.state.links.find((link) => link.url === "https://example.com/raycast-one")).toMatchObject({ alias: shorturl!.slice(shorturl!.lastIndexOf("/") + 1) });
   });
 
   it("pastes instead when the preference says so", async () => {

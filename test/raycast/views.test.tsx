@@ -1,3 +1,4 @@
+import { isValidElement } from "react";
 import type { ReactTestInstance } from "react-test-renderer";
 import type { Sandbox } from "@linkshort/sandbox";
 import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
@@ -97,7 +98,7 @@ describe("Search Links: empty views, details and order", () => {
     expect(items(view.root)).toEqual([]);
     const empty = byType(view.root, "List.EmptyView")[0]!;
     expect(empty.props.title).toBe("No short links yet");
-    expect(byTitle(empty, "Action.Push", "Shorten a Link")).toBeDefined();
+    expect(isValidElement(byTitle(empty, "Action.Push", "Shorten a Link").props.target)).toBe(true);
     view.unmount();
   });
 

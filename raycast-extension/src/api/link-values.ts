@@ -1,4 +1,5 @@
 import {
+  aliasFromShortUrl,
   formatTimestamp,
   REDIRECT_TYPES,
   UTM_FIELDS,
@@ -111,11 +112,11 @@ export function newLinkValues(url: string, defaultDomain: string | undefined): L
  * the redirect type or the password, so they start as "unchanged".
  */
 export function linkValuesFromDetails(details: LinkDetails, serviceUrl: string): LinkFormValues {
-  const cut = details.shorturl.lastIndexOf("/");
-  const origin = details.shorturl.slice(0, cut);
+  const custom = aliasFromShortUrl(details.shorturl);
+  const origin = details.shorturl.slice(0, details.shorturl.lastIndexOf(`/${custom}`));
   return {
     url: details.longurl,
-    custom: details.shorturl.slice(cut + 1),
+    custom,
     domain: origin === serviceUrl ? "" : origin,
     type: "",
     password: "",
