@@ -17,3 +17,4 @@ export { aliasFromShortUrl, MAX_ADDRESS_LENGTH, qrCodeUrlKey, shortUrlKey, trimT
 export type { LinkChange } from "./resources/links";
 export { createOrReuse, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 export { UTM_FIELDS, UtmSchema, withUtm, type Utm, type UtmField } from "./utm";
+export { toRgbColour } from "./colour";

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { QR_TYPES, WIFI_ENCRYPTIONS, type QrCodeCreateInput, type QrType } from '@linkshort/client/core';
+import { QR_TYPES, toRgbColour, WIFI_ENCRYPTIONS, type QrCodeCreateInput, type QrType } from '@linkshort/client/core';
 import { filled } from '../filled';
 
 const TYPE_NAMES: Record<QrType, string> = {
@@ -104,13 +104,6 @@ export const updateFields: INodeProperties[] = [
 	{ displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, options: appearance },
 ];
 
-/** `#rrggbb` (n8n's colour picker) to the API's `rgb(r,g,b)`; anything else is passed on for the client to judge. */
-export function toRgb(colour: string): string {
-	const hex = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour.trim());
-	if (!hex) return colour;
-	return `rgb(${hex.slice(1).map((part) => parseInt(part, 16)).join(',')})`;
-}
-
 /** Where each type's data comes from: one parameter, or the parameter of each key of the data object. */
 const DATA_PARAMETERS: Record<Exclude<QrType, 'vcard'>, string | Record<string, string>> = {
 	text: 'text',
@@ -146,7 +139,7 @@ export function qrInput(context: IExecuteFunctions, itemIndex: number, collectio
 	const type = context.getNodeParameter('qrType', itemIndex) as QrType;
 	const extra = filled(context.getNodeParameter(collection, itemIndex, {}) as IDataObject);
 	for (const key of ['background', 'foreground'] as const) {
-		if (typeof extra[key] === 'string') extra[key] = toRgb(extra[key] as string);
+		if (typeof extra[key] === 'string') extra[key] = toRgbColour(extra[key] as string);
 	}
 	return { type, data: qrData(context, itemIndex, type), ...extra } as QrCodeCreateInput;
 }
