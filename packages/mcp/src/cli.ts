@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { AuthenticationError, PermissionError, type LinkShortClient } from "@linkshort/client";
+import { AuthenticationError, FileIndexStore, PermissionError, type LinkShortClient } from "@linkshort/client";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
+import { clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
 import { isLoopback } from "./http";
+import { ServerLinkIndex } from "./link-index";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
 
 /** The base URL as logs may show it: without a user name or password. */
@@ -27,7 +28,9 @@ const say = (text: string) => process.stderr.write(`linkshort-mcp: ${text}\n`);
  * Serves over stdin and stdout. The SDK's transport stops reading at a line over 10 MiB and closes;
  * the process then ends with status 1 and the reason, rather than leave the MCP client guessing.
  */
-async function serveStdio(server: Server): Promise<void> {
+async function serveStdio(server: Server, stop: () => void): Promise<void> {
+  // The MCP client closing stdin ends the session: the background sync must not keep the process alive.
+  process.stdin.once("end", stop);
   let fatal: string | undefined;
   server.onerror = (error) => {
     if (error.message.slice(0, 200).includes("exceeded maximum size")) {
@@ -72,7 +75,18 @@ async function main(): Promise<void> {
   process.on("unhandledRejection", (reason) => say(client.redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
 
   const admin = commandLine.admin && (await keyIsAdministrators(client));
-  const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000 });
+  const indexFile = indexFileFrom(process.env, commandLine);
+  const linkIndex = new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile) });
+  const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex });
+  let stopping = false;
+  const stopThen = (beforeExit: () => Promise<void>) => () => {
+    if (stopping) return;
+    stopping = true;
+    // Bounded: a store that cannot be released does not hold the process.
+    const bounded = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
+    void Promise.race([Promise.all([beforeExit(), linkIndex.stop()]), bounded]).finally(() => process.exit(0));
+  };
+  const indexing = `indexing the account's links for find_links in the background${indexFile === undefined ? " (in memory; --index-file PATH keeps it)" : ` (kept in ${indexFile})`}`;
   const tools = admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;
@@ -91,14 +105,18 @@ async function main(): Promise<void> {
         say(`WARNING: with --admin on ${host}, anyone holding the token can also create and delete users and change their plans. Serve the admin tools on loopback only unless you mean this.`);
       }
     }
-    say(`serving ${shown(client.baseUrl)} over Streamable HTTP at ${server.url} ${tools}`);
-    const stop = () => void server.close().then(() => process.exit(0));
+    say(`serving ${shown(client.baseUrl)} over Streamable HTTP at ${server.url} ${tools}; ${indexing}`);
+    const stop = stopThen(() => server.close());
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   } else {
-    await serveStdio(create());
-    say(`serving ${shown(client.baseUrl)} over stdio ${tools}`);
+    const stop = stopThen(() => Promise.resolve());
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    await serveStdio(create(), stop);
+    say(`serving ${shown(client.baseUrl)} over stdio ${tools}; ${indexing}`);
   }
+  void linkIndex.startFirstSync();
 }
 
 main().catch((error: unknown) => {

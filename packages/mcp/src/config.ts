@@ -8,6 +8,8 @@ export const BASE_URL_VARIABLE = "LINKSHORT_BASE_URL";
 export const API_KEY_VARIABLE = "LINKSHORT_API_KEY";
 /** The bearer token HTTP clients must send; required to serve beyond loopback. */
 export const TOKEN_VARIABLE = "LINKSHORT_MCP_TOKEN";
+/** Where the link index is kept between runs (memory when unset). */
+export const INDEX_FILE_VARIABLE = "LINKSHORT_MCP_INDEX_FILE";
 const MIN_TOKEN_LENGTH = 16;
 /** The longest one tool call may take before it answers with a tool error (clients give up at 60 s). */
 export const DEFAULT_DEADLINE_SECONDS = 25;
@@ -26,11 +28,13 @@ export interface CommandLine {
   admin: boolean;
   maxWaitSeconds: number;
   deadlineSeconds: number;
+  /** Keep the link index in this file (a snapshot, with a journal and a lock beside it). */
+  indexFile?: string;
   /** Serve Streamable HTTP on this port instead of stdio. */
   http?: { port: number; host: string; allowedHosts: string[]; tokenFile?: string };
 }
 
-export const USAGE = `Usage: linkshort-mcp [--admin] [--max-wait SECONDS] [--deadline SECONDS]
+export const USAGE = `Usage: linkshort-mcp [--admin] [--max-wait SECONDS] [--deadline SECONDS] [--index-file PATH]
                      [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH]]
 
 An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configuration:
@@ -47,6 +51,9 @@ An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configur
   --admin               also offer the administrators' tools (plans, users)
   --max-wait SECONDS    longest wait for the rate limit before a tool answers "retry after N s" (default ${DEFAULT_MAX_WAIT_SECONDS})
   --deadline SECONDS    longest a tool call may take before it answers with an error (default ${DEFAULT_DEADLINE_SECONDS})
+  --index-file PATH     keep the index of the account's links that find_links searches in this file, so a
+                        restart does not read the account again (default: memory)
+  ${INDEX_FILE_VARIABLE}  the same path from the environment (the flag wins)
 `;
 
 function wholeNumber(text: string | undefined, flag: string, min: number, max: number): number | undefined {
@@ -69,6 +76,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
         deadline: { type: "string" },
         "allowed-host": { type: "string", multiple: true },
         "token-file": { type: "string" },
+        "index-file": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     }));
@@ -88,10 +96,23 @@ export function parseCommandLine(argv: string[]): CommandLine {
     admin: values.admin,
     maxWaitSeconds: wholeNumber(values["max-wait"], "--max-wait", 0, 3600) ?? DEFAULT_MAX_WAIT_SECONDS,
     deadlineSeconds: wholeNumber(values.deadline, "--deadline", 1, 300) ?? DEFAULT_DEADLINE_SECONDS,
+    ...(values["index-file"] !== undefined ? { indexFile: indexFilePath(values["index-file"], "--index-file") } : {}),
     ...(port !== undefined
       ? { http: { port, host: values.host ?? "127.0.0.1", allowedHosts, ...(values["token-file"] !== undefined ? { tokenFile: values["token-file"] } : {}) } }
       : {}),
   };
+}
+
+function indexFilePath(path: string, source: string): string {
+  if (path.trim() === "" || path.length > 4096 || path.includes("\0")) throw new ConfigError(`${source} must be a file path`);
+  return path;
+}
+
+/** The link index's file: --index-file, else the environment's; undefined keeps it in memory. */
+export function indexFileFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine): string | undefined {
+  if (commandLine.indexFile !== undefined) return commandLine.indexFile;
+  const fromEnv = env[INDEX_FILE_VARIABLE];
+  return fromEnv === undefined || fromEnv === "" ? undefined : indexFilePath(fromEnv, INDEX_FILE_VARIABLE);
 }
 
 /** The bearer token for HTTP: from --token-file, else from the environment; undefined when neither gives one. */

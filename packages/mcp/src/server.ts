@@ -3,7 +3,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
-import { TOOLS, TOOLS_BY_NAME, type ToolDefinition } from "./tools";
+import { serverLinkIndexFor, type ServerLinkIndex } from "./link-index";
+import { AnswerWithImage, TOOLS, TOOLS_BY_NAME, type ToolDefinition } from "./tools";
 
 export { startHttpServer, type HttpServer, type HttpServerOptions } from "./http";
 
@@ -16,12 +17,17 @@ export interface LinkShortMcpOptions {
   admin?: boolean;
   /** The longest one tool call may take before it answers with a tool error. Default 25 s. */
   callDeadlineMs?: number;
+  /** The link index find_links searches; by default one per client, in memory, first synced on the first lookup. */
+  linkIndex?: ServerLinkIndex;
 }
+
+/** How long a tool that answers at its deadline with what it did (shorten_links) has to do so once its signal aborts. */
+const ANSWER_AFTER_ABORT_MS = 2_000;
 
 const INSTRUCTIONS =
   "Tools for a link-shortening service account (LinkShort / Link-Shortening Service API v3). Use find_links to " +
-  "find existing short links before creating new ones, shorten_link to create one, get_link for a link's click " +
-  "statistics. Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
+  "find existing short links (it searches every link of the account), shorten_link to create one (reuse: true gives " +
+  "back an existing link to the same URL), shorten_links for several, get_link for a link's click statistics. Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
   "that long before calling again.";
 
 const USER_TOOLS = TOOLS.filter((tool) => !tool.admin);
@@ -51,6 +57,7 @@ async function runWithDeadline(
   tool: ToolDefinition,
   args: unknown,
   client: LinkShortClient,
+  links: ServerLinkIndex,
   cancelled: AbortSignal,
   deadlineMs: number,
 ): Promise<CallToolResult> {
@@ -62,17 +69,21 @@ async function runWithDeadline(
   const deadline = new Promise<"deadline">((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
-      resolve("deadline");
-    }, deadlineMs);
+      if (tool.graceMs === 0) resolve("deadline");
+      else timer = setTimeout(() => resolve("deadline"), ANSWER_AFTER_ABORT_MS);
+    }, deadlineMs + tool.graceMs);
   });
-  const work = tool.run(args, { client, signal: controller.signal });
+  const work = tool.run(args, { client, links, signal: controller.signal, deadlineAt: Date.now() + deadlineMs });
   // The work may still fail after the deadline answered; that failure has nobody left to tell.
   work.catch(() => undefined);
   try {
     const outcome = await Promise.race([work, deadline]);
-    if (outcome === "deadline") return toolError(deadlineFailure(tool.name, deadlineMs, tool.changes));
-    const structured = redactedDeep(outcome, (text) => client.redact(text)) as Record<string, unknown>;
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    if (outcome === "deadline") return toolError(deadlineFailure(tool.name, deadlineMs + tool.graceMs, tool.changes));
+    const answer = outcome instanceof AnswerWithImage ? outcome : new AnswerWithImage(outcome, undefined);
+    const structured = redactedDeep(answer.structured, (text) => client.redact(text)) as Record<string, unknown>;
+    const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
+    if (answer.image) content.push({ type: "image", data: answer.image.data, mimeType: answer.image.mimeType });
+    return { content, structuredContent: structured };
   } catch (error) {
     return toolError(client.redact(describeFailure(error, tool.name)));
   } finally {
@@ -85,6 +96,7 @@ async function runWithDeadline(
 export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
   const { client } = options;
   const deadlineMs = options.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
+  const links = options.linkIndex ?? serverLinkIndexFor(client);
   const server = new Server({ name: "linkshort", version: packageJson.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const listing = options.admin ? ALL_LISTING : USER_LISTING;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
@@ -94,7 +106,7 @@ export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
     if (!tool || (tool.admin && !options.admin)) return toolError(unknownTool(name, tool !== undefined));
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return toolError(client.redact(invalidArguments(tool.name, parsed.error.issues)));
-    return runWithDeadline(tool, parsed.data, client, extra.signal, deadlineMs);
+    return runWithDeadline(tool, parsed.data, client, links, extra.signal, deadlineMs);
   });
   return server;
 }

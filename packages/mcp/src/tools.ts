@@ -7,24 +7,35 @@
  * per server would grow memory with every request.
  */
 import {
+  AbortedError,
+  ApiError,
+  AuthenticationError,
+  createOrReuse,
   IdSchema,
   LinkCreateSchema,
   LinkListSchema,
   LinkUpdateSchema,
-  PagePromise,
+  NotFoundError,
   PaginationSchema,
+  PermissionError,
   PlanSubscribeSchema,
+  RateLimitError,
   QR_DATA_SCHEMAS,
   QrCodeCreateSchema,
   UserCreateSchema,
+  shortUrlKey,
   UserListSchema,
-  type Link,
+  ValidationError,
+  type IndexedLink,
+  type LinkCreateInput as ClientLinkCreateInput,
   type LinkShortClient,
   type QrCodeCreateInput,
   type User,
 } from "@linkshort/client";
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
+import { capped, describeFailure } from "./failures";
+import { SWEEP_PAGES_PER_CALL, type ServerLinkIndex } from "./link-index";
 import {
   AccountOutput,
   DomainOutput,
@@ -38,18 +49,40 @@ import {
   UserOutput,
   type UserWithoutKey,
 } from "./outputs";
+import { fetchQrImage } from "./qr-image";
 
-/** At most this many links are read by one find_links call (10 pages of 100). */
-export const FIND_SCAN_LIMIT = 1000;
-const FIND_PAGE_SIZE = 100;
 const FIND_DEFAULT_RESULTS = 20;
 const FIND_MAX_RESULTS = 100;
+/** find_links ordered by clicks orders the best this many matches. */
+const FIND_CLICK_ORDER_POOL = 1000;
+/** The most URLs one shorten_links call takes. */
+export const BULK_MAX_URLS = 50;
+/**
+ * How much longer than other tools shorten_links may run: it starts no new URL past the call's
+ * deadline (answering with what it did and the URLs left), and a create already sent then has this
+ * long to answer. With the default 25 s deadline it answers within 40 s, under the 60 s after
+ * which clients give up.
+ */
+export const BULK_GRACE_MS = 15_000;
 
-/** What a tool's work gets: the client, and the signal that ends the call (cancelled or past its deadline). */
+/** What a tool's work gets: the client, the server's link index, and the signal that ends the call (cancelled or past its deadline). */
 export interface ToolContext {
   client: LinkShortClient;
+  links: ServerLinkIndex;
   signal: AbortSignal;
+  /** When the call's deadline passes (epoch ms): a tool that answers in parts starts no new part after it. */
+  deadlineAt: number;
 }
+
+/** A structured answer with an image shown next to it (MCP image content). */
+export class AnswerWithImage {
+  constructor(
+    readonly structured: Record<string, unknown>,
+    readonly image: { data: string; mimeType: "image/png" } | undefined,
+  ) {}
+}
+
+export type ToolOutcome = Record<string, unknown> | AnswerWithImage;
 
 export interface ToolDefinition {
   name: string;
@@ -61,7 +94,9 @@ export interface ToolDefinition {
   input: z.ZodType;
   /** What tools/list shows: 2020-12 JSON Schemas, built once. */
   listing: Tool;
-  run(args: unknown, context: ToolContext): Promise<Record<string, unknown>>;
+  /** Time past the call's deadline this tool keeps, to answer with what it did (it watches `deadlineAt` itself). */
+  graceMs: number;
+  run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
 
 /**
@@ -84,7 +119,8 @@ interface Definition<Input extends z.ZodType> {
   output: z.ZodType;
   annotations: ToolAnnotations;
   admin?: boolean;
-  run(args: z.output<Input>, context: ToolContext): Promise<Record<string, unknown>>;
+  graceMs?: number;
+  run(args: z.output<Input>, context: ToolContext): Promise<ToolOutcome>;
 }
 
 const NO_ARGUMENTS = z.strictObject({});
@@ -104,6 +140,7 @@ function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition: Defin
       outputSchema: jsonSchemaOf(definition.output, "output"),
       annotations: { title: definition.title, ...definition.annotations },
     },
+    graceMs: definition.graceMs ?? 0,
     run: (args, context) => definition.run(args as z.output<Input>, context),
   };
 }
@@ -154,12 +191,35 @@ const LinkUpdateInput = z.strictObject({
   }),
 });
 
+const REUSE_DESCRIPTION =
+  "true: if the account already has a link to exactly this long URL (with the alias and domain asked for, if any), " +
+  "answer with it instead of making another (reused: true). Use it when the user wants one short link per URL, e.g. when " +
+  "a request may be repeated. Default false: always make a new link";
+
+const ShortenLinkInput = LinkCreateInput.extend({ reuse: z.boolean().optional().describe(REUSE_DESCRIPTION) });
+
+const ShortenLinksInput = z.strictObject({
+  urls: z
+    .array(z.string().describe("A long URL, http or https"))
+    .min(1, "must hold at least one URL")
+    .max(BULK_MAX_URLS, `must hold at most ${BULK_MAX_URLS} URLs: split the list and call shorten_links once per part`)
+    .describe(`The long URLs to shorten, 1 to ${BULK_MAX_URLS}; each gets its own result, in the same order`),
+  domain: LinkCreateInput.shape.domain,
+  utm: LinkCreateInput.shape.utm,
+  reuse: z.boolean().optional().describe(REUSE_DESCRIPTION),
+});
+
 const FindLinksInput = z.strictObject({
   text: z
     .string()
     .optional()
-    .describe("Text to look for, case-insensitive, in each link's long URL, short URL, alias and title. Omit to list links"),
-  order: LinkListSchema.shape.order.describe("date: newest first (default); click: most clicked first"),
+    .describe(
+      "What to look for: an alias, a short URL (with or without https://, query or trailing slash), a long URL, or words " +
+        "found in the alias, title, short or long URL, or description (case-insensitive; every word must match). Omit to list links",
+    ),
+  order: LinkListSchema.shape.order.describe(
+    "date (default): exact matches first, then the best matches, newest first among equals; click: most clicked first (clicks as of the index's last read)",
+  ),
   limit: PaginationSchema.shape.limit
     .unwrap()
     .max(FIND_MAX_RESULTS, `must be at most ${FIND_MAX_RESULTS}`)
@@ -200,10 +260,6 @@ const QrCodeCreateListedInput = QrCodeCreateInput.extend({
     .describe(qrFieldDescriptions.data),
 });
 
-function matches(link: Link, needle: string): boolean {
-  return [link.longurl, link.shorturl, link.alias, link.title].some((field) => field.toLowerCase().includes(needle));
-}
-
 /** The user's fields but its API key, listed one by one so that a new field is shown only once it is added here. */
 function withoutKey(user: User): UserWithoutKey {
   const { id, email, username, avatar, status, expires, registered, planid } = user;
@@ -213,34 +269,158 @@ function withoutKey(user: User): UserWithoutKey {
 const CreatedLink = z.object({ id: z.number(), shorturl: z.string() });
 const Message = z.object({ message: z.string() });
 
+const Freshness = z
+  .object({
+    known: z.number().describe("Links in the index"),
+    serverCount: z.number().nullable().describe("How many links the server holds, as last read (null before the first read)"),
+    complete: z.boolean().describe("Whether a full sync has finished: every link that existed then is indexed"),
+    lastFullSweep: z.string().nullable().describe("When every link was last checked against the server (ISO 8601), null before the first full sync"),
+    lastSync: z.string().nullable().describe("When the newest links were last read (ISO 8601)"),
+    summary: z.string().describe("How fresh the answer is, in a sentence to pass on"),
+  })
+  .describe("How fresh the link index is: links made through this server are there at once, links made elsewhere after the next read");
+
 const FindLinksOutput = z.object({
   links: z.array(LinkOutput),
-  scanned: z.number().describe("How many links were examined"),
-  complete: z.boolean().describe("False when the search stopped at the limit or the scan bound: more matches may exist"),
+  matches: z.number().describe("How many indexed links matched, of which links are the best"),
+  index: Freshness,
 });
 
-/**
- * Reads the account's links page by page until `wanted` match, FIND_SCAN_LIMIT were read or the list
- * ends. Never asks for a page it will not use, and stops between pages once the call is cancelled.
- */
-async function findLinks({ text, order, limit }: z.output<typeof FindLinksInput>, { client, signal }: ToolContext) {
+/** Searches the server's link index (the whole account once its first sync is done): no page is read per call. */
+async function findLinks({ text, order, limit }: z.output<typeof FindLinksInput>, { links: serverIndex, signal }: ToolContext) {
   const wanted = limit ?? FIND_DEFAULT_RESULTS;
-  const needle = text?.trim().toLowerCase() ?? "";
-  const links: Link[] = [];
-  let scanned = 0;
-  for (let pageNumber = 1; ; pageNumber += 1) {
-    const page = await client.links.list({ order, limit: FIND_PAGE_SIZE, page: pageNumber }, { signal });
-    for (const [index, link] of page.items.entries()) {
-      scanned += 1;
-      if (matches(link, needle)) links.push(link);
-      if (links.length >= wanted) {
-        const more = index < page.items.length - 1 || !PagePromise.isLastPage(page, pageNumber);
-        return { links, scanned, complete: !more };
-      }
-    }
-    if (PagePromise.isLastPage(page, pageNumber)) return { links, scanned, complete: true };
-    if (scanned >= FIND_SCAN_LIMIT) return { links, scanned, complete: false };
+  await serverIndex.beforeLookup(signal);
+  const query = text ?? "";
+  let found: IndexedLink[];
+  let matches: number;
+  if (order === "click") {
+    // With no text every link scores the same, and the search appends in one pass.
+    const pool = serverIndex.index.search(query, query.trim() === "" ? Number.MAX_SAFE_INTEGER : FIND_CLICK_ORDER_POOL);
+    found = [...pool.links].sort((a, b) => b.clicks - a.clicks).slice(0, wanted);
+    matches = pool.matches;
+  } else {
+    ({ links: found, matches } = serverIndex.index.search(query, wanted));
   }
+  return { links: found, matches, index: serverIndex.freshness() };
+}
+
+/**
+ * createOrReuse's lookup without its sync, for while the first sync runs (a sync then would wait
+ * for the whole walk): the newest indexed link to exactly this URL, with the alias and domain asked for.
+ */
+function indexedLinkFor(serverIndex: ServerLinkIndex, input: ClientLinkCreateInput): IndexedLink | undefined {
+  const domainHost = input.domain === undefined ? undefined : shortUrlKey(input.domain);
+  const custom = input.custom?.toLowerCase();
+  return serverIndex.index.findByLongUrl(
+    input.url,
+    (link) => (custom === undefined || link.alias.toLowerCase() === custom) && (domainHost === undefined || shortUrlKey(link.shorturl)?.startsWith(`${domainHost}/`) === true),
+  );
+}
+
+/** One URL shortened or reused, as `reuse` says. The client checks the input before any request. */
+async function shortenOne(input: ClientLinkCreateInput, reuse: boolean, { client, links: serverIndex, signal }: ToolContext) {
+  if (!reuse) return { ...(await client.links.create(input, { signal })), reused: false };
+  await serverIndex.index.load();
+  if (!serverIndex.index.freshness().complete) {
+    void serverIndex.startFirstSync();
+    // The client's own check, before the lookup; the create below checks again.
+    LinkCreateSchema.parse(input);
+    const known = indexedLinkFor(serverIndex, input);
+    if (known) return { id: known.id, shorturl: known.shorturl, reused: true };
+    return { ...(await client.links.create(input, { signal })), reused: false };
+  }
+  return createOrReuse(client, serverIndex.index, input, { signal, maxSweepPages: SWEEP_PAGES_PER_CALL });
+}
+
+const ShortenedLink = CreatedLink.extend({
+  reused: z.boolean().describe("true: an existing link to this URL was given back (reuse); false: a new link was made"),
+  note: z.string().optional().describe("Present when an older link to the URL may exist that the index does not know yet"),
+});
+
+async function shortenLink({ reuse, ...input }: z.output<typeof ShortenLinkInput>, context: ToolContext) {
+  const answer = await shortenOne(input, reuse === true, context);
+  const freshness = context.links.index.freshness();
+  if (reuse && !answer.reused && !freshness.complete) return { ...answer, note: context.links.freshness().summary };
+  return answer;
+}
+
+const BulkResult = z.object({
+  url: z.string().describe("The URL as given (cut to 500 characters)"),
+  status: z.enum(["created", "reused", "failed", "skipped"]).describe("skipped: not tried (the call stopped first: see error)"),
+  id: z.number().optional(),
+  shorturl: z.string().optional(),
+  error: z.string().optional().describe("Why it failed or was skipped, naming the field"),
+});
+
+const ShortenLinksOutput = z.object({
+  results: z.array(BulkResult).describe("One result per URL, in the order given"),
+  created: z.number(),
+  reused: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+});
+
+/** What a failure of one URL says: its fields for bad input, else the tool error's text. */
+function itemError(error: unknown): string {
+  if (error instanceof ValidationError) return error.issues.slice(0, 10).map((issue) => `${capped(issue.field, 100)}: ${capped(issue.message, 200)}`).join("; ");
+  return describeFailure(error, "shorten_links");
+}
+
+/** A failure that ends the batch: the same would happen to every URL after it (or the call is over). */
+function endsBatch(error: unknown): boolean {
+  if (error instanceof ValidationError || error instanceof NotFoundError) return false;
+  // The server refused this one URL (an alias taken, say): the next may go. A rate limit past the
+  // wait, a refused key or plan, an unreachable or unreadable server would refuse the rest too.
+  return !(error instanceof ApiError) || error instanceof RateLimitError || error instanceof AuthenticationError || error instanceof PermissionError;
+}
+
+/**
+ * Shortens the URLs one after another, paced by the client. Stops starting new ones at the call's
+ * deadline, at its cancellation, or at a failure every later URL would share (rate limit past the
+ * wait, refused key, unreachable server): those left are answered as skipped, saying why.
+ */
+async function shortenLinks({ urls, reuse, ...shared }: z.output<typeof ShortenLinksInput>, context: ToolContext) {
+  const results: Array<z.output<typeof BulkResult>> = [];
+  let stopped: string | undefined;
+  for (const url of urls) {
+    const shown = capped(url);
+    if (stopped === undefined && Date.now() >= context.deadlineAt) {
+      stopped = "not tried: the call reached its deadline; call shorten_links again with the URLs skipped";
+    }
+    if (stopped === undefined && context.signal.aborted) stopped = "not tried: the call was cancelled";
+    if (stopped !== undefined) {
+      results.push({ url: shown, status: "skipped", error: stopped });
+      continue;
+    }
+    try {
+      const answer = await shortenOne({ ...shared, url }, reuse === true, context);
+      results.push({ url: shown, status: answer.reused ? "reused" : "created", id: answer.id, shorturl: answer.shorturl });
+    } catch (error) {
+      const aborted = error instanceof AbortedError;
+      const text = aborted
+        ? "stopped before the server answered (deadline or cancellation): it may or may not have been created; check with find_links"
+        : itemError(error);
+      results.push({ url: shown, status: "failed", error: text });
+      if (aborted || endsBatch(error)) stopped = `not tried after an earlier URL failed: ${capped(text, 300)}`;
+    }
+  }
+  const tally = (status: z.output<typeof BulkResult>["status"]) => results.filter((result) => result.status === status).length;
+  return { results, created: tally("created"), reused: tally("reused"), failed: tally("failed"), skipped: tally("skipped") };
+}
+
+const ImageInfo = z
+  .object({
+    url: z.string().optional().describe("Where the PNG was read"),
+    bytes: z.number().optional(),
+    unavailable: z.string().optional().describe("Why no image is shown"),
+  })
+  .describe("The QR code's PNG, shown as image content next to this answer");
+
+/** A QR code's answer with its image (PNG as image content), or with why there is none. */
+async function withQrImage(structured: Record<string, unknown>, link: string, { client, signal }: ToolContext): Promise<AnswerWithImage> {
+  const image = await fetchQrImage(link, client.baseUrl, signal);
+  if (!image.ok) return new AnswerWithImage({ ...structured, image: { unavailable: image.reason } }, undefined);
+  return new AnswerWithImage({ ...structured, image: { url: image.url, bytes: image.png.length } }, { data: image.png.toString("base64"), mimeType: "image/png" });
 }
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -248,20 +428,35 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "shorten_link",
     title: "Shorten a link",
     description:
-      "Creates a short link for a long URL and returns its id and short URL. Each call creates a new link, " +
-      "so call it once per URL; use find_links first to reuse an existing one. Only url is required.",
-    input: LinkCreateInput,
-    output: CreatedLink,
+      "Creates a short link for a long URL and returns its id and short URL. Each call creates a new link unless " +
+      "reuse is true, which gives back the account's existing link to the same URL (reused says which happened). " +
+      "Only url is required; for several URLs use shorten_links.",
+    input: ShortenLinkInput,
+    output: ShortenedLink,
     annotations: CREATE,
-    run: (args, { client, signal }) => client.links.create(args, { signal }),
+    run: shortenLink,
+  }),
+  define({
+    name: "shorten_links",
+    title: "Shorten several links",
+    description:
+      `Shortens up to ${BULK_MAX_URLS} long URLs in one call, one after another within the service's rate limit, with the same ` +
+      "domain, UTM fields and reuse choice for each. Answers one result per URL, in order: created, reused, failed (with the " +
+      "field and why) or skipped (not tried, e.g. the call ran out of time or was rate limited: call again with those URLs).",
+    input: ShortenLinksInput,
+    output: ShortenLinksOutput,
+    annotations: CREATE,
+    graceMs: BULK_GRACE_MS,
+    run: shortenLinks,
   }),
   define({
     name: "find_links",
     title: "Find links",
     description:
-      "Finds the account's short links whose long URL, short URL, alias or title contains the given text, reading " +
-      `page after page (up to ${FIND_SCAN_LIMIT} links per call). Without text, lists the newest (or most clicked) links. ` +
-      "Returns each link's id, short URL, long URL, alias, title and click count; use get_link for its statistics.",
+      "Finds the account's short links by alias, short URL, long URL, or words of their title, alias, URLs or description, " +
+      "searching an index of every link of the account (no page limit). Without text, lists the newest (or most clicked) links. " +
+      "Returns each link's id, short URL, long URL, alias, title and click count, and how fresh the index is (index.summary: " +
+      "while it is first being built, older links may be missing); use get_link for a link's statistics.",
     input: FindLinksInput,
     output: FindLinksOutput,
     annotations: READ,
@@ -303,14 +498,29 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "create_qr_code",
     title: "Create a QR code",
     description:
-      "Creates a QR code (for a URL, text, e-mail, phone, SMS, Wi-Fi network or contact card) and returns its id and " +
-      "its link; the image is at that link with .png or .svg appended.",
+      "Creates a QR code (for a URL, text, e-mail, phone, SMS, Wi-Fi network or contact card) and returns its id, its " +
+      "link (the image is at that link with .png or .svg appended) and the QR code's image.",
     input: QrCodeCreateInput,
     listedInput: QrCodeCreateListedInput,
-    output: z.object({ id: z.number(), link: z.string() }),
+    output: z.object({ id: z.number(), link: z.string(), image: ImageInfo }),
     annotations: CREATE,
     // The input schema has checked `type`; the client checks `data` against it before anything is sent.
-    run: (args, { client, signal }) => client.qrCodes.create(args as QrCodeCreateInput, { signal }),
+    run: async (args, context) => {
+      const created = await context.client.qrCodes.create(args as QrCodeCreateInput, { signal: context.signal });
+      return withQrImage(created, created.link, context);
+    },
+  }),
+  define({
+    name: "get_qr_code",
+    title: "Get a QR code with its image",
+    description: "Returns one QR code (id from list_qr_codes or create_qr_code): its link, name, scans and scan statistics, and its image.",
+    input: z.strictObject(idOf("QR code")),
+    output: z.object({ details: QrCodeOutput, stats: StatisticsOutput, image: ImageInfo }),
+    annotations: READ,
+    run: async ({ id }, context) => {
+      const qrCode = await context.client.qrCodes.get(id, { signal: context.signal });
+      return withQrImage(qrCode, qrCode.details.link, context);
+    },
   }),
   define({
     name: "list_qr_codes",

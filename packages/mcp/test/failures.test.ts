@@ -17,6 +17,11 @@ async function setUp(options: Parameters<typeof startSandbox>[0], args: string[]
   return { sandbox, session };
 }
 
+/** The server reads the account's links from start (its link index): waits for that first page, which counts against the limit. */
+async function firstIndexRead(sandbox: Sandbox): Promise<void> {
+  while (!sandbox.requests.some((request) => request.path === "/api/urls")) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 const accountRequests = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.path === "/api/account").length;
 
 /**
@@ -60,7 +65,8 @@ test("within the wait bound, the client's pacing spreads calls over the server's
 
 test("a call that would wait past --max-wait answers 'rate limited, retry after N s' without sending, and the server keeps serving", async () => {
   const windowEnd = await freshWindow(60_000, 20_000);
-  const { sandbox, session } = await setUp({ rateLimit: { limit: 2, windowMs: 60_000 } }, ["--max-wait", "1"]);
+  const { sandbox, session } = await setUp({ rateLimit: { limit: 3, windowMs: 60_000 } }, ["--max-wait", "1"]);
+  await firstIndexRead(sandbox);
   expect(await session.call("get_account")).toMatchObject({ isError: false });
   expect(await session.call("get_account")).toMatchObject({ isError: false });
   const sentAt = Date.now();
@@ -87,12 +93,16 @@ test("when another client spent the limit, the server's limit answer becomes 're
 
 test("a proxy's HTTP 429 over a window with requests left is waited out for its Retry-After within the bound, refused past it", async () => {
   await freshWindow(3_000, 1_500);
-  const waited = await setUp({ rateLimit: { limit: 30, windowMs: 3_000 }, faults: [{ kind: "429", times: 1 }] });
+  const waited = await setUp({ rateLimit: { limit: 30, windowMs: 3_000 } });
+  await firstIndexRead(waited.sandbox);
+  waited.sandbox.faults.set([{ kind: "429", times: 1 }]);
   expect(await waited.session.call("get_account")).toMatchObject({ isError: false });
   expect(waited.sandbox.faults.injected["429"]).toBe(1);
   expect(accountRequests(waited.sandbox)).toBe(2);
 
-  const refused = await setUp({ rateLimit: { limit: 30, windowMs: 60_000 }, faults: [{ kind: "429", times: 1 }] }, ["--max-wait", "0"]);
+  const refused = await setUp({ rateLimit: { limit: 30, windowMs: 60_000 } }, ["--max-wait", "0"]);
+  await firstIndexRead(refused.sandbox);
+  refused.sandbox.faults.set([{ kind: "429", times: 1 }]);
   const answer = await refused.session.call("get_account");
   expect(answer.isError).toBe(true);
   // The sandbox's 429 fault passes on headers of a window with requests left: its Retry-After (1 s) is when it lifts.

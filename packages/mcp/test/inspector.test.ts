@@ -121,7 +121,7 @@ describe.each([
     expect(outcome.code).toBe(0);
     expect(outcome.stderr).not.toMatch(/warn|portab|problem|error/i);
     tools = new Map(outcome.result!.tools!.map((tool) => [tool.name, tool]));
-    expect(tools.size).toBe(15);
+    expect(tools.size).toBe(17);
     for (const tool of tools.values()) {
       strictAjv().compile(tool.inputSchema);
       validators.set(tool.name, strictAjv().compile(tool.outputSchema));

@@ -5,7 +5,19 @@
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { startSession, type Session } from "./helpers";
 
-const USER_TOOLS = ["create_qr_code", "delete_link", "find_links", "get_account", "get_link", "list_domains", "list_qr_codes", "shorten_link", "update_link"];
+const USER_TOOLS = [
+  "create_qr_code",
+  "delete_link",
+  "find_links",
+  "get_account",
+  "get_link",
+  "get_qr_code",
+  "list_domains",
+  "list_qr_codes",
+  "shorten_link",
+  "shorten_links",
+  "update_link",
+];
 
 describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sandbox in %s mode", (mode) => {
   let sandbox: Sandbox;
@@ -36,7 +48,7 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(shorten.inputSchema.required).toEqual(["url"]);
     const properties = shorten.inputSchema.properties as Record<string, { description?: string; pattern?: string }>;
     expect(Object.keys(properties).sort()).toEqual(
-      ["custom", "devicetarget", "domain", "expiry", "geotarget", "metadescription", "metatitle", "parameters", "password", "type", "url"].sort(),
+      ["custom", "devicetarget", "domain", "expiry", "geotarget", "metadescription", "metatitle", "parameters", "password", "reuse", "type", "url", "utm"].sort(),
     );
     expect(properties.custom?.pattern).toBe("^[A-Za-z0-9-]{3,50}$");
     expect(properties.url?.description).toMatch(/long URL/);
@@ -56,7 +68,7 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(visit.headers.get("location")).toBe("https://example.com/launch");
 
     const found = await session.call("find_links", { text: alias.toUpperCase() });
-    expect(found.structured).toMatchObject({ complete: true, links: [{ id, alias, longurl: "https://example.com/launch", title: "Launch day" }] });
+    expect(found.structured).toMatchObject({ matches: 1, links: [{ id, alias, longurl: "https://example.com/launch", title: "Launch day" }] });
 
     const got = await session.call("get_link", { id });
     expect(got.structured).toMatchObject({ details: { id, longurl: "https://example.com/launch" }, stats: { clicks: 1 } });
@@ -78,25 +90,25 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(updateDeleted.text).toMatch(/^Not found/);
   });
 
-  test("find_links lists without text, orders by clicks, reads past the first page and stops at its limit", async () => {
+  test("find_links searches the whole index: lists without text, orders by clicks, finds the oldest links, stops at its limit", async () => {
     const made: number[] = [];
     for (let index = 0; index < 105; index += 1) {
       const answer = await session.call("shorten_link", { url: `https://example.com/bulk/${index}`, metatitle: `bulk ${mode} ${index}` });
       made.push((answer.structured as { id: number }).id);
     }
-    // 105 matches lie across two pages of 100: every one is found.
+    // 105 matches: the best 100 are answered, and how many there were.
     const all = await session.call("find_links", { text: `bulk ${mode}`, limit: 100 });
-    expect(all.structured).toMatchObject({ complete: false });
+    expect(all.structured).toMatchObject({ matches: 105 });
     expect((all.structured as { links: unknown[] }).links).toHaveLength(100);
     const few = await session.call("find_links", { text: `bulk ${mode} 10` });
     expect((few.structured as { links: Array<{ title: string }> }).links.map((link) => link.title).sort()).toEqual(
       [`bulk ${mode} 10`, ...Array.from({ length: 5 }, (_, index) => `bulk ${mode} ${100 + index}`)].sort(),
     );
-    expect(few.structured).toMatchObject({ complete: true });
-    // The seeded demo links are the oldest, on the second page of 100.
+    expect(few.structured).toMatchObject({ matches: 6 });
+    // The seeded demo links are the oldest, on the second page of 100: the first sync has read them.
     const old = await session.call("find_links", { text: "node-docs" });
-    expect(old.structured).toMatchObject({ complete: true, links: [{ alias: "node-docs" }] });
-    expect((old.structured as { scanned: number }).scanned).toBeGreaterThan(100);
+    expect(old.structured).toMatchObject({ links: [{ alias: "node-docs" }], index: { complete: true } });
+    expect((old.structured as { index: { summary: string } }).index.summary).toMatch(/^All \d+ links indexed/);
     const newest = await session.call("find_links", { limit: 3 });
     for (const link of (newest.structured as { links: Array<{ id: number }> }).links) expect(made).toContain(link.id);
     const popular = await session.call("find_links", { order: "click", limit: 1 });

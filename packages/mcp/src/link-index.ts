@@ -1,0 +1,199 @@
+/**
+ * The server's link index: one per process and account, watching the server's client, so that
+ * `find_links` searches every link of the account without paging through it per call.
+ *
+ * The first sync runs in the background from start, at the share of the rate limit the index
+ * allows itself, waiting for each next window with Node's sleep; tool calls meanwhile answer at
+ * once from what is indexed. After it, each call that looks links up advances the index by a
+ * bounded step (the newest links, at most one request and none within 10 s of the last, and a
+ * couple of pages of a due sweep), so an idle server spends nothing of the key's limit.
+ */
+import { AbortedError, FileIndexStore, LinkIndex, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep } from "@linkshort/client";
+import { clause } from "./failures";
+
+/** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
+export const SWEEP_PAGES_PER_CALL = 2;
+/** The longest a tool call waits for its step of the index before answering from what is indexed. */
+const STEP_TIMEOUT_MS = 5_000;
+/**
+ * How long a lookup waits for a first sync under way before answering from what is indexed: enough
+ * for an account of a few pages (a server just started, e.g. by a client that starts one per call),
+ * short for a large one, whose answer then says how far the index is.
+ */
+export const FIRST_SYNC_PATIENCE_MS = 2_000;
+
+export interface ServerLinkIndexOptions {
+  /** Where the index is kept between runs (a file: `--index-file`); memory by default. */
+  store?: LinkIndexStore;
+  /** For tests: the index's own options. */
+  pageSize?: number;
+  minSyncIntervalMs?: number;
+}
+
+/** Freshness as a tool answers it: the index's figures, dates as ISO strings, and a sentence for the model. */
+export interface FreshnessAnswer {
+  known: number;
+  serverCount: number | null;
+  complete: boolean;
+  lastFullSweep: string | null;
+  lastSync: string | null;
+  summary: string;
+}
+
+/**
+ * Node's sleep, with a timer that does not keep the process alive: a background sync waiting for
+ * the next window must not hold a server whose client has gone (stdin closed, tests done).
+ */
+const backgroundSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortedError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms).unref();
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+const count = (value: number) => value.toLocaleString("en-US");
+const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+
+export class ServerLinkIndex {
+  readonly index: LinkIndex;
+  readonly #client: LinkShortClient;
+  readonly #stopWatching: () => void;
+  readonly #shutdown = new AbortController();
+  readonly #store: LinkIndexStore | undefined;
+  #firstSync: Promise<void> | undefined;
+  #firstSyncDone = false;
+  /** Why the last sync failed (redacted), shown with the freshness until one succeeds. */
+  #lastFailure: string | undefined;
+
+  constructor(client: LinkShortClient, options: ServerLinkIndexOptions = {}) {
+    this.#client = client;
+    this.#store = options.store;
+    this.index = new LinkIndex({
+      sleep: backgroundSleep,
+      ...(options.store ? { store: options.store } : {}),
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+      ...(options.minSyncIntervalMs !== undefined ? { minSyncIntervalMs: options.minSyncIntervalMs } : {}),
+    });
+    this.#stopWatching = this.index.watch(client);
+  }
+
+  /** Whether the first sync is still under way (started and not finished). */
+  get building(): boolean {
+    return this.#firstSync !== undefined && !this.#firstSyncDone;
+  }
+
+  /**
+   * Starts the first sync in the background (once): every page of the account, waiting for each
+   * next window of the rate limit, until it is done or `stop()` is called. A failure is kept for
+   * the freshness and the next call that looks links up starts it again.
+   */
+  startFirstSync(): Promise<void> {
+    if (this.#firstSync || this.#firstSyncDone || this.#shutdown.signal.aborted) return this.#firstSync ?? Promise.resolve();
+    const run = this.index
+      .sync(this.#client, { wait: true, signal: this.#shutdown.signal })
+      .then(
+        () => {
+          this.#firstSyncDone = true;
+          this.#lastFailure = undefined;
+        },
+        (error: unknown) => {
+          if (!(error instanceof AbortedError)) this.#lastFailure = this.#describe(error);
+        },
+      )
+      .finally(() => {
+        if (this.#firstSync === run) this.#firstSync = undefined;
+      });
+    this.#firstSync = run;
+    return run;
+  }
+
+  /**
+   * Brings the index forward before a lookup, within bounds: nothing while the first sync runs
+   * (the call answers at once from what is indexed), else one bounded step. A failure or a slow
+   * server does not fail the lookup: it answers from the index, and the freshness says why.
+   */
+  async beforeLookup(signal: AbortSignal): Promise<void> {
+    // What the store holds (a file: --index-file) is there before the first answer.
+    await this.index.load();
+    if (this.building || !this.#firstSyncDone) {
+      await this.#patiently(this.startFirstSync(), signal);
+      return;
+    }
+    const step = AbortSignal.any([signal, AbortSignal.timeout(STEP_TIMEOUT_MS), this.#shutdown.signal]);
+    try {
+      await this.index.sync(this.#client, { signal: step, maxSweepPages: SWEEP_PAGES_PER_CALL });
+      this.#lastFailure = undefined;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.#lastFailure = this.#describe(error);
+    }
+  }
+
+  /** Waits for `work` at most FIRST_SYNC_PATIENCE_MS, or until the call ends. */
+  async #patiently(work: Promise<void>, signal: AbortSignal): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      await Promise.race([
+        work,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SYNC_PATIENCE_MS))),
+        new Promise<void>((_resolve, reject) => {
+          onAbort = () => reject(new AbortedError());
+          if (signal.aborted) onAbort();
+          else signal.addEventListener("abort", onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  freshness(): FreshnessAnswer {
+    return this.#answer(this.index.freshness());
+  }
+
+  #answer(freshness: IndexFreshness): FreshnessAnswer {
+    const { known, serverCount, serverCountExact, complete, lastFullSweepAt, lastSyncAt } = freshness;
+    let summary: string;
+    if (!complete) {
+      const of = serverCount === null ? "" : ` of ${serverCountExact ? "" : "about "}${count(Math.max(serverCount, known))}`;
+      summary = `Indexed ${count(known)}${of} links; older links may be missing until the first sync finishes.`;
+    } else {
+      summary = `All ${count(known)} links indexed; every link was last checked at ${isoOrNull(lastFullSweepAt)}, new links read at ${isoOrNull(lastSyncAt ?? lastFullSweepAt)}.`;
+    }
+    if (this.#lastFailure !== undefined) summary += ` The last update of the index failed (${this.#lastFailure}); links made elsewhere since may be missing.`;
+    return { known, serverCount, complete, lastFullSweep: isoOrNull(lastFullSweepAt), lastSync: isoOrNull(lastSyncAt), summary };
+  }
+
+  #describe(error: unknown): string {
+    return this.#client.redact(clause(error instanceof Error ? error.message : String(error)));
+  }
+
+  /** Stops the background sync and the watching; a file store lets another process take the file. */
+  async stop(): Promise<void> {
+    this.#shutdown.abort();
+    this.#stopWatching();
+    await this.#firstSync;
+    if (this.#store instanceof FileIndexStore) await this.#store.release();
+  }
+}
+
+/** The index of each client that has none given: one per client (the CLI makes one client per process, per base URL and key). */
+const indexOfClient = new WeakMap<LinkShortClient, ServerLinkIndex>();
+
+export function serverLinkIndexFor(client: LinkShortClient): ServerLinkIndex {
+  let index = indexOfClient.get(client);
+  if (!index) {
+    index = new ServerLinkIndex(client);
+    indexOfClient.set(client, index);
+  }
+  return index;
+}

@@ -1,0 +1,54 @@
+/**
+ * The built server with --index-file: the first sync runs from start in the background, the index
+ * is kept in the file, and after a restart find_links answers from it at once, the sync after the
+ * restart costing one request.
+ */
+import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fillLinks } from "../../client/test/fill-links";
+import { startSession, type Session } from "./helpers";
+
+let sandbox: Sandbox;
+const file = join(mkdtempSync(join(tmpdir(), "linkshort-mcp-index-")), "links.json");
+const apiRequests = () => sandbox.requests.filter((request) => request.path.startsWith("/api/")).length;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: "minimal", rateLimit: { limit: 1000, windowMs: 60_000 } });
+  fillLinks(sandbox, 1000);
+});
+afterAll(() => sandbox.close());
+
+async function untilComplete(session: Session): Promise<Record<string, unknown>> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const answer = await session.call("find_links", { text: "aardvark" });
+    const index = (answer.structured as { index: { complete: boolean } }).index;
+    if (index.complete) return answer.structured!;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the first sync did not finish");
+}
+
+test("the index is synced from start, kept in the file, and answers after a restart for one request", async () => {
+  const first = await startSession({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }, ["--index-file", file]);
+  try {
+    const found = await untilComplete(first);
+    expect(found).toMatchObject({ links: [{ alias: "fill0" }], index: { complete: true } });
+    expect(first.stderr()).toContain(`kept in ${file}`);
+  } finally {
+    await first.close();
+  }
+  expect(existsSync(file)).toBe(true);
+
+  const before = apiRequests();
+  const second = await startSession({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }, ["--index-file", file]);
+  try {
+    const answer = await second.call("find_links", { text: "fill0" });
+    expect(answer.structured).toMatchObject({ links: [{ alias: "fill0" }], index: { complete: true } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(apiRequests() - before).toBeLessThanOrEqual(1);
+  } finally {
+    await second.close();
+  }
+});
