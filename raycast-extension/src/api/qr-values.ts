@@ -2,6 +2,7 @@ import {
   QR_DATA_SCHEMAS,
   QR_TYPES,
   QrCodeCreateSchema,
+  toRgbColour,
   WIFI_ENCRYPTIONS,
   type QrCodeCreateInput,
   type QrCodeUpdateInput,
@@ -131,20 +132,10 @@ export function qrData(values: QrFormValues): QrData {
   }
 }
 
-/** `#rrggbb` as the API's `rgb(r,g,b)`; anything else as typed, for the client to judge. */
-export function toRgb(value: string): string {
-  const hex = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(value.trim());
-  if (!hex) return value.trim();
-  return `rgb(${hex
-    .slice(1)
-    .map((part) => parseInt(part, 16))
-    .join(",")})`;
-}
-
 function appearance(values: QrFormValues) {
   const looks: { foreground?: string; background?: string; logo?: string } = {};
-  if (values.foreground.trim()) looks.foreground = toRgb(values.foreground);
-  if (values.background.trim()) looks.background = toRgb(values.background);
+  if (values.foreground.trim()) looks.foreground = toRgbColour(values.foreground.trim());
+  if (values.background.trim()) looks.background = toRgbColour(values.background.trim());
   if (values.logo.trim()) looks.logo = values.logo.trim();
   return looks;
 }
