@@ -23,7 +23,6 @@ import {
   QR_DATA_SCHEMAS,
   QrCodeCreateSchema,
   UserCreateSchema,
-  shortUrlKey,
   UserListSchema,
   ValidationError,
   type IndexedLink,
@@ -308,27 +307,11 @@ async function findLinks({ text, order, limit }: z.output<typeof FindLinksInput>
  * createOrReuse's lookup without its sync, for while the first sync runs (a sync then would wait
  * for the whole walk): the newest indexed link to exactly this URL, with the alias and domain asked for.
  */
-function indexedLinkFor(serverIndex: ServerLinkIndex, input: ClientLinkCreateInput): IndexedLink | undefined {
-  const domainHost = input.domain === undefined ? undefined : shortUrlKey(input.domain);
-  const custom = input.custom?.toLowerCase();
-  return serverIndex.index.findByLongUrl(
-    input.url,
-    (link) => (custom === undefined || link.alias.toLowerCase() === custom) && (domainHost === undefined || shortUrlKey(link.shorturl)?.startsWith(`${domainHost}/`) === true),
-  );
-}
-
 /** One URL shortened or reused, as `reuse` says. The client checks the input before any request. */
 async function shortenOne(input: ClientLinkCreateInput, reuse: boolean, { client, links: serverIndex, signal }: ToolContext) {
   if (!reuse) return { ...(await client.links.create(input, { signal })), reused: false };
   await serverIndex.index.load();
-  if (!serverIndex.index.freshness().complete) {
-    void serverIndex.startFirstSync();
-    // The client's own check, before the lookup; the create below checks again.
-    LinkCreateSchema.parse(input);
-    const known = indexedLinkFor(serverIndex, input);
-    if (known) return { id: known.id, shorturl: known.shorturl, reused: true };
-    return { ...(await client.links.create(input, { signal })), reused: false };
-  }
+  if (!serverIndex.index.freshness().complete) void serverIndex.startFirstSync();
   return createOrReuse(client, serverIndex.index, input, { signal, maxSweepPages: SWEEP_PAGES_PER_CALL });
 }
 

@@ -157,6 +157,11 @@ export class LinkIndex {
     return this.#running;
   }
 
+  /** A sync is under way (a caller that cannot wait for a whole first sweep answers from what is indexed). */
+  get syncing(): boolean {
+    return this.#running !== undefined;
+  }
+
   freshness(): IndexFreshness {
     const sweep = this.#meta.sweep;
     return {
