@@ -111,7 +111,7 @@ export const PlanOutput = sameAs<Plan>()(
 );
 
 /** Where a paged list stands, so that a model can ask for the next page. */
-export const pageOutput = {
+const pageOutput = {
   currentpage: z.number(),
   maxpage: z.number(),
   morePages: z.boolean().describe("Whether another page follows: ask for page currentpage + 1"),
@@ -121,3 +121,71 @@ export const pageOutput = {
 export function pagePosition(page: Page<unknown>, requested: number) {
   return { currentpage: page.currentpage, maxpage: page.maxpage, morePages: !PagePromise.isLastPage(page, requested) };
 }
+
+// What each tool answers, built from the shapes above.
+
+export const MessageOutput = z.object({ message: z.string() });
+
+export const CreatedLinkOutput = z.object({ id: z.number(), shorturl: z.string() });
+
+export const ShortenedLinkOutput = CreatedLinkOutput.extend({
+  reused: z.boolean().describe("true: an existing link to this URL was given back (reuse); false: a new link was made"),
+  note: z.string().optional().describe("Present when an older link to the URL may exist that the index does not know yet"),
+});
+
+export const BulkResultOutput = z.object({
+  url: z.string().describe("The URL as given (cut to 500 characters)"),
+  status: z.enum(["created", "reused", "failed", "skipped"]).describe("skipped: not tried (the call stopped first: see error)"),
+  id: z.number().optional(),
+  shorturl: z.string().optional(),
+  error: z.string().optional().describe("Why it failed or was skipped, naming the field"),
+});
+
+export const ShortenedLinksOutput = z.object({
+  results: z.array(BulkResultOutput).describe("One result per URL, in the order given"),
+  created: z.number(),
+  reused: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+});
+
+const FreshnessOutput = z
+  .object({
+    known: z.number().describe("Links in the index"),
+    serverCount: z.number().nullable().describe("How many links the server holds, as last read (null before the first read)"),
+    complete: z.boolean().describe("Whether a full sync has finished: every link that existed then is indexed"),
+    lastFullSweep: z.string().nullable().describe("When every link was last checked against the server (ISO 8601), null before the first full sync"),
+    lastSync: z.string().nullable().describe("When the newest links were last read (ISO 8601)"),
+    summary: z.string().describe("How fresh the answer is, in a sentence to pass on"),
+  })
+  .describe("How fresh the link index is: links made through this server are there at once, links made elsewhere after the next read");
+
+export const FoundLinksOutput = z.object({
+  links: z.array(LinkOutput),
+  matches: z.number().describe("How many indexed links matched, of which links are the best"),
+  index: FreshnessOutput,
+});
+
+export const LinkWithStatsOutput = z.object({ details: LinkDetailsOutput, stats: StatisticsOutput });
+
+const QrImageOutput = z
+  .object({
+    url: z.string().optional().describe("Where the PNG was read"),
+    bytes: z.number().optional(),
+    unavailable: z.string().optional().describe("Why no image is shown"),
+  })
+  .describe("The QR code's PNG, shown as image content next to this answer");
+
+export const CreatedQrCodeOutput = z.object({ id: z.number(), link: z.string(), image: QrImageOutput });
+
+export const QrCodeWithStatsOutput = z.object({ details: QrCodeOutput, stats: StatisticsOutput, image: QrImageOutput });
+
+export const QrCodePageOutput = z.object({ qrCodes: z.array(QrCodeOutput), ...pageOutput });
+
+export const DomainPageOutput = z.object({ domains: z.array(DomainOutput), ...pageOutput });
+
+export const PlansOutput = z.object({ plans: z.array(PlanOutput) });
+
+export const UsersOutput = z.object({ users: z.array(UserOutput) });
+
+export const CreatedUserOutput = z.object({ id: z.number(), email: z.string().optional(), username: z.string().optional() });

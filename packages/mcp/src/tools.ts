@@ -37,15 +37,22 @@ import { capped, describeFailure } from "./failures";
 import { SWEEP_PAGES_PER_CALL, type ServerLinkIndex } from "./link-index";
 import {
   AccountOutput,
-  DomainOutput,
-  LinkDetailsOutput,
-  LinkOutput,
-  pageOutput,
+  BulkResultOutput,
+  CreatedLinkOutput,
+  CreatedQrCodeOutput,
+  CreatedUserOutput,
+  DomainPageOutput,
+  FoundLinksOutput,
+  LinkWithStatsOutput,
+  MessageOutput,
   pagePosition,
-  PlanOutput,
-  QrCodeOutput,
-  StatisticsOutput,
+  PlansOutput,
+  QrCodePageOutput,
+  QrCodeWithStatsOutput,
+  ShortenedLinkOutput,
+  ShortenedLinksOutput,
   UserOutput,
+  UsersOutput,
   type UserWithoutKey,
 } from "./outputs";
 import { fetchQrImage } from "./qr-image";
@@ -265,26 +272,6 @@ function withoutKey(user: User): UserWithoutKey {
   return { id, email, username, avatar, status, expires, registered, planid };
 }
 
-const CreatedLink = z.object({ id: z.number(), shorturl: z.string() });
-const Message = z.object({ message: z.string() });
-
-const Freshness = z
-  .object({
-    known: z.number().describe("Links in the index"),
-    serverCount: z.number().nullable().describe("How many links the server holds, as last read (null before the first read)"),
-    complete: z.boolean().describe("Whether a full sync has finished: every link that existed then is indexed"),
-    lastFullSweep: z.string().nullable().describe("When every link was last checked against the server (ISO 8601), null before the first full sync"),
-    lastSync: z.string().nullable().describe("When the newest links were last read (ISO 8601)"),
-    summary: z.string().describe("How fresh the answer is, in a sentence to pass on"),
-  })
-  .describe("How fresh the link index is: links made through this server are there at once, links made elsewhere after the next read");
-
-const FindLinksOutput = z.object({
-  links: z.array(LinkOutput),
-  matches: z.number().describe("How many indexed links matched, of which links are the best"),
-  index: Freshness,
-});
-
 /** Searches the server's link index (the whole account once its first sync is done): no page is read per call. */
 async function findLinks({ text, order, limit }: z.output<typeof FindLinksInput>, { links: serverIndex, signal }: ToolContext) {
   const wanted = limit ?? FIND_DEFAULT_RESULTS;
@@ -315,33 +302,12 @@ async function shortenOne(input: ClientLinkCreateInput, reuse: boolean, { client
   return createOrReuse(client, serverIndex.index, input, { signal, maxSweepPages: SWEEP_PAGES_PER_CALL });
 }
 
-const ShortenedLink = CreatedLink.extend({
-  reused: z.boolean().describe("true: an existing link to this URL was given back (reuse); false: a new link was made"),
-  note: z.string().optional().describe("Present when an older link to the URL may exist that the index does not know yet"),
-});
-
 async function shortenLink({ reuse, ...input }: z.output<typeof ShortenLinkInput>, context: ToolContext) {
   const answer = await shortenOne(input, reuse === true, context);
   const freshness = context.links.index.freshness();
   if (reuse && !answer.reused && !freshness.complete) return { ...answer, note: context.links.freshness().summary };
   return answer;
 }
-
-const BulkResult = z.object({
-  url: z.string().describe("The URL as given (cut to 500 characters)"),
-  status: z.enum(["created", "reused", "failed", "skipped"]).describe("skipped: not tried (the call stopped first: see error)"),
-  id: z.number().optional(),
-  shorturl: z.string().optional(),
-  error: z.string().optional().describe("Why it failed or was skipped, naming the field"),
-});
-
-const ShortenLinksOutput = z.object({
-  results: z.array(BulkResult).describe("One result per URL, in the order given"),
-  created: z.number(),
-  reused: z.number(),
-  failed: z.number(),
-  skipped: z.number(),
-});
 
 /** What a failure of one URL says: its fields for bad input, else the tool error's text. */
 function itemError(error: unknown): string {
@@ -363,7 +329,7 @@ function endsBatch(error: unknown): boolean {
  * wait, refused key, unreachable server): those left are answered as skipped, saying why.
  */
 async function shortenLinks({ urls, reuse, ...shared }: z.output<typeof ShortenLinksInput>, context: ToolContext) {
-  const results: Array<z.output<typeof BulkResult>> = [];
+  const results: Array<z.output<typeof BulkResultOutput>> = [];
   let stopped: string | undefined;
   for (const url of urls) {
     const shown = capped(url);
@@ -387,17 +353,9 @@ async function shortenLinks({ urls, reuse, ...shared }: z.output<typeof ShortenL
       if (aborted || endsBatch(error)) stopped = `not tried after an earlier URL failed: ${capped(text, 300)}`;
     }
   }
-  const tally = (status: z.output<typeof BulkResult>["status"]) => results.filter((result) => result.status === status).length;
+  const tally = (status: z.output<typeof BulkResultOutput>["status"]) => results.filter((result) => result.status === status).length;
   return { results, created: tally("created"), reused: tally("reused"), failed: tally("failed"), skipped: tally("skipped") };
 }
-
-const ImageInfo = z
-  .object({
-    url: z.string().optional().describe("Where the PNG was read"),
-    bytes: z.number().optional(),
-    unavailable: z.string().optional().describe("Why no image is shown"),
-  })
-  .describe("The QR code's PNG, shown as image content next to this answer");
 
 /** A QR code's answer with its image (PNG as image content), or with why there is none. */
 async function withQrImage(structured: Record<string, unknown>, link: string, { client, signal }: ToolContext): Promise<AnswerWithImage> {
@@ -415,7 +373,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "reuse is true, which gives back the account's existing link to the same URL (reused says which happened). " +
       "Only url is required; for several URLs use shorten_links.",
     input: ShortenLinkInput,
-    output: ShortenedLink,
+    output: ShortenedLinkOutput,
     annotations: CREATE,
     run: shortenLink,
   }),
@@ -427,7 +385,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "domain, UTM fields and reuse choice for each. Answers one result per URL, in order: created, reused, failed (with the " +
       "field and why) or skipped (not tried, e.g. the call ran out of time or was rate limited: call again with those URLs).",
     input: ShortenLinksInput,
-    output: ShortenLinksOutput,
+    output: ShortenedLinksOutput,
     annotations: CREATE,
     graceMs: BULK_GRACE_MS,
     run: shortenLinks,
@@ -441,7 +399,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "Returns each link's id, short URL, long URL, alias, title and click count, and how fresh the index is (index.summary: " +
       "while it is first being built, older links may be missing); use get_link for a link's statistics.",
     input: FindLinksInput,
-    output: FindLinksOutput,
+    output: FoundLinksOutput,
     annotations: READ,
     run: findLinks,
   }),
@@ -452,7 +410,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "Returns one short link's details (long URL, title, expiry, targeting) and its statistics: clicks, unique clicks, " +
       "top countries, referrers, browsers and operating systems. Needs the link's id (from find_links or shorten_link).",
     input: z.strictObject(idOf("link")),
-    output: z.object({ details: LinkDetailsOutput, stats: StatisticsOutput }),
+    output: LinkWithStatsOutput,
     annotations: READ,
     run: ({ id }, { client, signal }) => client.links.get(id, { signal }),
   }),
@@ -464,7 +422,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "Give the id, the long URL (the API requires it on every update; get_link shows the current one) and the fields " +
       "to change; the new values replace the old ones.",
     input: LinkUpdateInput,
-    output: CreatedLink,
+    output: CreatedLinkOutput,
     annotations: CHANGE,
     run: ({ id, ...changes }, { client, signal }) => client.links.update(id, changes, { signal }),
   }),
@@ -473,7 +431,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Delete a link",
     description: "Deletes a short link for good: it stops redirecting and its statistics are lost. Ask the user before deleting.",
     input: z.strictObject(idOf("link")),
-    output: Message,
+    output: MessageOutput,
     annotations: CHANGE,
     run: ({ id }, { client, signal }) => client.links.delete(id, { signal }),
   }),
@@ -485,7 +443,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "link (the image is at that link with .png or .svg appended) and the QR code's image.",
     input: QrCodeCreateInput,
     listedInput: QrCodeCreateListedInput,
-    output: z.object({ id: z.number(), link: z.string(), image: ImageInfo }),
+    output: CreatedQrCodeOutput,
     annotations: CREATE,
     // The input schema has checked `type`; the client checks `data` against it before anything is sent.
     run: async (args, context) => {
@@ -498,7 +456,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Get a QR code with its image",
     description: "Returns one QR code (id from list_qr_codes or create_qr_code): its link, name, scans and scan statistics, and its image.",
     input: z.strictObject(idOf("QR code")),
-    output: z.object({ details: QrCodeOutput, stats: StatisticsOutput, image: ImageInfo }),
+    output: QrCodeWithStatsOutput,
     annotations: READ,
     run: async ({ id }, context) => {
       const qrCode = await context.client.qrCodes.get(id, { signal: context.signal });
@@ -510,7 +468,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "List QR codes",
     description: "Lists the account's QR codes (id, link, scans, name), one page at a time; morePages says whether another page follows.",
     input: PageInput,
-    output: z.object({ qrCodes: z.array(QrCodeOutput), ...pageOutput }),
+    output: QrCodePageOutput,
     annotations: READ,
     run: async (args, { client, signal }) => {
       const page = await client.qrCodes.list(args, { signal });
@@ -523,7 +481,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       "Lists the account's branded domains, which shorten_link and update_link accept as domain, one page at a time; morePages says whether another page follows.",
     input: PageInput,
-    output: z.object({ domains: z.array(DomainOutput), ...pageOutput }),
+    output: DomainPageOutput,
     annotations: READ,
     run: async (args, { client, signal }) => {
       const page = await client.domains.list(args, { signal });
@@ -544,7 +502,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "list_plans",
     title: "List plans (admin)",
     description: "Lists the service's subscription plans with their prices and limits. Administrators only.",
-    output: z.object({ plans: z.array(PlanOutput) }),
+    output: PlansOutput,
     annotations: READ,
     admin: true,
     run: async (_args, { client, signal }) => ({ plans: await client.plans.list({ signal }).toArray() }),
@@ -561,7 +519,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         expiration: `When the subscription ends: ${TIMESTAMP}. Omit to derive it from type`,
       }),
     }),
-    output: Message,
+    output: MessageOutput,
     annotations: CHANGE,
     admin: true,
     run: ({ planId, userId, ...subscription }, { client, signal }) => client.plans.subscribe(planId, userId, subscription, { signal }),
@@ -571,7 +529,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "List users (admin)",
     description: "Lists the service's users, optionally only admins, free or pro users, or those with an e-mail address. Administrators only.",
     input: z.strictObject(described(UserListSchema, { filter: "Only admin, free or pro users", email: "Only users whose e-mail address matches this" })),
-    output: z.object({ users: z.array(UserOutput) }),
+    output: UsersOutput,
     annotations: READ,
     admin: true,
     run: async (args, { client, signal }) => ({ users: (await client.users.list(args, { signal }).toArray()).map(withoutKey) }),
@@ -599,7 +557,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         expiration: `When the plan ends: ${TIMESTAMP}`,
       }),
     ),
-    output: z.object({ id: z.number(), email: z.string().optional(), username: z.string().optional() }),
+    output: CreatedUserOutput,
     annotations: CREATE,
     admin: true,
     run: (args, { client, signal }) => client.users.create(args, { signal }),
@@ -609,7 +567,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Delete a user (admin)",
     description: "Deletes a user account for good. Ask before deleting. Administrators only.",
     input: z.strictObject(idOf("user")),
-    output: Message,
+    output: MessageOutput,
     annotations: CHANGE,
     admin: true,
     run: ({ id }, { client, signal }) => client.users.delete(id, { signal }),
