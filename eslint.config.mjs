@@ -4,7 +4,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", ".cache/**", "nodes/**", "raycast-extension/**"] },
+  { ignores: ["**/dist/**", "**/build/**", "**/node_modules/**", ".cache/**", "nodes/**", "raycast-extension/**"] },
   ...tseslint.configs.recommended,
   // The published packages' sources get the rules that need type information too.
   ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ["packages/*/src/**/*.ts"] })),

@@ -26,9 +26,10 @@ const tsconfig = JSON.parse(readFileSync(join(target, 'tsconfig.json'), 'utf8'))
 delete tsconfig.compilerOptions.paths;
 writeFileSync(join(target, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
 
-// The client's core, as source (the Node-only entry with undici is left out).
+// The client's core, as source (the Node-only entry, its undici transport and file store are left out).
 const vendor = join(target, 'src/vendor/linkshort-client');
-cpSync(clientSource, vendor, { recursive: true, filter: (path) => !/(index|undici-transport)\.ts$/.test(path) || path.includes('resources') });
+const nodeOnly = new Set(['index.ts', 'undici-transport.ts', 'link-index/file-store.ts'].map((file) => join(clientSource, file)));
+cpSync(clientSource, vendor, { recursive: true, filter: (path) => !nodeOnly.has(path) });
 
 function rewrite(dir) {
   for (const name of readdirSync(dir)) {
