@@ -4,7 +4,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import packageJson from "../package.json";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
 import { serverLinkIndexFor, type ServerLinkIndex } from "./link-index";
-import { AnswerWithImage, TOOLS, TOOLS_BY_NAME, type ToolDefinition } from "./tools";
+import { TOOLS, TOOLS_BY_NAME } from "./tools";
+import { AnswerWithImage, type ToolDefinition } from "./tools/define";
 
 export { startHttpServer, type HttpServer, type HttpServerOptions } from "./http";
 

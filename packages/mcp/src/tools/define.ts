@@ -1,0 +1,112 @@
+/**
+ * What a tool is, and `define`, which turns a tool's description into the definition the server
+ * lists and runs: each tool is one client call. Inputs are the client's own zod schemas with a
+ * description per field for the model; the client checks every value again and does all HTTP,
+ * paging and pacing.
+ *
+ * Every definition and every JSON Schema is built once, when the modules load: a server is made per
+ * HTTP request, and zod keeps each described schema in its global registry for good, so describing
+ * per server would grow memory with every request.
+ */
+import { IdSchema, PaginationSchema, type LinkShortClient } from "@linkshort/client";
+import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod/v4";
+import type { ServerLinkIndex } from "../link-index";
+
+/** What a tool's work gets: the client, the server's link index, and the signal that ends the call (cancelled or past its deadline). */
+export interface ToolContext {
+  client: LinkShortClient;
+  links: ServerLinkIndex;
+  signal: AbortSignal;
+  /** When the call's deadline passes (epoch ms): a tool that answers in parts starts no new part after it. */
+  deadlineAt: number;
+}
+
+/** A structured answer with an image shown next to it (MCP image content). */
+export class AnswerWithImage {
+  constructor(
+    readonly structured: Record<string, unknown>,
+    readonly image: { data: string; mimeType: "image/png" } | undefined,
+  ) {}
+}
+
+export type ToolOutcome = Record<string, unknown> | AnswerWithImage;
+
+export interface ToolDefinition {
+  name: string;
+  /** Only with `--admin` and an administrator's key. */
+  admin: boolean;
+  /** Whether a call that ends without an answer may still have changed something. */
+  changes: boolean;
+  /** Checks the arguments; the client checks them again with its own rules. */
+  input: z.ZodType;
+  /** What tools/list shows: 2020-12 JSON Schemas, built once. */
+  listing: Tool;
+  /** Time past the call's deadline this tool keeps, to answer with what it did (it watches `deadlineAt` itself). */
+  graceMs: number;
+  run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/**
+ * JSON Schema 2020-12 without a `$schema` declaration: MCP's default dialect, which every client
+ * validator accepts (a draft-07 declaration is refused by 2020-12-only ones).
+ */
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
+  const jsonSchema = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
+  delete jsonSchema.$schema;
+  return jsonSchema as Tool["inputSchema"];
+}
+
+interface Definition<Input extends z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input?: Input;
+  /** The input as clients should see it, when it says more than `input` checks (the client checks the rest). */
+  listedInput?: z.ZodType;
+  output: z.ZodType;
+  annotations: ToolAnnotations;
+  admin?: boolean;
+  graceMs?: number;
+  run(args: z.output<Input>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+const NO_ARGUMENTS = z.strictObject({});
+
+export function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition: Definition<Input>): ToolDefinition {
+  const input = definition.input ?? NO_ARGUMENTS;
+  return {
+    name: definition.name,
+    admin: definition.admin ?? false,
+    changes: definition.annotations.readOnlyHint !== true,
+    input,
+    listing: {
+      name: definition.name,
+      title: definition.title,
+      description: definition.description,
+      inputSchema: jsonSchemaOf(definition.listedInput ?? input, "input"),
+      outputSchema: jsonSchemaOf(definition.output, "output"),
+      annotations: { title: definition.title, ...definition.annotations },
+    },
+    graceMs: definition.graceMs ?? 0,
+    run: (args, context) => definition.run(args as z.output<Input>, context),
+  };
+}
+
+/** The fields of one of the client's input schemas, each described for the model. Every field needs a description. */
+export function described<Shape extends Record<string, z.ZodType>>(schema: z.ZodObject<Shape>, descriptions: { [K in keyof Shape]: string }): Shape {
+  const shape: Record<string, z.ZodType> = {};
+  for (const key of Object.keys(schema.shape)) shape[key] = schema.shape[key]!.describe(descriptions[key]!);
+  // Every key of `Shape` was copied with its own schema, only described.
+  return shape as Shape;
+}
+
+export const idOf = (what: string) => ({ id: IdSchema.describe(`The ${what}'s numeric id`) });
+
+export const PageInput = z.strictObject(described(PaginationSchema, { limit: "Items per page (default 15)", page: "Page number, from 1" }));
+
+export const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: true };
+export const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+export const CHANGE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+
+export const TIMESTAMP = "a date and time formatted YYYY-MM-DD HH:MM:SS, in the server's time zone";

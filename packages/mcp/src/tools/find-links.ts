@@ -1,0 +1,57 @@
+/** find_links: a search of the server's link index (the whole account once its first sync is done); no page is read per call. */
+import { LinkListSchema, PaginationSchema, type IndexedLink } from "@linkshort/client";
+import * as z from "zod/v4";
+import { FoundLinksOutput } from "../outputs";
+import { define, READ } from "./define";
+
+const FIND_DEFAULT_RESULTS = 20;
+const FIND_MAX_RESULTS = 100;
+/** find_links ordered by clicks orders the best this many matches. */
+const FIND_CLICK_ORDER_POOL = 1000;
+
+const FindLinksInput = z.strictObject({
+  text: z
+    .string()
+    .optional()
+    .describe(
+      "What to look for: an alias, a short URL (with or without https://, query or trailing slash), a long URL, or words " +
+        "found in the alias, title, short or long URL, or description (case-insensitive; every word must match). Omit to list links",
+    ),
+  order: LinkListSchema.shape.order.describe(
+    "date (default): exact matches first, then the best matches, newest first among equals; click: most clicked first (clicks as of the index's last read)",
+  ),
+  limit: PaginationSchema.shape.limit
+    .unwrap()
+    .max(FIND_MAX_RESULTS, `must be at most ${FIND_MAX_RESULTS}`)
+    .optional()
+    .describe(`How many links to return at most (default ${FIND_DEFAULT_RESULTS}, at most ${FIND_MAX_RESULTS})`),
+});
+
+export const findLinks = define({
+  name: "find_links",
+  title: "Find links",
+  description:
+    "Finds the account's short links by alias, short URL, long URL, or words of their title, alias, URLs or description, " +
+    "searching an index of every link of the account (no page limit). Without text, lists the newest (or most clicked) links. " +
+    "Returns each link's id, short URL, long URL, alias, title and click count, and how fresh the index is (index.summary: " +
+    "while it is first being built, older links may be missing); use get_link for a link's statistics.",
+  input: FindLinksInput,
+  output: FoundLinksOutput,
+  annotations: READ,
+  run: async ({ text, order, limit }, { links: serverIndex, signal }) => {
+    const wanted = limit ?? FIND_DEFAULT_RESULTS;
+    await serverIndex.beforeLookup(signal);
+    const query = text ?? "";
+    let found: IndexedLink[];
+    let matches: number;
+    if (order === "click") {
+      // With no text every link scores the same, and the search appends in one pass.
+      const pool = serverIndex.index.search(query, query.trim() === "" ? Number.MAX_SAFE_INTEGER : FIND_CLICK_ORDER_POOL);
+      found = [...pool.links].sort((a, b) => b.clicks - a.clicks).slice(0, wanted);
+      matches = pool.matches;
+    } else {
+      ({ links: found, matches } = serverIndex.index.search(query, wanted));
+    }
+    return { links: found, matches, index: serverIndex.freshness() };
+  },
+});

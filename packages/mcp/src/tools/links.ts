@@ -1,0 +1,106 @@
+/** The link tools: shorten_link, get_link, update_link and delete_link, and the link inputs that shorten_links shares. */
+import { createOrReuse, LinkCreateSchema, LinkUpdateSchema, type LinkCreateInput as ClientLinkCreateInput } from "@linkshort/client";
+import * as z from "zod/v4";
+import { SWEEP_PAGES_PER_CALL } from "../link-index";
+import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
+import { CHANGE, CREATE, described, define, idOf, READ, TIMESTAMP, type ToolContext } from "./define";
+
+const linkFieldDescriptions = {
+  url: "The long URL to shorten, http or https",
+  custom: "Custom alias, the part after the domain: 3 to 50 letters, digits or hyphens. Omit for a generated one",
+  password: "Visitors must enter this password before they are redirected",
+  domain: "A branded domain of the account, as listed by list_domains (e.g. https://go.example.com). Omit for the service's own",
+  expiry: `When the link stops redirecting: ${TIMESTAMP}`,
+  geotarget: "Send visitors from a country elsewhere: [{location: country name, link: URL}]",
+  devicetarget: "Send visitors on a device elsewhere: [{device: e.g. iPhone, Android, link: URL}]",
+  parameters: "Query parameters appended to the long URL: [{name, value}]",
+  utm: "Campaign tracking fields appended to the long URL as utm_source, utm_medium, utm_campaign, utm_term and utm_content: {source, medium, campaign, term, content}, each optional",
+  metatitle: "Title shown when the short link is shared",
+  metadescription: "Description shown when the short link is shared",
+};
+
+export const LinkCreateInput = z.strictObject(
+  described(LinkCreateSchema, {
+    ...linkFieldDescriptions,
+    type: "Redirect type: direct (default), frame, splash, the id of a custom splash page, or overlay-<id> for a call-to-action overlay",
+  }),
+);
+
+const LinkUpdateInput = z.strictObject({
+  ...idOf("link"),
+  ...described(LinkUpdateSchema, {
+    ...linkFieldDescriptions,
+    url: "The long URL, required even when it does not change (then give the current one, from get_link); the short URL stays the same",
+    type: "Redirect type: direct, frame or splash",
+  }),
+});
+
+const REUSE_DESCRIPTION =
+  "true: if the account already has a link to exactly this long URL (with the alias and domain asked for, if any), " +
+  "answer with it instead of making another (reused: true). Use it when the user wants one short link per URL, e.g. when " +
+  "a request may be repeated. Default false: always make a new link";
+
+export const ReuseInput = z.boolean().optional().describe(REUSE_DESCRIPTION);
+
+const ShortenLinkInput = LinkCreateInput.extend({ reuse: ReuseInput });
+
+/** One URL shortened or reused, as `reuse` says. The client checks the input before any request. */
+export async function shortenOne(input: ClientLinkCreateInput, reuse: boolean, { client, links: serverIndex, signal }: ToolContext) {
+  if (!reuse) return { ...(await client.links.create(input, { signal })), reused: false };
+  await serverIndex.index.load();
+  if (!serverIndex.index.freshness().complete) void serverIndex.startFirstSync();
+  return createOrReuse(client, serverIndex.index, input, { signal, maxSweepPages: SWEEP_PAGES_PER_CALL });
+}
+
+export const shortenLink = define({
+  name: "shorten_link",
+  title: "Shorten a link",
+  description:
+    "Creates a short link for a long URL and returns its id and short URL. Each call creates a new link unless " +
+    "reuse is true, which gives back the account's existing link to the same URL (reused says which happened). " +
+    "Only url is required; for several URLs use shorten_links.",
+  input: ShortenLinkInput,
+  output: ShortenedLinkOutput,
+  annotations: CREATE,
+  run: async ({ reuse, ...input }, context) => {
+    const answer = await shortenOne(input, reuse === true, context);
+    const freshness = context.links.index.freshness();
+    if (reuse && !answer.reused && !freshness.complete) return { ...answer, note: context.links.freshness().summary };
+    return answer;
+  },
+});
+
+export const getLink = define({
+  name: "get_link",
+  title: "Get a link with its statistics",
+  description:
+    "Returns one short link's details (long URL, title, expiry, targeting) and its statistics: clicks, unique clicks, " +
+    "top countries, referrers, browsers and operating systems. Needs the link's id (from find_links or shorten_link).",
+  input: z.strictObject(idOf("link")),
+  output: LinkWithStatsOutput,
+  annotations: READ,
+  run: ({ id }, { client, signal }) => client.links.get(id, { signal }),
+});
+
+export const updateLink = define({
+  name: "update_link",
+  title: "Update a link",
+  description:
+    "Changes an existing short link: its long URL, alias, password, expiry, targeting, redirect type or share title. " +
+    "Give the id, the long URL (the API requires it on every update; get_link shows the current one) and the fields " +
+    "to change; the new values replace the old ones.",
+  input: LinkUpdateInput,
+  output: CreatedLinkOutput,
+  annotations: CHANGE,
+  run: ({ id, ...changes }, { client, signal }) => client.links.update(id, changes, { signal }),
+});
+
+export const deleteLink = define({
+  name: "delete_link",
+  title: "Delete a link",
+  description: "Deletes a short link for good: it stops redirecting and its statistics are lost. Ask the user before deleting.",
+  input: z.strictObject(idOf("link")),
+  output: MessageOutput,
+  annotations: CHANGE,
+  run: ({ id }, { client, signal }) => client.links.delete(id, { signal }),
+});

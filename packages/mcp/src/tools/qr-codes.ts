@@ -1,0 +1,87 @@
+/** The QR code tools: create_qr_code, get_qr_code and list_qr_codes; a code's answer carries its PNG as image content. */
+import { QR_DATA_SCHEMAS, QrCodeCreateSchema, type QrCodeCreateInput as ClientQrCodeCreateInput } from "@linkshort/client";
+import * as z from "zod/v4";
+import { CreatedQrCodeOutput, pagePosition, QrCodePageOutput, QrCodeWithStatsOutput } from "../outputs";
+import { fetchQrImage } from "../qr-image";
+import { AnswerWithImage, CREATE, described, define, idOf, PageInput, READ, type ToolContext } from "./define";
+
+const qrFieldDescriptions = {
+  type: "What the QR code holds: link, text, email, phone, sms, wifi or vcard",
+  data:
+    "Depends on type. link: a URL string. text: a string (at most 1000 characters). phone: a phone number string. " +
+    "email: {email, subject?, body?}. sms: {phone, message?}. wifi: {ssid, password?, encryption?: WPA, WEP or nopass}. " +
+    "vcard: {firstname?, lastname?, organization?, phone?, cell?, fax?, email?, site?, street?, city?, state?, country?, zip?} with at least a name or organization",
+  background: "Background colour written rgb(r,g,b); default white",
+  foreground: "Foreground colour written rgb(r,g,b); default black",
+  logo: "URL of a .png or .jpg image placed in the middle",
+  name: "A name to find the QR code by",
+};
+
+const QrCodeCreateInput = z.strictObject(described(QrCodeCreateSchema, qrFieldDescriptions));
+
+/**
+ * The same input with `data`'s shapes spelled out, so that clients which build a form from the
+ * schema (the Inspector, n8n's MCP Client) can send an object for e-mail, SMS, Wi-Fi and vCard codes.
+ * Which shape goes with which `type` is the client's rule, checked before anything is sent.
+ */
+const QrCodeCreateListedInput = QrCodeCreateInput.extend({
+  data: z
+    .union([
+      z.string().describe("link: a URL; text: up to 1000 characters; phone: a phone number"),
+      QR_DATA_SCHEMAS.email.describe("email: the address, with an optional subject and body"),
+      QR_DATA_SCHEMAS.sms.describe("sms: the phone number, with an optional message"),
+      QR_DATA_SCHEMAS.wifi.describe("wifi: the network name (ssid), with an optional password and encryption"),
+      QR_DATA_SCHEMAS.vcard.describe("vcard: a contact card with at least a first name, last name or organization"),
+    ])
+    .describe(qrFieldDescriptions.data),
+});
+
+/** A QR code's answer with its image (PNG as image content), or with why there is none. */
+async function withQrImage(structured: Record<string, unknown>, link: string, { client, signal }: ToolContext): Promise<AnswerWithImage> {
+  const image = await fetchQrImage(link, client.baseUrl, signal);
+  if (!image.ok) return new AnswerWithImage({ ...structured, image: { unavailable: image.reason } }, undefined);
+  return new AnswerWithImage({ ...structured, image: { url: image.url, bytes: image.png.length } }, { data: image.png.toString("base64"), mimeType: "image/png" });
+}
+
+export const createQrCode = define({
+  name: "create_qr_code",
+  title: "Create a QR code",
+  description:
+    "Creates a QR code (for a URL, text, e-mail, phone, SMS, Wi-Fi network or contact card) and returns its id, its " +
+    "link (the image is at that link with .png or .svg appended) and the QR code's image.",
+  input: QrCodeCreateInput,
+  listedInput: QrCodeCreateListedInput,
+  output: CreatedQrCodeOutput,
+  annotations: CREATE,
+  // The input schema has checked `type`; the client checks `data` against it before anything is sent.
+  run: async (args, context) => {
+    const created = await context.client.qrCodes.create(args as ClientQrCodeCreateInput, { signal: context.signal });
+    return withQrImage(created, created.link, context);
+  },
+});
+
+export const getQrCode = define({
+  name: "get_qr_code",
+  title: "Get a QR code with its image",
+  description: "Returns one QR code (id from list_qr_codes or create_qr_code): its link, name, scans and scan statistics, and its image.",
+  input: z.strictObject(idOf("QR code")),
+  output: QrCodeWithStatsOutput,
+  annotations: READ,
+  run: async ({ id }, context) => {
+    const qrCode = await context.client.qrCodes.get(id, { signal: context.signal });
+    return withQrImage(qrCode, qrCode.details.link, context);
+  },
+});
+
+export const listQrCodes = define({
+  name: "list_qr_codes",
+  title: "List QR codes",
+  description: "Lists the account's QR codes (id, link, scans, name), one page at a time; morePages says whether another page follows.",
+  input: PageInput,
+  output: QrCodePageOutput,
+  annotations: READ,
+  run: async (args, { client, signal }) => {
+    const page = await client.qrCodes.list(args, { signal });
+    return { qrCodes: page.items, ...pagePosition(page, args.page ?? 1) };
+  },
+});

@@ -1,0 +1,92 @@
+/** shorten_links: up to BULK_MAX_URLS URLs in one call, a result each, stopping at the call's deadline. */
+import { AbortedError, ApiError, AuthenticationError, NotFoundError, PermissionError, RateLimitError, ValidationError } from "@linkshort/client";
+import * as z from "zod/v4";
+import { capped, describeFailure } from "../failures";
+import { ShortenedLinksOutput, type BulkResultOutput } from "../outputs";
+import { CREATE, define, type ToolContext } from "./define";
+import { LinkCreateInput, ReuseInput, shortenOne } from "./links";
+
+/** The most URLs one shorten_links call takes. */
+export const BULK_MAX_URLS = 50;
+/**
+ * How much longer than other tools shorten_links may run: it starts no new URL past the call's
+ * deadline (answering with what it did and the URLs left), and a create already sent then has this
+ * long to answer. With the default 25 s deadline it answers within 40 s, under the 60 s after
+ * which clients give up.
+ */
+export const BULK_GRACE_MS = 15_000;
+
+const ShortenLinksInput = z.strictObject({
+  urls: z
+    .array(z.string().describe("A long URL, http or https"))
+    .min(1, "must hold at least one URL")
+    .max(BULK_MAX_URLS, `must hold at most ${BULK_MAX_URLS} URLs: split the list and call shorten_links once per part`)
+    .describe(`The long URLs to shorten, 1 to ${BULK_MAX_URLS}; each gets its own result, in the same order`),
+  domain: LinkCreateInput.shape.domain,
+  utm: LinkCreateInput.shape.utm,
+  reuse: ReuseInput,
+});
+
+type BulkResult = z.output<typeof BulkResultOutput>;
+
+/** What a failure of one URL says: its fields for bad input, else the tool error's text. */
+function itemError(error: unknown): string {
+  if (error instanceof ValidationError) return error.issues.slice(0, 10).map((issue) => `${capped(issue.field, 100)}: ${capped(issue.message, 200)}`).join("; ");
+  return describeFailure(error, "shorten_links");
+}
+
+/** A failure that ends the batch: the same would happen to every URL after it (or the call is over). */
+function endsBatch(error: unknown): boolean {
+  if (error instanceof ValidationError || error instanceof NotFoundError) return false;
+  // The server refused this one URL (an alias taken, say): the next may go. A rate limit past the
+  // wait, a refused key or plan, an unreachable or unreadable server would refuse the rest too.
+  return !(error instanceof ApiError) || error instanceof RateLimitError || error instanceof AuthenticationError || error instanceof PermissionError;
+}
+
+/**
+ * Shortens the URLs one after another, paced by the client. Stops starting new ones at the call's
+ * deadline, at its cancellation, or at a failure every later URL would share (rate limit past the
+ * wait, refused key, unreachable server): those left are answered as skipped, saying why.
+ */
+async function shortenEach({ urls, reuse, ...shared }: z.output<typeof ShortenLinksInput>, context: ToolContext) {
+  const results: BulkResult[] = [];
+  let stopped: string | undefined;
+  for (const url of urls) {
+    const shown = capped(url);
+    if (stopped === undefined && Date.now() >= context.deadlineAt) {
+      stopped = "not tried: the call reached its deadline; call shorten_links again with the URLs skipped";
+    }
+    if (stopped === undefined && context.signal.aborted) stopped = "not tried: the call was cancelled";
+    if (stopped !== undefined) {
+      results.push({ url: shown, status: "skipped", error: stopped });
+      continue;
+    }
+    try {
+      const answer = await shortenOne({ ...shared, url }, reuse === true, context);
+      results.push({ url: shown, status: answer.reused ? "reused" : "created", id: answer.id, shorturl: answer.shorturl });
+    } catch (error) {
+      const aborted = error instanceof AbortedError;
+      const text = aborted
+        ? "stopped before the server answered (deadline or cancellation): it may or may not have been created; check with find_links"
+        : itemError(error);
+      results.push({ url: shown, status: "failed", error: text });
+      if (aborted || endsBatch(error)) stopped = `not tried after an earlier URL failed: ${capped(text, 300)}`;
+    }
+  }
+  const tally = (status: BulkResult["status"]) => results.filter((result) => result.status === status).length;
+  return { results, created: tally("created"), reused: tally("reused"), failed: tally("failed"), skipped: tally("skipped") };
+}
+
+export const shortenLinks = define({
+  name: "shorten_links",
+  title: "Shorten several links",
+  description:
+    `Shortens up to ${BULK_MAX_URLS} long URLs in one call, one after another within the service's rate limit, with the same ` +
+    "domain, UTM fields and reuse choice for each. Answers one result per URL, in order: created, reused, failed (with the " +
+    "field and why) or skipped (not tried, e.g. the call ran out of time or was rate limited: call again with those URLs).",
+  input: ShortenLinksInput,
+  output: ShortenedLinksOutput,
+  annotations: CREATE,
+  graceMs: BULK_GRACE_MS,
+  run: shortenEach,
+});
