@@ -56,13 +56,17 @@ function notFound(error: NotFoundError, toolName: string): string {
   return lookUp ? `Not found: ${message}. The id may be wrong or the item was deleted; ${lookUp}.` : `Not found: ${message}.`;
 }
 
+/** The fields the client refused, each with why ("field: why; field: why"), as the user named them. */
+export function refusedFields(error: ValidationError): string {
+  return error.issues
+    .slice(0, MAX_ISSUES_SHOWN)
+    .map((issue) => `${capped(issue.field, 100)}: ${capped(issue.message, 200)}`)
+    .join("; ");
+}
+
 export function describeFailure(error: unknown, toolName: string, now = Date.now()): string {
   if (error instanceof ValidationError) {
-    const fields = error.issues
-      .slice(0, MAX_ISSUES_SHOWN)
-      .map((issue) => `${capped(issue.field, 100)}: ${capped(issue.message, 200)}`)
-      .join("; ");
-    return `Invalid arguments for ${toolName}: ${fields}. Correct these fields and call ${toolName} again.`;
+    return `Invalid arguments for ${toolName}: ${refusedFields(error)}. Correct these fields and call ${toolName} again.`;
   }
   if (error instanceof RateLimitError) {
     const seconds = retryAfterSeconds(error, now);

@@ -6,7 +6,7 @@
  * client hands back instead, and `sameAs<T>()` makes the type checker fail when one of them stops
  * matching the client's type exactly.
  */
-import { PagePromise, type Account, type Domain, type Link, type LinkDetails, type Page, type Plan, type QrCode, type Statistics, type User } from "@linkshort/client";
+import type { Account, Domain, Link, LinkDetails, Plan, QrCode, Statistics, User } from "@linkshort/client";
 import * as z from "zod/v4";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -116,11 +116,6 @@ const pageOutput = {
   maxpage: z.number(),
   morePages: z.boolean().describe("Whether another page follows: ask for page currentpage + 1"),
 };
-
-/** A page's position, with the client's own rule for where a list ends (servers' `nextpage` and `maxpage` can mislead). */
-export function pagePosition(page: Page<unknown>, requested: number) {
-  return { currentpage: page.currentpage, maxpage: page.maxpage, morePages: !PagePromise.isLastPage(page, requested) };
-}
 
 // What each tool answers, built from the shapes above.
 

@@ -8,7 +8,7 @@
  * HTTP request, and zod keeps each described schema in its global registry for good, so describing
  * per server would grow memory with every request.
  */
-import { IdSchema, PaginationSchema, type LinkShortClient } from "@linkshort/client";
+import { IdSchema, type LinkShortClient } from "@linkshort/client";
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
 import type { ServerLinkIndex } from "../link-index";
@@ -102,8 +102,6 @@ export function described<Shape extends Record<string, z.ZodType>>(schema: z.Zod
 }
 
 export const idOf = (what: string) => ({ id: IdSchema.describe(`The ${what}'s numeric id`) });
-
-export const PageInput = z.strictObject(described(PaginationSchema, { limit: "Items per page (default 15)", page: "Page number, from 1" }));
 
 export const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: true };
 export const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };

@@ -1,6 +1,7 @@
 /** list_domains: the branded domains that the link tools accept as `domain`. */
-import { DomainPageOutput, pagePosition } from "../outputs";
-import { define, PageInput, READ } from "./define";
+import { DomainPageOutput } from "../outputs";
+import { define, READ } from "./define";
+import { onePageOf, PageInput } from "./paging";
 
 export const listDomains = define({
   name: "list_domains",
@@ -10,8 +11,5 @@ export const listDomains = define({
   input: PageInput,
   output: DomainPageOutput,
   annotations: READ,
-  run: async (args, { client, signal }) => {
-    const page = await client.domains.list(args, { signal });
-    return { domains: page.items, ...pagePosition(page, args.page ?? 1) };
-  },
+  run: onePageOf("domains", (client, params, signal) => client.domains.list(params, { signal })),
 });

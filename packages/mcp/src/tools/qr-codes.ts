@@ -1,9 +1,10 @@
 /** The QR code tools: create_qr_code, get_qr_code and list_qr_codes; a code's answer carries its PNG as image content. */
 import { QR_DATA_SCHEMAS, QrCodeCreateSchema, type QrCodeCreateInput as ClientQrCodeCreateInput } from "@linkshort/client";
 import * as z from "zod/v4";
-import { CreatedQrCodeOutput, pagePosition, QrCodePageOutput, QrCodeWithStatsOutput } from "../outputs";
+import { CreatedQrCodeOutput, QrCodePageOutput, QrCodeWithStatsOutput } from "../outputs";
 import { fetchQrImage } from "../qr-image";
-import { AnswerWithImage, CREATE, described, define, idOf, PageInput, READ, type ToolContext } from "./define";
+import { AnswerWithImage, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
+import { onePageOf, PageInput } from "./paging";
 
 const qrFieldDescriptions = {
   type: "What the QR code holds: link, text, email, phone, sms, wifi or vcard",
@@ -80,8 +81,5 @@ export const listQrCodes = define({
   input: PageInput,
   output: QrCodePageOutput,
   annotations: READ,
-  run: async (args, { client, signal }) => {
-    const page = await client.qrCodes.list(args, { signal });
-    return { qrCodes: page.items, ...pagePosition(page, args.page ?? 1) };
-  },
+  run: onePageOf("qrCodes", (client, params, signal) => client.qrCodes.list(params, { signal })),
 });

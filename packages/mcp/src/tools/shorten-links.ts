@@ -1,7 +1,7 @@
 /** shorten_links: up to BULK_MAX_URLS URLs in one call, a result each, stopping at the call's deadline. */
 import { AbortedError, ApiError, AuthenticationError, NotFoundError, PermissionError, RateLimitError, ValidationError } from "@linkshort/client";
 import * as z from "zod/v4";
-import { capped, describeFailure } from "../failures";
+import { capped, describeFailure, refusedFields } from "../failures";
 import { ShortenedLinksOutput, type BulkResultOutput } from "../outputs";
 import { CREATE, define, type ToolContext } from "./define";
 import { LinkCreateInput, ReuseInput, shortenOne } from "./links";
@@ -31,7 +31,7 @@ type BulkResult = z.output<typeof BulkResultOutput>;
 
 /** What a failure of one URL says: its fields for bad input, else the tool error's text. */
 function itemError(error: unknown): string {
-  if (error instanceof ValidationError) return error.issues.slice(0, 10).map((issue) => `${capped(issue.field, 100)}: ${capped(issue.message, 200)}`).join("; ");
+  if (error instanceof ValidationError) return refusedFields(error);
   return describeFailure(error, "shorten_links");
 }
 
