@@ -1,6 +1,7 @@
 // The used-by workflows in a real n8n: workflows 1 and 3 through `n8n import:workflow` + `n8n
 // execute`; workflow 2 activated under `n8n start`, with clicks driven through the sandbox's short
-// URLs until the threshold is crossed; the webhook of workflow 1; and the credential test.
+// URLs until the threshold is crossed; the webhook of workflow 1; the credential test; and n8n's
+// own MCP Client node against `linkshort-mcp --http` (mcp-client.mjs).
 // Ends with "n8n e2e: N passed, N failed".
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,6 +22,7 @@ import {
   startN8n,
   writeLinkShortCredentials,
 } from './n8n.mjs';
+import { mcpClientChecks } from './mcp-client.mjs';
 import { startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
@@ -51,12 +53,13 @@ async function main() {
         nodeNamed(workflow, 'Send the report').parameters.url = `${catcher.url}/report`;
       }),
     };
-    for (const [key, workflow] of Object.entries(workflows)) {
+    const importWorkflow = async (workflow, key = workflow.id) => {
       const file = join(userFolder, `${key}.json`);
       writeFileSync(file, JSON.stringify(workflow));
       const result = await n8nCli(userFolder, port, ['import:workflow', `--input=${file}`]);
       assert(result.code === 0, `import:workflow ${key} failed: ${result.stderr}${result.stdout}`);
-    }
+    };
+    for (const [key, workflow] of Object.entries(workflows)) await importWorkflow(workflow, key);
 
     await check('workflow 1 "Shorten links from a form" runs with n8n execute and shortens the sample URL', async () => {
       const result = await n8nCli(userFolder, port, ['execute', `--id=${workflows.form.id}`, '--rawOutput']);
@@ -77,6 +80,9 @@ async function main() {
       const sent = catcher.messages.filter((message) => message.path === '/report');
       assert(sent.length === 1 && sent[0].body.text === report.text, `the catcher got ${JSON.stringify(sent)}`);
     });
+
+    // Before `n8n start`: these run workflows with `n8n execute` in the same user folder.
+    await mcpClientChecks({ check, userFolder, port, importWorkflow, sandbox });
 
     const alertLink = await fetch(`${sandbox.baseUrl}/api/url/add`, {
       method: 'POST',
