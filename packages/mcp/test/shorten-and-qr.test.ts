@@ -150,6 +150,19 @@ describe("QR codes with their image", () => {
     expect(Buffer.from(got.image!.data!, "base64").equals(png)).toBe(true);
   });
 
+  test("a form-based client's JSON text for an e-mail code is read as the object (n8n's MCP Client in manual mode sends text)", async () => {
+    const created = await imageOf("create_qr_code", { type: "email", data: ' {"email": "desk@example.com", "subject": "Hi"} ', name: "typed" });
+    const { id } = created.structured as unknown as { id: number };
+    expect(sandbox.store.state.qrs.find((qr) => qr.id === id)?.data).toMatchObject({ email: "desk@example.com", subject: "Hi" });
+    const before = sandbox.requests.length;
+    const broken = await session.call("create_qr_code", { type: "email", data: '{"email": "desk@example.com"' });
+    expect(broken.isError).toBe(true);
+    expect(broken.text).toMatch(/data/);
+    const text = await session.call("create_qr_code", { type: "text", data: '{"kept": "as text"}' });
+    expect(text.isError).toBeFalsy();
+    expect(sandbox.requests.slice(before).filter((request) => request.method === "POST")).toHaveLength(1);
+  });
+
   test("an unknown QR code is Not found", async () => {
     const missing = await session.call("get_qr_code", { id: 999_999 });
     expect(missing.isError).toBe(true);

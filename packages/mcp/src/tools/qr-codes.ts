@@ -18,17 +18,41 @@ const qrFieldDescriptions = {
   name: "A name to find the QR code by",
 };
 
-const QrCodeCreateInput = z.strictObject(described(QrCodeCreateSchema, qrFieldDescriptions));
+/** Types whose `data` is an object. */
+const OBJECT_DATA_TYPES = new Set(["email", "sms", "wifi", "vcard"]);
+/** Longer text is not a QR code's data: it is left as it is, for the client to refuse. */
+const MAX_DATA_TEXT = 64 * 1024;
+
+/**
+ * Form-based clients (n8n's MCP Client in its manual mode, the Inspector) send a field whose schema
+ * lists several shapes as text: for the types whose data is an object, JSON text of that object is
+ * read as the object. Anything else stays as sent, for the client's check to name.
+ */
+function dataFromText(args: unknown): unknown {
+  if (args === null || typeof args !== "object") return args;
+  const { type, data } = args as { type?: unknown; data?: unknown };
+  if (typeof type !== "string" || !OBJECT_DATA_TYPES.has(type) || typeof data !== "string" || data.length > MAX_DATA_TEXT) return args;
+  const text = data.trim();
+  if (!text.startsWith("{")) return args;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? { ...args, data: parsed } : args;
+  } catch {
+    return args;
+  }
+}
+
+const QrCodeCreateInput = z.preprocess(dataFromText, z.strictObject(described(QrCodeCreateSchema, qrFieldDescriptions)));
 
 /**
  * The same input with `data`'s shapes spelled out, so that clients which build a form from the
  * schema (the Inspector, n8n's MCP Client) can send an object for e-mail, SMS, Wi-Fi and vCard codes.
  * Which shape goes with which `type` is the client's rule, checked before anything is sent.
  */
-const QrCodeCreateListedInput = QrCodeCreateInput.extend({
+const QrCodeCreateListedInput = z.strictObject(described(QrCodeCreateSchema, qrFieldDescriptions)).extend({
   data: z
     .union([
-      z.string().describe("link: a URL; text: up to 1000 characters; phone: a phone number"),
+      z.string().describe("link: a URL; text: up to 1000 characters; phone: a phone number; for email, sms, wifi and vcard also the object's JSON text"),
       QR_DATA_SCHEMAS.email.describe("email: the address, with an optional subject and body"),
       QR_DATA_SCHEMAS.sms.describe("sms: the phone number, with an optional message"),
       QR_DATA_SCHEMAS.wifi.describe("wifi: the network name (ssid), with an optional password and encryption"),
