@@ -194,7 +194,8 @@ describe("link index sweep and the user's own calls", () => {
 describe("link index in a file", () => {
   it("survives a restart, and the first sync after it costs one request", async () => {
     const sandbox = await startSandbox({ seed: "minimal", rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
-    const path = join(mkdtempSync(join(tmpdir(), "linkshort-index-")), "index.json");
+    // A folder that does not exist yet, as in a first run with LINKSHORT_MCP_INDEX_FILE=~/.cache/linkshort/links.json.
+    const path = join(mkdtempSync(join(tmpdir(), "linkshort-index-")), "not-yet", "index.json");
     try {
       fillLinks(sandbox, 1_000);
       const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
+import { dirname } from "node:path";
 import { isStoredIndex, isStoredLink, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./store";
 
 /** A lease not renewed for this long belongs to a process that is gone (in any pid namespace). */
@@ -117,6 +118,7 @@ export class FileIndexStore implements LinkIndexStore {
   }
 
   async #takeLease(): Promise<boolean> {
+    await mkdir(dirname(this.#lock), { recursive: true });
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
         const handle = await open(this.#lock, "wx");
