@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { LinkShortClient, RateLimiter, RateLimitError, undiciTransport } from '@linkshort/client';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
-import { emptyStats } from '../../packages/sandbox/src/state';
+import { fillLinks } from '../../packages/client/test/fill-links';
 import type { Credentials } from '../nodes/harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { measureLinkIndex } from './link-index';
@@ -21,32 +21,6 @@ import { ms, percentile, type Row } from './row';
 const rows: Row[] = [];
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const sleep = (duration: number) => new Promise((resolve) => setTimeout(resolve, duration));
-
-/** Adds `count` links straight into the sandbox's store (a bench setup, not an API load). */
-function fillLinks(sandbox: Sandbox, count: number, clicksOf: (index: number) => number) {
-  const start = Date.UTC(2026, 0, 1);
-  for (let i = 0; i < count; i += 1) {
-    const stats = emptyStats();
-    stats.clicks = clicksOf(i);
-    sandbox.store.state.links.push({
-      id: sandbox.store.nextId('links'),
-      userId: 2,
-      alias: `bench${i}`,
-      domain: null,
-      url: `https://example.com/bench/${i}`,
-      type: 'direct',
-      password: null,
-      expiry: null,
-      geotarget: [],
-      devicetarget: [],
-      parameters: [],
-      metatitle: '',
-      metadescription: '',
-      date: new Date(start + i * 1000).toISOString().slice(0, 19).replace('T', ' '),
-      stats,
-    });
-  }
-}
 
 /** The sandbox in a process of its own, so that its work does not land on the measured side. */
 async function sandboxProcess(args: string[]): Promise<{ baseUrl: string; userKey: string; close: () => Promise<void> }> {
