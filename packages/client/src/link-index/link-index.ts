@@ -255,6 +255,7 @@ export class LinkIndex {
           continue;
         }
         budget -= 1;
+        this.#windowSpent += 1;
         await this.#sweepStep(client, signal);
         if (this.#meta.frontierId !== null && this.#meta.lastSyncAt === null) this.#meta.lastSyncAt = startedAt;
         await this.#save();
@@ -300,7 +301,6 @@ export class LinkIndex {
   /** One request of the sweep: the next page, or the next unseen link to confirm once the walk is done. */
   async #sweepStep(client: LinkShortClient, signal: AbortSignal | undefined): Promise<void> {
     const sweep = this.#meta.sweep!;
-    this.#countSweepRequest(client);
     if (sweep.page === 0) {
       const id = sweep.unconfirmed.shift()!;
       try {
@@ -352,7 +352,7 @@ export class LinkIndex {
     this.#meta.lastFullSweepAt = this.#now();
   }
 
-  /** Whether the sweep may send a request now and still leave the key's window its share for other calls. */
+  /** Whether the sweep may send a request now and still leave the key's window its share for other calls (a new window starts its count anew). */
   #sweepMayRead(client: LinkShortClient): boolean {
     const headroom = client.rateLimitHeadroom();
     if (headroom === undefined) return true;
@@ -363,15 +363,6 @@ export class LinkIndex {
     const share = this.#meta.lastFullSweepAt === null ? 1 : this.#sweepShare;
     const allowed = Math.max(1, Math.floor(headroom.limit * share) - this.#reserve);
     return headroom.remaining > this.#reserve && this.#windowSpent < allowed;
-  }
-
-  #countSweepRequest(client: LinkShortClient): void {
-    const headroom = client.rateLimitHeadroom();
-    if (headroom !== undefined && headroom.resetAt !== this.#windowResetAt) {
-      this.#windowResetAt = headroom.resetAt;
-      this.#windowSpent = 0;
-    }
-    this.#windowSpent += 1;
   }
 
   /** Sleeps until the key's window ends; false when there is no sleep or no known end. */
