@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { assert, waitFor } from './checks.mjs';
-import { freePort, n8nCli, parseExecuteOutput, ROOT } from './n8n.mjs';
+import { freePort, N8N_CACHE, n8nCli, parseExecuteOutput, ROOT } from './n8n.mjs';
 
 const require = createRequire(import.meta.url);
 const CLI = join(ROOT, 'packages/mcp/dist/cli.js');
@@ -95,7 +95,7 @@ async function listTools(endpoint) {
  * input schema (its own `convertJsonSchemaToResourceMapperFields`), holding `values`.
  */
 function mcpClientParameters(endpoint, tools, toolName, values) {
-  const { convertJsonSchemaToResourceMapperFields } = require(join(ROOT, '.cache/n8n/node_modules/@n8n/n8n-nodes-langchain/dist/nodes/mcp/McpClient/utils.js'));
+  const { convertJsonSchemaToResourceMapperFields } = require(join(N8N_CACHE, 'node_modules/@n8n/n8n-nodes-langchain/dist/nodes/mcp/McpClient/utils.js'));
   const tool = tools.find((candidate) => candidate.name === toolName);
   assert(tool, `linkshort-mcp does not list ${toolName}`);
   const fields = convertJsonSchemaToResourceMapperFields(tool.inputSchema).map((field) => ({ ...field, removed: !(field.id in values) }));

