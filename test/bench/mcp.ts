@@ -26,8 +26,14 @@ function rssOf(child: ChildProcess): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
-async function startHttpServer(baseUrl: string, apiKey: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, '--http', '0'], {
+/**
+ * The heap the memory figure gives the server (the issue's reproduction died at 64 MB): without a
+ * cap V8 grows its heap lazily and RSS rises whether or not anything is retained.
+ */
+const MEASURED_HEAP_MB = 64;
+
+async function startHttpServer(baseUrl: string, apiKey: string, nodeOptions: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...nodeOptions, CLI, '--http', '0'], {
     env: { PATH: process.env.PATH ?? '', LINKSHORT_BASE_URL: baseUrl, LINKSHORT_API_KEY: apiKey },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -70,7 +76,7 @@ async function callMany(url: string, count: number): Promise<number> {
 
 async function memoryOverHttpCalls(): Promise<Row> {
   const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } });
-  const { child, url } = await startHttpServer(sandbox.baseUrl, sandbox.userKey);
+  const { child, url } = await startHttpServer(sandbox.baseUrl, sandbox.userKey, [`--max-old-space-size=${MEASURED_HEAP_MB}`]);
   try {
     let errors = await callMany(url, WARM_UP_CALLS);
     const afterWarmUp = rssOf(child);
@@ -78,7 +84,7 @@ async function memoryOverHttpCalls(): Promise<Row> {
     const afterCalls = rssOf(child);
     const growthMb = (afterCalls - afterWarmUp) / MB;
     return {
-      figure: `MCP over HTTP: RSS growth over ${MEASURED_CALLS.toLocaleString('en')} tool calls after ${WARM_UP_CALLS.toLocaleString('en')} of warm-up`,
+      figure: `MCP over HTTP: RSS growth over ${MEASURED_CALLS.toLocaleString('en')} tool calls after ${WARM_UP_CALLS.toLocaleString('en')} of warm-up (heap capped at ${MEASURED_HEAP_MB} MB: a leak fails the calls)`,
       measured: `${growthMb.toFixed(1)} MB (${(afterCalls / MB).toFixed(0)} MB after), ${errors} failed calls`,
       baseline: `${(afterWarmUp / MB).toFixed(0)} MB after warm-up`,
       ratio: (afterCalls / afterWarmUp).toFixed(3),
