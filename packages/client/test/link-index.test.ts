@@ -47,6 +47,12 @@ describe("link index over a 10,000-link account", () => {
     expect(byTitle.matches).toBe(1);
   });
 
+  it("does not match words against the short URLs' host, which most links share (nor its port)", () => {
+    const host = new URL(sandbox.baseUrl).host;
+    expect(index.search(host).matches).toBe(0);
+    expect(index.search(host.split(":")[1]!).matches).toBeLessThan(count / 10);
+  });
+
   it("ranks an exact alias above links that only contain it", () => {
     const result = index.search("fill12", 20);
     expect(result.links[0]!.alias).toBe("fill12");

@@ -32,16 +32,20 @@ export interface SearchEntry {
   link: IndexedLink;
   alias: string;
   shortKey: string | undefined;
+  /** The short URL's path: its host is the same for most links, and matching words in it would be noise (a port of "8010" matching "10"). */
+  shortPath: string;
   longUrl: string;
   title: string;
   description: string;
 }
 
 export function searchEntry(link: IndexedLink): SearchEntry {
+  const shortKey = shortUrlKey(link.shorturl);
   return {
     link,
     alias: link.alias.toLowerCase(),
-    shortKey: shortUrlKey(link.shorturl),
+    shortKey,
+    shortPath: shortKey === undefined || !shortKey.includes("/") ? "" : shortKey.slice(shortKey.indexOf("/") + 1),
     longUrl: link.longurl.toLowerCase(),
     title: link.title.toLowerCase(),
     description: link.description.toLowerCase(),
@@ -74,7 +78,7 @@ export function rank(entry: SearchEntry, query: PreparedQuery): number {
     if (entry.alias.startsWith(word)) wordScore = RANK.aliasStart;
     else if (entry.alias.includes(word)) wordScore = RANK.alias_;
     if (entry.title.includes(word)) wordScore += RANK.title;
-    if (entry.shortKey?.includes(word)) wordScore += RANK.shortUrlText;
+    if (entry.shortPath.includes(word)) wordScore += RANK.shortUrlText;
     if (entry.longUrl.includes(word)) wordScore += RANK.longUrlText;
     if (entry.description.includes(word)) wordScore += RANK.description;
     if (wordScore === 0) return 0;
