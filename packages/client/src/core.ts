@@ -18,3 +18,4 @@ export type { LinkChange } from "./resources/links";
 export { createOrReuse, reusableLink, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 export { UTM_FIELDS, UtmSchema, withUtm, type Utm, type UtmField } from "./utm";
 export { toRgbColour } from "./colour";
+export { clickChart, type ChartStatistics, type ClickChart, type ClickChartOptions } from "./charts";
