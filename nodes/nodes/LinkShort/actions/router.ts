@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { linkShortClient } from '../../shared/client';
 import { toNodeError } from '../../shared/errors';
 import { fieldLabel } from './fieldLabel';
-import type { Operation } from './operation';
+import { ItemWithBinary, type Operation } from './operation';
 import { operationNamed } from './resources';
 
 /** The option n8n adds to the Resource and Operation lists of nodes whose credential can sign other nodes' requests. */
@@ -35,6 +35,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			operation = chosenOperation.call(this, itemIndex);
 			const result = await operation.execute.call(this, client, itemIndex);
+			if (result instanceof ItemWithBinary) {
+				output.push({ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } });
+				continue;
+			}
 			for (const json of Array.isArray(result) ? result : [result]) {
 				output.push({ json: json as IDataObject, pairedItem: { item: itemIndex } });
 			}
