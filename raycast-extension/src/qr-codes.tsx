@@ -1,8 +1,9 @@
-import { Action, ActionPanel, Icon, Keyboard, List } from "@raycast/api";
+import { Action, ActionPanel, environment, Icon, Keyboard, List } from "@raycast/api";
 import type { QrCode } from "@linkshort/client/core";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { chooseAccount, getAccounts, getChosenAccount } from "./api/accounts";
 import { getClient } from "./api/client";
+import { chartMarkdown } from "./api/chart";
 import { confirmAndDelete } from "./api/confirm-delete";
 import { pluralize, statisticsMarkdown } from "./api/format";
 import { loadQrPicture, qrImageUrl, qrPictureMarkdown } from "./api/qr-image";
@@ -17,10 +18,16 @@ function QrDetail({ qr }: { qr: QrCode }) {
   const { data: picture, isLoading: imageLoading } = useQrPicture(qr.link);
   const { data: stats, isLoading: statsLoading } = useQrStats(qr.id);
   const scans = stats ? statisticsMarkdown(stats.stats).replace("**Clicks:**", "**Scans:**") : "";
+  const appearance = environment.appearance;
+  const title = qr.name || qr.link.replace(/^https?:\/\//, "");
+  const chart = useMemo(
+    () => (stats ? chartMarkdown(stats.stats, { title, unit: "scans", appearance }) : ""),
+    [stats, title, appearance],
+  );
   return (
     <List.Item.Detail
       isLoading={imageLoading || statsLoading}
-      markdown={`${qrPictureMarkdown(picture, qr.name || "QR code")}\n\n${qr.link}\n\n${scans}`}
+      markdown={`${qrPictureMarkdown(picture, qr.name || "QR code")}\n\n${qr.link}\n\n${chart}\n\n${scans}`}
     />
   );
 }

@@ -1,9 +1,10 @@
-import { Action, ActionPanel, Icon, Keyboard, List } from "@raycast/api";
+import { Action, ActionPanel, environment, Icon, Keyboard, List } from "@raycast/api";
 import { getFavicon, useCachedState } from "@raycast/utils";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import type { IndexedLink } from "@linkshort/client/core";
 import { chooseAccount, getAccounts, getChosenAccount } from "./api/accounts";
 import { getClient } from "./api/client";
+import { chartMarkdown } from "./api/chart";
 import { confirmAndDelete } from "./api/confirm-delete";
 import { statisticsMarkdown, topEntries } from "./api/format";
 import { freshnessLine } from "./api/link-index";
@@ -18,10 +19,17 @@ import { useLinkIndex, type LinkOrder } from "./hooks/useLinkIndex";
 function LinkDetail({ link }: { link: IndexedLink }) {
   const { data, isLoading } = useLinkStats(link.id);
   const stats = data?.stats;
+  const appearance = environment.appearance;
+  const title = link.shorturl.replace(/^https?:\/\//, "");
+  // The chart for the eyes, the text below it for screen readers and copying.
+  const chart = useMemo(
+    () => (stats ? chartMarkdown(stats, { title, unit: "clicks", appearance }) : ""),
+    [stats, title, appearance],
+  );
   return (
     <List.Item.Detail
       isLoading={isLoading}
-      markdown={`### ${link.title || link.alias}\n\n${link.longurl}\n\n${stats ? statisticsMarkdown(stats) : ""}`}
+      markdown={`### ${link.title || link.alias}\n\n${link.longurl}\n\n${stats ? `${chart}\n\n${statisticsMarkdown(stats)}` : ""}`}
       metadata={
         <List.Item.Detail.Metadata>
           <List.Item.Detail.Metadata.Link title="Short URL" target={link.shorturl} text={link.shorturl} />

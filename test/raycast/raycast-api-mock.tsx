@@ -60,6 +60,7 @@ export const environment = {
   launchType: "userInitiated",
   supportPath: mkdtempSync(join(tmpdir(), "raycast-support-")),
   raycastVersion: "1.100.0",
+  appearance: "light" as "light" | "dark",
 };
 export const Clipboard = {
   copy: async (content: string | number | { text?: string; file?: string }) => {
