@@ -4,6 +4,7 @@ import { handleApiRequest, type ApiServer } from "./api-requests";
 import { handleControl } from "./control-routes";
 import { FaultInjector } from "./faults";
 import { sendJson } from "./http-io";
+import { overviewPage } from "./overview-page";
 import { handlePublic, notFoundPage } from "./public";
 import { RateWindows } from "./rate-windows";
 import { RequestLog } from "./request-log";
@@ -49,6 +50,8 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     const path = url.pathname;
     if (path === "/api" || path.startsWith("/api/")) return handleApiRequest(api, request, response, url);
     if (path.startsWith("/__sandbox/") && options.control !== false) return handleControl(sandbox, request, response, path);
+    // A browser gets the overview page; scripts and health checks keep the one line of text.
+    if (path === "/" && request.method === "GET" && (request.headers.accept ?? "").includes("text/html")) return overviewPage(response, store, sandbox.baseUrl);
     if (path === "/" || path === "/health") {
       response.writeHead(200, { "Content-Type": "text/plain" });
       response.end("linkshort sandbox\n");

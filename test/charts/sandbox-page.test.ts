@@ -1,0 +1,102 @@
+import type { Browser } from "playwright-core";
+import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { launchBrowser, look } from "./browser";
+import { barsOf } from "./png-reader";
+
+let sandbox: Sandbox;
+let browser: Browser;
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await sandbox.close();
+});
+
+const LIGHT_BARS = ["#0969da", "#54aeff"];
+
+async function api(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${sandbox.userKey}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function visit(alias: string, referer: string, times: number) {
+  for (let index = 0; index < times; index += 1) await (await fetch(`${sandbox.baseUrl}/${alias}`, { redirect: "manual", headers: { referer, "user-agent": `agent-${index}` } })).text();
+}
+
+interface Row {
+  label: string;
+  cut: boolean;
+  barWidth: number;
+  trackWidth: number;
+  count: string;
+}
+
+const rowsOf = (page: import("playwright-core").Page, cardId: string) =>
+  page.evaluate<Row[]>(`[...document.querySelectorAll("#${cardId} table.chart tr")].filter((row) => row.querySelector("th")).map((row) => {
+    const th = row.querySelector("th");
+    return { label: th.textContent, cut: th.scrollWidth > th.clientWidth, barWidth: row.querySelector(".track span").getBoundingClientRect().width, trackWidth: row.querySelector(".track").getBoundingClientRect().width, count: row.querySelector(".count").textContent };
+  })`);
+
+describe("the sandbox's root page in the real browser", () => {
+  it("lists the demo account's links and QR codes with their clicks as bars in order, QR images loaded, labels whole, no console error", async () => {
+    const created = await api("POST", "/api/url/add", { url: "https://example.com/chart-page", custom: "chart-page" });
+    await visit("chart-page", "https://news.ycombinator.com/item?id=1", 6);
+    await visit("chart-page", "https://www.google.com/", 3);
+    await visit("chart-page", "https://evil.example/", 1);
+    // What a hostile visitor could leave in the records: markup as a referrer and as a country.
+    const record = sandbox.store.state.links.find((link) => link.id === created.id)!;
+    delete record.stats.referrers["evil.example"];
+    record.stats.referrers['"><script>alert(1)</script>'] = 1;
+    record.stats.countries["<img src=x onerror=alert(2)>"] = 1;
+    const qr = await api("POST", "/api/qr/add", { type: "link", data: "https://example.com/poster", name: "Poster" });
+
+    const seen = await look(browser, { url: `${sandbox.baseUrl}/` }, { width: 1280, height: 900 }, "sandbox-root-page");
+    const { page } = seen;
+    expect(await page.title()).toBe("linkshort sandbox");
+    const linkRows = await rowsOf(page, `link-${created.id}`);
+    expect(linkRows.map((row) => [row.label, row.count]).slice(0, 2)).toEqual([
+      ["Clicks", "10"],
+      ["Unique clicks", "6"],
+    ]);
+    const referrers = linkRows.filter((row) => /ycombinator|google|script/.test(row.label));
+    expect(referrers.map((row) => row.count)).toEqual(["6", "3", "1"]);
+    // Each bar as long as its count's share of the clicks (visitors differ by user agent: six of them).
+    for (const row of linkRows) expect(Math.abs(row.barWidth - (row.trackWidth * Number(row.count)) / 10)).toBeLessThanOrEqual(row.trackWidth * 0.011 + 1);
+    // A label as long as "news.ycombinator.com" shows whole; longer ones end in an ellipsis, in their cell.
+    for (const row of linkRows.filter((candidate) => candidate.label.length <= 20)) expect(row.cut).toBe(false);
+    // The referrer's markup is text on the page, and ran nowhere.
+    expect(referrers[2]!.label).toContain("<script>");
+    expect(linkRows.map((row) => row.label)).toContain("<img src=x onerror=alert(2)>");
+    expect(await page.evaluate<number>(`document.scripts.length + document.querySelectorAll("[onerror]").length`)).toBe(0);
+
+    const images = await page.evaluate<Array<{ src: string; loaded: boolean }>>(`[...document.querySelectorAll(".qr img")].map((image) => ({ src: image.getAttribute("src"), loaded: image.complete && image.naturalWidth > 0 }))`);
+    expect(images.length).toBeGreaterThan(0);
+    expect(images.every((image) => image.loaded)).toBe(true);
+    expect(await page.textContent(`#qr-${qr.id}`)).toContain("No scans yet");
+
+    expect(barsOf(seen.screenshot, LIGHT_BARS, 4).length).toBeGreaterThan(10);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("fits a phone's width: cards stack, bars and counts stay inside the card", async () => {
+    const seen = await look(browser, { url: `${sandbox.baseUrl}/` }, { width: 390, height: 800 }, "sandbox-root-page-narrow");
+    const overflow = await seen.page.evaluate<number>(`document.documentElement.scrollWidth - window.innerWidth`);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const outside = await seen.page.evaluate<number>(`[...document.querySelectorAll(".card")].filter((card) => [...card.querySelectorAll(".count, .track")].some((cell) => cell.getBoundingClientRect().right > card.getBoundingClientRect().right)).length`);
+    expect(outside).toBe(0);
+    expect(seen.errors).toEqual([]);
+    await seen.page.close();
+  }, 60_000);
+
+  it("answers scripts and health checks with the one line of text it always sent", async () => {
+    const response = await fetch(`${sandbox.baseUrl}/`, { headers: { accept: "*/*" } });
+    expect(await response.text()).toBe("linkshort sandbox\n");
+  });
+});
