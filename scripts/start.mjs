@@ -83,6 +83,7 @@ const { LinkShortClient } = require(join(root, "packages/client/dist/index.js"))
 const sandbox = await startSandbox({ port: Number(values.port), seed: "demo" });
 console.log(`
 linkshort sandbox (deployed mode) at ${sandbox.baseUrl}
+  open ${sandbox.baseUrl}/ in a browser: the demo account's links and QR codes with their clicks as charts
   admin API key: ${sandbox.adminKey}
   user API key:  ${sandbox.userKey}
 `);
