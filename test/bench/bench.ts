@@ -403,6 +403,7 @@ async function main() {
     ['index', async () => void rows.push(...(await measureLinkIndex()))],
     ['mcp', async () => void rows.push(...(await measureMcp()))],
     ['sandbox', async () => void rows.push(...(await measureSandbox()))],
+    ['charts', async () => void rows.push(...(await import('./charts')).measureCharts())],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;
