@@ -84,6 +84,7 @@ async function runWithDeadline(
     const structured = redactedDeep(answer.structured, (text) => client.redact(text)) as Record<string, unknown>;
     const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
     if (answer.image) content.push({ type: "image", data: answer.image.data, mimeType: answer.image.mimeType });
+    if (answer.chart) content.push({ type: "image", data: answer.chart.data, mimeType: answer.chart.mimeType });
     return { content, structuredContent: structured };
   } catch (error) {
     return toolError(client.redact(describeFailure(error, tool.name)));

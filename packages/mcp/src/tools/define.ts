@@ -22,11 +22,12 @@ export interface ToolContext {
   deadlineAt: number;
 }
 
-/** A structured answer with an image shown next to it (MCP image content). */
+/** A structured answer with an image shown next to it (MCP image content), and a statistics chart after it. */
 export class AnswerWithImage {
   constructor(
     readonly structured: Record<string, unknown>,
     readonly image: { data: string; mimeType: "image/png" } | undefined,
+    readonly chart?: { data: string; mimeType: "image/png" },
   ) {}
 }
 

@@ -3,7 +3,8 @@ import { createOrReuse, LinkCreateSchema, LinkUpdateSchema, type LinkCreateInput
 import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../link-index";
 import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
-import { CHANGE, CREATE, described, define, idOf, READ, TIMESTAMP, type ToolContext } from "./define";
+import { statisticsChart } from "./chart";
+import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, TIMESTAMP, type ToolContext } from "./define";
 
 const linkFieldDescriptions = {
   url: "The long URL to shorten, http or https",
@@ -75,11 +76,14 @@ export const getLink = define({
   title: "Get a link with its statistics",
   description:
     "Returns one short link's details (long URL, title, expiry, targeting) and its statistics: clicks, unique clicks, " +
-    "top countries, referrers, browsers and operating systems. Needs the link's id (from find_links or shorten_link).",
+    "top countries, referrers, browsers and operating systems, with a chart of them as an image. Needs the link's id (from find_links or shorten_link).",
   input: z.strictObject(idOf("link")),
   output: LinkWithStatsOutput,
   annotations: READ,
-  run: ({ id }, { client, signal }) => client.links.get(id, { signal }),
+  run: async ({ id }, { client, signal }) => {
+    const link = await client.links.get(id, { signal });
+    return new AnswerWithImage(link, statisticsChart(link.stats, link.details.shorturl.replace(/^https?:\/\//, ""), "clicks"));
+  },
 });
 
 export const updateLink = define({

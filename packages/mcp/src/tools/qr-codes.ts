@@ -3,6 +3,7 @@ import { QR_DATA_SCHEMAS, QrCodeCreateSchema, type QrCodeCreateInput as ClientQr
 import * as z from "zod/v4";
 import { CreatedQrCodeOutput, QrCodePageOutput, QrCodeWithStatsOutput } from "../outputs";
 import { fetchQrImage } from "../qr-image";
+import { statisticsChart } from "./chart";
 import { AnswerWithImage, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 import { onePageOf, PageInput } from "./paging";
 
@@ -62,10 +63,10 @@ const QrCodeCreateListedInput = z.strictObject(described(QrCodeCreateSchema, qrF
 });
 
 /** A QR code's answer with its image (PNG as image content), or with why there is none. */
-async function withQrImage(structured: Record<string, unknown>, link: string, { client, signal }: ToolContext): Promise<AnswerWithImage> {
+async function withQrImage(structured: Record<string, unknown>, link: string, { client, signal }: ToolContext, chart?: AnswerWithImage["chart"]): Promise<AnswerWithImage> {
   const image = await fetchQrImage(link, client.baseUrl, signal);
-  if (!image.ok) return new AnswerWithImage({ ...structured, image: { unavailable: image.reason } }, undefined);
-  return new AnswerWithImage({ ...structured, image: { url: image.url, bytes: image.png.length } }, { data: image.png.toString("base64"), mimeType: "image/png" });
+  if (!image.ok) return new AnswerWithImage({ ...structured, image: { unavailable: image.reason } }, undefined, chart);
+  return new AnswerWithImage({ ...structured, image: { url: image.url, bytes: image.png.length } }, { data: image.png.toString("base64"), mimeType: "image/png" }, chart);
 }
 
 export const createQrCode = define({
@@ -88,13 +89,15 @@ export const createQrCode = define({
 export const getQrCode = define({
   name: "get_qr_code",
   title: "Get a QR code with its image",
-  description: "Returns one QR code (id from list_qr_codes or create_qr_code): its link, name, scans and scan statistics, and its image.",
+  description:
+    "Returns one QR code (id from list_qr_codes or create_qr_code): its link, name, scans and scan statistics, its image, and a chart of its scans as a second image.",
   input: z.strictObject(idOf("QR code")),
   output: QrCodeWithStatsOutput,
   annotations: READ,
   run: async ({ id }, context) => {
     const qrCode = await context.client.qrCodes.get(id, { signal: context.signal });
-    return withQrImage(qrCode, qrCode.details.link, context);
+    const chart = statisticsChart(qrCode.stats, qrCode.details.name || qrCode.details.link.replace(/^https?:\/\//, ""), "scans");
+    return withQrImage(qrCode, qrCode.details.link, context, chart);
   },
 });
 
