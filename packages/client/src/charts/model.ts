@@ -50,13 +50,17 @@ export function chartCount(value: unknown): number {
   return Math.min(Math.round(number), MAX_COUNT);
 }
 
-// C0 and C1 controls, the bidirectional overrides and isolates, zero-width characters and the BOM.
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+/** C0 and C1 controls, the bidirectional overrides and isolates, zero-width characters and the BOM. */
+function isInvisible(code: number): boolean {
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || code === 0xfeff;
+}
 
 /** A name from the server as plain text of at most `MAX_TEXT` characters, never a broken surrogate pair. */
 export function cleanText(value: string): string {
-  let text = value.length > MAX_TEXT * 2 ? value.slice(0, MAX_TEXT * 2) : value;
-  text = text.replace(INVISIBLE, " ").replace(/\s+/g, " ").trim();
+  const prefix = value.length > MAX_TEXT * 2 ? value.slice(0, MAX_TEXT * 2) : value;
+  let visible = "";
+  for (let index = 0; index < prefix.length; index += 1) visible += isInvisible(prefix.charCodeAt(index)) ? " " : prefix.charAt(index);
+  let text = visible.replace(/\s+/g, " ").trim();
   if (text.length > MAX_TEXT) text = text.slice(0, MAX_TEXT);
   const last = text.charCodeAt(text.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) text = text.slice(0, -1);
