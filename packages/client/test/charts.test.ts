@@ -133,6 +133,13 @@ describe("clickChart with hostile statistics", () => {
     expect(clickChart(typical, { width: Number.NaN }).width).toBe(640);
   });
 
+  it("writes large counts in at most seven characters, so the count column never overflows", () => {
+    const chart = clickChart({ clicks: "9876543210", uniqueClicks: 999_999, topCountries: { Canada: 1_250_000, France: 1e20 } });
+    expect(chart.description).toBe("9.8B clicks, 999,999 unique. Top countries: France 1000T, Canada 1.2M");
+    const svg = chart.svg();
+    for (const count of ["9.8B", "999,999", "1000T", "1.2M"]) expect(svg).toContain(`>${count}<`);
+  });
+
   it("draws statistics that are not an object at all as no clicks", () => {
     expect(clickChart(null as never).description).toBe("no clicks yet");
     expect(clickChart("0" as never).description).toBe("no clicks yet");
