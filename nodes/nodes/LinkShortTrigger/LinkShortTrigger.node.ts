@@ -8,6 +8,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { RateLimitError } from '@linkshort/client/core';
 import { accountFingerprint, linkShortClient } from '../shared/client';
 import { toNodeError } from '../shared/errors';
 import { EVENT_NAMES, EVENTS, type EventName } from './events';
@@ -21,6 +22,12 @@ import type { EventParameters, PollEvent } from './events/event';
  * older than this (a poll that hung, or one stored by a process that stopped) no longer counts.
  */
 const LEASE_MS = 5 * 60_000;
+
+/**
+ * How long a poll may take when n8n does not say; also what n8n's legacy poller says, and it
+ * abandons no poll: only a shorter budget (the durable scheduler's) drops a late poll's reading.
+ */
+const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 
 /** Most recent links offered in the Link IDs list (one request per 100). */
 const LINK_CHOICES = 500;
@@ -62,7 +69,7 @@ const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * ran ahead, a counter that is not a number, a state of the wrong shape) is repaired, with a log
  * line: a bad lease or counter is dropped, a bad state gives way to a new baseline.
  */
-async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters): Promise<INodeExecutionData[][] | null> {
+async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters, abandonedAt: number): Promise<INodeExecutionData[][] | null> {
 	const event = EVENTS[eventName] as PollEvent<IDataObject> | undefined;
 	if (!event) throw new NodeOperationError(this.getNode(), `Event: "${eventName}" is not a known event`);
 	const client = await linkShortClient(this);
@@ -105,10 +112,25 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 			repaired('the stored state is not one this event keeps, so a new baseline is taken');
 			goesOn = false;
 		}
-		const outcome = goesOn
-			? await event.poll(client, cloned(staticData.state as IDataObject), parameters)
-			: { items: [], state: await event.baseline(client, parameters) };
+		let outcome: { items: IDataObject[]; state: IDataObject };
+		try {
+			outcome = goesOn
+				? await event.poll(client, cloned(staticData.state as IDataObject), parameters)
+				: { items: [], state: await event.baseline(client, parameters) };
+		} catch (error) {
+			// Requests never wait for the key's rate limit inside a poll: a spent window ends this one
+			// with its state unchanged (the scans keep what they read before it), and the next goes on.
+			if (!(error instanceof RateLimitError)) throw error;
+			parameters.log('the API key\'s rate limit is spent; this poll stops and the next one goes on');
+			return null;
+		}
 		if ((isGeneration(staticData.generation) ? staticData.generation : 0) !== generation) return null;
+		// Past its budget n8n may have abandoned this poll and handed its state to the next one:
+		// what it found is left for that poll to find again, so nothing is emitted twice or lost.
+		if (parameters.now() >= abandonedAt) {
+			this.logger.warn(`LinkShort Trigger "${this.getNode().name}": the poll ran past n8n's poll budget; its reading is dropped and the next poll reads again`);
+			return null;
+		}
 		staticData.key = key;
 		staticData.account = account;
 		staticData.state = outcome.state;
@@ -226,8 +248,20 @@ export class LinkShortTrigger implements INodeType {
 				: eventName === 'newQrScans'
 					? wholeAtLeastOne('minimumNewScans', 'Minimum New Scans', 1)
 					: 1;
+		const now = () => Date.now();
+		const startedAt = now();
+		// n8n's durable scheduler abandons a poll past its timeout; n8n 2.41 says how long this one may take.
+		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_POLL_BUDGET_MS;
+		const log = (message: string) => this.logger.info(`LinkShort Trigger "${this.getNode().name}": ${message}`);
 		try {
-			return await pollEvent.call(this, eventName, { threshold, linkIds, minimumNew, now: () => Date.now() });
+			return await pollEvent.call(this, eventName, {
+				threshold,
+				linkIds,
+				minimumNew,
+				now,
+				timeUp: () => now() - startedAt >= budgetMs / 2,
+				log,
+			}, budgetMs < DEFAULT_POLL_BUDGET_MS ? startedAt + budgetMs : Number.POSITIVE_INFINITY);
 		} catch (error) {
 			throw toNodeError(this.getNode(), error);
 		}

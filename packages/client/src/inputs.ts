@@ -126,8 +126,16 @@ export const IdSchema = z.union([z.number().int().positive(), z.string().regex(/
   error: (issue) => (issue.input === undefined ? "is required" : "must be a positive whole number"),
 });
 
+/**
+ * A list's page size: a number, or `"large"` for as large a page as the account's server gives
+ * (see `page-size.ts`), for callers that read many items.
+ */
+const pageLimit = z.union([z.number().int().positive(), z.literal("large")], {
+  error: (issue) => (issue.input === undefined ? "is required" : 'must be a positive whole number or "large"'),
+});
+
 export const PaginationSchema = z.strictObject({
-  limit: positiveInteger.optional(),
+  limit: pageLimit.optional(),
   page: positiveInteger.optional(),
 });
 export type PaginationInput = z.input<typeof PaginationSchema>;

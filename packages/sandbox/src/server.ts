@@ -96,6 +96,7 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     store,
     faults,
     mode: options.mode ?? "deployed",
+    maxPageSize: options.maxPageSize,
     requests: log.entries,
     close: async () => {
       server.closeAllConnections();

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { LinkShortClient, PagePromise } from '@linkshort/client/core';
 import type { PollEvent } from './event';
 import { LINK_PAGE, QR_PAGE } from './reading';
+import { NO_WAIT } from './tracking';
 import { isDateOrNull, isId, isIdList, isRecord, isTime } from './storedShapes';
 
 const MINUTE = 60_000;
@@ -216,10 +217,10 @@ function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PageP
 }
 
 export const newLink = newItemsEvent(
-	(client) => client.links.list({ order: 'date', limit: LINK_PAGE }),
+	(client) => client.links.list({ order: 'date', limit: LINK_PAGE }, NO_WAIT),
 	(link): IDataObject => ({ ...link, summary: `New short link ${link.shorturl} -> ${link.longurl}` }),
 );
 export const newQrCode = newItemsEvent(
-	(client) => client.qrCodes.list({ limit: QR_PAGE }),
+	(client) => client.qrCodes.list({ limit: QR_PAGE }, NO_WAIT),
 	(qr): IDataObject => ({ ...qr, summary: `New QR code "${qr.name}" -> ${qr.link}` }),
 );
