@@ -126,24 +126,22 @@ export const IdSchema = z.union([z.number().int().positive(), z.string().regex(/
   error: (issue) => (issue.input === undefined ? "is required" : "must be a positive whole number"),
 });
 
-/**
- * A list's page size: a number, or `"large"` for as large a page as the account's server gives
- * (see `page-size.ts`), for callers that read many items.
- */
-const pageLimit = z.union([z.number().int().positive(), z.literal("large")], {
-  error: (issue) => (issue.input === undefined ? "is required" : 'must be a positive whole number or "large"'),
-});
-
 export const PaginationSchema = z.strictObject({
-  limit: pageLimit.optional(),
+  limit: positiveInteger.optional(),
   page: positiveInteger.optional(),
 });
-export type PaginationInput = z.input<typeof PaginationSchema>;
+/**
+ * A list's page size is a number, or `"large"`: as large a page as the account's server gives
+ * (see `page-size.ts`), for callers that read many items. The schemas check numbers; the list
+ * resolves `"large"` to one before they see it.
+ */
+export type PageLimit = number | "large";
+export type PaginationInput = Omit<z.input<typeof PaginationSchema>, "limit"> & { limit?: PageLimit };
 
 export const LinkListSchema = PaginationSchema.extend({
   order: z.enum(LINK_ORDERS, `must be one of ${LINK_ORDERS.join(", ")}`).optional(),
 });
-export type LinkListInput = z.input<typeof LinkListSchema>;
+export type LinkListInput = Omit<z.input<typeof LinkListSchema>, "limit"> & { limit?: PageLimit };
 
 export const AccountUpdateSchema = z
   .strictObject({ email: email.optional(), password: password.optional() })

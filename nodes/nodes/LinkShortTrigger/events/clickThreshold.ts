@@ -4,7 +4,7 @@ import { scanNotice } from './counts';
 import type { PollEvent } from './event';
 import { linkPages, mostClicked, watched } from './reading';
 import { isIdList, isRecord } from './storedShapes';
-import { isTrackedState, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type TrackedState, type Tracker } from './tracking';
+import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type TrackedState, type Tracker } from './tracking';
 
 /**
  * What the threshold event keeps: the ids of watched links now at or above the threshold (so that
@@ -43,6 +43,12 @@ function thresholdTracker(threshold: number): Tracker<Link, ThresholdState> {
 			return undefined;
 		},
 		trackedIds: (state) => [...new Set([...state.above, ...state.droppedAfterFiring])],
+		missing(state, id) {
+			// Not among the links at or above the threshold: it dropped below (or was deleted, and then never comes back).
+			if (!state.above.includes(id)) return;
+			state.above = without(state.above, id);
+			if (!state.droppedAfterFiring.includes(id)) state.droppedAfterFiring.push(id);
+		},
 		forget(state, id) {
 			state.above = without(state.above, id);
 			state.droppedAfterFiring = without(state.droppedAfterFiring, id);
@@ -66,7 +72,8 @@ export const linkClickThreshold: PollEvent<ThresholdState> = {
 		const state = upgraded(stored);
 		const tracker = thresholdTracker(parameters.threshold);
 		if (parameters.linkIds.length > 0) return await pollWatched(client, tracker, state, parameters);
-		return await pollAccount(linkPages(client), tracker, state, parameters, 'links');
+		const snapshot = { read: async () => await mostClicked(client, NO_WAIT), interesting: (link: Link) => link.clicks >= parameters.threshold };
+		return await pollAccount(linkPages(client), tracker, state, parameters, 'links', snapshot);
 	},
 
 	async sample(client, parameters) {

@@ -4,7 +4,7 @@ import type { EventParameters, PollEvent } from './event';
 import { linkPages, mostClicked, qrPages } from './reading';
 import { pollsPerPass, type PageReader } from './scan';
 import { isCountMap, isRecord } from './storedShapes';
-import { isTrackedState, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type TrackedState, type Tracker } from './tracking';
+import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type Snapshot, type TrackedState, type Tracker } from './tracking';
 
 /**
  * What the growth events keep: each item's count when it was last emitted (or at the baseline),
@@ -35,6 +35,8 @@ function countsTracker<T extends { id: number }>(countOf: (item: T) => number, d
 		},
 		trackedIds: (state) => Object.keys(state.counts).map(Number),
 		forget: (state, id) => void delete state.counts[String(id)],
+		// Not among the clicked links: back to zero (a reset) or deleted; either way growth counts from zero.
+		missing: (state, id) => void delete state.counts[String(id)],
 	};
 }
 
@@ -61,12 +63,13 @@ function countsEvent<T extends { id: number }>(
 	describe: Describe<T>,
 	what: string,
 	watchedLinks?: (client: LinkShortClient, state: CountsState, parameters: EventParameters, tracker: Tracker<T, CountsState>) => Promise<{ items: IDataObject[]; state: CountsState }>,
+	snapshotOf?: (client: LinkShortClient) => Snapshot<T>,
 	sampleOf?: (client: LinkShortClient, parameters: EventParameters) => Promise<{ items: T[]; pages: number; perpage: number }>,
 ): PollEvent<CountsState> {
 	const pollOnce = async (client: LinkShortClient, state: CountsState, parameters: EventParameters) => {
 		const tracker = countsTracker(countOf, describe, parameters.minimumNew);
 		if (watchedLinks && parameters.linkIds.length > 0) return await watchedLinks(client, state, parameters, tracker);
-		return await pollAccount(pagesOf(client), tracker, state, parameters, what);
+		return await pollAccount(pagesOf(client), tracker, state, parameters, what, snapshotOf?.(client));
 	};
 	return {
 		isState: isCountsState,
@@ -106,6 +109,7 @@ export const newLinkClicks = countsEvent<Link>(
 	}),
 	'links',
 	async (client, state, parameters, tracker) => await pollWatched(client, tracker, state, parameters),
+	(client) => ({ read: async () => await mostClicked(client, NO_WAIT), interesting: (link) => link.clicks > 0 }),
 	async (client, parameters) => {
 		if (parameters.linkIds.length > 0) {
 			const link = await readWatched(client, parameters.linkIds[0]!);

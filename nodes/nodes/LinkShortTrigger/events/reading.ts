@@ -1,4 +1,4 @@
-import type { Link, LinkShortClient, Page, QrCode } from '@linkshort/client/core';
+import type { Link, LinkShortClient, Page, QrCode, RequestOptions } from '@linkshort/client/core';
 import type { EventParameters } from './event';
 import type { PageReader } from './scan';
 import { NO_WAIT } from './tracking';
@@ -19,9 +19,9 @@ export const qrPages =
 	async (page, limit) =>
 		await client.qrCodes.list({ limit, page }, NO_WAIT);
 
-/** The most clicked links, one large page (the samples of "Fetch Test Event"). */
-export async function mostClicked(client: LinkShortClient): Promise<Page<Link>> {
-	return await client.links.list({ order: 'click', limit: 'large' });
+/** The most clicked links, one large page. */
+export async function mostClicked(client: LinkShortClient, options?: RequestOptions): Promise<Page<Link>> {
+	return await client.links.list({ order: 'click', limit: 'large' }, options);
 }
 
 /** Whether the event watches `link` (its Link IDs; all links when empty). */

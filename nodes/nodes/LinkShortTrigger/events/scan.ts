@@ -151,8 +151,11 @@ export async function scanStep<T extends { id: number }>(readPage: PageReader<T>
 	return { items: [...seen.values()], pass: cursor.pass, passEnded, passComplete: false, cursor: next, requests, rateLimited };
 }
 
-/** How many polls a pass over `pages` pages takes (the re-read page of each resumed poll included). */
-export function pollsPerPass(pages: number, pagesPerPoll = SCAN_PAGES_PER_POLL): number {
-	if (pages <= pagesPerPoll) return 1;
-	return 1 + Math.ceil((pages - pagesPerPoll) / (pagesPerPoll - 1));
+/**
+ * How many polls a pass over `pages` pages takes at most: each poll reads `SCAN_PAGES_PER_POLL - 1`
+ * pages of its own (a resumed poll reads its last page again; a first may spend a request on a
+ * one-page snapshot).
+ */
+export function pollsPerPass(pages: number): number {
+	return Math.max(1, Math.ceil(pages / (SCAN_PAGES_PER_POLL - 1)));
 }

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { aliasFromShortUrl, NotFoundError, RateLimitError, type Link, type LinkShortClient } from '@linkshort/client/core';
+import { aliasFromShortUrl, NotFoundError, PagePromise, RateLimitError, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
 import type { EventParameters } from './event';
 import { firstCursor, isScanCursor, pollsPerPass, scanStep, SCAN_PAGES_PER_POLL, type PageReader, type ScanCursor } from './scan';
 import { isCountMap, isRecord } from './storedShapes';
@@ -38,6 +38,19 @@ export interface Tracker<T extends { id: number }, S extends TrackedState> {
 	trackedIds(state: S): number[];
 	/** Drops what `state` keeps for a deleted item. */
 	forget(state: S, id: number): void;
+	/** What a complete snapshot (see `Snapshot`) that lacks tracked `id` means: its count fell out of what the snapshot holds, or it was deleted. */
+	missing(state: S, id: number): void;
+}
+
+/**
+ * A read of the whole of what an event looks at in one request, when it fits in one page: the
+ * links most clicked first, down to the first that does not interest the event (below the
+ * threshold, or at zero clicks). One request is one moment of the server's list: nothing moves
+ * between its pages, so what is not in it is not there.
+ */
+export interface Snapshot<T> {
+	read: () => Promise<Page<T>>;
+	interesting: (item: T) => boolean;
 }
 
 export interface TrackedPoll<S> {
@@ -56,8 +69,36 @@ export async function pollAccount<T extends { id: number }, S extends TrackedSta
 	state: S,
 	parameters: EventParameters,
 	what: string,
+	snapshot?: Snapshot<T>,
 ): Promise<TrackedPoll<S>> {
-	const step = await scanStep(readPage, state.scan, { requests: SCAN_PAGES_PER_POLL, timeUp: parameters.timeUp });
+	let budget = SCAN_PAGES_PER_POLL;
+	if (snapshot && state.scan.page === 1) {
+		// Between passes, one request may be all it takes: then the poll is a whole pass.
+		let page: Page<T>;
+		try {
+			page = await snapshot.read();
+		} catch (error) {
+			if (error instanceof RateLimitError) return { items: [], state };
+			throw error;
+		}
+		const last = page.items[page.items.length - 1];
+		if (PagePromise.isLastPage(page, 1) || (last !== undefined && !snapshot.interesting(last))) {
+			const emitting = state.baselineRead;
+			const items: IDataObject[] = [];
+			for (const item of page.items) {
+				const emitted = tracker.observe(state, item, emitting);
+				if (emitted) items.push(emitted);
+			}
+			const inSnapshot = new Set(page.items.map((item) => item.id));
+			for (const id of tracker.trackedIds(state)) if (!inSnapshot.has(id)) tracker.missing(state, id);
+			state.seenIn = {};
+			state.baselineRead = true;
+			state.scan = { ...firstCursor(), pass: state.scan.pass + 1, pages: 1 };
+			return { items, state };
+		}
+		budget -= 1;
+	}
+	const step = await scanStep(readPage, state.scan, { requests: budget, timeUp: parameters.timeUp });
 	const emitting = state.baselineRead;
 	const items: IDataObject[] = [];
 	for (const item of step.items) {

@@ -46,10 +46,11 @@ export abstract class Resource {
     options: RequestOptions | undefined,
   ): PagePromise<z.output<T> extends Page<infer I> ? I : never> {
     type Item = z.output<T> extends Page<infer I> ? I : never;
-    return this.checkedList(operation, paramsSchema, params, (checked) => {
+    // `limit: "large"` is resolved here, once for every list: the account's size (see page-size.ts).
+    const large = typeof params === "object" && params !== null && (params as { limit?: unknown }).limit === "large";
+    return this.checkedList(operation, paramsSchema, large ? { ...params, limit: undefined } : params, (checked) => {
       const query = checked as Record<string, string | number | undefined>;
       // One size for the whole walk: a page number means something only under the size it was asked with.
-      const large = query.limit === "large";
       if (large) query.limit = pageSizeToAsk(this.core.account);
       return new PagePromise<Item>(
         async (page) => {
