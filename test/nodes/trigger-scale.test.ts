@@ -148,8 +148,9 @@ describe.each([
     ['On Link Reaching a Click Threshold', { event: 'linkClickThreshold', threshold: 100 }],
   ])('%s watching 3 Link IDs: one request per watched link', async (_event, parameters) => {
     await start({ maxPageSize });
-    fillLinks(sandbox, 10_000, (i) => 1 + (i % 90));
-    const watchedLinks = [userLinks()[10]!, userLinks()[5_000]!, userLinks()[9_990]!];
+    // Every link clicked, half of them past the threshold; the watched ones below it.
+    fillLinks(sandbox, 10_000, (i) => (i % 2 === 0 ? 150 : 10));
+    const watchedLinks = [userLinks()[11]!, userLinks()[5_001]!, userLinks()[9_991]!];
     const trigger = new Trigger({ ...parameters, linkIds: watchedLinks.map((link) => link.id).join(',') });
     await trigger.poll();
     clickLink(watchedLinks[1]!.id, 200);
