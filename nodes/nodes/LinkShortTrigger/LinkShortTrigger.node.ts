@@ -8,11 +8,11 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { RateLimitError } from '@linkshort/client/core';
 import { accountFingerprint, linkShortClient } from '../shared/client';
 import { toNodeError } from '../shared/errors';
 import { EVENT_NAMES, EVENTS, type EventName } from './events';
 import type { EventParameters, PollEvent } from './events/event';
+import { RATE_LIMITED, unlessRateLimited } from './events/scan';
 
 /**
  * How long a poll keeps other polls of the same node away. n8n starts a poll on schedule even
@@ -112,15 +112,12 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 			repaired('the stored state is not one this event keeps, so a new baseline is taken');
 			goesOn = false;
 		}
-		let outcome: { items: IDataObject[]; state: IDataObject };
-		try {
-			outcome = goesOn
-				? await event.poll(client, cloned(staticData.state as IDataObject), parameters)
-				: { items: [], state: await event.baseline(client, parameters) };
-		} catch (error) {
+		const outcome = await unlessRateLimited(
+			goesOn ? event.poll(client, cloned(staticData.state as IDataObject), parameters) : event.baseline(client, parameters).then((state) => ({ items: [], state })),
+		);
+		if (outcome === RATE_LIMITED) {
 			// Requests never wait for the key's rate limit inside a poll: a spent window ends this one
 			// with its state unchanged (the scans keep what they read before it), and the next goes on.
-			if (!(error instanceof RateLimitError)) throw error;
 			parameters.log('the API key\'s rate limit is spent; this poll stops and the next one goes on');
 			return null;
 		}

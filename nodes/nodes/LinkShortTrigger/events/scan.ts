@@ -37,6 +37,17 @@ export interface ScanCursor extends IDataObject {
 	pages: number;
 }
 
+/** What `unlessRateLimited` gives when the key's rate limit was spent. */
+export const RATE_LIMITED = Symbol('rate limited');
+
+/** `promise`'s value, or `RATE_LIMITED` when it failed on the key's spent rate limit; other failures fail as they are. */
+export async function unlessRateLimited<T>(promise: Promise<T>): Promise<T | typeof RATE_LIMITED> {
+	return await promise.catch((error: unknown) => {
+		if (error instanceof RateLimitError) return RATE_LIMITED;
+		throw error;
+	});
+}
+
 export const firstCursor = (): ScanCursor => ({ pass: 1, page: 1, pageSize: 0, anchors: [], gapSuspected: false, pages: 0 });
 
 export const isScanCursor = (value: unknown): value is ScanCursor =>
@@ -94,11 +105,8 @@ export async function scanStep<T extends { id: number }>(readPage: PageReader<T>
 	let passEnded = false;
 
 	while (requests < limits.requests && !(requests > 0 && limits.timeUp())) {
-		let answer: Page<T>;
-		try {
-			answer = await readPage(page, size > 0 ? size : 'large');
-		} catch (error) {
-			if (!(error instanceof RateLimitError)) throw error;
+		const answer = await unlessRateLimited(readPage(page, size > 0 ? size : 'large'));
+		if (answer === RATE_LIMITED) {
 			rateLimited = true;
 			break;
 		}

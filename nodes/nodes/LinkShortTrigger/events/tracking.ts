@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { aliasFromShortUrl, NotFoundError, PagePromise, RateLimitError, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
+import { aliasFromShortUrl, NotFoundError, PagePromise, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
 import type { EventParameters } from './event';
-import { firstCursor, isScanCursor, pollsPerPass, scanStep, SCAN_PAGES_PER_POLL, type PageReader, type ScanCursor } from './scan';
+import { firstCursor, isScanCursor, pollsPerPass, RATE_LIMITED, scanStep, SCAN_PAGES_PER_POLL, unlessRateLimited, type PageReader, type ScanCursor } from './scan';
 import { isCountMap, isRecord } from './storedShapes';
 
 /** The most watched links one poll reads (one request each); more are read in turns, this many a poll. */
@@ -74,13 +74,8 @@ export async function pollAccount<T extends { id: number }, S extends TrackedSta
 	let budget = SCAN_PAGES_PER_POLL;
 	if (snapshot && state.scan.page === 1) {
 		// Between passes, one request may be all it takes: then the poll is a whole pass.
-		let page: Page<T>;
-		try {
-			page = await snapshot.read();
-		} catch (error) {
-			if (error instanceof RateLimitError) return { items: [], state };
-			throw error;
-		}
+		const page = await unlessRateLimited(snapshot.read());
+		if (page === RATE_LIMITED) return { items: [], state };
 		const last = page.items[page.items.length - 1];
 		if (PagePromise.isLastPage(page, 1) || (last !== undefined && !snapshot.interesting(last))) {
 			const emitting = state.baselineRead;
@@ -129,13 +124,13 @@ export async function pollAccount<T extends { id: number }, S extends TrackedSta
 
 /** A watched link as the list gives links, from its details and statistics. */
 export async function readWatched(client: LinkShortClient, id: number): Promise<Link | undefined> {
-	try {
-		const { details, stats } = await client.links.get(id, NO_WAIT);
-		return { id: details.id, alias: aliasFromShortUrl(details.shorturl), shorturl: details.shorturl, longurl: details.longurl, clicks: stats.clicks, title: details.title, description: details.description, date: details.date };
-	} catch (error) {
-		if (error instanceof NotFoundError) return undefined;
-		throw error;
-	}
+	return await client.links.get(id, NO_WAIT).then(
+		({ details, stats }) => ({ id: details.id, alias: aliasFromShortUrl(details.shorturl), shorturl: details.shorturl, longurl: details.longurl, clicks: stats.clicks, title: details.title, description: details.description, date: details.date }),
+		(error: unknown) => {
+			if (error instanceof NotFoundError) return undefined;
+			throw error;
+		},
+	);
 }
 
 /**
@@ -151,13 +146,8 @@ export async function pollWatched<S extends TrackedState>(client: LinkShortClien
 	let read = 0;
 	while (read < Math.min(ids.length, WATCHED_PER_POLL) && !(read > 0 && parameters.timeUp())) {
 		const id = ids[(start + read) % ids.length]!;
-		let link: Link | undefined;
-		try {
-			link = await readWatched(client, id);
-		} catch (error) {
-			if (error instanceof RateLimitError) break;
-			throw error;
-		}
+		const link = await unlessRateLimited(readWatched(client, id));
+		if (link === RATE_LIMITED) break;
 		read += 1;
 		if (link === undefined) tracker.forget(state, id);
 		else {
