@@ -170,6 +170,14 @@ export class LinkShortTrigger implements INodeType {
 				default: 'newLink',
 			},
 			{
+				displayName:
+					'Each poll sends at most 12 requests and never waits for the rate limit. Without Link IDs, a large account is read over several polls: a pass takes about N ÷ 11,000 polls for N links (N ÷ 1,100 where the server gives pages of 100), the first pass is a baseline that emits nothing, and a change is emitted within one pass and a poll.',
+				name: 'scanNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['linkClickThreshold', 'newLinkClicks', 'newQrScans'] } },
+			},
+			{
 				displayName: 'Threshold',
 				name: 'threshold',
 				type: 'number',
