@@ -20,6 +20,9 @@ function badRequest(response: ServerResponse, message: string): void {
 
 /** Starts a sandbox server; resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  if (options.maxPageSize !== undefined && !(Number.isSafeInteger(options.maxPageSize) && options.maxPageSize > 0)) {
+    throw new Error(`maxPageSize: ${String(options.maxPageSize)} must be a positive whole number`);
+  }
   const now = options.now ?? (() => Date.now());
   const store = new Store(options.dataFile);
   try {
