@@ -249,3 +249,18 @@ it('Fetch Test Event on a large account reads one page and says how long a pass 
   expect(sandbox.requests.length - before).toBe(1);
   expect(result?.[0]?.[0]?.json).toMatchObject({ scanNotice: expect.stringMatching(/About 10000 links: the trigger reads them in 100 requests over 10 polls/) });
 });
+
+it('New Link: the first poll of an account with thousands of links created in its last hour reads that hour in large pages, and then each new link once', async () => {
+  await start();
+  // One link a second: the newest hour holds 3,600 links, all read by the first (deep) read.
+  fillLinks(sandbox, 10_000);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.poll();
+  expect(trigger.requestsPerPoll[0]).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+  const created = [];
+  for (let i = 0; i < 3; i += 1) created.push((await client.links.create({ url: `https://example.com/after/${i}` })).id);
+  await trigger.poll();
+  await trigger.poll();
+  expect(trigger.emitted.map((item) => item.id)).toEqual(created);
+  expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+});
