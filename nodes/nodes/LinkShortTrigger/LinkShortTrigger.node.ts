@@ -63,7 +63,10 @@ const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * commits only if no other poll of this node committed since it started (`generation`): when two
  * polls did overlap (the lease ran out), the first to finish emits and moves the state on, and the
  * other emits nothing and leaves that state alone; the next poll starts from it. Nothing is emitted
- * twice, nothing lost, whatever order they finish in. A failed poll changes nothing.
+ * twice, nothing lost, whatever order they finish in. A failed poll changes nothing; so does a poll
+ * that finishes past the budget n8n's durable scheduler gives it (n8n may have abandoned it and
+ * repeats the same place). A spent rate limit ends a poll early: it keeps what it read (the scans
+ * move their place on) and the next poll goes on.
  *
  * Static data that no version of this node writes (edited by hand, a lease stamped by a clock that
  * ran ahead, a counter that is not a number, a state of the wrong shape) is repaired, with a log
