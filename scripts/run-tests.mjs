@@ -36,6 +36,8 @@ const suites = [
   { name: "raycast store package (installs and builds alone)", command: ["node", "raycast-extension/scripts/check-store-package.mjs"] },
   // Real n8n (installed into .cache on the first run), with the example workflows.
   { name: "n8n e2e", command: ["node", "test/n8n/e2e.mjs"] },
+  // The trigger under n8n's durable scheduler (about 5 minutes: n8n polls at most once a minute).
+  { name: "n8n durable scheduler", command: ["node", "test/n8n/scheduler.mjs"] },
   // n8n's editor in headless Chromium (apt's chromium): what a person sees and runs; screenshots in .cache/n8n-editor-screenshots.
   { name: "n8n editor (browser)", command: ["node", "test/n8n/editor.mjs"] },
   // n8n in queue mode: Redis and Postgres (Debian packages) as the test's own processes, a main instance and two workers.

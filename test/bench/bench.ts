@@ -16,6 +16,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { measureLinkIndex } from './link-index';
 import { measureMcp } from './mcp';
 import { measureSandbox } from './sandbox';
+import { measureTriggers } from './triggers';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -404,6 +405,7 @@ async function main() {
     ['mcp', async () => void rows.push(...(await measureMcp()))],
     ['sandbox', async () => void rows.push(...(await measureSandbox()))],
     ['charts', async () => void rows.push(...(await import('./charts')).measureCharts())],
+    ['triggers', async () => void rows.push(...(await measureTriggers()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

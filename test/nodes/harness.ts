@@ -175,10 +175,14 @@ export async function listSearch(credentials: Credentials, method: string, filte
   return await methods[method]!.call(context, filter, paginationToken);
 }
 
-/** Runs the trigger's `poll()` through n8n-core's PollContext with the given static data. */
-export async function poll(credentials: Credentials, parameters: INodeParameters, staticData: IDataObject, mode: WorkflowExecuteMode = 'trigger') {
+/**
+ * Runs the trigger's `poll()` through n8n-core's PollContext with the given static data;
+ * `pollBudgetMs` is what the context's `getPollBudgetMs()` says (n8n's durable scheduler sets it).
+ */
+export async function poll(credentials: Credentials, parameters: INodeParameters, staticData: IDataObject, mode: WorkflowExecuteMode = 'trigger', pollBudgetMs?: number) {
   const { workflow, node } = workflowWith(TRIGGER_TYPE, parameters, { staticData: { [`node:${'LinkShort Trigger'}`]: staticData } });
-  const context = new PollContext(workflow, node, additionalData(credentials), mode, 'activate');
+  const budget = pollBudgetMs === undefined ? undefined : () => pollBudgetMs;
+  const context = new PollContext(workflow, node, additionalData(credentials), mode, 'activate', undefined, undefined, undefined, undefined, undefined, budget);
   const result = await nodeTypeInstances[TRIGGER_TYPE]!.poll!.call(context);
   return { result, staticData: workflow.staticData[`node:LinkShort Trigger`] as IDataObject };
 }

@@ -12,6 +12,7 @@ import { accountFingerprint, linkShortClient } from '../shared/client';
 import { toNodeError } from '../shared/errors';
 import { EVENT_NAMES, EVENTS, type EventName } from './events';
 import type { EventParameters, PollEvent } from './events/event';
+import { RATE_LIMITED, unlessRateLimited } from './events/scan';
 
 /**
  * How long a poll keeps other polls of the same node away. n8n starts a poll on schedule even
@@ -21,6 +22,12 @@ import type { EventParameters, PollEvent } from './events/event';
  * older than this (a poll that hung, or one stored by a process that stopped) no longer counts.
  */
 const LEASE_MS = 5 * 60_000;
+
+/**
+ * How long a poll may take when n8n does not say; also what n8n's legacy poller says, and it
+ * abandons no poll: only a shorter budget (the durable scheduler's) drops a late poll's reading.
+ */
+const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 
 /** Most recent links offered in the Link IDs list (one request per 100). */
 const LINK_CHOICES = 500;
@@ -56,13 +63,16 @@ const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * commits only if no other poll of this node committed since it started (`generation`): when two
  * polls did overlap (the lease ran out), the first to finish emits and moves the state on, and the
  * other emits nothing and leaves that state alone; the next poll starts from it. Nothing is emitted
- * twice, nothing lost, whatever order they finish in. A failed poll changes nothing.
+ * twice, nothing lost, whatever order they finish in. A failed poll changes nothing; so does a poll
+ * that finishes past the budget n8n's durable scheduler gives it (n8n may have abandoned it and
+ * repeats the same place). A spent rate limit ends a poll early: it keeps what it read (the scans
+ * move their place on) and the next poll goes on.
  *
  * Static data that no version of this node writes (edited by hand, a lease stamped by a clock that
  * ran ahead, a counter that is not a number, a state of the wrong shape) is repaired, with a log
  * line: a bad lease or counter is dropped, a bad state gives way to a new baseline.
  */
-async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters): Promise<INodeExecutionData[][] | null> {
+async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters, abandonedAt: number): Promise<INodeExecutionData[][] | null> {
 	const event = EVENTS[eventName] as PollEvent<IDataObject> | undefined;
 	if (!event) throw new NodeOperationError(this.getNode(), `Event: "${eventName}" is not a known event`);
 	const client = await linkShortClient(this);
@@ -105,10 +115,22 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 			repaired('the stored state is not one this event keeps, so a new baseline is taken');
 			goesOn = false;
 		}
-		const outcome = goesOn
-			? await event.poll(client, cloned(staticData.state as IDataObject), parameters)
-			: { items: [], state: await event.baseline(client, parameters) };
+		const outcome = await unlessRateLimited(
+			goesOn ? event.poll(client, cloned(staticData.state as IDataObject), parameters) : event.baseline(client, parameters).then((state) => ({ items: [], state })),
+		);
+		if (outcome === RATE_LIMITED) {
+			// Requests never wait for the key's rate limit inside a poll: a spent window ends this one
+			// with its state unchanged (the scans keep what they read before it), and the next goes on.
+			parameters.log('the API key\'s rate limit is spent; this poll stops and the next one goes on');
+			return null;
+		}
 		if ((isGeneration(staticData.generation) ? staticData.generation : 0) !== generation) return null;
+		// Past its budget n8n may have abandoned this poll and handed its state to the next one:
+		// what it found is left for that poll to find again, so nothing is emitted twice or lost.
+		if (parameters.now() >= abandonedAt) {
+			this.logger.warn(`LinkShort Trigger "${this.getNode().name}": the poll ran past n8n's poll budget; its reading is dropped and the next poll reads again`);
+			return null;
+		}
 		staticData.key = key;
 		staticData.account = account;
 		staticData.state = outcome.state;
@@ -149,6 +171,14 @@ export class LinkShortTrigger implements INodeType {
 					eventOption('newQrScans', 'On QR Code Scans', 'A QR code\'s scans grew since the last check'),
 				],
 				default: 'newLink',
+			},
+			{
+				displayName:
+					'Each poll sends at most 12 requests and never waits for the rate limit. Without Link IDs, a large account is read over several polls: a pass takes about N ÷ 11,000 polls for N links (N ÷ 1,100 where the server gives pages of 100), the first pass is a baseline that emits nothing, and a change is emitted within one pass and a poll.',
+				name: 'scanNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['linkClickThreshold', 'newLinkClicks', 'newQrScans'] } },
 			},
 			{
 				displayName: 'Threshold',
@@ -226,8 +256,20 @@ export class LinkShortTrigger implements INodeType {
 				: eventName === 'newQrScans'
 					? wholeAtLeastOne('minimumNewScans', 'Minimum New Scans', 1)
 					: 1;
+		const now = () => Date.now();
+		const startedAt = now();
+		// n8n's durable scheduler abandons a poll past its timeout; n8n 2.41 says how long this one may take.
+		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_POLL_BUDGET_MS;
+		const log = (message: string) => this.logger.info(`LinkShort Trigger "${this.getNode().name}": ${message}`);
 		try {
-			return await pollEvent.call(this, eventName, { threshold, linkIds, minimumNew, now: () => Date.now() });
+			return await pollEvent.call(this, eventName, {
+				threshold,
+				linkIds,
+				minimumNew,
+				now,
+				timeUp: () => now() - startedAt >= budgetMs / 2,
+				log,
+			}, budgetMs < DEFAULT_POLL_BUDGET_MS ? startedAt + budgetMs : Number.POSITIVE_INFINITY);
 		} catch (error) {
 			throw toNodeError(this.getNode(), error);
 		}

@@ -8,6 +8,7 @@ export * from "./errors";
 export * from "./inputs";
 export * from "./schemas";
 export { PagePromise } from "./pagination";
+export { LARGE_PAGE_SIZE, SAFE_PAGE_SIZE, pageSizeAfter } from "./page-size";
 export { RateLimiter, type RateLimitHeadroom } from "./rate-limit";
 export type { Sleep, Transport, TransportRequest, TransportResponse } from "./transport";
 export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SyncOptions } from "./link-index/link-index";

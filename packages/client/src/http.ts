@@ -3,7 +3,7 @@ import { clientErrorOf, envelopeOf, excerptOf } from "./answers";
 import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "./errors";
 import { trimTrailingSlashes } from "./link-index/short-url";
 import { clientOptionIssues, requestOptionIssues, type CoreClientOptions, type RequestOptions } from "./options";
-import { sharedLimiter, type Clock, type RateLimiter, type RateLimitHeadroom } from "./rate-limit";
+import { fingerprint, sharedLimiter, type Clock, type RateLimiter, type RateLimitHeadroom } from "./rate-limit";
 import { DEFAULT_MAX_PAGES } from "./pagination";
 import { readerOf, Rejected } from "./readers";
 import { keyRedactor } from "./redact";
@@ -32,6 +32,8 @@ const BACKOFF_CAP_MS = 8_000;
 export class HttpCore {
   readonly baseUrl: string;
   readonly maxPages: number;
+  /** Names this client's account (base URL and key) without holding the key: what is remembered per account is kept under it. */
+  readonly account: string;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly limiter: RateLimiter | undefined;
@@ -56,6 +58,7 @@ export class HttpCore {
     this.maxRateLimitWaitMs = rateLimit?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    this.account = fingerprint(`${this.baseUrl}\n${options.apiKey}`);
     this.defaults = {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
@@ -85,6 +88,7 @@ export class HttpCore {
     const signal = requestOptions?.signal ?? this.defaults.signal;
     const maxRetries = requestOptions?.maxRetries ?? this.defaults.maxRetries;
     const timeoutMs = requestOptions?.timeoutMs ?? this.defaults.timeoutMs;
+    const maxRateLimitWaitMs = requestOptions?.maxRateLimitWaitMs ?? this.maxRateLimitWaitMs;
     const transportRequest = this.buildRequest(request, timeoutMs, signal);
     let retries = 0;
     let rateLimitWaitedMs = 0;
@@ -94,9 +98,9 @@ export class HttpCore {
       if (signal?.aborted) throw new AbortedError();
       if (this.limiter && !this.limiter.tryAcquire(this.clock.now())) {
         rateLimitWaitedMs += await this.limiter.acquire(this.clock, {
-          maxWaitMs: this.maxRateLimitWaitMs - rateLimitWaitedMs,
+          maxWaitMs: maxRateLimitWaitMs - rateLimitWaitedMs,
           timeoutMs,
-          tooLong: (waitMs) => this.pacingTooLong(waitMs),
+          tooLong: (waitMs) => this.pacingTooLong(waitMs, maxRateLimitWaitMs),
           timedOut: () => new TimeoutError(timeoutMs),
           signal,
           afterLimitAnswer: rateLimitAnswers > 0,
@@ -110,7 +114,7 @@ export class HttpCore {
         if (error instanceof RateLimitError) {
           rateLimitAnswers += 1;
           const until = this.limitLiftsAt(error);
-          if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + (until - this.clock.now()) > this.maxRateLimitWaitMs) throw error;
+          if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + (until - this.clock.now()) > maxRateLimitWaitMs) throw error;
           this.limiter.blockUntil(until);
           continue;
         }
@@ -171,9 +175,9 @@ export class HttpCore {
     }
   }
 
-  private pacingTooLong(waitMs: number): RateLimitError {
+  private pacingTooLong(waitMs: number, maxWaitMs: number): RateLimitError {
     return new RateLimitError(
-      `The rate limit is spent and the next window opens in ${Math.ceil(waitMs / 1000)} s, past the allowed wait of ${Math.round(this.maxRateLimitWaitMs / 1000)} s`,
+      `The rate limit is spent and the next window opens in ${Math.ceil(waitMs / 1000)} s, past the allowed wait of ${Math.round(maxWaitMs / 1000)} s`,
       0,
       waitMs,
       this.clock.now() + waitMs,

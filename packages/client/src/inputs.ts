@@ -130,12 +130,18 @@ export const PaginationSchema = z.strictObject({
   limit: positiveInteger.optional(),
   page: positiveInteger.optional(),
 });
-export type PaginationInput = z.input<typeof PaginationSchema>;
+/**
+ * A list's page size is a number, or `"large"`: as large a page as the account's server gives
+ * (see `page-size.ts`), for callers that read many items. The schemas check numbers; the list
+ * resolves `"large"` to one before they see it.
+ */
+export type PageLimit = number | "large";
+export type PaginationInput = Omit<z.input<typeof PaginationSchema>, "limit"> & { limit?: PageLimit };
 
 export const LinkListSchema = PaginationSchema.extend({
   order: z.enum(LINK_ORDERS, `must be one of ${LINK_ORDERS.join(", ")}`).optional(),
 });
-export type LinkListInput = z.input<typeof LinkListSchema>;
+export type LinkListInput = Omit<z.input<typeof LinkListSchema>, "limit"> & { limit?: PageLimit };
 
 export const AccountUpdateSchema = z
   .strictObject({ email: email.optional(), password: password.optional() })

@@ -21,6 +21,8 @@ type Check = (value: unknown) => string | undefined;
 
 const positiveMs: Check = (value) =>
   typeof value === "number" && value > 0 && value <= MAX_TIMEOUT_MS ? undefined : `must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS}`;
+const waitMs: Check = (value) =>
+  typeof value === "number" && value >= 0 && value <= MAX_TIMEOUT_MS ? undefined : `must be a number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`;
 const retries: Check = (value) =>
   Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_RETRIES ? undefined : `must be a whole number from 0 to ${MAX_RETRIES}`;
 const count =
@@ -41,13 +43,14 @@ function check(issues: FieldIssue[], field: string, value: unknown, rule: Check)
   if (message) issues.push({ field, message });
 }
 
-/** The problems of the options every call accepts (`timeoutMs`, `maxRetries`, `signal`), each named `prefix + field`. */
+/** The problems of the options every call accepts (`timeoutMs`, `maxRetries`, `signal`, `maxRateLimitWaitMs`), each named `prefix + field`. */
 export function requestOptionIssues(options: unknown, prefix = ""): FieldIssue[] {
   if (options === undefined) return [];
   if (typeof options !== "object" || options === null) return [{ field: prefix.replace(/\.$/, "") || "options", message: "must be an object" }];
-  const { timeoutMs, maxRetries, signal } = options as Record<string, unknown>;
+  const { timeoutMs, maxRetries, signal, maxRateLimitWaitMs } = options as Record<string, unknown>;
   const issues: FieldIssue[] = [];
   check(issues, `${prefix}timeoutMs`, timeoutMs, positiveMs);
+  check(issues, `${prefix}maxRateLimitWaitMs`, maxRateLimitWaitMs, waitMs);
   check(issues, `${prefix}maxRetries`, maxRetries, retries);
   check(issues, `${prefix}signal`, signal, abortSignal);
   return issues;
@@ -75,9 +78,7 @@ export function clientOptionIssues(options: Record<string, unknown>): FieldIssue
     if (typeof rateLimit !== "object" || rateLimit === null) issues.push({ field: "rateLimit", message: "must be false or an object" });
     else {
       const { maxWaitMs, limiter } = rateLimit as Record<string, unknown>;
-      check(issues, "rateLimit.maxWaitMs", maxWaitMs, (value) =>
-        typeof value === "number" && value >= 0 && value <= MAX_TIMEOUT_MS ? undefined : `must be a number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`,
-      );
+      check(issues, "rateLimit.maxWaitMs", maxWaitMs, waitMs);
       check(issues, "rateLimit.limiter", limiter, (value) =>
         typeof value === "object" && value !== null && typeof (value as { tryAcquire?: unknown }).tryAcquire === "function" ? undefined : "must be a RateLimiter",
       );
@@ -91,6 +92,12 @@ export interface RequestOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   maxRetries?: number;
+  /**
+   * Longest this call may wait for the rate limit (default: the client's `rateLimit.maxWaitMs`).
+   * 0 never waits: when the key's window is spent the call fails at once with `RateLimitError`,
+   * nothing sent, so that a caller with a deadline of its own (a poll) can stop and go on later.
+   */
+  maxRateLimitWaitMs?: number;
 }
 
 export interface RateLimitOptions {

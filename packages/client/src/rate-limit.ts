@@ -296,7 +296,7 @@ class SharedLimiter extends RateLimiter {
  * A fingerprint of a text: two independent 32-bit FNV-1a-style hashes over its UTF-16 code units,
  * and its length. Not a secret-keeping hash: it only names an entry without holding the key.
  */
-function fingerprint(text: string): string {
+export function fingerprint(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ text.length;
   for (let i = 0; i < text.length; i += 1) {

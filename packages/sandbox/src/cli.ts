@@ -14,6 +14,8 @@ const usage = `linkshort-sandbox: a local server of the Link-Shortening Service 
   --mode MODE         deployed | document (default deployed)
   --data FILE         keep state in FILE across restarts (default: in memory)
   --rate-limit N/S    N requests per S seconds and key (default 30/60)
+  --max-page-size N   lists give at most N items a page, whatever limit asks
+                      (default: no maximum, as deployed servers document none)
   --faults SPEC       inject faults, e.g. "5xx:0.1,drop:0.05" (kinds: 5xx drop delay html empty malformed 429)
   --admin-key KEY     fixed API key for the seeded admin
   --user-key KEY      fixed API key for the seeded user
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
       mode: { type: "string", default: "deployed" },
       data: { type: "string" },
       "rate-limit": { type: "string", default: "30/60" },
+      "max-page-size": { type: "string" },
       faults: { type: "string" },
       "admin-key": { type: "string" },
       "user-key": { type: "string" },
@@ -47,6 +50,9 @@ async function main(): Promise<void> {
   const rate = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(values["rate-limit"]);
   if (!rate) throw new Error(`--rate-limit: "${values["rate-limit"]}" must look like 30/60 (requests/seconds)`);
 
+  const maxPageSize = values["max-page-size"] === undefined ? undefined : Number(values["max-page-size"]);
+  if (maxPageSize !== undefined && !(Number.isSafeInteger(maxPageSize) && maxPageSize > 0)) throw new Error(`--max-page-size: "${values["max-page-size"]}" must be a positive whole number`);
+
   const sandbox = await startSandbox({
     port,
     host: values.host,
@@ -54,6 +60,7 @@ async function main(): Promise<void> {
     mode: values.mode,
     ...(values.data ? { dataFile: values.data } : {}),
     rateLimit: { limit: Number(rate[1]), windowMs: Number(rate[2]) * 1000 },
+    ...(maxPageSize !== undefined ? { maxPageSize } : {}),
     ...(values.faults ? { faults: FaultInjector.parse(values.faults) } : {}),
     keys: { ...(values["admin-key"] ? { admin: values["admin-key"] } : {}), ...(values["user-key"] ? { user: values["user-key"] } : {}) },
   });

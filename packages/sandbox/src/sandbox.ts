@@ -37,6 +37,12 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** Serve `/__sandbox/*` control routes (fault injection, mode) over HTTP, to the admin key and JSON only. Default true. */
   control?: boolean;
+  /**
+   * The largest page a list gives, whatever `limit` asks (its `perpage` then says this size). No
+   * maximum by default: deployed servers document none. Set it to test clients against servers
+   * that cap their pages.
+   */
+  maxPageSize?: number;
   /** Bounds of `sandbox.requests`: the newest `maxEntries` (default 50,000) of the last `maxAgeMs` (default 1 hour). */
   requestLog?: { maxEntries?: number; maxAgeMs?: number };
 }
@@ -48,6 +54,8 @@ export interface Sandbox {
   store: Store;
   faults: FaultInjector;
   mode: Mode;
+  /** The largest page a list gives; undefined for no maximum. May be changed while it runs. */
+  maxPageSize: number | undefined;
   /**
    * The API requests served, in order (method, path and query, each cut at 512 characters), for
    * request-count assertions: the newest 50,000 of the last hour unless `requestLog` says otherwise.

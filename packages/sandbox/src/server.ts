@@ -21,6 +21,9 @@ function badRequest(response: ServerResponse, message: string): void {
 
 /** Starts a sandbox server; resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  if (options.maxPageSize !== undefined && !(Number.isSafeInteger(options.maxPageSize) && options.maxPageSize > 0)) {
+    throw new Error(`maxPageSize: ${String(options.maxPageSize)} must be a positive whole number`);
+  }
   const now = options.now ?? (() => Date.now());
   const store = new Store(options.dataFile);
   try {
@@ -99,6 +102,7 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     store,
     faults,
     mode: options.mode ?? "deployed",
+    maxPageSize: options.maxPageSize,
     requests: log.entries,
     close: async () => {
       server.closeAllConnections();

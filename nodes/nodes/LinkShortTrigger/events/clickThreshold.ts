@@ -1,28 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NotFoundError, type Link, type LinkShortClient } from '@linkshort/client/core';
+import type { Link } from '@linkshort/client/core';
+import { scanNotice } from './counts';
 import type { PollEvent } from './event';
-import { LINK_PAGE, readAtOrAbove, watched } from './reading';
+import { linkPages, mostClicked, watched } from './reading';
 import { isIdList, isRecord } from './storedShapes';
+import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type TrackedState, type Tracker } from './tracking';
 
 /**
  * What the threshold event keeps: the ids of watched links now at or above the threshold (so that
  * each fires once), and the ids that fired and have since dropped below (so that a second crossing
- * says so). Both are bounded by the links that ever reached the threshold.
+ * says so). Both are bounded by the links that ever reached the threshold; deleted links leave
+ * both once a complete pass did not see them.
  */
-export interface ThresholdState extends IDataObject {
+export interface ThresholdState extends TrackedState {
 	above: number[];
 	droppedAfterFiring: number[];
-}
-
-/** A link's clicks, or undefined once it was deleted; other failures fail the poll (the node reports them). */
-async function clicksOf(client: LinkShortClient, id: number): Promise<number | undefined> {
-	return await client.links.get(id).then(
-		({ stats }) => stats.clicks,
-		(error: unknown) => {
-			if (error instanceof NotFoundError) return undefined;
-			throw error;
-		},
-	);
 }
 
 const thresholdItem = (link: Link, threshold: number, crossedAgain: boolean): IDataObject => ({
@@ -32,43 +24,66 @@ const thresholdItem = (link: Link, threshold: number, crossedAgain: boolean): ID
 	summary: `${link.shorturl} reached ${link.clicks} clicks (threshold ${threshold}) -> ${link.longurl}`,
 });
 
+function thresholdTracker(threshold: number): Tracker<Link, ThresholdState> {
+	const without = (ids: number[], id: number) => ids.filter((other) => other !== id);
+	return {
+		observe(state, link, emitting) {
+			const wasAbove = state.above.includes(link.id);
+			if (link.clicks >= threshold) {
+				if (wasAbove) return undefined;
+				const again = state.droppedAfterFiring.includes(link.id);
+				state.above.push(link.id);
+				state.droppedAfterFiring = without(state.droppedAfterFiring, link.id);
+				return emitting ? thresholdItem(link, threshold, again) : undefined;
+			}
+			if (wasAbove) {
+				state.above = without(state.above, link.id);
+				if (!state.droppedAfterFiring.includes(link.id)) state.droppedAfterFiring.push(link.id);
+			}
+			return undefined;
+		},
+		trackedIds: (state) => [...new Set([...state.above, ...state.droppedAfterFiring])],
+		missing(state, id) {
+			// Not among the links at or above the threshold: it dropped below (or was deleted, and then never comes back).
+			if (!state.above.includes(id)) return;
+			state.above = without(state.above, id);
+			if (!state.droppedAfterFiring.includes(id)) state.droppedAfterFiring.push(id);
+		},
+		forget(state, id) {
+			state.above = without(state.above, id);
+			state.droppedAfterFiring = without(state.droppedAfterFiring, id);
+		},
+	};
+}
+
+/** A state kept before scans were spread over polls had only `above` and `droppedAfterFiring`. */
+function upgraded(state: ThresholdState): ThresholdState {
+	return isTrackedState(state) ? state : { above: [...state.above], droppedAfterFiring: [...state.droppedAfterFiring], ...trackedAfterUpgrade() };
+}
+
 export const linkClickThreshold: PollEvent<ThresholdState> = {
 	isState: (value): value is ThresholdState => isRecord(value) && isIdList(value.above) && isIdList(value.droppedAfterFiring),
 
 	async baseline(client, parameters) {
-		const above = (await readAtOrAbove(client, parameters.threshold)).filter(watched(parameters));
-		return { above: above.map((link) => link.id), droppedAfterFiring: [] };
+		return await this.poll(client, { above: [], droppedAfterFiring: [], ...trackedFromStart() }, parameters).then((outcome) => outcome.state);
 	},
 
-	async poll(client, state, parameters) {
-		const current = (await readAtOrAbove(client, parameters.threshold)).filter(watched(parameters));
-		const currentIds = new Set(current.map((link) => link.id));
-		const wasAbove = new Set(state.above);
-		const dropped = new Set(state.droppedAfterFiring);
-
-		// A link that was above and is not in this scan either dropped, was deleted, or moved
-		// between pages while we read: ask for it rather than guess, so nothing fires twice.
-		const stillAbove: number[] = [];
-		for (const id of state.above) {
-			if (currentIds.has(id)) continue;
-			const clicks = await clicksOf(client, id);
-			if (clicks === undefined) dropped.delete(id);
-			else if (clicks >= parameters.threshold) stillAbove.push(id);
-			else dropped.add(id);
-		}
-
-		const crossed = current.filter((link) => !wasAbove.has(link.id));
-		const items = crossed.map((link) => thresholdItem(link, parameters.threshold, dropped.has(link.id)));
-		for (const link of crossed) dropped.delete(link.id);
-		return {
-			items,
-			state: { above: [...currentIds, ...stillAbove], droppedAfterFiring: [...dropped] },
-		};
+	async poll(client, stored, parameters) {
+		const state = upgraded(stored);
+		const tracker = thresholdTracker(parameters.threshold);
+		if (parameters.linkIds.length > 0) return await pollWatched(client, tracker, state, parameters);
+		const snapshot = { read: async () => await mostClicked(client, NO_WAIT), interesting: (link: Link) => link.clicks >= parameters.threshold };
+		return await pollAccount(linkPages(client), tracker, state, parameters, 'links', snapshot);
 	},
 
 	async sample(client, parameters) {
-		const top = (await client.links.list({ order: 'click', limit: LINK_PAGE })).items.filter(watched(parameters));
+		if (parameters.linkIds.length > 0) {
+			const link = await readWatched(client, parameters.linkIds[0]!);
+			return link ? [thresholdItem({ ...link, clicks: Math.max(link.clicks, parameters.threshold) }, parameters.threshold, false)] : [];
+		}
+		const page = await mostClicked(client);
+		const top = page.items.filter(watched(parameters));
 		const link = top.find((candidate) => candidate.clicks >= parameters.threshold) ?? top[0];
-		return link ? [thresholdItem({ ...link, clicks: Math.max(link.clicks, parameters.threshold) }, parameters.threshold, false)] : [];
+		return link ? [{ ...thresholdItem({ ...link, clicks: Math.max(link.clicks, parameters.threshold) }, parameters.threshold, false), ...scanNotice(page.maxpage, page.perpage, 'links') }] : [];
 	},
 };

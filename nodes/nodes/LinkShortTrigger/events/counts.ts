@@ -1,101 +1,135 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Link, LinkShortClient, QrCode } from '@linkshort/client/core';
 import type { EventParameters, PollEvent } from './event';
-import { QR_PAGE, readAtOrAbove, watched } from './reading';
+import { linkPages, mostClicked, qrPages } from './reading';
+import { pollsPerPass, type PageReader } from './scan';
 import { isCountMap, isRecord } from './storedShapes';
+import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type Snapshot, type TrackedState, type Tracker } from './tracking';
 
 /**
  * What the growth events keep: each item's count when it was last emitted (or at the baseline),
- * for items above zero, so that growth below the minimum adds up until it reaches it; and how many
- * polls in a row an item was not seen, so that deleted items are forgotten while an item that
- * merely moved between pages during one read is not.
+ * for items above zero, so that growth below the minimum adds up until it reaches it; and where
+ * the scan of the account stands (see `TrackedState`).
  */
-export interface CountsState extends IDataObject {
+export interface CountsState extends TrackedState {
 	counts: Record<string, number>;
-	unseen: Record<string, number>;
 }
 
-const FORGET_AFTER_UNSEEN_POLLS = 2;
+type Describe<T> = (item: T, previous: number, now: number, minimum: number) => IDataObject;
+
+function countsTracker<T extends { id: number }>(countOf: (item: T) => number, describe: Describe<T>, minimumNew: number): Tracker<T, CountsState> {
+	const minimum = Math.max(1, minimumNew);
+	return {
+		observe(state, item, emitting) {
+			const id = String(item.id);
+			const previous = state.counts[id] ?? 0;
+			const count = countOf(item);
+			let emitted: IDataObject | undefined;
+			if (!emitting || count < previous) state.counts[id] = count; // a baseline, or a count reset: growth counts from here
+			else if (count - previous >= minimum) {
+				emitted = describe(item, previous, count, minimum);
+				state.counts[id] = count;
+			}
+			if (state.counts[id] === 0) delete state.counts[id];
+			return emitted;
+		},
+		trackedIds: (state) => Object.keys(state.counts).map(Number),
+		forget: (state, id) => void delete state.counts[String(id)],
+		// Not among the clicked links: back to zero (a reset) or deleted; either way growth counts from zero.
+		missing: (state, id) => void delete state.counts[String(id)],
+	};
+}
+
+/** A state kept before scans were spread over polls had `counts` and `unseen`; it goes on with its counts. */
+function upgraded(state: IDataObject): CountsState {
+	if (isTrackedState(state)) return state as CountsState;
+	return { counts: { ...(state.counts as Record<string, number>) }, ...trackedAfterUpgrade() };
+}
+
+const isCountsState = (value: unknown): value is CountsState => isRecord(value) && isCountMap(value.counts) && (isTrackedState(value) || isCountMap(value.unseen));
+
+/** Says how long a whole-account pass takes when it is more than one poll (for "Fetch Test Event"). */
+export function scanNotice(pages: number, perpage: number, what: string): IDataObject {
+	const polls = pollsPerPass(pages);
+	if (polls <= 1) return {};
+	return {
+		scanNotice: `About ${pages * perpage} ${what}: the trigger reads them in ${pages} requests over ${polls} polls. Once active it first reads them all as a baseline (nothing emitted), then emits a change within ${polls + 1} polls.`,
+	};
+}
 
 function countsEvent<T extends { id: number }>(
-	readAll: (client: LinkShortClient, parameters: EventParameters) => Promise<T[]>,
+	pagesOf: (client: LinkShortClient) => PageReader<T>,
 	countOf: (item: T) => number,
-	describe: (item: T, previous: number, now: number, minimum: number) => IDataObject,
+	describe: Describe<T>,
+	what: string,
+	watchedLinks?: (client: LinkShortClient, state: CountsState, parameters: EventParameters, tracker: Tracker<T, CountsState>) => Promise<{ items: IDataObject[]; state: CountsState }>,
+	snapshotOf?: (client: LinkShortClient) => Snapshot<T>,
+	sampleOf?: (client: LinkShortClient, parameters: EventParameters) => Promise<{ items: T[]; pages: number; perpage: number }>,
 ): PollEvent<CountsState> {
+	const pollOnce = async (client: LinkShortClient, state: CountsState, parameters: EventParameters) => {
+		const tracker = countsTracker(countOf, describe, parameters.minimumNew);
+		if (watchedLinks && parameters.linkIds.length > 0) return await watchedLinks(client, state, parameters, tracker);
+		return await pollAccount(pagesOf(client), tracker, state, parameters, what, snapshotOf?.(client));
+	};
 	return {
-		isState: (value): value is CountsState => isRecord(value) && isCountMap(value.counts) && isCountMap(value.unseen),
+		isState: isCountsState,
 
 		async baseline(client, parameters) {
-			const items = await readAll(client, parameters);
-			return { counts: Object.fromEntries(items.filter((item) => countOf(item) > 0).map((item) => [String(item.id), countOf(item)])), unseen: {} };
+			return (await pollOnce(client, { counts: {}, ...trackedFromStart() }, parameters)).state;
 		},
 
-		async poll(client, state, parameters) {
-			const minimum = Math.max(1, parameters.minimumNew);
-			const items = await readAll(client, parameters);
-			const counts: Record<string, number> = {};
-			const grown: IDataObject[] = [];
-			for (const item of items) {
-				const id = String(item.id);
-				const previous = state.counts[id] ?? 0;
-				const count = countOf(item);
-				if (count - previous >= minimum) {
-					grown.push(describe(item, previous, count, minimum));
-					counts[id] = count;
-				} else if (count < previous) {
-					counts[id] = count; // the count was reset: growth counts from here
-				} else if (previous > 0) {
-					counts[id] = previous;
-				}
-			}
-			const unseen: Record<string, number> = {};
-			for (const [id, previous] of Object.entries(state.counts)) {
-				if (id in counts || items.some((item) => String(item.id) === id)) continue;
-				const misses = (state.unseen[id] ?? 0) + 1;
-				if (misses < FORGET_AFTER_UNSEEN_POLLS) {
-					counts[id] = previous;
-					unseen[id] = misses;
-				}
-			}
-			for (const id of Object.keys(counts)) if (counts[id] === 0) delete counts[id];
-			return { items: grown, state: { counts, unseen } };
+		async poll(client, stored, parameters) {
+			return await pollOnce(client, upgraded(stored), parameters);
 		},
 
 		async sample(client, parameters) {
-			const items = await readAll(client, parameters);
+			const { items, pages, perpage } = sampleOf
+				? await sampleOf(client, parameters)
+				: await pagesOf(client)(1, 'large').then((page) => ({ items: page.items, pages: page.maxpage, perpage: page.perpage }));
 			const top = [...items].sort((a, b) => countOf(b) - countOf(a))[0];
 			if (!top) return [];
 			// A sample as the event emits it: the latest growth of the most active item.
 			const growth = Math.max(1, parameters.minimumNew);
 			const count = Math.max(countOf(top), growth);
-			return [describe(top, count - growth, count, growth)];
+			return [{ ...describe(top, count - growth, count, growth), ...(parameters.linkIds.length > 0 ? {} : scanNotice(pages, perpage, what)) }];
 		},
 	};
 }
 
-/** Links with at least one click, most clicked first; links at zero are not read. */
-async function readClickedLinks(client: LinkShortClient, parameters: EventParameters): Promise<Link[]> {
-	return (await readAtOrAbove(client, 1)).filter(watched(parameters));
-}
+export const newLinkClicks = countsEvent<Link>(
+	linkPages,
+	(link) => link.clicks,
+	(link, previous, now, minimum) => ({
+		...link,
+		previousClicks: previous,
+		clicks: now,
+		newClicks: now - previous,
+		minimumNewClicks: minimum,
+		summary: `${link.shorturl} got ${now - previous} new click${now - previous === 1 ? '' : 's'} (${now} in all) -> ${link.longurl}`,
+	}),
+	'links',
+	async (client, state, parameters, tracker) => await pollWatched(client, tracker, state, parameters),
+	(client) => ({ read: async () => await mostClicked(client, NO_WAIT), interesting: (link) => link.clicks > 0 }),
+	async (client, parameters) => {
+		if (parameters.linkIds.length > 0) {
+			const link = await readWatched(client, parameters.linkIds[0]!);
+			return { items: link ? [link] : [], pages: 1, perpage: 1 };
+		}
+		const page = await mostClicked(client);
+		return { items: page.items, pages: page.maxpage, perpage: page.perpage };
+	},
+);
 
-async function readAllQrCodes(client: LinkShortClient): Promise<QrCode[]> {
-	return await client.qrCodes.list({ limit: QR_PAGE }).toArray();
-}
-
-export const newLinkClicks = countsEvent(readClickedLinks, (link) => link.clicks, (link, previous, now, minimum) => ({
-	...link,
-	previousClicks: previous,
-	clicks: now,
-	newClicks: now - previous,
-	minimumNewClicks: minimum,
-	summary: `${link.shorturl} got ${now - previous} new click${now - previous === 1 ? '' : 's'} (${now} in all) -> ${link.longurl}`,
-}));
-
-export const newQrScans = countsEvent(readAllQrCodes, (qr) => qr.scans, (qr, previous, now, minimum) => ({
-	...qr,
-	previousScans: previous,
-	scans: now,
-	newScans: now - previous,
-	minimumNewScans: minimum,
-	summary: `QR code "${qr.name}" got ${now - previous} new scan${now - previous === 1 ? '' : 's'} (${now} in all) -> ${qr.link}`,
-}));
+export const newQrScans = countsEvent<QrCode>(
+	qrPages,
+	(qr) => qr.scans,
+	(qr, previous, now, minimum) => ({
+		...qr,
+		previousScans: previous,
+		scans: now,
+		newScans: now - previous,
+		minimumNewScans: minimum,
+		summary: `QR code "${qr.name}" got ${now - previous} new scan${now - previous === 1 ? '' : 's'} (${now} in all) -> ${qr.link}`,
+	}),
+	'QR codes',
+);

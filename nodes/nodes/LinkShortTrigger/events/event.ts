@@ -9,6 +9,10 @@ export interface EventParameters {
 	minimumNew: number;
 	/** The n8n host's clock (milliseconds), never the server's. */
 	now: () => number;
+	/** Whether the poll has used its time and must send no more requests (it returns what it has). */
+	timeUp: () => boolean;
+	/** Tells the user something about the trigger's progress (n8n's log). */
+	log: (message: string) => void;
 }
 
 /** One kind of event: how to start watching, how to poll, and a sample for "Fetch Test Event". */

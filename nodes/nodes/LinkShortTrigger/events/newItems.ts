@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { LinkShortClient, PagePromise } from '@linkshort/client/core';
 import type { PollEvent } from './event';
 import { LINK_PAGE, QR_PAGE } from './reading';
+import { NO_WAIT } from './tracking';
 import { isDateOrNull, isId, isIdList, isRecord, isTime } from './storedShapes';
 
 const MINUTE = 60_000;
@@ -77,7 +78,7 @@ interface Reading<T> {
  * Reads newest-first pages as deep as `state` requires (see NewItemsState); each id once.
  * Without a state (a baseline) it reads deep from the start.
  */
-async function readNewest<T extends Dated>(pages: PagePromise<T>, state: NewItemsState | undefined, startedAt: number): Promise<Reading<T>> {
+async function readNewest<T extends Dated>(list: ListOf<T>, state: NewItemsState | undefined, startedAt: number): Promise<Reading<T>> {
 	const seen = new Map<number, T>();
 	const known = new Set(state?.known ?? []);
 	const isNew = (item: T) => state !== undefined && item.id > state.floorId && !known.has(item.id);
@@ -106,9 +107,12 @@ async function readNewest<T extends Dated>(pages: PagePromise<T>, state: NewItem
 		return state?.topSettled ? dateOf(item) <= top : dateOf(item) < top;
 	};
 
-	for await (const page of pages.pages()) {
+	// A read that starts deep asks for large pages (see the client's page-size.ts): it reads down an
+	// hour below the newest date, which after a bulk import is many pages of the usual size.
+	for await (const page of list.read(deep).pages()) {
 		for (const item of page.items) if (!seen.has(item.id)) seen.set(item.id, item);
-		if (first) pageCount = page.maxpage;
+		// Counted in pages of the usual size whatever size this read got (rounded up), so that reads of either size compare.
+		if (first) pageCount = Math.ceil((page.maxpage * Math.max(1, page.perpage)) / list.pageSize);
 		first = false;
 		const pageLast = page.items[page.items.length - 1];
 		if (pageLast === undefined) break;
@@ -154,13 +158,19 @@ function isNewItemsState(value: unknown): value is NewItemsState {
 	);
 }
 
-function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PagePromise<T>, describe: (item: T) => IDataObject): PollEvent<NewItemsState> {
+/** How an event lists its items newest first: in pages of `pageSize`, or large ones for a deep read. */
+interface ListOf<T> {
+	read: (large: boolean) => PagePromise<T>;
+	pageSize: number;
+}
+
+function newItemsEvent<T extends Dated>(listOf: (client: LinkShortClient) => ListOf<T>, describe: (item: T) => IDataObject): PollEvent<NewItemsState> {
 	return {
 		isState: isNewItemsState,
 
 		async baseline(client, { now }) {
 			const startedAt = now();
-			const reading = await readNewest(list(client), undefined, startedAt);
+			const reading = await readNewest(listOf(client), undefined, startedAt);
 			const top = newestDate(reading.items, null);
 			return {
 				floorId: reading.items.reduce((max, item) => Math.max(max, item.id), 0),
@@ -177,7 +187,7 @@ function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PageP
 		async poll(client, stored, { now }) {
 			const state = upgraded(stored);
 			const startedAt = now();
-			const reading = await readNewest(list(client), state, startedAt);
+			const reading = await readNewest(listOf(client), state, startedAt);
 			const known = new Set(state.known);
 			const fresh = reading.items.filter((item) => item.id > state.floorId && !known.has(item.id)).sort((a, b) => a.id - b.id);
 			for (const item of fresh) known.add(item.id);
@@ -209,17 +219,17 @@ function newItemsEvent<T extends Dated>(list: (client: LinkShortClient) => PageP
 		},
 
 		async sample(client) {
-			const first = await list(client);
+			const first = await listOf(client).read(false);
 			return first.items.slice(0, 1).map(describe);
 		},
 	};
 }
 
 export const newLink = newItemsEvent(
-	(client) => client.links.list({ order: 'date', limit: LINK_PAGE }),
+	(client) => ({ read: (large) => client.links.list({ order: 'date', limit: large ? 'large' : LINK_PAGE }, NO_WAIT), pageSize: LINK_PAGE }),
 	(link): IDataObject => ({ ...link, summary: `New short link ${link.shorturl} -> ${link.longurl}` }),
 );
 export const newQrCode = newItemsEvent(
-	(client) => client.qrCodes.list({ limit: QR_PAGE }),
+	(client) => ({ read: (large) => client.qrCodes.list({ limit: large ? 'large' : QR_PAGE }, NO_WAIT), pageSize: QR_PAGE }),
 	(qr): IDataObject => ({ ...qr, summary: `New QR code "${qr.name}" -> ${qr.link}` }),
 );

@@ -1,19 +1,27 @@
-import type { Link, LinkShortClient } from '@linkshort/client/core';
+import type { Link, LinkShortClient, Page, QrCode, RequestOptions } from '@linkshort/client/core';
 import type { EventParameters } from './event';
+import type { PageReader } from './scan';
+import { NO_WAIT } from './tracking';
 
-/** Page sizes: large, so that a quiet account costs one request per poll. */
+/** Page sizes of the new-item events: a quiet poll reads one page, so a small one costs the least. */
 export const LINK_PAGE = 100;
 export const QR_PAGE = 500;
 
-/** Reads most-clicked-first pages until a page ends below the threshold. */
-export async function readAtOrAbove(client: LinkShortClient, threshold: number): Promise<Link[]> {
-	const found = new Map<number, Link>();
-	for await (const page of client.links.list({ order: 'click', limit: LINK_PAGE }).pages()) {
-		for (const link of page.items) if (link.clicks >= threshold && !found.has(link.id)) found.set(link.id, link);
-		const last = page.items[page.items.length - 1];
-		if (last !== undefined && last.clicks < threshold) break;
-	}
-	return [...found.values()];
+/** Every link, newest first (an order clicks do not change), a page at a time. */
+export const linkPages =
+	(client: LinkShortClient): PageReader<Link> =>
+	async (page, limit) =>
+		await client.links.list({ order: 'date', limit, page }, NO_WAIT);
+
+/** Every QR code, newest first, a page at a time. */
+export const qrPages =
+	(client: LinkShortClient): PageReader<QrCode> =>
+	async (page, limit) =>
+		await client.qrCodes.list({ limit, page }, NO_WAIT);
+
+/** The most clicked links, one large page. */
+export async function mostClicked(client: LinkShortClient, options?: RequestOptions): Promise<Page<Link>> {
+	return await client.links.list({ order: 'click', limit: 'large' }, options);
 }
 
 /** Whether the event watches `link` (its Link IDs; all links when empty). */

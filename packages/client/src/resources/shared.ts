@@ -4,6 +4,7 @@ import type { RequestOptions } from "../options";
 import { IdSchema } from "../inputs";
 import { ValidationError } from "../errors";
 import { PagePromise } from "../pagination";
+import { pageSizeToAsk, recordPageSize } from "../page-size";
 import { reshaped } from "../readers";
 import { PageInfoSchema, type Page } from "../schemas";
 import { validate, validateAll } from "../validate";
@@ -45,10 +46,18 @@ export abstract class Resource {
     options: RequestOptions | undefined,
   ): PagePromise<z.output<T> extends Page<infer I> ? I : never> {
     type Item = z.output<T> extends Page<infer I> ? I : never;
-    return this.checkedList(operation, paramsSchema, params, (checked) => {
+    // `limit: "large"` is resolved here, once for every list: the account's size (see page-size.ts).
+    const large = typeof params === "object" && params !== null && (params as { limit?: unknown }).limit === "large";
+    return this.checkedList(operation, paramsSchema, large ? { ...params, limit: undefined } : params, (checked) => {
       const query = checked as Record<string, string | number | undefined>;
+      // One size for the whole walk: a page number means something only under the size it was asked with.
+      if (large) query.limit = pageSizeToAsk(this.core.account);
       return new PagePromise<Item>(
-        (page) => this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options) as Promise<Page<Item>>,
+        async (page) => {
+          const answer = (await this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options)) as Page<Item>;
+          if (large) recordPageSize(this.core.account, query.limit as number, answer.perpage);
+          return answer;
+        },
         (query.page as number | undefined) ?? 1,
         this.core.maxPages,
       );

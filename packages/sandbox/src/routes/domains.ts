@@ -2,7 +2,7 @@ import { Failure, isUrl, mine, ok, owned, paginate, removeItem, route, text, typ
 
 export const domainRoutes: Route[] = [
   route("GET", "/api/domains", (c) => {
-    const { slice, info } = paginate(mine(c.store.state.domains, c).sort((a, b) => b.id - a.id), c.query, c.mode);
+    const { slice, info } = paginate(mine(c.store.state.domains, c).sort((a, b) => b.id - a.id), c);
     return ok({ data: { ...info, domains: slice.map(({ id, domain, redirectroot, redirect404 }) => ({ id, domain, redirectroot, redirect404 })) } }, c.mode, true);
   }),
   route("POST", "/api/domain/add", (c) => {

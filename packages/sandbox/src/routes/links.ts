@@ -152,7 +152,7 @@ export const linkRoutes: Route[] = [
     // Newest first straight from the store's index; by clicks needs a sort, as clicks change with every visit.
     const newest = c.store.linksOf(c.user.id);
     const links = c.query.get("order") === "click" ? [...newest].sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id) : newest;
-    const { slice, info } = paginate(links, c.query, c.mode);
+    const { slice, info } = paginate(links, c);
     return ok({ data: { ...info, urls: slice.map((link) => linkListView(link, c.baseUrl, c.mode)) } }, c.mode, true);
   }),
   route("GET", "/api/url/{id}", (c) => {

@@ -5,7 +5,7 @@ import { Failure, mine, ok, oneOf, owned, paginate, removeItem, route, text, typ
 
 export const pixelRoutes: Route[] = [
   route("GET", "/api/pixels", (c) => {
-    const { slice, info } = paginate(mine(c.store.state.pixels, c).sort(newestFirst), c.query, c.mode);
+    const { slice, info } = paginate(mine(c.store.state.pixels, c).sort(newestFirst), c);
     return ok({ data: { ...info, pixels: slice.map(({ id, type, name, tag, date }) => ({ id, type, name, tag, date })) } }, c.mode, true);
   }),
   route("POST", "/api/pixel/add", (c) => {

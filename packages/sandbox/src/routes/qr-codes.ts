@@ -108,7 +108,7 @@ function updateQr(context: ApiContext): ApiBody {
 
 export const qrCodeRoutes: Route[] = [
   route("GET", "/api/qr", (c) => {
-    const { slice, info } = paginate(mine(c.store.state.qrs, c).sort(newestFirst), c.query, c.mode);
+    const { slice, info } = paginate(mine(c.store.state.qrs, c).sort(newestFirst), c);
     return ok({ data: { ...info, qrs: slice.map((qr) => qrView(qr, c.baseUrl, c.mode)) } }, c.mode, true);
   }),
   route("GET", "/api/qr/{id}", (c) => {

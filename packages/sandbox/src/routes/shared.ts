@@ -23,6 +23,8 @@ export interface ApiContext {
   mode: Mode;
   baseUrl: string;
   now: number;
+  /** The largest page a list gives (undefined: no maximum). */
+  maxPageSize: number | undefined;
 }
 
 export type ApiBody = Record<string, unknown>;
@@ -93,10 +95,15 @@ export function text(value: unknown, fallback = ""): string {
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
 }
 
-/** Pages as deployed servers do: `limit` 0 or not a number means 15, a page below 1 means 1. */
-export function paginate<T>(items: readonly T[], query: URLSearchParams, mode: Mode) {
+/**
+ * Pages as deployed servers do: `limit` 0 or not a number means 15, a page below 1 means 1. A
+ * larger `limit` than the sandbox's `maxPageSize` (none by default, as deployed servers document
+ * none) gives pages of that size, and `perpage` says so.
+ */
+export function paginate<T>(items: readonly T[], { query, mode, maxPageSize }: Pick<ApiContext, "query" | "mode" | "maxPageSize">) {
   const limitParam = Number.parseInt(query.get("limit") ?? "", 10);
-  const limit = Number.isFinite(limitParam) && limitParam > 0 ? limitParam : DEFAULT_PAGE_SIZE;
+  const asked = Number.isFinite(limitParam) && limitParam > 0 ? limitParam : DEFAULT_PAGE_SIZE;
+  const limit = maxPageSize === undefined ? asked : Math.min(asked, maxPageSize);
   const pageParam = Number.parseInt(query.get("page") ?? "", 10);
   const page = Number.isFinite(pageParam) && pageParam > 1 ? pageParam : 1;
   const maxpage = Math.max(1, Math.ceil(items.length / limit));

@@ -1,0 +1,169 @@
+import type { IDataObject } from 'n8n-workflow';
+import { PagePromise, RateLimitError, type Page } from '@linkshort/client/core';
+import { isId, isIdList, isRecord } from './storedShapes';
+
+/**
+ * The most list requests one poll of a scan sends. At the documented 30 requests a minute a poll
+ * then ends in seconds, far inside n8n's poll timeout (45 s by default), and leaves more than half
+ * of the key's window to its other work.
+ */
+export const SCAN_PAGES_PER_POLL = 12;
+/** Ids kept from the end of the last page read, to find the place again (see `ScanCursor`). */
+const ANCHOR_IDS = 8;
+
+/**
+ * Where a scan of a whole list stands between polls. A pass reads the list from page 1 to its
+ * end, spread over as many polls as it takes at `SCAN_PAGES_PER_POLL` pages a poll, under one
+ * page size (`pageSize`, what the server gave the pass's first page), so that a page number
+ * means the same from one poll to the next.
+ *
+ * The list is newest first, an order clicks and scans do not change: items created while a pass
+ * runs go in above its place and only push what is left down (read twice: harmless); deleted
+ * items pull what is left up. A resumed poll therefore reads again the last page it read, and
+ * looks for that page's last ids (`anchors`) among what it reads: found, nothing was pulled past
+ * the place; not found (more than a page deleted above it since), the pass may have skipped
+ * items and says so (`gapSuspected`), so that nothing is concluded from what it did not see.
+ */
+export interface ScanCursor extends IDataObject {
+	/** Passes started since the baseline began; the first pass (1) is the baseline. */
+	pass: number;
+	/** The next page to read; 1 when a pass starts. */
+	page: number;
+	/** The pass's page size; 0 before its first page. */
+	pageSize: number;
+	anchors: number[];
+	gapSuspected: boolean;
+	/** The list's pages at `pageSize`, as its last answer said (for the notice of how long a pass takes). */
+	pages: number;
+}
+
+/** What `unlessRateLimited` gives when the key's rate limit was spent. */
+export const RATE_LIMITED = Symbol('rate limited');
+
+/** `promise`'s value, or `RATE_LIMITED` when it failed on the key's spent rate limit; other failures fail as they are. */
+export async function unlessRateLimited<T>(promise: Promise<T>): Promise<T | typeof RATE_LIMITED> {
+	return await promise.catch((error: unknown) => {
+		if (error instanceof RateLimitError) return RATE_LIMITED;
+		throw error;
+	});
+}
+
+export const firstCursor = (): ScanCursor => ({ pass: 1, page: 1, pageSize: 0, anchors: [], gapSuspected: false, pages: 0 });
+
+export const isScanCursor = (value: unknown): value is ScanCursor =>
+	isRecord(value) &&
+	isId(value.pass) &&
+	(value.pass as number) >= 1 &&
+	isId(value.page) &&
+	(value.page as number) >= 1 &&
+	isId(value.pageSize) &&
+	isIdList(value.anchors) &&
+	typeof value.gapSuspected === 'boolean' &&
+	isId(value.pages);
+
+export interface ScanLimits {
+	/** The most requests this poll may send. */
+	requests: number;
+	/** Whether the poll must stop sending (its time is up). */
+	timeUp: () => boolean;
+}
+
+export interface ScanStep<T> {
+	/** Items read by this poll, each once. */
+	items: T[];
+	/** The pass this poll read for. */
+	pass: number;
+	/** This poll read the pass's last page. */
+	passEnded: boolean;
+	/** The pass that ended read every item that stayed in the list throughout (no gap suspected). */
+	passComplete: boolean;
+	cursor: ScanCursor;
+	requests: number;
+	/** The key's rate limit was spent: the poll stopped there, and the next goes on from its place. */
+	rateLimited: boolean;
+}
+
+/** Reads one page at `limit` items ('large': the size the client asks the account for), never waiting for the rate limit. */
+export type PageReader<T> = (page: number, limit: number | 'large') => Promise<Page<T>>;
+
+/**
+ * One poll's share of a pass: from the cursor, at most `limits.requests` pages, up to the pass's
+ * end. A poll never starts the next pass (a small account's pass is one poll, so it reads every
+ * item every poll). A `RateLimitError` ends the share where it is; other failures fail the poll.
+ */
+export async function scanStep<T extends { id: number }>(readPage: PageReader<T>, cursor: ScanCursor, limits: ScanLimits): Promise<ScanStep<T>> {
+	const resuming = cursor.page > 1 && cursor.pageSize > 0;
+	const start = resuming ? { page: cursor.page - 1, size: cursor.pageSize } : { page: 1, size: 0 };
+	const seen = new Map<number, T>();
+	let page = start.page;
+	let size = start.size;
+	let anchorsFound = !resuming || cursor.anchors.length === 0;
+	let gapSuspected = resuming && cursor.gapSuspected;
+	let next: ScanCursor = resuming ? cursor : { ...cursor, page: 1, pageSize: 0, anchors: [], gapSuspected: false };
+	let requests = 0;
+	let rateLimited = false;
+	let passEnded = false;
+
+	while (requests < limits.requests && !(requests > 0 && limits.timeUp())) {
+		const answer = await unlessRateLimited(readPage(page, size > 0 ? size : 'large'));
+		if (answer === RATE_LIMITED) {
+			rateLimited = true;
+			break;
+		}
+		requests += 1;
+		const granted = answer.perpage > 0 ? answer.perpage : answer.items.length;
+		if (size > 0 && granted !== size) {
+			// The server's page size changed under the pass: its page numbers no longer match. The
+			// pass starts over under the new size; what it read so far is kept (reading again is harmless).
+			size = granted;
+			page = 1;
+			gapSuspected = false;
+			anchorsFound = true;
+			for (const item of answer.items) seen.set(item.id, item);
+			next = { ...next, page: 1, pageSize: 0, anchors: [], gapSuspected: false };
+			continue;
+		}
+		size = granted;
+		for (const item of answer.items) seen.set(item.id, item);
+		if (!anchorsFound && answer.items.some((item) => cursor.anchors.includes(item.id))) anchorsFound = true;
+		const last = PagePromise.isLastPage(answer, page);
+		if (last) {
+			passEnded = true;
+			break;
+		}
+		page = answer.currentpage + 1;
+		next = {
+			...next,
+			page,
+			pageSize: size,
+			anchors: answer.items.slice(-ANCHOR_IDS).map((item) => item.id),
+			gapSuspected: gapSuspected || !anchorsFound,
+			pages: Math.max(answer.maxpage, page),
+		};
+	}
+
+	// A poll that read pages but never met its anchors may have skipped what slid past them.
+	if (!anchorsFound && requests > 0) gapSuspected = true;
+	if (passEnded) {
+		return {
+			items: [...seen.values()],
+			pass: cursor.pass,
+			passEnded,
+			passComplete: !gapSuspected,
+			cursor: { pass: cursor.pass + 1, page: 1, pageSize: 0, anchors: [], gapSuspected: false, pages: Math.max(1, page) },
+			requests,
+			rateLimited,
+		};
+	}
+	if (requests > 0) next = { ...next, gapSuspected: next.gapSuspected || gapSuspected };
+	return { items: [...seen.values()], pass: cursor.pass, passEnded, passComplete: false, cursor: next, requests, rateLimited };
+}
+
+/**
+ * How many polls a pass over `pages` pages takes at most: each poll reads `SCAN_PAGES_PER_POLL - 1`
+ * pages of its own (a resumed poll reads its last page again; a first may spend a request on a
+ * one-page snapshot).
+ */
+export function pollsPerPass(pages: number): number {
+	return Math.max(1, Math.ceil(pages / (SCAN_PAGES_PER_POLL - 1)));
+}

@@ -1,0 +1,293 @@
+/**
+ * LinkShort Trigger's click, threshold and scan events on large accounts, each poll through
+ * n8n-core's PollContext (static data through JSON between polls): requests per poll, polls until
+ * a change anywhere in the account is emitted beside the bound the node states, and duplicates and
+ * misses over a run with items created, deleted and clicked while the scan runs. Then the link
+ * index's first full sync of 100,000 links on a server that gives large pages and on one that
+ * caps them at 100.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { LinkShortClient } from '@linkshort/client';
+import { startSandbox, type Sandbox } from '@linkshort/sandbox';
+import { emptyStats } from '../../packages/sandbox/src/state';
+import { fillLinks } from '../../packages/client/test/fill-links';
+import type { Row } from './row';
+
+/** The trigger's own figures: pages a poll and the polls a pass takes (nodes/README.md states them). */
+const SCAN_PAGES_PER_POLL = 12;
+const pollsPerPass = (pages: number) => Math.max(1, Math.ceil(pages / (SCAN_PAGES_PER_POLL - 1)));
+
+/** n8n's engine is loaded only here: it installs async hooks that slow every await in the process. */
+const n8nHarness = () => import('../nodes/harness');
+
+interface Item {
+  id: number;
+  count: number;
+  alive: boolean;
+}
+
+/** One kind of account item the event watches: links (clicks) or QR codes (scans). */
+interface Subject {
+  fill: (sandbox: Sandbox, count: number) => void;
+  list: (sandbox: Sandbox) => Item[];
+  grow: (sandbox: Sandbox, id: number, by: number) => void;
+  create: (client: LinkShortClient, n: number) => Promise<number>;
+  remove: (client: LinkShortClient, id: number) => Promise<void>;
+}
+
+const links: Subject = {
+  fill: (sandbox, count) => fillLinks(sandbox, count, (i) => (i % 2 === 0 ? 150 : 1 + (i % 40))),
+  list: (sandbox) => sandbox.store.state.links.filter((link) => link.userId === 2).map((link) => ({ id: link.id, count: link.stats.clicks, alive: true })),
+  grow: (sandbox, id, by) => {
+    const link = sandbox.store.state.links.find((candidate) => candidate.id === id)!;
+    sandbox.store.changingLink(link);
+    link.stats.clicks += by;
+  },
+  create: async (client, n) => (await client.links.create({ url: `https://example.com/bench-trigger/${n}` })).id,
+  remove: async (client, id) => void (await client.links.delete(id)),
+};
+
+const qrCodes: Subject = {
+  fill: (sandbox, count) => {
+    const start = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < count; i += 1) {
+      sandbox.store.state.qrs.push({
+        id: sandbox.store.nextId('qrs'),
+        userId: 2,
+        code: (0x100000 + i).toString(16),
+        type: 'link',
+        data: `https://example.com/qr/${i}`,
+        background: 'rgb(255,255,255)',
+        foreground: 'rgb(0,0,0)',
+        logo: null,
+        name: `QR ${i}`,
+        date: new Date(start + i * 1000).toISOString().slice(0, 19).replace('T', ' '),
+        stats: { ...emptyStats(), clicks: 1 + (i % 9) },
+      });
+    }
+  },
+  list: (sandbox) => sandbox.store.state.qrs.filter((qr) => qr.userId === 2).map((qr) => ({ id: qr.id, count: qr.stats.clicks, alive: true })),
+  grow: (sandbox, id, by) => void (sandbox.store.state.qrs.find((qr) => qr.id === id)!.stats.clicks += by),
+  create: async (client, n) => (await client.qrCodes.create({ type: 'link', data: `https://example.com/bench-qr/${n}` })).id,
+  remove: async (client, id) => void (await client.qrCodes.delete(id)),
+};
+
+interface Scenario {
+  name: string;
+  parameters: INodeParameters;
+  subject: Subject;
+  size: number;
+  /** Which field of an emitted item says by how much it grew (growth events); none for the threshold. */
+  growthField?: string;
+  threshold?: number;
+  /** Ids to watch (of the filled items, by position). */
+  watch?: number[];
+}
+
+interface Outcome {
+  maxRequests: number;
+  baselinePolls: number;
+  passPolls: number;
+  worstLatency: number;
+  duplicates: number;
+  missed: number;
+  changes: number;
+}
+
+/**
+ * Baseline, then 3 passes' worth of polls with changes before each (items grown anywhere, two
+ * created, three deleted, and once more than a page deleted at once), then two quiet passes.
+ */
+async function runScenario(scenario: Scenario, maxPageSize: number | undefined): Promise<Outcome> {
+  const { poll } = await n8nHarness();
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });
+  try {
+    scenario.subject.fill(sandbox, scenario.size);
+    const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
+    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+    const filled = scenario.subject.list(sandbox);
+    const watched = scenario.watch?.map((position) => filled[position]!.id);
+    const parameters = watched ? { ...scenario.parameters, linkIds: watched.join(',') } : scenario.parameters;
+    let staticData: IDataObject = {};
+    let pollNumber = 0;
+    const requestsPerPoll: number[] = [];
+    const emitted: Array<{ id: number; at: number; by: number }> = [];
+    const pollOnce = async () => {
+      const before = sandbox.requests.length;
+      const { result, staticData: next } = await poll(credentials, parameters, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+      pollNumber += 1;
+      requestsPerPoll.push(sandbox.requests.length - before);
+      for (const { json } of result?.[0] ?? []) emitted.push({ id: json.id as number, at: pollNumber, by: scenario.growthField ? (json[scenario.growthField] as number) : 1 });
+    };
+    const baselineRead = () => (staticData.state as { baselineRead?: boolean } | undefined)?.baselineRead === true;
+    while (!baselineRead() && pollNumber < 100) await pollOnce();
+    const baselinePolls = pollNumber;
+
+    const start = new Map(scenario.subject.list(sandbox).map((item) => [item.id, item.count]));
+    /** Per id: the poll before which its first change not yet emitted was made. */
+    const pendingSince = new Map<number, number>();
+    const latencies: number[] = [];
+    const deleted = new Set<number>();
+    const grew = new Map<number, number>();
+    let created = 0;
+    let changes = 0;
+    const passPolls = watched ? 1 : Math.max(1, baselinePolls);
+    const changePolls = 3 * passPolls;
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2_147_483_648;
+      return seed % n;
+    };
+    for (let round = 0; round < changePolls + 2 * passPolls + 2; round += 1) {
+      if (round < changePolls) {
+        const alive = scenario.subject.list(sandbox).filter((item) => !deleted.has(item.id));
+        const candidates = watched ? alive.filter((item) => watched.includes(item.id)) : alive;
+        for (let i = 0; i < 5 && candidates.length > 0; i += 1) {
+          const item = candidates[random(candidates.length)]!;
+          // The threshold event: a crossing is a jump from below to past the threshold; growth events: any growth.
+          const by = scenario.threshold !== undefined ? (item.count < scenario.threshold ? scenario.threshold - item.count : 0) : 1 + random(3);
+          if (by === 0) continue;
+          scenario.subject.grow(sandbox, item.id, by);
+          item.count += by;
+          grew.set(item.id, (grew.get(item.id) ?? 0) + by);
+          if (!pendingSince.has(item.id)) pendingSince.set(item.id, pollNumber + 1);
+          changes += 1;
+        }
+        if (!watched) {
+          for (let i = 0; i < 2; i += 1) {
+            const id = await scenario.subject.create(client, (created += 1));
+            start.set(id, 0);
+            if (scenario.threshold === undefined) {
+              scenario.subject.grow(sandbox, id, 2);
+              grew.set(id, 2);
+              pendingSince.set(id, pollNumber + 1);
+              changes += 1;
+            }
+          }
+          const doomedCount = round === 1 ? 120 : 3;
+          for (let i = 0; i < doomedCount; i += 1) {
+            const victims = alive.filter((item) => !deleted.has(item.id) && !pendingSince.has(item.id) && !(watched ?? ([] as number[])).includes(item.id));
+            const victim = victims[(round * 331 + i * 17) % victims.length]!;
+            await scenario.subject.remove(client, victim.id);
+            deleted.add(victim.id);
+          }
+        }
+      }
+      const before = emitted.length;
+      await pollOnce();
+      for (const entry of emitted.slice(before)) {
+        const since = pendingSince.get(entry.id);
+        if (since === undefined) continue;
+        latencies.push(pollNumber - since + 1);
+        pendingSince.delete(entry.id);
+      }
+    }
+    const emittedBy = new Map<number, number>();
+    for (const entry of emitted) emittedBy.set(entry.id, (emittedBy.get(entry.id) ?? 0) + entry.by);
+    let duplicates = 0;
+    let missed = 0;
+    for (const [id, growth] of grew) {
+      if (deleted.has(id)) continue;
+      const expected = scenario.threshold !== undefined ? 1 : growth;
+      const got = emittedBy.get(id) ?? 0;
+      if (got > expected) duplicates += got - expected;
+      if (got < expected) missed += expected - got;
+    }
+    for (const [id, got] of emittedBy) if (!grew.has(id)) duplicates += got;
+    return {
+      maxRequests: Math.max(...requestsPerPoll),
+      baselinePolls,
+      passPolls,
+      worstLatency: latencies.length > 0 ? Math.max(...latencies) : 0,
+      duplicates,
+      missed,
+      changes,
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'On Link Clicks, all links, 10,000 links', parameters: { event: 'newLinkClicks' }, subject: links, size: 10_000, growthField: 'newClicks' },
+  { name: 'On Link Reaching a Click Threshold, 10,000 links (5,000 above it)', parameters: { event: 'linkClickThreshold', threshold: 100 }, subject: links, size: 10_000, threshold: 100 },
+  { name: 'On QR Code Scans, 3,000 QR codes', parameters: { event: 'newQrScans' }, subject: qrCodes, size: 3_000, growthField: 'newScans' },
+];
+const WATCHED: Scenario[] = [
+  { name: 'On Link Clicks, watching 3 Link IDs of 10,000 links', parameters: { event: 'newLinkClicks' }, subject: links, size: 10_000, growthField: 'newClicks', watch: [11, 5_001, 9_991] },
+  {
+    name: 'On Link Reaching a Click Threshold, watching 3 Link IDs of 10,000 links',
+    parameters: { event: 'linkClickThreshold', threshold: 100 },
+    subject: links,
+    size: 10_000,
+    threshold: 100,
+    watch: [11, 5_001, 9_991],
+  },
+];
+/** What each event cost before this bound (issue 36, measured on the code before it): every page of 100, each poll. */
+const BEFORE: Record<string, string> = {
+  newLinkClicks: '100 requests/poll',
+  linkClickThreshold: '51 requests/poll',
+  newQrScans: '6 requests/poll (pages of 500)',
+};
+
+/** Requests of a first full read of `count` links through the client's list walk with `limit: "large"`. */
+async function fullReadRequests(count: number, maxPageSize: number | undefined): Promise<number> {
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });
+  try {
+    fillLinks(sandbox, count);
+    const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
+    const before = sandbox.requests.length;
+    let read = 0;
+    for await (const link of client.links.list({ order: 'date', limit: 'large' })) read += link.id > 0 ? 1 : 0;
+    if (read !== count) throw new Error(`the walk read ${read} of ${count} links`);
+    return sandbox.requests.length - before;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+export async function measureTriggers(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const scenario of SCENARIOS) {
+    for (const maxPageSize of [100, undefined]) {
+      const outcome = await runScenario(scenario, maxPageSize);
+      const passPolls = pollsPerPass(Math.ceil((scenario.size + 100) / (maxPageSize ?? 1000)));
+      const bound = 2 * passPolls + 1;
+      const event = scenario.parameters.event as string;
+      rows.push({
+        figure: `8. ${scenario.name}, ${maxPageSize ? 'server capping pages at 100' : 'server giving large pages'}: requests a poll (most); polls until a change anywhere is emitted (worst)`,
+        measured: `${outcome.maxRequests} requests; ${outcome.worstLatency} polls (pass ${passPolls} polls, bound ${passPolls + 1}, ${bound} after more than a page deleted at once); ${outcome.duplicates} duplicates, ${outcome.missed} missed of ${outcome.changes} changes`,
+        baseline: BEFORE[event] ?? '-',
+        ratio: '-',
+        goal: '<= 15 requests, within the bound, 0 duplicates, 0 missed',
+        met: outcome.maxRequests <= 15 && outcome.worstLatency <= bound && outcome.duplicates === 0 && outcome.missed === 0,
+      });
+    }
+  }
+  for (const scenario of WATCHED) {
+    const outcome = await runScenario(scenario, 100);
+    rows.push({
+      figure: `8. ${scenario.name}: requests a poll (most); polls until a change is emitted (worst)`,
+      measured: `${outcome.maxRequests} requests; ${outcome.worstLatency} polls; ${outcome.duplicates} duplicates, ${outcome.missed} missed of ${outcome.changes} changes`,
+      baseline: BEFORE[scenario.parameters.event as string] ?? '-',
+      ratio: '-',
+      goal: '<= 4 requests, next poll, 0 duplicates, 0 missed',
+      met: outcome.maxRequests <= 4 && outcome.worstLatency <= 1 && outcome.duplicates === 0 && outcome.missed === 0,
+    });
+  }
+  // The link index's sweeps do not ask for large pages yet (issue 35 owns them): the client's list walk
+  // with the page-size rule they are to use, newest first, stands in for its first full sync.
+  const large = await fullReadRequests(100_000, undefined);
+  const capped = await fullReadRequests(100_000, 100);
+  rows.push({
+    figure: '8. first full read of 100,000 links with limit "large" (the list walk the index is to use; not yet wired into the index): server giving large pages vs capping at 100',
+    measured: `${large} requests (${Math.ceil((large * 2) / 60)} min at 30/min)`,
+    baseline: `${capped} requests capped at 100 (today's pages of 100: 1,000, 33 min)`,
+    ratio: `${(capped / large).toFixed(1)}x fewer`,
+    goal: '<= 100 with large pages; capped = 1,000 (no worse than today)',
+    met: large <= 100 && capped <= 1_000,
+  });
+  return rows;
+}
