@@ -1,7 +1,8 @@
 /**
  * The MCP server over a long life: memory over 10,000 Streamable HTTP tool calls after a warm-up
- * (a fresh MCP server per POST must leave nothing behind), and how long a tool call takes against a
- * service that never answers (it must end in a tool error well before a client's 60 s).
+ * (a fresh MCP server per POST must leave nothing behind), how long a tool call takes against a
+ * service that never answers (it must end in a tool error well before a client's 60 s), and how long
+ * a client that starts the server over stdio waits for its first tool answer.
  */
 import { startSandbox } from '@linkshort/sandbox';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,9 +11,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ms, type Row } from './row';
+import { ms, percentile, type Row } from './row';
 
-const CLI = join(__dirname, '../../packages/mcp/dist/cli.js');
+const CLI = process.env.LINKSHORT_MCP_CLI ?? join(__dirname, '../../packages/mcp/dist/cli.js');
 const MB = 1024 * 1024;
 const WARM_UP_CALLS = 2_000;
 const MEASURED_CALLS = 10_000;
@@ -122,6 +123,86 @@ async function toolCallAgainstHungService(): Promise<Row> {
   }
 }
 
+const COLD_STARTS = 15;
+
+/**
+ * Starts `cli` over stdio as a 2025-era client would (initialize, initialized, then one tools/call)
+ * and returns the milliseconds from spawning the process to the tool's answer.
+ */
+async function coldStartToFirstAnswer(cli: string, baseUrl: string, apiKey: string): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli], {
+    env: { PATH: process.env.PATH ?? '', LINKSHORT_BASE_URL: baseUrl, LINKSHORT_API_KEY: apiKey },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const send = (message: object) => child.stdin!.write(`${JSON.stringify(message)}\n`);
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      let buffered = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        let newline: number;
+        while ((newline = buffered.indexOf('\n')) >= 0) {
+          const message = JSON.parse(buffered.slice(0, newline)) as { id?: number; result?: { structuredContent?: unknown } };
+          buffered = buffered.slice(newline + 1);
+          if (message.id === 1) {
+            send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+            send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_account', arguments: {} } });
+          } else if (message.id === 2) {
+            if (message.result?.structuredContent === undefined) reject(new Error(`get_account did not answer: ${JSON.stringify(message).slice(0, 300)}`));
+            resolve(performance.now() - started);
+          }
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`${cli} exited with ${code}`)));
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'linkshort-bench', version: '1.0.0' } },
+      });
+    });
+  } finally {
+    child.kill();
+  }
+}
+
+async function medianColdStart(cli: string, baseUrl: string, apiKey: string): Promise<number> {
+  const times: number[] = [];
+  // One start first, unmeasured, so both sides find the files in the page cache.
+  await coldStartToFirstAnswer(cli, baseUrl, apiKey);
+  for (let i = 0; i < COLD_STARTS; i += 1) times.push(await coldStartToFirstAnswer(cli, baseUrl, apiKey));
+  return percentile(times, 50);
+}
+
+/**
+ * Cold start of today's server beside the v1-SDK server it replaced. The v1 build is measured when
+ * LINKSHORT_MCP_V1_CLI names its cli.js (e.g. a checkout of the last v1 commit, built); otherwise
+ * the figure recorded on this machine before the switch stands in, and the row says so.
+ */
+const V1_COLD_START_RECORDED_MS = Number.NaN;
+const COLD_START_GOAL_RATIO = 1.5;
+
+export async function coldStartOverStdio(): Promise<Row> {
+  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  try {
+    const measured = await medianColdStart(CLI, sandbox.baseUrl, sandbox.userKey);
+    const v1Cli = process.env.LINKSHORT_MCP_V1_CLI;
+    const v1 = v1Cli ? await medianColdStart(v1Cli, sandbox.baseUrl, sandbox.userKey) : V1_COLD_START_RECORDED_MS;
+    const ratio = measured / v1;
+    return {
+      figure: `MCP over stdio: cold start to the first tool answer (spawn, initialize, get_account), median of ${COLD_STARTS}`,
+      measured: ms(measured),
+      baseline: `${ms(v1)} with the v1 SDK${v1Cli ? '' : ' (recorded before the switch)'}`,
+      ratio: ratio.toFixed(3),
+      goal: `<= ${COLD_START_GOAL_RATIO}x the v1 server`,
+      met: ratio <= COLD_START_GOAL_RATIO,
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
 export async function measureMcp(): Promise<Row[]> {
-  return [await memoryOverHttpCalls(), await toolCallAgainstHungService()];
+  return [await memoryOverHttpCalls(), await toolCallAgainstHungService(), await coldStartOverStdio()];
 }

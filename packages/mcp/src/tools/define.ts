@@ -9,7 +9,7 @@
  * per server would grow memory with every request.
  */
 import { IdSchema, type LinkShortClient } from "@linkshort/client";
-import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import type { ServerLinkIndex } from "../link-index";
 
@@ -20,6 +20,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** When the call's deadline passes (epoch ms): a tool that answers in parts starts no new part after it. */
   deadlineAt: number;
+  /**
+   * Tells the client how far a long call is (`progress` of `total`, rising), when it asked for progress
+   * notifications; otherwise does nothing. Never waits and never fails.
+   */
+  progress(progress: number, total?: number, message?: string): void;
 }
 
 /** A structured answer with an image shown next to it (MCP image content). */
@@ -44,6 +49,8 @@ export interface ToolDefinition {
   listing: Tool;
   /** Time past the call's deadline this tool keeps, to answer with what it did (it watches `deadlineAt` itself). */
   graceMs: number;
+  /** For a tool that destroys something: the question put to the person before it runs, when the client can ask. */
+  confirmation: ((args: unknown) => string) | undefined;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -68,6 +75,8 @@ interface Definition<Input extends z.ZodType> {
   annotations: ToolAnnotations;
   admin?: boolean;
   graceMs?: number;
+  /** The question to ask the person before the tool runs (a delete), when the client can ask. */
+  confirmation?: (args: z.output<Input>) => string;
   run(args: z.output<Input>, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -89,6 +98,7 @@ export function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition
       annotations: { title: definition.title, ...definition.annotations },
     },
     graceMs: definition.graceMs ?? 0,
+    confirmation: definition.confirmation && ((args) => definition.confirmation!(args as z.output<Input>)),
     run: (args, context) => definition.run(args as z.output<Input>, context),
   };
 }
