@@ -27,6 +27,23 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): void;
 }
 
+/** How often a call that waits reports how far it is, when the client asked for progress. */
+const PROGRESS_EVERY_MS = 500;
+
+/** Waits for `work`, telling the client `status()` every half second meanwhile (when it asked for progress). */
+export async function reportingProgress<T>(work: Promise<T>, context: ToolContext, status: () => { progress: number; total?: number; message: string }): Promise<T> {
+  const report = () => {
+    const { progress, total, message } = status();
+    context.progress(progress, total, message);
+  };
+  const timer = setInterval(report, PROGRESS_EVERY_MS);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** A structured answer with an image shown next to it (MCP image content). */
 export class AnswerWithImage {
   constructor(
