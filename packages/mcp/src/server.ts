@@ -133,8 +133,8 @@ function progressReporter(ctx: ServerContext): ToolContext["progress"] {
  */
 function canAskThePerson(server: Server, ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities = (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as ClientCapabilities | undefined;
-  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
+  const capabilities: ClientCapabilities | undefined = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities();
+  const elicitation = capabilities?.elicitation;
   // `elicitation: {}` (2025-06-18) means forms; later clients name the modes they take.
   return elicitation !== undefined && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
 }
