@@ -206,3 +206,44 @@ test("tools/list under 2026-07-28 says how long it may be kept (ttlMs, cacheScop
   const discovered = await rawCurrentRequest("server/discover", {});
   expect(discovered.body.result).toMatchObject({ supportedVersions: [CURRENT], capabilities: { tools: {} } });
 });
+
+test("a find_links that waits on the index's first sync reports how far the index is, rising, out of the account's count", async () => {
+  // 3,000 links at 10 requests a second: the first sync (started with the server) outlasts the 2 s a lookup waits.
+  const large = await startSandbox({ port: 0, seed: { links: 3000 }, rateLimit: { limit: 10, windowMs: 1000 } });
+  const client = new Client({ name: "linkshort-progress-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: CURRENT } } });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [CLI], env: { ...environment(), LINKSHORT_BASE_URL: large.baseUrl, LINKSHORT_API_KEY: large.userKey }, stderr: "pipe" }),
+  );
+  try {
+    const seen: Array<{ progress: number; total?: number; message?: string }> = [];
+    const answer = await client.callTool({ name: "find_links", arguments: { text: "fill" } }, { onprogress: (progress) => seen.push(progress) });
+    const { index } = answer.structuredContent as { index: { complete: boolean; known: number } };
+    expect(index.complete).toBe(false);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const [i, report] of seen.entries()) {
+      expect(report.total).toBeGreaterThanOrEqual(3000);
+      expect(report.progress).toBeLessThan(report.total!);
+      expect(report.message).toMatch(/^Indexed [\d,]+ of (about )?[\d,]+ links/);
+      if (i > 0) expect(report.progress).toBeGreaterThan(seen[i - 1]!.progress);
+    }
+  } finally {
+    await client.close();
+    await large.close();
+  }
+}, 30_000);
+
+test.each(["2025-06-18", "2025-11-25"])("a %s initialize over HTTP is answered in that revision, and a tool call of that era after it", async (revision) => {
+  const post = async (body: object, headers: Record<string, string> = {}) => {
+    const response = await fetch(httpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    return JSON.parse(text.startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data:"))?.slice(5) ?? "{}")) as { result?: Record<string, unknown> };
+  };
+  const initialized = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } } });
+  expect(initialized.result).toMatchObject({ protocolVersion: revision, serverInfo: { name: "linkshort" }, capabilities: { tools: {} } });
+  const called = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_account", arguments: {} } }, { "mcp-protocol-version": revision });
+  expect(called.result?.structuredContent).toMatchObject({ username: expect.any(String) });
+});
