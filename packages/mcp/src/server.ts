@@ -8,6 +8,7 @@ import {
   Server,
   type CallToolResult,
   type ClientCapabilities,
+  type InputRequiredResult,
   type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
@@ -152,13 +153,13 @@ const confirmationForm = () => ({
  * elicitation for 2025-11-25 clients over stdio) and answers the call unless they said yes. A client
  * that cannot ask gets today's behaviour: the tool runs, its description having told the model to ask.
  */
-function confirmationNeeded(tool: ToolDefinition, args: unknown, server: Server, ctx: ServerContext): CallToolResult | undefined {
+function confirmationNeeded(tool: ToolDefinition, args: unknown, server: Server, ctx: ServerContext): CallToolResult | InputRequiredResult | undefined {
   if (!tool.confirmation || !canAskThePerson(server, ctx)) return undefined;
   const responses = ctx.mcpReq.inputResponses;
   if (responses === undefined || !(CONFIRMATION in responses)) {
     return inputRequired({
       inputRequests: { [CONFIRMATION]: inputRequired.elicit({ mode: "form", message: tool.confirmation(args), requestedSchema: confirmationForm() }) },
-    }) as unknown as CallToolResult;
+    });
   }
   if (acceptedContent(responses, CONFIRMATION)?.confirm === true) return undefined;
   return toolError(`Not done: the user did not confirm ${tool.name}, so nothing was deleted. Do not call it again unless the user asks.`);
@@ -175,7 +176,7 @@ export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
   );
   const listing = options.admin ? ALL_LISTING : USER_LISTING;
   server.setRequestHandler("tools/list", () => ({ tools: listing }));
-  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const name = capped(request.params.name, 100);
     const tool = TOOLS_BY_NAME.get(name);
     // A name the server does not offer is the caller's mistake in the request itself: a protocol error.

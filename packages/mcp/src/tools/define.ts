@@ -101,6 +101,7 @@ const NO_ARGUMENTS = z.strictObject({});
 
 export function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition: Definition<Input>): ToolDefinition {
   const input = definition.input ?? NO_ARGUMENTS;
+  const { confirmation } = definition;
   return {
     name: definition.name,
     admin: definition.admin ?? false,
@@ -115,7 +116,7 @@ export function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition
       annotations: { title: definition.title, ...definition.annotations },
     },
     graceMs: definition.graceMs ?? 0,
-    confirmation: definition.confirmation && ((args) => definition.confirmation!(args as z.output<Input>)),
+    confirmation: confirmation && ((args) => confirmation(args as z.output<Input>)),
     run: (args, context) => definition.run(args as z.output<Input>, context),
   };
 }
