@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as LegacyHttpClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { TOOLS } from "../src/tools";
@@ -246,4 +247,24 @@ test.each(["2025-06-18", "2025-11-25"])("a %s initialize over HTTP is answered i
   expect(initialized.result).toMatchObject({ protocolVersion: revision, serverInfo: { name: "linkshort" }, capabilities: { tools: {} } });
   const called = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_account", arguments: {} } }, { "mcp-protocol-version": revision });
   expect(called.result?.structuredContent).toMatchObject({ username: expect.any(String) });
+});
+
+test("a 2025-era client over HTTP cannot be asked (each request stands alone): delete_link deletes as before, asking nobody", async () => {
+  const client = new LegacyClient({ name: "linkshort-2025-http-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  const asked: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params.message);
+    return { action: "decline" };
+  });
+  await client.connect(new LegacyHttpClientTransport(new URL(httpUrl)));
+  try {
+    const created = await client.callTool({ name: "shorten_link", arguments: { url: "https://example.com/legacy-http-delete" } });
+    const id = (created.structuredContent as { id: number }).id;
+    const answer = await client.callTool({ name: "delete_link", arguments: { id } });
+    expect(asked).toEqual([]);
+    expect(answer.isError).toBeFalsy();
+    expect(linkExists(id)).toBe(false);
+  } finally {
+    await client.close();
+  }
 });
