@@ -20,6 +20,9 @@ const suites = [
   // .cache/n8n), whatever Node runs this script: CI on Node 22 then proves both.
   { name: "jest under Node 24 (client, sandbox, MCP server, n8n node)", jest: ["packages", "test/nodes"], node: node24 },
   { name: "lint (client, sandbox, MCP server, scripts, tests)", command: ["npx", "eslint", "--max-warnings", "0", "."] },
+  // The official MCP conformance suite (0.1.16, and 0.2.0-alpha.12 at 2025-11-25 and 2026-07-28) against
+  // `linkshort-mcp --http` under the Node 24 above; the scenarios that do not apply are listed with why in the script.
+  { name: "MCP conformance", command: ["node", "test/mcp-conformance/run.mjs"] },
   { name: "start", command: ["node", "scripts/start.mjs", "--once", "--port", "0", "--sandbox-only"] },
   // What npm would publish: attw over every entry point and resolution mode, publint with nothing to say.
   { name: "attw and publint", command: ["node", "test/packaging/publish-checks.mjs"] },

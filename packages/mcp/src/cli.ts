@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AuthenticationError, FileIndexStore, PermissionError, type LinkShortClient } from "@linkshort/client";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
+import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
 import { isLoopback } from "./http";
 import { ServerLinkIndex } from "./link-index";
@@ -25,24 +24,20 @@ function shown(baseUrl: string): string {
 const say = (text: string) => process.stderr.write(`linkshort-mcp: ${text}\n`);
 
 /**
- * Serves over stdin and stdout. The SDK's transport stops reading at a line over 10 MiB and closes;
- * the process then ends with status 1 and the reason, rather than leave the MCP client guessing.
+ * Serves over stdin and stdout, a 2026-07-28 client or a 2025-era one (whose `initialize` pins the
+ * connection to that era). The SDK's transport stops reading at a line over 10 MiB and closes; the
+ * process then ends with status 1 and the reason, rather than leave the MCP client guessing.
  */
-async function serveStdio(server: Server, stop: () => void): Promise<void> {
+function serveStdio(create: () => Server, stop: () => void): void {
   // The MCP client closing stdin ends the session: the background sync must not keep the process alive.
   process.stdin.once("end", stop);
-  let fatal: string | undefined;
-  server.onerror = (error) => {
-    if (error.message.slice(0, 200).includes("exceeded maximum size")) {
-      fatal = `a message from the MCP client is larger than ${STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024} MiB, the most this server reads over stdio; stopping. Send smaller arguments.`;
-    }
-  };
-  server.onclose = () => {
-    if (fatal === undefined) return;
-    say(fatal);
-    process.exit(1);
-  };
-  await server.connect(new StdioServerTransport());
+  serveOverStdio(create, {
+    onerror: (error) => {
+      if (!error.message.slice(0, 200).includes("exceeded maximum size")) return;
+      say(`a message from the MCP client is larger than ${STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024} MiB, the most this server reads over stdio; stopping. Send smaller arguments.`);
+      process.exit(1);
+    },
+  });
 }
 
 /**
@@ -113,7 +108,7 @@ async function main(): Promise<void> {
     const stop = stopThen(() => Promise.resolve());
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
-    await serveStdio(create(), stop);
+    serveStdio(create, stop);
     say(`serving ${shown(client.baseUrl)} over stdio ${tools}; ${indexing}`);
   }
   void linkIndex.startFirstSync();

@@ -1,8 +1,9 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createMcpHandler, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isIPv4, isIPv6, type AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 
 export interface HttpServerOptions {
   port: number;
@@ -22,7 +23,7 @@ export interface HttpServer {
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", "[::]", ""]);
-/** The largest request body taken (the SDK's Streamable HTTP transport sets no limit of its own). */
+/** The largest request body taken (refused from its Content-Length, before it is read). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Headers longer than this are refused before they are looked at. */
 const MAX_HEADER_LENGTH = 2048;
@@ -65,11 +66,43 @@ function carriesToken(authorization: string | undefined, expected: Buffer): bool
   return timingSafeEqual(digest(authorization.slice(7).trim()), expected);
 }
 
+/** The body of a request whose Content-Length was checked; Node ends the stream at that length. */
+async function bodyOf(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /**
- * Serves Streamable HTTP at `/mcp`, statelessly: each POST gets a fresh MCP server over the same
- * client (so the client's pacing is shared). Whatever the bind, it answers only requests addressed
- * to an allowed host name (keeping web pages from reaching it by DNS rebinding), refuses pages of
- * other origins, and, given a token, requests without it. Beyond loopback it starts only with a token.
+ * Hands one checked request to the SDK's handler as a web Request and writes its Response back,
+ * streamed (progress arrives as server-sent events). A client that goes away aborts the request,
+ * which cancels its tool call.
+ */
+async function serveThroughSdk(mcp: McpHttpHandler, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const body = await bodyOf(request);
+  const gone = new AbortController();
+  response.on("close", () => gone.abort());
+  const headers = new Headers();
+  for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) headers.append(request.rawHeaders[i]!, request.rawHeaders[i + 1]!);
+  const answer = await mcp.fetch(new Request(new URL(request.url ?? "/mcp", "http://localhost"), { method: "POST", headers, body, signal: gone.signal }));
+  response.writeHead(answer.status, Object.fromEntries(answer.headers));
+  if (answer.body === null) {
+    response.end();
+    return;
+  }
+  const stream = Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>);
+  stream.on("error", () => response.destroy());
+  response.on("close", () => stream.destroy());
+  stream.pipe(response);
+}
+
+/**
+ * Serves Streamable HTTP at `/mcp`, statelessly, through the SDK's handler: a 2026-07-28 request
+ * (its revision in `_meta`) and a 2025-era one (the initialize handshake, then plain requests) each
+ * get a fresh MCP server over the same client (so the client's pacing is shared). Whatever the bind,
+ * it answers only requests addressed to an allowed host name (keeping web pages from reaching it by
+ * DNS rebinding), refuses pages of other origins, and, given a token, requests without it. Beyond
+ * loopback it starts only with a token.
  */
 export async function startHttpServer(createMcpServer: () => Server, listen: HttpServerOptions): Promise<HttpServer> {
   if (!isLoopback(listen.host) && listen.token === undefined) {
@@ -79,6 +112,7 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
   if (!WILDCARD_ADDRESSES.has(listen.host)) allowed.add(hostnameOf(listen.host));
   allowed.delete("");
   const expectedToken = listen.token === undefined ? undefined : digest(listen.token);
+  const mcp = createMcpHandler(() => createMcpServer(), { legacy: "stateless", maxRequestBodySize: MAX_BODY_BYTES });
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (!allowed.has(hostnameOf(request.headers.host))) {
@@ -113,15 +147,7 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
       sendJsonRpcError(response, 413, `Payload too large: at most ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
       return;
     }
-    const server = createMcpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    // A client that disconnects closes the server, which cancels its tool calls.
-    response.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
+    await serveThroughSdk(mcp, request, response);
   };
   const httpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -139,6 +165,7 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
     url: `http://${host}:${port}/mcp`,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        void mcp.close();
         httpServer.closeAllConnections();
         httpServer.close((error) => (error ? reject(error) : resolve()));
       }),

@@ -1,11 +1,22 @@
 import type { LinkShortClient } from "@linkshort/client";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  acceptedContent,
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import packageJson from "../package.json";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
 import { serverLinkIndexFor, type ServerLinkIndex } from "./link-index";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
-import { AnswerWithImage, type ToolDefinition } from "./tools/define";
+import { AnswerWithImage, type ToolContext, type ToolDefinition } from "./tools/define";
 
 export { startHttpServer, type HttpServer, type HttpServerOptions } from "./http";
 
@@ -30,6 +41,12 @@ const INSTRUCTIONS =
   "find existing short links (it searches every link of the account), shorten_link to create one (reuse: true gives " +
   "back an existing link to the same URL), shorten_links for several, get_link for a link's click statistics. Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
   "that long before calling again.";
+
+/**
+ * How long a client may keep the tool list (2026-07-28 `ttlMs`): it changes only when the server is
+ * restarted with other options. Private: it says which tools this server's key may use.
+ */
+const LIST_CACHE = { ttlMs: 10 * 60_000, cacheScope: "private" } as const;
 
 const USER_TOOLS = TOOLS.filter((tool) => !tool.admin);
 const USER_LISTING: Tool[] = USER_TOOLS.map((tool) => tool.listing);
@@ -61,6 +78,7 @@ async function runWithDeadline(
   links: ServerLinkIndex,
   cancelled: AbortSignal,
   deadlineMs: number,
+  progress: ToolContext["progress"],
 ): Promise<CallToolResult> {
   const controller = new AbortController();
   const cancel = () => controller.abort();
@@ -74,7 +92,7 @@ async function runWithDeadline(
       else timer = setTimeout(() => resolve("deadline"), ANSWER_AFTER_ABORT_MS);
     }, deadlineMs + tool.graceMs);
   });
-  const work = tool.run(args, { client, links, signal: controller.signal, deadlineAt: Date.now() + deadlineMs });
+  const work = tool.run(args, { client, links, signal: controller.signal, deadlineAt: Date.now() + deadlineMs, progress });
   // The work may still fail after the deadline answered; that failure has nobody left to tell.
   work.catch(() => undefined);
   try {
@@ -94,21 +112,82 @@ async function runWithDeadline(
   }
 }
 
+/**
+ * Progress notifications for one call, when its request carries a progress token: each a little
+ * further than the last (the protocol wants them rising), sent without waiting.
+ */
+function progressReporter(ctx: ServerContext): ToolContext["progress"] {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return () => undefined;
+  let last = Number.NEGATIVE_INFINITY;
+  return (progress, total, message) => {
+    if (!(progress > last) || ctx.mcpReq.signal.aborted) return;
+    last = progress;
+    const params = { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
+    ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);
+  };
+}
+
+/**
+ * Whether the person behind the client can be asked a yes-or-no question: a 2026-07-28 request
+ * declares it in its own `_meta`, a 2025-era client at `initialize` (over stdio; a stateless HTTP
+ * request of that era has no initialize behind it, so nobody can be asked).
+ */
+function canAskThePerson(server: Server, ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities: ClientCapabilities | undefined = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities();
+  const elicitation = capabilities?.elicitation;
+  // `elicitation: {}` (2025-06-18) means forms; later clients name the modes they take.
+  return elicitation !== undefined && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
+}
+
+const CONFIRMATION = "confirm";
+
+const confirmationForm = () => ({
+  type: "object" as const,
+  properties: { [CONFIRMATION]: { type: "boolean" as const, title: "Yes, delete it", default: false } },
+  required: [CONFIRMATION],
+});
+
+/**
+ * Before a delete: asks the person (2026-07-28 `input_required`, which the SDK turns into an
+ * elicitation for 2025-11-25 clients over stdio) and answers the call unless they said yes. A client
+ * that cannot ask gets today's behaviour: the tool runs, its description having told the model to ask.
+ */
+function confirmationNeeded(tool: ToolDefinition, args: unknown, server: Server, ctx: ServerContext): CallToolResult | InputRequiredResult | undefined {
+  if (!tool.confirmation || !canAskThePerson(server, ctx)) return undefined;
+  const responses = ctx.mcpReq.inputResponses;
+  if (responses === undefined || !(CONFIRMATION in responses)) {
+    return inputRequired({
+      inputRequests: { [CONFIRMATION]: inputRequired.elicit({ mode: "form", message: tool.confirmation(args), requestedSchema: confirmationForm() }) },
+    });
+  }
+  if (acceptedContent(responses, CONFIRMATION)?.confirm === true) return undefined;
+  return toolError(`Not done: the user did not confirm ${tool.name}, so nothing was deleted. Do not call it again unless the user asks.`);
+}
+
 /** An MCP server whose tools call `client`. Cheap to make: every tool definition and schema is shared. */
 export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
   const { client } = options;
   const deadlineMs = options.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
   const links = options.linkIndex ?? serverLinkIndexFor(client);
-  const server = new Server({ name: "linkshort", version: packageJson.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: "linkshort", title: "LinkShort", version: packageJson.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: { "tools/list": LIST_CACHE, "server/discover": LIST_CACHE } },
+  );
   const listing = options.admin ? ALL_LISTING : USER_LISTING;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/list", () => ({ tools: listing }));
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const name = capped(request.params.name, 100);
     const tool = TOOLS_BY_NAME.get(name);
-    if (!tool || (tool.admin && !options.admin)) return toolError(unknownTool(name, tool !== undefined));
+    // A name the server does not offer is the caller's mistake in the request itself: a protocol error.
+    if (!tool || (tool.admin && !options.admin)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownTool(name, tool !== undefined));
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return toolError(client.redact(invalidArguments(tool.name, parsed.error.issues)));
-    return runWithDeadline(tool, parsed.data, client, links, extra.signal, deadlineMs);
+    const unconfirmed = confirmationNeeded(tool, parsed.data, server, ctx);
+    if (unconfirmed) return unconfirmed;
+    const result = await runWithDeadline(tool, parsed.data, client, links, ctx.mcpReq.signal, deadlineMs, progressReporter(ctx));
+    return server.projectCallToolResult(result, tool.listing.outputSchema);
   });
   return server;
 }

@@ -20,8 +20,7 @@ test("a user's key with --admin: the admin tools are not listed, and stderr says
   expect(names).toHaveLength(11);
   expect(names).not.toContain("list_users");
   expect(session.stderr()).toMatch(/--admin: the API key is not an administrator's.*admin tools are not offered/);
-  const answer = await session.call("list_users");
-  expect(answer.isError).toBe(true);
-  expect(answer.text).toMatch(/administrator's API key/);
+  // A tool the server does not offer is a protocol error (-32602), not a tool result.
+  await expect(session.call("list_users")).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/administrator's API key/) });
   expect(session.stderr()).not.toContain(sandbox.userKey);
 });

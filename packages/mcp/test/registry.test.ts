@@ -4,6 +4,8 @@
  * them (modelcontextprotocol.io/registry: package types, official registry requirements).
  */
 import { startSandbox } from "@linkshort/sandbox";
+import { Client as CurrentClient } from "@modelcontextprotocol/client";
+import { StdioClientTransport as CurrentStdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execFileSync } from "node:child_process";
@@ -48,7 +50,7 @@ test("manifest.json (.mcpb): version, entry point, the key as sensitive user con
   expect(manifest.compatibility.runtimes.node).toBe(packageJson.engines.node);
 });
 
-test("the built .mcpb holds the manifest and a server that runs with no node_modules beside it", async () => {
+test("the built .mcpb holds the manifest and a server that runs with no node_modules beside it, for 2025-era and 2026-07-28 clients", async () => {
   execFileSync(process.execPath, [join(__dirname, "../scripts/build-mcpb.mjs")], { stdio: "pipe" });
   const unpacked = mkdtempSync(join(tmpdir(), "linkshort-mcpb-"));
   execFileSync("unzip", ["-q", join(__dirname, "../linkshort-mcp.mcpb"), "-d", unpacked]);
@@ -68,6 +70,20 @@ test("the built .mcpb holds the manifest and a server that runs with no node_mod
     const result = await client.callTool({ name: "get_account", arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ email: expect.stringContaining("@") });
+    // The bundled SDK serves the current revision too, without a handshake.
+    const current = new CurrentClient({ name: "mcpb-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await current.connect(
+      new CurrentStdioClientTransport({
+        command: process.execPath,
+        args: [join(unpacked, "server/cli.js")],
+        cwd: unpacked,
+        env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey },
+        stderr: "pipe",
+      }),
+    );
+    const answered = await current.callTool({ name: "get_account", arguments: {} });
+    await current.close();
+    expect(answered.structuredContent).toMatchObject({ email: expect.stringContaining("@") });
   } finally {
     await client.close();
     await sandbox.close();

@@ -173,9 +173,8 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(account.structured).not.toHaveProperty("apikey");
   });
 
-  test("admin tools are not callable without --admin", async () => {
-    const answer = await session.call("list_users");
-    expect(answer.isError).toBe(true);
-    expect(answer.text).toMatch(/list_users not found/);
+  test("admin tools are not callable without --admin, and an unknown name is a protocol error (-32602), not a tool result", async () => {
+    await expect(session.call("list_users")).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/list_users not found/) });
+    await expect(session.call("no_such_tool")).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/no_such_tool not found: list the tools/) });
   });
 });

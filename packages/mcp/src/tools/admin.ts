@@ -86,6 +86,7 @@ export const deleteUser = define({
   input: z.strictObject(idOf("user")),
   output: MessageOutput,
   annotations: CHANGE,
+  confirmation: ({ id }) => `Delete user ${id} and their account for good?`,
   admin: true,
   run: ({ id }, { client, signal }) => client.users.delete(id, { signal }),
 });

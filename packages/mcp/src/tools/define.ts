@@ -9,7 +9,7 @@
  * per server would grow memory with every request.
  */
 import { IdSchema, type LinkShortClient } from "@linkshort/client";
-import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import type { ServerLinkIndex } from "../link-index";
 
@@ -20,6 +20,28 @@ export interface ToolContext {
   signal: AbortSignal;
   /** When the call's deadline passes (epoch ms): a tool that answers in parts starts no new part after it. */
   deadlineAt: number;
+  /**
+   * Tells the client how far a long call is (`progress` of `total`, rising), when it asked for progress
+   * notifications; otherwise does nothing. Never waits and never fails.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+}
+
+/** How often a call that waits reports how far it is, when the client asked for progress. */
+const PROGRESS_EVERY_MS = 500;
+
+/** Waits for `work`, telling the client `status()` every half second meanwhile (when it asked for progress). */
+export async function reportingProgress<T>(work: Promise<T>, context: ToolContext, status: () => { progress: number; total?: number; message: string }): Promise<T> {
+  const report = () => {
+    const { progress, total, message } = status();
+    context.progress(progress, total, message);
+  };
+  const timer = setInterval(report, PROGRESS_EVERY_MS);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** A structured answer with an image shown next to it (MCP image content), and a statistics chart after it. */
@@ -45,6 +67,8 @@ export interface ToolDefinition {
   listing: Tool;
   /** Time past the call's deadline this tool keeps, to answer with what it did (it watches `deadlineAt` itself). */
   graceMs: number;
+  /** For a tool that destroys something: the question put to the person before it runs, when the client can ask. */
+  confirmation: ((args: unknown) => string) | undefined;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -69,6 +93,8 @@ interface Definition<Input extends z.ZodType> {
   annotations: ToolAnnotations;
   admin?: boolean;
   graceMs?: number;
+  /** The question to ask the person before the tool runs (a delete), when the client can ask. */
+  confirmation?: (args: z.output<Input>) => string;
   run(args: z.output<Input>, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -76,6 +102,7 @@ const NO_ARGUMENTS = z.strictObject({});
 
 export function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition: Definition<Input>): ToolDefinition {
   const input = definition.input ?? NO_ARGUMENTS;
+  const { confirmation } = definition;
   return {
     name: definition.name,
     admin: definition.admin ?? false,
@@ -90,6 +117,7 @@ export function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition
       annotations: { title: definition.title, ...definition.annotations },
     },
     graceMs: definition.graceMs ?? 0,
+    confirmation: confirmation && ((args) => confirmation(args as z.output<Input>)),
     run: (args, context) => definition.run(args as z.output<Input>, context),
   };
 }

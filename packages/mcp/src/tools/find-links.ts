@@ -2,7 +2,7 @@
 import { LinkListSchema, PaginationSchema, type IndexedLink } from "@linkshort/client";
 import * as z from "zod/v4";
 import { FoundLinksOutput } from "../outputs";
-import { define, READ } from "./define";
+import { define, READ, reportingProgress } from "./define";
 
 const FIND_DEFAULT_RESULTS = 20;
 const FIND_MAX_RESULTS = 100;
@@ -38,9 +38,14 @@ export const findLinks = define({
   input: FindLinksInput,
   output: FoundLinksOutput,
   annotations: READ,
-  run: async ({ text, order, limit }, { links: serverIndex, signal }) => {
+  run: async ({ text, order, limit }, context) => {
+    const { links: serverIndex, signal } = context;
     const wanted = limit ?? FIND_DEFAULT_RESULTS;
-    await serverIndex.beforeLookup(signal);
+    // A first sync under way may hold the answer for a moment: the client hears how far the index is.
+    await reportingProgress(serverIndex.beforeLookup(signal), context, () => {
+      const { known, serverCount } = serverIndex.index.freshness();
+      return { progress: known, ...(serverCount !== null ? { total: Math.max(serverCount, known) } : {}), message: serverIndex.freshness().summary };
+    });
     const query = text ?? "";
     let found: IndexedLink[];
     let matches: number;

@@ -106,5 +106,6 @@ export const deleteLink = define({
   input: z.strictObject(idOf("link")),
   output: MessageOutput,
   annotations: CHANGE,
+  confirmation: ({ id }) => `Delete short link ${id} for good? It stops redirecting and its statistics are lost.`,
   run: ({ id }, { client, signal }) => client.links.delete(id, { signal }),
 });

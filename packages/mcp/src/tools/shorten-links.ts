@@ -52,6 +52,7 @@ async function shortenEach({ urls, reuse, ...shared }: z.output<typeof ShortenLi
   const results: BulkResult[] = [];
   let stopped: string | undefined;
   for (const url of urls) {
+    context.progress(results.length, urls.length, `${results.length} of ${urls.length} URLs done`);
     const shown = capped(url);
     if (stopped === undefined && Date.now() >= context.deadlineAt) {
       stopped = "not tried: the call reached its deadline; call shorten_links again with the URLs skipped";

@@ -1,0 +1,211 @@
+// The official MCP conformance suite against `linkshort-mcp --http` (over a sandbox account): the
+// npm-latest 0.1.16 (revisions up to 2025-11-25) and the pinned 0.2.0-alpha.12 at 2025-11-25 and at
+// 2026-07-28. The suite needs Node >= 22: it runs under the Node 24 the n8n harness keeps.
+//
+// Every check of a scenario that applies to a tools-only server counts: SUCCESS passes, FAILURE and
+// WARNING fail. The scenarios and checks that do not apply are listed below, each with why; a
+// scenario listed nowhere fails, so that a new suite version cannot pass unread.
+// Ends with "MCP conformance: N passed, N failed" (scripts/run-tests.mjs counts that line).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(join(ROOT, 'packages/mcp/package.json'));
+const CLI = join(ROOT, 'packages/mcp/dist/cli.js');
+
+export const SUITES = [
+  { label: '0.1.16 (up to 2025-11-25)', entry: '@modelcontextprotocol/conformance/dist/index.js', args: [] },
+  { label: '0.2.0-alpha.12 --requirements 2025-11-25', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2025-11-25'] },
+  { label: '0.2.0-alpha.12 --requirements 2026-07-28', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2026-07-28'] },
+];
+
+/** Scenarios every check of which applies to this server. */
+export const APPLICABLE = new Set([
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'dns-rebinding-protection',
+  'server-stateless',
+  'caching',
+  'http-header-validation',
+  'input-required-result-unsupported-methods',
+  'server-sse-multiple-streams',
+  'server-session-lifecycle',
+]);
+
+const FIXTURE = "calls the suite's own fixture tool (test_*), which a real server does not have;";
+const NO_RESOURCES_OR_PROMPTS = 'the server offers tools only: no resources, prompts or completions';
+
+/** Scenarios that do not apply, with why. Where this server does what they test, its own tests say where. */
+export const NOT_APPLICABLE = {
+  'logging-set-level': 'the server declares no logging capability: it logs to stderr (MCP logging is deprecated in 2026-07-28)',
+  'completion-complete': NO_RESOURCES_OR_PROMPTS,
+  'tools-call-simple-text': `${FIXTURE} every tool's text and structured answer: packages/mcp/test/tools.test.ts, inspector.test.ts`,
+  'tools-call-image': `${FIXTURE} image content: packages/mcp/test/shorten-and-qr.test.ts (QR codes)`,
+  'tools-call-audio': `${FIXTURE} the server sends no audio`,
+  'tools-call-embedded-resource': `${FIXTURE} the server sends no embedded resources`,
+  'tools-call-mixed-content': `${FIXTURE} text with an image: packages/mcp/test/shorten-and-qr.test.ts`,
+  'tools-call-with-logging': `${FIXTURE} the server sends no log notifications`,
+  'tools-call-error': `${FIXTURE} tool errors: packages/mcp/test/tools.test.ts, failures.test.ts`,
+  'tools-call-with-progress': `${FIXTURE} progress: packages/mcp/test/protocol-2026.test.ts (shorten_links)`,
+  'tools-call-sampling': `${FIXTURE} the server asks for no sampling`,
+  'tools-call-elicitation': `${FIXTURE} the delete confirmation by elicitation: packages/mcp/test/protocol-2026.test.ts`,
+  'elicitation-sep1034-defaults': FIXTURE.slice(0, -1),
+  'elicitation-sep1330-enums': FIXTURE.slice(0, -1),
+  'json-schema-2020-12': `${FIXTURE} every schema compiled by a 2020-12-only validator: packages/mcp/test/schemas.test.ts`,
+  'http-custom-header-server-validation': 'no tool declares x-mcp-header parameters (SEP-2243 custom headers)',
+  'server-sse-polling': 'resuming an SSE stream needs a session and an event store; the server is stateless',
+  'sep-2164-resource-not-found': NO_RESOURCES_OR_PROMPTS,
+  'resources-list': NO_RESOURCES_OR_PROMPTS,
+  'resources-read-text': NO_RESOURCES_OR_PROMPTS,
+  'resources-read-binary': NO_RESOURCES_OR_PROMPTS,
+  'resources-templates-read': NO_RESOURCES_OR_PROMPTS,
+  'resources-subscribe': NO_RESOURCES_OR_PROMPTS,
+  'resources-unsubscribe': NO_RESOURCES_OR_PROMPTS,
+  'prompts-list': NO_RESOURCES_OR_PROMPTS,
+  'prompts-get-simple': NO_RESOURCES_OR_PROMPTS,
+  'prompts-get-with-args': NO_RESOURCES_OR_PROMPTS,
+  'prompts-get-embedded-resource': NO_RESOURCES_OR_PROMPTS,
+  'prompts-get-with-image': NO_RESOURCES_OR_PROMPTS,
+};
+for (const scenario of [
+  'basic-elicitation',
+  'basic-sampling',
+  'basic-list-roots',
+  'request-state',
+  'multiple-input-requests',
+  'multi-round',
+  'missing-input-response',
+  'result-type',
+  'tampered-state',
+  'capability-check',
+  'ignore-extra-params',
+  'validate-input',
+]) {
+  NOT_APPLICABLE[`input-required-result-${scenario}`] =
+    `${FIXTURE} (it passes or fails on the missing tool alone) the delete confirmation by input_required: packages/mcp/test/protocol-2026.test.ts`;
+}
+NOT_APPLICABLE['input-required-result-non-tool-request'] = `${NO_RESOURCES_OR_PROMPTS} (it asks for input_required on prompts/get)`;
+for (const scenario of [
+  'lifecycle',
+  'capability-negotiation',
+  'wire-fields',
+  'request-state-removal',
+  'mrtr-input',
+  'request-headers',
+  'dispatch-and-envelope',
+  'status-notifications',
+  'required-task-error',
+  'mrtr-composition',
+]) {
+  NOT_APPLICABLE[`tasks-${scenario}`] = 'the tasks extension, which the server does not offer (not scored for 2026-07-28)';
+}
+
+/** Checks of applicable scenarios that need the suite's fixtures, with why. */
+export const CHECKS_NOT_APPLICABLE = {
+  'server-stateless/sep-2575-server-rejects-undeclared-capability': `${FIXTURE} test_missing_capability`,
+  'server-stateless/sep-2575-missing-capability-http-400': `${FIXTURE} test_missing_capability`,
+  'server-stateless/sep-2575-http-server-no-independent-requests-on-stream': `${FIXTURE} test_streaming_elicitation`,
+  'server-stateless/sep-2575-server-no-log-without-loglevel': `${FIXTURE} test_logging_tool`,
+  'caching/sep-2549-prompts-list-caching-hints': NO_RESOURCES_OR_PROMPTS,
+  'caching/sep-2549-resources-list-caching-hints': NO_RESOURCES_OR_PROMPTS,
+  'caching/sep-2549-resources-templates-list-caching-hints': NO_RESOURCES_OR_PROMPTS,
+  'server-sse-multiple-streams/server-sse-multiple-streams-session': 'a session-scoped stream: the server is stateless (0.1.16 warns that it has no session)',
+};
+
+/** Node >= 22 for the suite: the Node 24 binary the n8n harness keeps (installed with n8n on first use). */
+async function node24() {
+  const { ensureN8n, NODE24_BINARY } = await import('../n8n/n8n.mjs');
+  if (!existsSync(NODE24_BINARY)) await ensureN8n();
+  return NODE24_BINARY;
+}
+
+async function startServer() {
+  const { startSandbox } = await import(join(ROOT, 'packages/sandbox/dist/index.js'));
+  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  const child = spawn(process.execPath, [CLI, '--http', '0'], {
+    env: { PATH: process.env.PATH ?? '', LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const url = await new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk.toString();
+      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (address) resolve(address);
+    });
+    child.once('exit', (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill();
+      await sandbox.close();
+    },
+  };
+}
+
+/** Each scenario's checks from the suite's output folder (one folder per scenario: <kind>-<scenario>-<timestamp>). */
+function checksOf(outputDirectory) {
+  return readdirSync(outputDirectory).map((folder) => {
+    const file = join(outputDirectory, folder, 'checks.json');
+    return {
+      scenario: folder.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, ''),
+      // A scenario that crashed wrote no checks: one failure, if it applies.
+      checks: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [{ id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario ended without writing its checks' }],
+    };
+  });
+}
+
+async function main() {
+  const node = await node24();
+  const server = await startServer();
+  let passed = 0;
+  let failed = 0;
+  try {
+    for (const suite of SUITES) {
+      const output = mkdtempSync(join(tmpdir(), 'linkshort-mcp-conformance-'));
+      const run = spawnSync(node, [require.resolve(suite.entry), 'server', '--url', server.url, ...suite.args, '--output-dir', output], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const scenarios = checksOf(output);
+      console.log(`\n--- conformance ${suite.label}: ${scenarios.length} scenarios run (exit ${run.status}) ---`);
+      if (scenarios.length === 0) {
+        failed += 1;
+        console.log(`FAILED: the suite ran no scenario: ${(run.stderr || run.stdout).slice(-2000)}`);
+        continue;
+      }
+      for (const { scenario, checks } of scenarios) {
+        if (NOT_APPLICABLE[scenario] !== undefined) {
+          console.log(`  not applicable  ${scenario}: ${NOT_APPLICABLE[scenario]}`);
+          continue;
+        }
+        if (!APPLICABLE.has(scenario)) {
+          failed += 1;
+          console.log(`  FAILED          ${scenario}: a scenario this test does not classify; read it and list it as applicable or not, with why`);
+          continue;
+        }
+        for (const check of checks) {
+          const why = CHECKS_NOT_APPLICABLE[`${scenario}/${check.id}`];
+          if (why !== undefined) {
+            console.log(`  not applicable  ${scenario} / ${check.id}: ${why}`);
+          } else if (check.status === 'SUCCESS') {
+            passed += 1;
+            console.log(`  passed          ${scenario} / ${check.id}`);
+          } else if (check.status === 'FAILURE' || check.status === 'WARNING') {
+            failed += 1;
+            console.log(`  FAILED          ${scenario} / ${check.id} (${check.status}): ${String(check.errorMessage ?? check.description ?? '').slice(0, 500)}`);
+          }
+        }
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  console.log(`MCP conformance: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+await main();
