@@ -25,14 +25,14 @@ h1{font-size:16px;margin:0 0 4px;overflow-wrap:anywhere}
 .totals b{color:var(--color-text-primary,var(--ls-fg));font-size:18px}
 .toolbar{display:flex;gap:6px;margin:0 0 6px}
 .toolbar button{font:inherit;font-size:12px;padding:2px 10px;border-radius:12px;border:1px solid var(--color-border-primary,var(--ls-line));background:transparent;color:inherit;cursor:pointer}
-.toolbar button[aria-pressed=true]{background:var(--ls-bar);border-color:var(--ls-bar);color:#fff}
+.toolbar button[aria-pressed=true]{background:var(--ls-track);border-color:var(--ls-muted);font-weight:600}
 details{border-top:1px solid var(--color-border-primary,var(--ls-line));padding:6px 0}
 summary{cursor:pointer;font-weight:600;font-size:13px}
-ol{list-style:none;margin:6px 0 0;padding:0}
-li{display:grid;grid-template-columns:minmax(5em,38%) minmax(40px,1fr) auto;gap:8px;align-items:center;margin:3px 0}
+ol{list-style:none;margin:6px 0 0;padding:0;display:grid;grid-template-columns:minmax(0,38%) minmax(40px,1fr) auto;gap:5px 8px;align-items:center}
+li{display:contents}
 .label{overflow-wrap:anywhere;min-width:0}
-.track{background:var(--ls-track);border-radius:3px;height:12px;position:relative}
-.bar{display:block;background:var(--ls-bar);border-radius:3px;height:12px;min-width:2px}
+.track{background:var(--ls-track);height:12px}
+.bar{display:block;background:var(--ls-bar);height:12px}
 .bar.unique{background:var(--ls-bar2)}
 .count{font-variant-numeric:tabular-nums;text-align:right;white-space:nowrap;color:var(--color-text-secondary,var(--ls-muted))}
 .empty,.status{color:var(--color-text-secondary,var(--ls-muted));margin:8px 0}
@@ -96,11 +96,14 @@ const SCRIPT = `"use strict";
   }
   function row(label, value, max, total, unique) {
     var item = element("li");
-    item.title = clean(label) + ": " + format.format(value) + (total > 0 ? " (" + Math.round((value / total) * 1000) / 10 + "%)" : "");
-    item.appendChild(element("span", "label", label));
+    var hint = label + ": " + format.format(value) + (total > 0 ? " (" + Math.round((value / total) * 1000) / 10 + "%)" : "");
+    var name = element("span", "label", label);
+    name.title = hint;
+    item.appendChild(name);
     var track = element("span", "track");
+    track.title = hint;
     var bar = element("span", unique ? "bar unique" : "bar");
-    bar.style.width = (max > 0 ? (value / max) * 100 : 0) + "%";
+    bar.style.width = (max > 0 && value > 0 ? Math.max((value / max) * 100, 1) : 0) + "%";
     track.appendChild(bar);
     item.appendChild(track);
     item.appendChild(element("span", "count", amount(value, total)));
@@ -198,7 +201,6 @@ const SCRIPT = `"use strict";
       default: if (isRequest) send({ id: message.id, error: { code: -32601, message: "Method not found" } });
     }
   });
-  new ResizeObserver(reportSize).observe(document.documentElement);
   request("ui/initialize", {
     protocolVersion: "2026-01-26",
     appInfo: { name: "linkshort-statistics", version: "1.0.0" },
@@ -206,6 +208,8 @@ const SCRIPT = `"use strict";
   }).then(function (result) {
     applyContext(result && result.hostContext);
     notify("ui/notifications/initialized", {});
+    // Sizes only once initialized: nothing but ui/initialize goes before.
+    new ResizeObserver(reportSize).observe(document.documentElement);
   }, function () {
     root.textContent = "";
     root.appendChild(element("p", "status", "The host did not start this view."));

@@ -78,7 +78,7 @@ async function connect(era: Era, apps: boolean): Promise<McpClient> {
 
 const raycastLink = () => sandbox.store.state.links.find((link) => link.userId === 2 && link.alias === "raycast")!;
 const qrCodeOfUser = () => sandbox.store.state.qrs.find((qrCode) => qrCode.userId === 2)!;
-const kinds = (result: { content?: unknown }) => (result.content as Content).map((part) => `${part.type}${part.mimeType ? ` ${part.mimeType}` : ""}`);
+const kinds = (result: object) => ((result as { content: Content }).content).map((part) => `${part.type}${part.mimeType ? ` ${part.mimeType}` : ""}`);
 /** tools/list as it was before MCP Apps: each tool's listing, built once. */
 const todaysListing = () => TOOLS.filter((tool) => !tool.admin).map((tool) => tool.listing);
 
