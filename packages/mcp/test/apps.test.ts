@@ -171,3 +171,37 @@ test("reading a resource the server does not have is the -32602 error naming the
     await client.close();
   }
 });
+
+/** A 2026-07-28 request as it goes over the wire, with the client's capabilities in its `_meta`. */
+async function rawCurrentRequest(method: string, params: Record<string, unknown>, capabilities: Record<string, unknown>) {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+  };
+  const response = await fetch(httpUrl, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(typeof params.uri === "string" ? { "mcp-name": params.uri } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  });
+  const text = await response.text();
+  const json = text.startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data:"))?.slice(5) ?? "{}");
+  return JSON.parse(json) as { result?: Record<string, unknown> };
+}
+
+test("under 2026-07-28 the resource list says how long it may be kept (private, like the tools), the view itself an hour (public)", async () => {
+  const listed = await rawCurrentRequest("resources/list", {}, APPS);
+  expect(listed.result).toMatchObject({ resources: [{ uri: STATISTICS_VIEW_URI }], ttlMs: 600_000, cacheScope: "private" });
+  const read = await rawCurrentRequest("resources/read", { uri: STATISTICS_VIEW_URI }, {});
+  expect(read.result).toMatchObject({ contents: [{ uri: STATISTICS_VIEW_URI, mimeType: APP_MIME_TYPE }], ttlMs: 3_600_000, cacheScope: "public" });
+  expect((await rawCurrentRequest("resources/templates/list", {}, APPS)).result).toMatchObject({ resourceTemplates: [], ttlMs: 600_000 });
+  // The same capabilities in the request's own _meta decide the tool listing too.
+  const tools = (await rawCurrentRequest("tools/list", {}, APPS)).result!.tools as Listed[];
+  expect(tools.find((tool) => tool.name === "get_link")!._meta).toMatchObject({ ui: { resourceUri: STATISTICS_VIEW_URI } });
+});
