@@ -108,6 +108,7 @@ describe.each(ERAS)("a client of %s", (era) => {
       expect(contents[0]!.mimeType).toBe(APP_MIME_TYPE);
       expect(contents[0]!.text).toBe(STATISTICS_VIEW_HTML);
       expect(contents[0]!.text!.startsWith("<!DOCTYPE html>")).toBe(true);
+      expect(Buffer.byteLength(contents[0]!.text!)).toBeLessThan(12_000);
       expect(contents[0]!._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
     });
 
