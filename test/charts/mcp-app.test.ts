@@ -130,7 +130,7 @@ async function visit(alias: string, headers: Record<string, string>, times: numb
 type Counts = Record<string, number>;
 const topOf = (counts: Counts) => Object.entries(counts).sort((a, b) => b[1] - a[1]).slice(0, 8);
 
-describe("the MCP App of get_link in the real browser", () => {
+describe("the MCP App of get_link and get_qr_code in the real browser", () => {
   let linkId: number;
   let answer: { content: unknown; structuredContent?: Record<string, unknown> };
 
@@ -213,14 +213,28 @@ describe("the MCP App of get_link in the real browser", () => {
     }
   });
 
-  test("a QR code's answer is drawn as scans", async () => {
+  test("a QR code's answer is drawn as scans: none yet, then the scans as bars", async () => {
     const created = await client.callTool({ name: "create_qr_code", arguments: { type: "link", data: "https://example.com/app-view-qr", name: "Poster" } });
-    const qr = await client.callTool({ name: "get_qr_code", arguments: { id: (created.structuredContent as { id: number }).id } });
-    const { page, view, errors } = await host({}, qr, "dark", "mcp-app-qr");
+    const id = (created.structuredContent as { id: number }).id;
+    const unscanned = await host({}, await client.callTool({ name: "get_qr_code", arguments: { id } }), "dark", "mcp-app-qr-unscanned");
+    try {
+      expect(unscanned.errors).toEqual([]);
+      expect(await unscanned.view.evaluate("document.querySelector('h1').textContent")).toBe("Poster");
+      expect(await unscanned.view.evaluate("document.querySelector('.empty').textContent")).toBe("No scans yet.");
+    } finally {
+      await unscanned.page.close();
+    }
+    const code = sandbox.store.state.qrs.find((qr) => qr.id === id)!.code;
+    for (let scan = 0; scan < 3; scan += 1) await (await fetch(`${sandbox.baseUrl}/qr/${code}`, { redirect: "manual", headers: { "user-agent": `scanner-${scan}` } })).text();
+    const scanned = await client.callTool({ name: "get_qr_code", arguments: { id } });
+    expect((scanned.structuredContent as { stats: { clicks: number } }).stats.clicks).toBe(3);
+    const { page, view, screenshot, errors } = await host({ id }, scanned, "dark", "mcp-app-qr");
     try {
       expect(errors).toEqual([]);
-      expect(await view.evaluate("document.querySelector('h1').textContent")).toBe("Poster");
-      expect(await view.evaluate("document.querySelector('.empty').textContent")).toBe("No scans yet.");
+      const lists = await rowsOf(view);
+      expect(lists[0]!.map((row) => row.label)).toEqual(["Scans", "Unique"]);
+      expect(lists[0]![0]!.count).toBe("3");
+      expect(barsOf(screenshot, [THEMES.dark.bar]).length).toBe(lists.flat().length - 1);
     } finally {
       await page.close();
     }
