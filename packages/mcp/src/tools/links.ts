@@ -80,9 +80,10 @@ export const getLink = define({
   input: z.strictObject(idOf("link")),
   output: LinkWithStatsOutput,
   annotations: READ,
+  statisticsView: true,
   run: async ({ id }, { client, signal }) => {
     const link = await client.links.get(id, { signal });
-    return new AnswerWithImage(link, statisticsChart(link.stats, link.details.shorturl.replace(/^https?:\/\//, ""), "clicks"));
+    return new AnswerWithImage(link, undefined, statisticsChart(link.stats, link.details.shorturl.replace(/^https?:\/\//, ""), "clicks"));
   },
 });
 
