@@ -1,6 +1,6 @@
 /** The server's configuration: the service and key from the environment, the rest from the command line. */
 import { LinkShortClient, ValidationError } from "@linkshort/client";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 
@@ -115,8 +115,15 @@ export function indexFileFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine):
   return fromEnv === undefined || fromEnv === "" ? undefined : indexFilePath(fromEnv, INDEX_FILE_VARIABLE);
 }
 
-/** The bearer token for HTTP: from --token-file, else from the environment; undefined when neither gives one. */
-export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined): string | undefined {
+/** Warns on stderr, as the server's other start-up warnings do. */
+const warnOnStderr = (text: string) => process.stderr.write(`linkshort-mcp: WARNING: ${text}\n`);
+
+/**
+ * The bearer token for HTTP: from --token-file, else from the environment; undefined when neither
+ * is set. A token file that yields no token (empty, blank, unreadable) is a mistake on every bind,
+ * never "no authentication"; one that other users may read is served with a warning.
+ */
+export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined, warn: (text: string) => void = warnOnStderr): string | undefined {
   let token = env[TOKEN_VARIABLE];
   let source = TOKEN_VARIABLE;
   if (tokenFile !== undefined) {
@@ -126,6 +133,8 @@ export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined)
     } catch (error) {
       throw new ConfigError(`--token-file: cannot read ${tokenFile} (${error instanceof Error && "code" in error ? String(error.code) : "error"})`);
     }
+    if (token === "") throw new ConfigError(`--token-file ${tokenFile} holds no token: write the token into it (e.g. \`openssl rand -hex 32 > ${tokenFile}\`) or leave --token-file out`);
+    if ((statSync(tokenFile).mode & 0o077) !== 0) warn(`--token-file ${tokenFile} is readable by other users of this machine: \`chmod 600 ${tokenFile}\``);
   }
   if (token === undefined || token === "") return undefined;
   if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
