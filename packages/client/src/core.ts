@@ -15,6 +15,6 @@ export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
 export { aliasFromShortUrl, MAX_ADDRESS_LENGTH, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./link-index/short-url";
 export type { LinkChange } from "./resources/links";
-export { createOrReuse, reusableLink, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
+export { createOrReuse, createTracked, hiddenOptionsKey, reusableLink, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 export { UTM_FIELDS, UtmSchema, withUtm, type Utm, type UtmField } from "./utm";
 export { toRgbColour } from "./colour";

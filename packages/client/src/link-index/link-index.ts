@@ -6,7 +6,7 @@ import type { LinkChange } from "../resources/links";
 import type { Link, Page } from "../schemas";
 import type { Sleep } from "../transport";
 import { prepareQuery, rank, searchEntry, type IndexedLink, type SearchEntry } from "./search";
-import { aliasFromShortUrl, MAX_ADDRESS_LENGTH, shortUrlKey } from "./short-url";
+import { aliasFromShortUrl, aliasKey, shortUrlKey } from "./short-url";
 import { isStoredIndex, MemoryIndexStore, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
 
 export interface LinkIndexOptions {
@@ -205,9 +205,9 @@ export class LinkIndex {
     return id === undefined ? undefined : stripSeen(this.#links.get(id)!);
   }
 
-  /** The newest link with this alias, in any case (visits are case-insensitive); a leading slash is ignored. */
+  /** The newest link with this alias, compared as `aliasKey` says. */
   findByAlias(alias: string): IndexedLink | undefined {
-    const ids = this.#byAlias.get(alias.slice(0, MAX_ADDRESS_LENGTH).trim().replace(/^\/+/, "").toLowerCase());
+    const ids = this.#byAlias.get(aliasKey(alias));
     if (!ids || ids.size === 0) return undefined;
     return stripSeen(this.#links.get(Math.max(...ids))!);
   }
@@ -219,6 +219,43 @@ export class LinkIndex {
       if (link.longurl === longUrl && also(link)) return stripSeen(link);
     }
     return undefined;
+  }
+
+  /** The highest link id known (0 when none): a link with an id at most this existed already. */
+  highestId(): number {
+    if (this.#newestFirst) return this.#newestFirst[0] ?? 0;
+    let highest = 0;
+    for (const id of this.#links.keys()) if (id > highest) highest = id;
+    return highest;
+  }
+
+  /** What `id` was made with that the API never shows, as recorded by `recordHiddenOptions`; undefined when unknown. */
+  hiddenOptionsOf(id: number): string | undefined {
+    return this.#links.get(id)?.hidden;
+  }
+
+  /** Records what a link was just made with that the API never shows (see `hiddenOptionsKey`). */
+  recordHiddenOptions(id: number, key: string): void {
+    const link = this.#links.get(id);
+    if (!link || link.hidden === key) return;
+    this.#put({ ...link, hidden: key });
+    void this.#save();
+  }
+
+  /** Takes in a link as its GET just showed it (another process may have changed it since the index read it). */
+  confirmed(details: Pick<IndexedLink, "id" | "shorturl" | "longurl" | "title" | "description">): void {
+    const known = this.#links.get(details.id);
+    if (!known) return;
+    this.#see({ ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description });
+    void this.#save();
+  }
+
+  /** Drops a link the server says does not exist. */
+  forget(id: number): void {
+    if (!this.#links.has(id)) return;
+    if (this.#meta.serverCount !== null) this.#meta.serverCount -= 1;
+    this.#drop(id);
+    void this.#save();
   }
 
   get(id: number): IndexedLink | undefined {
@@ -396,6 +433,8 @@ export class LinkIndex {
         date: known?.date ?? null,
         clicks: known?.clicks ?? 0,
         seen: known?.seen ?? this.#meta.generation,
+        // An update may have changed what the API never shows; a create is recorded by whoever made it.
+        ...(change.kind === "created" && known?.hidden !== undefined ? { hidden: known.hidden } : {}),
       });
     }
     void this.#save();
@@ -415,6 +454,7 @@ export class LinkIndex {
       seen: this.#meta.generation,
     };
     const known = this.#links.get(item.id);
+    if (known?.hidden !== undefined) link.hidden = known.hidden;
     if (known && sameLink(known, link)) {
       // Saved too: after a restart in the middle of a sweep, a link the walk saw must not look unseen.
       if (known.seen !== link.seen) {

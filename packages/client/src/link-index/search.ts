@@ -1,4 +1,4 @@
-import { MAX_ADDRESS_LENGTH, shortUrlKey } from "./short-url";
+import { aliasKey, MAX_ADDRESS_LENGTH, shortUrlKey } from "./short-url";
 
 /** A link as the index keeps it: the list item's fields, with `clicks` as of the read that saw it. */
 export interface IndexedLink {
@@ -43,7 +43,7 @@ export function searchEntry(link: IndexedLink): SearchEntry {
   const shortKey = shortUrlKey(link.shorturl);
   return {
     link,
-    alias: link.alias.toLowerCase(),
+    alias: aliasKey(link.alias),
     shortKey,
     shortPath: shortKey === undefined || !shortKey.includes("/") ? "" : shortKey.slice(shortKey.indexOf("/") + 1),
     longUrl: link.longurl.toLowerCase(),
@@ -63,7 +63,7 @@ export interface PreparedQuery {
 export function prepareQuery(query: string): PreparedQuery {
   const text = query.slice(0, MAX_ADDRESS_LENGTH).trim().toLowerCase();
   const words = text.split(/\s+/).filter((word) => word !== "").slice(0, MAX_QUERY_WORDS);
-  return { text, shortKey: text.includes(".") ? shortUrlKey(text) : undefined, alias: text.replace(/^\/+/, ""), words };
+  return { text, shortKey: text.includes(".") ? shortUrlKey(text) : undefined, alias: aliasKey(text), words };
 }
 
 /** How well `entry` matches `query` (0: not at all). Every word must appear in one of the fields. */

@@ -4,6 +4,8 @@ import type { IndexedLink } from "./search";
 export interface StoredLink extends IndexedLink {
   /** The generation of the last sweep (or newest-first read) that saw the link on the server. */
   seen: number;
+  /** What the link was made with that the API never shows (`hiddenOptionsKey`), when this index saw it made; absent: unknown. */
+  hidden?: string;
 }
 
 /** A sweep in progress: a walk of the account's pages, newest first, that finds edits and deletions. */
@@ -95,6 +97,7 @@ export function isStoredLink(value: unknown): value is StoredLink {
     typeof link.description === "string" &&
     (link.date === null || typeof link.date === "string") &&
     typeof link.clicks === "number" &&
-    typeof link.seen === "number"
+    typeof link.seen === "number" &&
+    (link.hidden === undefined || typeof link.hidden === "string")
   );
 }
