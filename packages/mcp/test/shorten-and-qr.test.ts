@@ -89,6 +89,19 @@ describe("UTM fields", () => {
 });
 
 describe("shorten_links", () => {
+  test("counts what the server made: repeats of a URL are reused, not created", async () => {
+    const before = creates();
+    const links = () => sandbox.store.state.links.filter((link) => link.url.startsWith("https://example.com/repeat-")).length;
+    const urls = ["https://example.com/repeat-a", "https://example.com/repeat-b", "https://example.com/repeat-a", "https://example.com/repeat-c", "https://example.com/repeat-b"];
+    const answer = await session.call("shorten_links", { urls });
+    expect(links()).toBe(3);
+    expect(answer.structured).toMatchObject({ created: 3, reused: 2, failed: 0, skipped: 0 });
+    const { results } = answer.structured as { results: Array<{ status: string; id: number }> };
+    expect(results.map((result) => result.status)).toEqual(["created", "created", "reused", "created", "reused"]);
+    expect(results[2]!.id).toBe(results[0]!.id);
+    expect(creates() - before).toBe(5);
+  });
+
   const urls = Array.from({ length: 20 }, (_, index) => (index === 7 ? "not a url" : `https://example.com/bulk-mcp/${index}`));
 
   test("20 URLs give a result each, in order, the bad one failed with its field; again with reuse, all reused", async () => {
