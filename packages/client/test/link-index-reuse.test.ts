@@ -2,8 +2,11 @@
  * Reuse answers only with the link that was asked for: every option is compared (or the link is
  * made), and the candidate is confirmed with the server just before the answer.
  */
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { createOrReuse, LinkIndex, LinkShortClient, RateLimiter, type LinkCreateInput } from "../src";
+import { createOrReuse, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, type LinkCreateInput } from "../src";
 
 let sandbox: Sandbox;
 let client: LinkShortClient;
@@ -115,5 +118,72 @@ describe("reuse confirms the link with the server before answering", () => {
     const answer = await createOrReuse(client, index, { url });
     expect(answer.id).not.toBe(first.id);
     expect(recordOf(answer.id).expiry).toBeNull();
+  });
+});
+
+describe("an index file names its account", () => {
+  const folder = () => join(mkdtempSync(join(tmpdir(), "linkshort-account-")), "made-here");
+
+  it("serves another key none of the first account's links, not even before its first sync, and never holds a key", async () => {
+    const path = join(folder(), "index.json");
+    const url = "https://example.com/private?token=abc123";
+    const first = await createOrReuse(client, index, { url });
+    const storeA = new FileIndexStore(path);
+    const indexA = new LinkIndex({ store: storeA, account: client.accountId, minSyncIntervalMs: 0 });
+    await indexA.sync(client);
+    expect(indexA.findByLongUrl(url)?.id).toBe(first.id);
+    await storeA.release();
+
+    const admin = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey, rateLimit: { limiter: new RateLimiter() } });
+    const indexB = new LinkIndex({ store: new FileIndexStore(path), account: admin.accountId, minSyncIntervalMs: 0 });
+    await indexB.load();
+    expect(indexB.freshness().known).toBe(0);
+    expect(indexB.search("token").matches).toBe(0);
+    await indexB.sync(admin);
+    expect(indexB.findByLongUrl(url)).toBeUndefined();
+    const reused = await createOrReuse(admin, indexB, { url });
+    expect(reused.id).not.toBe(first.id);
+
+    const written = readdirSync(dirname(path)).map((name) => readFileSync(join(dirname(path), name), "utf8")).join("\n");
+    expect(written).not.toContain(sandbox.userKey);
+    expect(written).not.toContain(sandbox.adminKey);
+    expect(written).not.toContain("token=abc123");
+  });
+
+  it("an index that learns its account from the client (no account given) also starts over for another key", async () => {
+    const path = join(folder(), "index.json");
+    await createOrReuse(client, index, { url: "https://example.com/of-a" });
+    const storeA = new FileIndexStore(path);
+    await new LinkIndex({ store: storeA, minSyncIntervalMs: 0 }).sync(client);
+    await storeA.release();
+    const admin = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey, rateLimit: { limiter: new RateLimiter() } });
+    const indexB = new LinkIndex({ store: new FileIndexStore(path), minSyncIntervalMs: 0 });
+    await indexB.sync(admin);
+    expect(indexB.findByLongUrl("https://example.com/of-a")).toBeUndefined();
+  });
+
+  it("writes its files for their owner only, in a folder it makes for its owner only", async () => {
+    const path = join(folder(), "index.json");
+    await createOrReuse(client, index, { url: fresh() });
+    const store = new FileIndexStore(path);
+    const fileIndex = new LinkIndex({ store, account: client.accountId, minSyncIntervalMs: 0 });
+    fileIndex.watch(client);
+    await fileIndex.sync(client);
+    await createOrReuse(client, fileIndex, { url: fresh() });
+    await fileIndex.sync(client, { force: true });
+    const mode = (file: string) => statSync(file).mode & 0o777;
+    expect(mode(dirname(path))).toBe(0o700);
+    expect(mode(path)).toBe(0o600);
+    expect(mode(`${path}.journal`)).toBe(0o600);
+    expect(mode(`${path}.lock`)).toBe(0o600);
+    await store.release();
+  });
+
+  it("one account for https://X/ and https://x: one limiter and one index", () => {
+    const upper = new LinkShortClient({ baseUrl: `${sandbox.baseUrl.replace("127.0.0.1", "LOCALHOST")}/`, apiKey: sandbox.userKey });
+    const lower = new LinkShortClient({ baseUrl: sandbox.baseUrl.replace("127.0.0.1", "localhost"), apiKey: sandbox.userKey });
+    expect(upper.accountId).toBe(lower.accountId);
+    expect(upper.accountId).not.toContain(sandbox.userKey);
+    expect(new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey }).accountId).not.toBe(client.accountId);
   });
 });

@@ -76,6 +76,7 @@ export class ServerLinkIndex {
     this.#client = client;
     this.#store = options.store;
     this.index = new LinkIndex({
+      account: client.accountId,
       sleep: backgroundSleep,
       ...(options.store ? { store: options.store } : {}),
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),

@@ -63,7 +63,9 @@ export class CacheIndexStore implements LinkIndexStore {
   }
 
   async save(changes: IndexChanges): Promise<void> {
-    const touched = new Set<number>();
+    // What the cache held is not this index's (damaged, or of an older version): every bucket is written anew.
+    const touched = new Set<number>(changes.reset ? this.#buckets : []);
+    if (changes.reset) for (const link of changes.all()) touched.add(bucketOf(link.id));
     for (const link of changes.upserted) touched.add(bucketOf(link.id));
     for (const id of changes.deleted) touched.add(bucketOf(id));
     if (touched.size > 0) {

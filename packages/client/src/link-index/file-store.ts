@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { isStoredIndex, isStoredLink, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./store";
 
 /** A lease not renewed for this long belongs to a process that is gone (in any pid namespace). */
 const STALE_LEASE_MS = 10 * 60_000;
+/** The snapshot and the journal hold a whole account's long URLs (tokens in them included): for their owner only. */
+const PRIVATE_FILE = 0o600;
+/** A folder the store makes for them (an existing one is left as it is). */
+const PRIVATE_FOLDER = 0o700;
 /** The journal is folded into the snapshot once it is larger than the snapshot and this. */
 const MIN_COMPACT_BYTES = 1024 * 1024;
 
@@ -21,6 +25,8 @@ interface Lease {
  * JSON line per save, so a save costs what changed; the journal is folded into the snapshot when
  * it outgrows it. One process owns the files at a time (`FILE.lock`, a lease renewed on every
  * save); another process reads them but keeps its changes in memory, so two never both write.
+ * The files are made readable by their owner only. The snapshot names its account (the index
+ * checks it: see `LinkIndexOptions.account`); a save marked `reset` rewrites it whole.
  */
 export class FileIndexStore implements LinkIndexStore {
   readonly #path: string;
@@ -78,12 +84,12 @@ export class FileIndexStore implements LinkIndexStore {
   async save(changes: IndexChanges): Promise<void> {
     if (!(await this.owns())) return;
     await this.#renewLease();
-    if (this.#snapshotBytes === 0 || this.#journalBytes > Math.max(MIN_COMPACT_BYTES, this.#snapshotBytes)) {
+    if (changes.reset || this.#snapshotBytes === 0 || this.#journalBytes > Math.max(MIN_COMPACT_BYTES, this.#snapshotBytes)) {
       await this.#compact(changes.meta, changes.all());
       return;
     }
     const line = `${JSON.stringify({ meta: changes.meta, upserted: changes.upserted, deleted: changes.deleted })}\n`;
-    await appendFile(this.#journal, line);
+    await appendFile(this.#journal, line, { mode: PRIVATE_FILE });
     this.#journalBytes += Buffer.byteLength(line);
   }
 
@@ -96,10 +102,11 @@ export class FileIndexStore implements LinkIndexStore {
   async #compact(meta: IndexMeta, links: StoredLink[]): Promise<void> {
     const text = JSON.stringify({ meta, links });
     const temporary = `${this.#path}.${this.#token}.tmp`;
-    await writeFile(temporary, text);
+    await writeFile(temporary, text, { mode: PRIVATE_FILE });
     await rename(temporary, this.#path);
     // After the snapshot is in place: a crash in between replays a journal the snapshot already holds, which changes nothing.
-    await writeFile(this.#journal, "");
+    await writeFile(this.#journal, "", { mode: PRIVATE_FILE });
+    await chmod(this.#journal, PRIVATE_FILE); // one an older version made may be readable by others
     this.#snapshotBytes = Buffer.byteLength(text);
     this.#journalBytes = 0;
   }
@@ -118,10 +125,10 @@ export class FileIndexStore implements LinkIndexStore {
   }
 
   async #takeLease(): Promise<boolean> {
-    await mkdir(dirname(this.#lock), { recursive: true });
+    await mkdir(dirname(this.#lock), { recursive: true, mode: PRIVATE_FOLDER });
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
-        const handle = await open(this.#lock, "wx");
+        const handle = await open(this.#lock, "wx", PRIVATE_FILE);
         await handle.writeFile(this.#lease());
         await handle.close();
         return true;

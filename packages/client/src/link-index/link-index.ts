@@ -7,11 +7,17 @@ import type { Link, Page } from "../schemas";
 import type { Sleep } from "../transport";
 import { prepareQuery, rank, searchEntry, type IndexedLink, type SearchEntry } from "./search";
 import { aliasFromShortUrl, aliasKey, shortUrlKey } from "./short-url";
-import { isStoredIndex, MemoryIndexStore, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
+import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
 
 export interface LinkIndexOptions {
   /** Where the index is kept between runs; in memory by default. */
   store?: LinkIndexStore;
+  /**
+   * The account the index is of (`client.accountId`). A store holding another account's links (or
+   * naming none) starts the index empty and is rewritten. When absent, the first client the index
+   * syncs with or watches names it.
+   */
+  account?: string;
   /** Links per page read. Default 100. */
   pageSize?: number;
   /** The share of each rate-limit window a sweep may use once the first full sweep is done. Default 1/3. */
@@ -97,6 +103,9 @@ export class LinkIndex {
   readonly #now: () => number;
   readonly #sleep: Sleep | undefined;
 
+  #account: string | undefined;
+  /** The store holds what is not this index's: the next save replaces it. */
+  #resetStore = false;
   #meta: IndexMeta = emptyMeta();
   readonly #links = new Map<number, StoredLink>();
   readonly #entries = new Map<number, SearchEntry>();
@@ -116,6 +125,7 @@ export class LinkIndex {
 
   constructor(options: LinkIndexOptions = {}) {
     this.#store = options.store ?? new MemoryIndexStore();
+    this.#account = options.account;
     this.#pageSize = options.pageSize ?? 100;
     this.#sweepShare = options.sweepShare ?? 1 / 3;
     this.#reserve = options.reserve ?? 2;
@@ -126,22 +136,44 @@ export class LinkIndex {
     this.#sleep = options.sleep;
   }
 
-  /** Reads the store once; a damaged or foreign store starts an empty index. */
+  /** Reads the store once; a damaged store, or one of another account, starts an empty index (and is rewritten). */
   load(): Promise<void> {
     this.#loaded ??= this.#store.load().then(
       (stored) => {
-        if (!isStoredIndex(stored)) return;
+        // A store naming no account is of an older version or of someone else: it is not trusted either.
+        if (!isStoredIndex(stored) || stored.meta.account === undefined || (this.#account !== undefined && stored.meta.account !== this.#account)) {
+          this.#resetStore = stored !== undefined;
+          this.#meta.account = this.#account;
+          return;
+        }
         this.#meta = stored.meta;
+        this.#account ??= stored.meta.account;
         for (const link of stored.links) this.#put(link);
         this.#upserted.clear();
       },
-      () => undefined,
+      () => {
+        this.#resetStore = true;
+      },
     );
     return this.#loaded;
   }
 
+  /** Makes sure the index is of `client`'s account: one of another account starts over, empty. */
+  #useAccount(client: LinkShortClient): void {
+    const id = client.accountId;
+    const held = this.#meta.account ?? this.#account;
+    if (held !== undefined && held !== id) {
+      for (const linkId of [...this.#links.keys()]) this.#drop(linkId);
+      this.#meta = emptyMeta();
+      this.#resetStore = true;
+    }
+    this.#account = id;
+    this.#meta.account = id;
+  }
+
   /** Keeps the index up to date with every create, update and delete `client` makes; returns the function that stops it. */
   watch(client: LinkShortClient): () => void {
+    if (this.#account === undefined) this.#account = client.accountId;
     return client.links.watch((change) => this.#apply(change));
   }
 
@@ -267,6 +299,7 @@ export class LinkIndex {
 
   async #sync(client: LinkShortClient, options: SyncOptions): Promise<IndexFreshness> {
     await this.load();
+    this.#useAccount(client);
     const { signal } = options;
     const startedAt = this.#now();
     try {
@@ -507,13 +540,15 @@ export class LinkIndex {
 
   /** Hands what changed since the last save to the store; saves run one at a time, in order. */
   #save(): Promise<void> {
-    if (this.#upserted.size === 0 && this.#deleted.size === 0 && !this.#metaChanged()) return this.#saving;
-    const changes = {
+    if (this.#upserted.size === 0 && this.#deleted.size === 0 && !this.#resetStore && !this.#metaChanged()) return this.#saving;
+    const changes: IndexChanges = {
       meta: structuredClone(this.#meta),
       upserted: [...this.#upserted.values()].map((link) => ({ ...link })),
       deleted: [...this.#deleted],
       all: () => [...this.#links.values()],
+      ...(this.#resetStore ? { reset: true } : {}),
     };
+    this.#resetStore = false;
     this.#upserted = new Map();
     this.#deleted = new Set();
     this.#savedMeta = JSON.stringify(changes.meta);

@@ -25,6 +25,8 @@ export interface SweepState {
 /** Everything the index knows besides its links. */
 export interface IndexMeta {
   version: 1;
+  /** The account the links are of (`accountId`: base URL and a key digest); an index of another account is never loaded. */
+  account?: string;
   /** The highest id of a completed newest-first read: a read stops at a page that reaches it. */
   frontierId: number | null;
   sweep: SweepState | null;
@@ -49,6 +51,8 @@ export interface IndexChanges {
   deleted: number[];
   /** Every link now, for a store that writes the whole index (or compacts). */
   all: () => StoredLink[];
+  /** What the store held is not this index's (another account, or damaged): replace all of it with `all()`. */
+  reset?: boolean;
 }
 
 /** Where an index is kept between runs. */
@@ -80,6 +84,7 @@ export function isStoredIndex(value: unknown): value is StoredIndex {
     typeof meta === "object" &&
     meta.version === 1 &&
     typeof meta.generation === "number" &&
+    (meta.account === undefined || typeof meta.account === "string") &&
     Array.isArray(links) &&
     links.every(isStoredLink)
   );
