@@ -55,15 +55,16 @@ export class FileIndexStore implements LinkIndexStore {
     let stored: StoredIndex | undefined;
     try {
       const text = await readFile(this.#path, "utf8");
-      this.#snapshotBytes = Buffer.byteLength(text);
       const parsed: unknown = JSON.parse(text);
       if (isStoredIndex(parsed)) stored = parsed;
+      this.#snapshotBytes = stored ? Buffer.byteLength(text) : 0;
     } catch {
-      // No snapshot yet, or a damaged one: the index starts empty and the journal alone is not trusted.
-      return undefined;
+      this.#snapshotBytes = 0;
     }
-    const links = new Map(stored!.links.map((link) => [link.id, link]));
-    let meta = stored!.meta;
+    // No snapshot yet, or a damaged one: the index starts empty, the journal alone is not trusted, and the first save writes a snapshot.
+    if (!stored) return undefined;
+    const links = new Map(stored.links.map((link) => [link.id, link]));
+    let meta = stored.meta;
     const journal = await readFile(this.#journal, "utf8").catch(() => "");
     this.#journalBytes = Buffer.byteLength(journal);
     for (const line of journal.split("\n")) {
@@ -72,7 +73,10 @@ export class FileIndexStore implements LinkIndexStore {
       try {
         change = JSON.parse(line) as typeof change;
       } catch {
-        break; // a torn last line (the process died while appending): what came before stands
+        // A torn line (the process died while appending): what came before stands, and the first save
+        // folds it into the snapshot and empties the journal, so no later line is appended onto it.
+        this.#snapshotBytes = 0;
+        break;
       }
       for (const link of change.upserted ?? []) if (isStoredLink(link)) links.set(link.id, link);
       for (const id of change.deleted ?? []) if (typeof id === "number") links.delete(id);
