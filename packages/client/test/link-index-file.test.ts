@@ -1,6 +1,7 @@
 /** The index file after a crash: a torn journal line or a damaged snapshot is repaired at the next start, never carried on. */
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter } from "../src";
@@ -61,4 +62,47 @@ it("a damaged snapshot is rewritten at the next start, so the start after it rea
   expect(index.freshness().known).toBe(120);
   // The newest page on each of the two syncs: nothing else is read.
   expect(sandbox.requests.slice(before).filter((request) => request.path === "/api/urls").length).toBeLessThanOrEqual(2);
+});
+
+describe("the file's lease", () => {
+  it("a lease left by a process that died on this host is stale at once: the next process writes the file", async () => {
+    const dead = spawnSync(process.execPath, ["-e", "process.exit(0)"]).pid!;
+    writeFileSync(`${path}.lock`, JSON.stringify({ token: "left-behind", host: hostname(), pid: dead, renewedAt: Date.now() }));
+    const store = new FileIndexStore(path);
+    expect(await store.owns()).toBe(true);
+    await store.release();
+  });
+
+  it("a live holder keeps the file; the index says once on stderr that it keeps its changes in memory", async () => {
+    writeFileSync(`${path}.lock`, JSON.stringify({ token: "alive", host: hostname(), pid: process.pid, renewedAt: Date.now() }));
+    const said: string[] = [];
+    const store = new FileIndexStore(path, { warn: (text) => said.push(text) });
+    const index = new LinkIndex({ store, account: client.accountId, minSyncIntervalMs: 0 });
+    await index.sync(client);
+    await client.links.create({ url: "https://example.com/in-memory" });
+    await index.sync(client, { force: true });
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is in use by process ${process.pid}.*link index in memory only`));
+  });
+
+  it("the default warning goes to stderr", async () => {
+    writeFileSync(`${path}.lock`, JSON.stringify({ token: "alive", host: hostname(), pid: process.pid, renewedAt: Date.now() }));
+    const written = jest.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const store = new FileIndexStore(path);
+      expect(await store.owns()).toBe(false);
+      expect(written.mock.calls.map(([text]) => String(text)).join("")).toMatch(/index\.json is in use by process \d+ on this host; .* in memory only/);
+    } finally {
+      written.mockRestore();
+    }
+  });
+
+  it("writes through a symbolic link to the file, keeping the link", async () => {
+    const real = join(mkdtempSync(join(tmpdir(), "linkshort-real-")), "real.json");
+    writeFileSync(real, "");
+    symlinkSync(real, path);
+    await run();
+    expect(lstatSync(path).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(real, "utf8"))).toMatchObject({ meta: { version: 1 } });
+  });
 });

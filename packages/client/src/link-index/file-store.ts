@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { isStoredIndex, isStoredLink, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./store";
@@ -20,6 +20,18 @@ interface Lease {
   renewedAt: number;
 }
 
+/** A lease naming this host and a process that no longer runs (killed, crashed): it is stale at once. */
+function holderIsGone(lease: Lease): boolean {
+  if (lease.host !== hostname() || !Number.isSafeInteger(lease.pid) || lease.pid <= 0) return false;
+  try {
+    process.kill(lease.pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: a process runs under that id, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /**
  * Keeps an index in a file: a snapshot (`FILE`) and a journal of changes (`FILE.journal`), one
  * JSON line per save, so a save costs what changed; the journal is folded into the snapshot when
@@ -28,30 +40,73 @@ interface Lease {
  * The files are made readable by their owner only. The snapshot names its account (the index
  * checks it: see `LinkIndexOptions.account`); a save marked `reset` rewrites it whole.
  */
+export interface FileIndexStoreOptions {
+  now?: () => number;
+  /** Told once when the index is kept in memory only (another live process holds the file, or took it over). Default: stderr. */
+  warn?: (text: string) => void;
+}
+
+const warnOnStderr = (text: string) => {
+  process.stderr.write(`linkshort: ${text}\n`);
+};
+
 export class FileIndexStore implements LinkIndexStore {
-  readonly #path: string;
-  readonly #journal: string;
-  readonly #lock: string;
+  readonly #given: string;
+  #path: string;
+  #journal: string;
+  #lock: string;
+  #resolved: Promise<void> | undefined;
   readonly #token = randomUUID();
   readonly #now: () => number;
+  readonly #warn: (text: string) => void;
+  #warned = false;
   #owner: boolean | undefined;
   #journalBytes = 0;
   #snapshotBytes = 0;
 
-  constructor(path: string, options: { now?: () => number } = {}) {
+  constructor(path: string, options: FileIndexStoreOptions = {}) {
+    this.#given = path;
     this.#path = path;
     this.#journal = `${path}.journal`;
     this.#lock = `${path}.lock`;
     this.#now = options.now ?? Date.now;
+    this.#warn = options.warn ?? warnOnStderr;
+  }
+
+  /** A path that is a symbolic link is written through: the snapshot replaces the file it points to, and the link stays. */
+  #resolve(): Promise<void> {
+    this.#resolved ??= realpath(this.#given).then(
+      (real) => {
+        this.#path = real;
+        this.#journal = `${real}.journal`;
+        this.#lock = `${real}.lock`;
+      },
+      () => undefined,
+    );
+    return this.#resolved;
+  }
+
+  #inMemoryOnly(why: string): void {
+    if (this.#warned) return;
+    this.#warned = true;
+    this.#warn(`${this.#given} ${why}; this process keeps its link index in memory only (its changes are not saved)`);
   }
 
   /** Whether this store writes the files (false: another live process owns them). */
   async owns(): Promise<boolean> {
-    this.#owner ??= await this.#takeLease();
+    await this.#resolve();
+    if (this.#owner === undefined) {
+      this.#owner = await this.#takeLease();
+      if (!this.#owner) {
+        const holder = await this.#readLease();
+        this.#inMemoryOnly(holder ? `is in use by process ${holder.pid} on ${holder.host === hostname() ? "this host" : holder.host}` : "cannot be locked");
+      }
+    }
     return this.#owner;
   }
 
   async load(): Promise<StoredIndex | undefined> {
+    await this.#resolve();
     let stored: StoredIndex | undefined;
     try {
       const text = await readFile(this.#path, "utf8");
@@ -118,7 +173,7 @@ export class FileIndexStore implements LinkIndexStore {
   async #readLease(): Promise<Lease | undefined> {
     try {
       const lease = JSON.parse(await readFile(this.#lock, "utf8")) as Partial<Lease>;
-      return typeof lease.token === "string" && typeof lease.renewedAt === "number" ? (lease as Lease) : undefined;
+      return typeof lease.token === "string" && typeof lease.renewedAt === "number" && typeof lease.host === "string" && typeof lease.pid === "number" ? (lease as Lease) : undefined;
     } catch {
       return undefined;
     }
@@ -141,7 +196,7 @@ export class FileIndexStore implements LinkIndexStore {
       }
       const lease = await this.#readLease();
       const age = lease ? this.#now() - lease.renewedAt : this.#now() - (await stat(this.#lock).catch(() => ({ mtimeMs: 0 }))).mtimeMs;
-      if (age < STALE_LEASE_MS) return false;
+      if (age < STALE_LEASE_MS && !(lease && holderIsGone(lease))) return false;
       // A stale lease: remove it and race for a fresh one (only one `wx` create can win).
       await rm(this.#lock, { force: true });
     }
@@ -152,6 +207,7 @@ export class FileIndexStore implements LinkIndexStore {
     const lease = await this.#readLease();
     if (lease?.token !== this.#token) {
       this.#owner = false;
+      this.#inMemoryOnly(`was taken over by ${lease ? `process ${lease.pid} on ${lease.host === hostname() ? "this host" : lease.host}` : "another process"}`);
       throw new Error(`${this.#lock} was taken over by another process; this index keeps its changes in memory`);
     }
     if (this.#now() - lease.renewedAt > STALE_LEASE_MS / 10) await writeFile(this.#lock, this.#lease());
