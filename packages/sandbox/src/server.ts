@@ -96,6 +96,7 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     store,
     faults,
     mode: options.mode ?? "deployed",
+    dateTies: options.dateTies ?? "by-id",
     requests: log.entries,
     close: async () => {
       server.closeAllConnections();

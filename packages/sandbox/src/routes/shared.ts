@@ -1,3 +1,4 @@
+import type { DateTieOrder } from "../date-ties";
 import type { UserRecord } from "../state";
 import type { Store } from "../store";
 import type { Mode } from "../views";
@@ -23,6 +24,8 @@ export interface ApiContext {
   mode: Mode;
   baseUrl: string;
   now: number;
+  /** How links of the same second are listed by date (absent: by id). */
+  dateTies?: DateTieOrder;
 }
 
 export type ApiBody = Record<string, unknown>;
