@@ -1,5 +1,5 @@
 import type { LinkShortClient } from "../client";
-import { AbortedError, NotFoundError } from "../errors";
+import { AbortedError } from "../errors";
 import { PagePromise } from "../pagination";
 import type { RequestOptions } from "../resources/shared";
 import type { LinkChange } from "../resources/links";
@@ -7,7 +7,8 @@ import type { Link, Page } from "../schemas";
 import type { Sleep } from "../transport";
 import { prepareQuery, rank, searchEntry, type IndexedLink, type SearchEntry } from "./search";
 import { aliasFromShortUrl, aliasKey, shortUrlKey } from "./short-url";
-import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
+import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink, type SweepState } from "./store";
+import { coveringPage, dateKey, leadingRunEnd, trailingRunStart } from "./walk";
 
 export interface LinkIndexOptions {
   /** Where the index is kept between runs; in memory by default. */
@@ -28,8 +29,6 @@ export interface LinkIndexOptions {
   sweepEveryMs?: number;
   /** A sync sooner than this after the last one reads nothing (typing must not spend the key's limit). Default 10 s. */
   minSyncIntervalMs?: number;
-  /** The most unseen links a finished sweep confirms one by one; past it, a mass deletion is believed. Default 20. */
-  maxConfirmations?: number;
   now?: () => number;
   /** Lets `sync({ wait: true })` wait for the next window instead of stopping. */
   sleep?: Sleep;
@@ -71,6 +70,9 @@ export interface IndexSearchResult {
   freshness: IndexFreshness;
 }
 
+/** Walks one sweep may begin before it gives up until the next is due (pages that keep moving). */
+const MAX_WALKS_PER_SWEEP = 3;
+
 const emptyMeta = (): IndexMeta => ({
   version: 1,
   frontierId: null,
@@ -99,7 +101,6 @@ export class LinkIndex {
   readonly #reserve: number;
   readonly #sweepEveryMs: number;
   readonly #minSyncIntervalMs: number;
-  readonly #maxConfirmations: number;
   readonly #now: () => number;
   readonly #sleep: Sleep | undefined;
 
@@ -131,7 +132,6 @@ export class LinkIndex {
     this.#reserve = options.reserve ?? 2;
     this.#sweepEveryMs = options.sweepEveryMs ?? 15 * 60_000;
     this.#minSyncIntervalMs = options.minSyncIntervalMs ?? 10_000;
-    this.#maxConfirmations = options.maxConfirmations ?? 20;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep;
   }
@@ -147,6 +147,8 @@ export class LinkIndex {
           return;
         }
         this.#meta = stored.meta;
+        // A sweep saved by an older version walks another way: the next sync starts a new one.
+        if (this.#meta.sweep !== null && this.#meta.sweep.phase === undefined) this.#meta.sweep = null;
         this.#account ??= stored.meta.account;
         for (const link of stored.links) this.#put(link);
         this.#upserted.clear();
@@ -278,7 +280,7 @@ export class LinkIndex {
   confirmed(details: Pick<IndexedLink, "id" | "shorturl" | "longurl" | "title" | "description">): void {
     const known = this.#links.get(details.id);
     if (!known) return;
-    this.#see({ ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description });
+    this.#see({ ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description }, false);
     void this.#save();
   }
 
@@ -337,9 +339,9 @@ export class LinkIndex {
     return this.freshness();
   }
 
-  #readPage(client: LinkShortClient, page: number, signal: AbortSignal | undefined): Promise<Page<Link>> {
+  #readPage(client: LinkShortClient, page: number, signal: AbortSignal | undefined, limit = this.#pageSize): Promise<Page<Link>> {
     const options: RequestOptions = signal ? { signal } : {};
-    return Promise.resolve(client.links.list({ order: "date", limit: this.#pageSize, page }, options));
+    return Promise.resolve(client.links.list({ order: "date", limit, page }, options));
   }
 
   /** New links: newest-first pages down to one that reaches the frontier (one request when nothing is new). */
@@ -351,7 +353,7 @@ export class LinkIndex {
       let reached = false;
       for (const item of page.items) {
         if (item.id > frontier && !this.#links.has(item.id) && this.#meta.serverCount !== null) this.#meta.serverCount += 1;
-        this.#see(item);
+        this.#see(item, false);
         highest = Math.max(highest, item.id);
         if (item.id <= frontier) reached = true;
       }
@@ -360,61 +362,138 @@ export class LinkIndex {
     this.#meta.frontierId = highest;
   }
 
-  #startSweep(): void {
+  /** Starts a sweep (`attempt`: walks of it that could not be trusted so far). */
+  #startSweep(attempt = 0): void {
     const generation = this.#meta.generation + 1;
-    let startMaxId = 0;
-    for (const id of this.#links.keys()) startMaxId = Math.max(startMaxId, id);
     this.#meta.generation = generation;
-    this.#meta.sweep = { generation, page: 1, pages: this.#meta.sweep?.pages ?? 1, startedAt: this.#now(), startMaxId, unconfirmed: [] };
+    this.#meta.sweep = {
+      generation,
+      phase: "probe",
+      page: 1,
+      pages: this.#meta.sweep?.pages ?? 1,
+      startedAt: this.#now(),
+      startMaxId: this.highestId(),
+      highestAtStart: 0,
+      totalAtStart: null,
+      openRun: null,
+      straddled: [],
+      attempt,
+    };
   }
 
-  /** One request of the sweep: the next page, or the next unseen link to confirm once the walk is done. */
+  /** One request of the sweep: the first page, the last (to count), the next page of the walk, or a run of equal dates read whole. */
   async #sweepStep(client: LinkShortClient, signal: AbortSignal | undefined): Promise<void> {
     const sweep = this.#meta.sweep!;
-    if (sweep.page === 0) {
-      const id = sweep.unconfirmed.shift()!;
-      try {
-        const { details } = await client.links.get(id, signal ? { signal } : {});
-        const known = this.#links.get(id);
-        if (known) this.#see({ ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description });
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) {
-          sweep.unconfirmed.unshift(id);
-          throw error;
-        }
-        this.#drop(id);
+    if (sweep.phase === "cover") {
+      const [first, last] = sweep.straddled.shift()!;
+      const window = coveringPage(first, last);
+      if (window) {
+        const page = await this.#readPage(client, window.page, signal, window.limit);
+        // A server that answers another window (it caps the page size) leaves the run unread.
+        if (page.perpage === window.limit && page.currentpage === window.page) for (const item of page.items) this.#see(item, true);
       }
-      if (sweep.unconfirmed.length === 0) this.#finishSweep();
+      if (sweep.straddled.length === 0) this.#endWalk(sweep);
       return;
     }
     const page = await this.#readPage(client, sweep.page, signal);
-    for (const item of page.items) this.#see(item);
-    if (this.#meta.frontierId === null) {
-      // The first page of the first sweep: every later link is newer than these.
-      this.#meta.frontierId = page.items.reduce((max, item) => Math.max(max, item.id), 0);
-    }
     sweep.pages = Math.max(1, page.maxpage);
-    if (!PagePromise.isLastPage(page, sweep.page)) {
-      sweep.page = page.currentpage + 1;
-      if (!this.#meta.serverCountExact || this.#meta.serverCount === null) {
-        this.#meta.serverCount = Math.max(this.#links.size, page.maxpage * page.perpage);
-        this.#meta.serverCountExact = false;
+    const last = PagePromise.isLastPage(page, sweep.page);
+    if (sweep.phase === "probe") {
+      sweep.highestAtStart = page.items.reduce((max, item) => Math.max(max, item.id), 0);
+      // The first page of the first sweep: every later link is newer than these.
+      this.#meta.frontierId ??= sweep.highestAtStart;
+      if (last) {
+        // The whole list in one answer: a walk by itself.
+        for (const item of page.items) this.#see(item, true);
+        sweep.totalAtStart = page.items.length;
+        this.#countExactly(page);
+        this.#endWalk(sweep);
+        return;
       }
+      for (const item of page.items) this.#see(item, false);
+      this.#estimateCount(page);
+      sweep.phase = "count";
+      sweep.page = sweep.pages;
       return;
     }
+    if (sweep.phase === "count") {
+      for (const item of page.items) this.#see(item, false);
+      if (!last || (page.items.length === 0 && sweep.page > 1)) {
+        // The list grew or shrank since the first page: read the last page it has now.
+        sweep.page = page.items.length === 0 ? Math.max(1, Math.min(sweep.page - 1, page.maxpage)) : Math.max(sweep.page + 1, page.maxpage);
+        return;
+      }
+      sweep.totalAtStart = this.#countExactly(page);
+      sweep.phase = "walk";
+      sweep.page = 1;
+      return;
+    }
+    for (const item of page.items) this.#see(item, true);
+    this.#noteRuns(sweep, page, last);
+    if (!last) {
+      sweep.page = page.currentpage + 1;
+      return;
+    }
+    this.#countExactly(page);
+    this.#endWalk(sweep);
+  }
+
+  /** Notes where a run of equal dates crosses the boundary between the page before and this one. */
+  #noteRuns(sweep: SweepState, page: Page<Link>, last: boolean): void {
+    const offset = (page.currentpage - 1) * page.perpage;
+    const items = page.items;
+    let run = sweep.openRun;
+    if (run !== null) {
+      const end = leadingRunEnd(items, run.date);
+      if (end === -1) run = null;
+      else if (end < items.length - 1 || last) {
+        sweep.straddled.push([run.start, offset + end]);
+        run = null;
+      }
+    }
+    if (run === null && !last && items.length > 0) {
+      const start = trailingRunStart(items);
+      run = { date: dateKey(items[start]!), start: offset + start };
+    }
+    sweep.openRun = run;
+  }
+
+  /**
+   * The walk is over: trusted when it saw as many of the links up to `highestAtStart` as the server
+   * counted before it (it saw each of them then: none was deleted under it). Else runs of equal dates
+   * the pages split are read whole, and a walk still short is walked again; its unseen links stay.
+   */
+  #endWalk(sweep: SweepState): void {
+    let seen = 0;
+    for (const link of this.#links.values()) if (link.seen === sweep.generation && link.id <= sweep.highestAtStart) seen += 1;
+    if (seen === sweep.totalAtStart) {
+      for (const link of [...this.#links.values()]) {
+        // Up to highestAtStart: unseen by a walk that saw every link. Above it, yet known when the sweep began: gone before the first page was read.
+        const gone = link.id <= sweep.highestAtStart ? link.seen < sweep.generation : link.id <= sweep.startMaxId;
+        if (gone) this.#drop(link.id);
+      }
+      this.#finishSweep();
+    } else if (sweep.phase === "walk" && sweep.straddled.length > 0) {
+      sweep.phase = "cover";
+    } else if (sweep.attempt + 1 < MAX_WALKS_PER_SWEEP) {
+      this.#startSweep(sweep.attempt + 1);
+    } else {
+      // The pages keep moving: not complete, nothing dropped; the next due sweep tries again.
+      this.#meta.sweep = null;
+    }
+  }
+
+  #estimateCount(page: Page<Link>): void {
+    if (this.#meta.serverCountExact && this.#meta.serverCount !== null) return;
+    this.#meta.serverCount = Math.max(this.#links.size, page.maxpage * page.perpage);
+    this.#meta.serverCountExact = false;
+  }
+
+  /** The count the last page implies (with the page size the server answered with). */
+  #countExactly(page: Page<Link>): number {
     this.#meta.serverCount = (page.currentpage - 1) * page.perpage + page.items.length;
     this.#meta.serverCountExact = true;
-    const unseen: number[] = [];
-    for (const link of this.#links.values()) if (link.seen < sweep.generation && link.id <= sweep.startMaxId) unseen.push(link.id);
-    if (unseen.length > this.#maxConfirmations) {
-      for (const id of unseen) this.#drop(id);
-      this.#finishSweep();
-    } else if (unseen.length > 0) {
-      sweep.page = 0;
-      sweep.unconfirmed = unseen;
-    } else {
-      this.#finishSweep();
-    }
+    return this.#meta.serverCount;
   }
 
   #finishSweep(): void {
@@ -465,7 +544,8 @@ export class LinkIndex {
         description: change.description ?? known?.description ?? "",
         date: known?.date ?? null,
         clicks: known?.clicks ?? 0,
-        seen: known?.seen ?? this.#meta.generation,
+        // Not seen by a walk: a sweep under way must still find it on its pages.
+        seen: known?.seen ?? this.#meta.generation - 1,
         // An update may have changed what the API never shows; a create is recorded by whoever made it.
         ...(change.kind === "created" && known?.hidden !== undefined ? { hidden: known.hidden } : {}),
       });
@@ -473,8 +553,14 @@ export class LinkIndex {
     void this.#save();
   }
 
-  /** Records a link as the server just showed it. */
-  #see(item: IndexedLink): void {
+  /**
+   * Records a link as the server just showed it. `walked`: shown by the sweep's walk, which counts
+   * it as seen; other reads (the newest links, a GET, the sweep's first and last page) change what
+   * it says but not whether the walk saw it.
+   */
+  #see(item: IndexedLink, walked: boolean): void {
+    const known = this.#links.get(item.id);
+    const seen = walked ? this.#meta.generation : (known?.seen ?? this.#meta.generation - 1);
     const link: StoredLink = {
       id: item.id,
       alias: item.alias,
@@ -484,9 +570,8 @@ export class LinkIndex {
       description: item.description,
       date: item.date,
       clicks: item.clicks,
-      seen: this.#meta.generation,
+      seen,
     };
-    const known = this.#links.get(item.id);
     if (known?.hidden !== undefined) link.hidden = known.hidden;
     if (known && sameLink(known, link)) {
       // Saved too: after a restart in the middle of a sweep, a link the walk saw must not look unseen.

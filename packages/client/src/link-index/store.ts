@@ -8,18 +8,33 @@ export interface StoredLink extends IndexedLink {
   hidden?: string;
 }
 
-/** A sweep in progress: a walk of the account's pages, newest first, that finds edits and deletions. */
+/**
+ * A sweep in progress: a walk of the account's pages, newest first, that finds edits and deletions.
+ * It reads the first page (the newest id, `highestAtStart`), then the last (the exact count,
+ * `totalAtStart`), then every page. The walk is trusted only when it saw exactly that many of the
+ * links up to `highestAtStart`: links deleted by others while it walks shift the pages under it, and
+ * then it reads again rather than drop a link it did not see.
+ */
 export interface SweepState {
   generation: number;
-  /** The next page to read. */
+  phase: "probe" | "count" | "walk" | "cover";
+  /** The next page to read (the last page, in the count phase). */
   page: number;
   /** The pages the list had when last read. */
   pages: number;
   startedAt: number;
-  /** The highest id known when the sweep started: links above it are newer than the walk, never deletion candidates. */
+  /** The highest id known when the sweep started. */
   startMaxId: number;
-  /** Links the walk did not see, to confirm one by one before they are dropped (a deletion elsewhere shifts pages). */
-  unconfirmed: number[];
+  /** The highest id on the first page: links up to it existed when the walk began. */
+  highestAtStart: number;
+  /** How many links the server held, counted at the last page before the walk; null until read. */
+  totalAtStart: number | null;
+  /** A run of equal dates that reached the end of the page last walked: its date and first list position. */
+  openRun: { date: string; start: number } | null;
+  /** Runs of equal dates that a page boundary fell inside: their first and last list positions. */
+  straddled: Array<[number, number]>;
+  /** Walks of this sweep that could not be trusted before this one. */
+  attempt: number;
 }
 
 /** Everything the index knows besides its links. */
