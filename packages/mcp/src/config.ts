@@ -2,6 +2,7 @@
 import { LinkShortClient, ValidationError } from "@linkshort/client";
 import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
+import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 
 export const BASE_URL_VARIABLE = "LINKSHORT_BASE_URL";
@@ -52,7 +53,8 @@ An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configur
   --max-wait SECONDS    longest wait for the rate limit before a tool answers "retry after N s" (default ${DEFAULT_MAX_WAIT_SECONDS})
   --deadline SECONDS    longest a tool call may take before it answers with an error (default ${DEFAULT_DEADLINE_SECONDS})
   --index-file PATH     keep the index of the account's links that find_links searches in this file, so a
-                        restart does not read the account again (default: memory)
+                        restart does not read the account again (default: memory; the desktop bundle
+                        keeps it in ~/.linkshort-mcp/link-index.json)
   ${INDEX_FILE_VARIABLE}  the same path from the environment (the flag wins)
 `;
 
@@ -103,9 +105,14 @@ export function parseCommandLine(argv: string[]): CommandLine {
   };
 }
 
+/**
+ * A path as a person or a host wrote it: `~/` and `${HOME}` (as a desktop bundle's default says it,
+ * when the host leaves it to the server) start at the home folder.
+ */
 function indexFilePath(path: string, source: string): string {
   if (path.trim() === "" || path.length > 4096 || path.includes("\0")) throw new ConfigError(`${source} must be a file path`);
-  return path;
+  const home = /^(~|\$\{HOME\})(?=[/\\])/.exec(path);
+  return home ? `${homedir()}${path.slice(home[0].length)}` : path;
 }
 
 /** The link index's file: --index-file, else the environment's; undefined keeps it in memory. */

@@ -8,6 +8,7 @@ import type { Sleep } from "../transport";
 import { prepareQuery, rank, searchEntry, type IndexedLink, type SearchEntry } from "./search";
 import { aliasFromShortUrl, aliasKey, shortUrlKey } from "./short-url";
 import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink, type SweepState } from "./store";
+import { SweepPacer } from "./pacing";
 import { coveringPage, dateKey, leadingRunEnd, trailingRunStart } from "./walk";
 
 export interface LinkIndexOptions {
@@ -98,7 +99,6 @@ export class LinkIndex {
   readonly #store: LinkIndexStore;
   readonly #pageSize: number;
   readonly #sweepShare: number;
-  readonly #reserve: number;
   readonly #sweepEveryMs: number;
   readonly #minSyncIntervalMs: number;
   readonly #now: () => number;
@@ -120,16 +120,14 @@ export class LinkIndex {
   /** What has changed since the last save. */
   #upserted = new Map<number, StoredLink>();
   #deleted = new Set<number>();
-  /** Sweep requests sent in the window that ends at `#windowResetAt`. */
-  #windowResetAt: number | undefined;
-  #windowSpent = 0;
+  readonly #pacer: SweepPacer;
 
   constructor(options: LinkIndexOptions = {}) {
     this.#store = options.store ?? new MemoryIndexStore();
     this.#account = options.account;
     this.#pageSize = options.pageSize ?? 100;
     this.#sweepShare = options.sweepShare ?? 1 / 3;
-    this.#reserve = options.reserve ?? 2;
+    this.#pacer = new SweepPacer(options.reserve ?? 2);
     this.#sweepEveryMs = options.sweepEveryMs ?? 15 * 60_000;
     this.#minSyncIntervalMs = options.minSyncIntervalMs ?? 10_000;
     this.#now = options.now ?? Date.now;
@@ -322,12 +320,12 @@ export class LinkIndex {
           this.#startSweep();
           sweepsStarted += 1;
         }
-        if (!this.#sweepMayRead(client)) {
+        if (!this.#pacer.mayRead(client.rateLimitHeadroom(), this.#sweepShareNow(), this.#now())) {
           if (!options.wait || !(await this.#waitForWindow(client, signal))) break;
           continue;
         }
         budget -= 1;
-        this.#windowSpent += 1;
+        this.#pacer.sent();
         await this.#sweepStep(client, signal);
         if (this.#meta.frontierId !== null && this.#meta.lastSyncAt === null) this.#meta.lastSyncAt = startedAt;
         await this.#save();
@@ -501,27 +499,17 @@ export class LinkIndex {
     this.#meta.lastFullSweepAt = this.#now();
   }
 
-  /** Whether the sweep may send a request now and still leave the key's window its share for other calls (a new window starts its count anew). */
-  #sweepMayRead(client: LinkShortClient): boolean {
-    const headroom = client.rateLimitHeadroom();
-    if (headroom === undefined) return true;
-    if (headroom.resetAt !== this.#windowResetAt) {
-      this.#windowResetAt = headroom.resetAt;
-      this.#windowSpent = 0;
-    }
-    const share = this.#meta.lastFullSweepAt === null ? 1 : this.#sweepShare;
-    const allowed = Math.max(1, Math.floor(headroom.limit * share) - this.#reserve);
-    return headroom.remaining > this.#reserve && this.#windowSpent < allowed;
+  #sweepShareNow(): number {
+    return this.#meta.lastFullSweepAt === null ? 1 : this.#sweepShare;
   }
 
-  /** Sleeps until the key's window ends; false when there is no sleep or no known end. */
+  /** Sleeps until the sweep may read again (a later moment of the window, or the next one); false when there is no sleep or no known time. */
   async #waitForWindow(client: LinkShortClient, signal: AbortSignal | undefined): Promise<boolean> {
-    const resetAt = client.rateLimitHeadroom()?.resetAt;
-    if (this.#sleep === undefined || resetAt === undefined) return false;
+    const headroom = client.rateLimitHeadroom();
+    const at = headroom && this.#pacer.nextReadAt(headroom, this.#sweepShareNow(), this.#now());
+    if (this.#sleep === undefined || at === undefined) return false;
     if (signal?.aborted) throw new AbortedError();
-    await this.#sleep(Math.max(50, resetAt - this.#now() + 50), signal);
-    this.#windowResetAt = undefined;
-    this.#windowSpent = 0;
+    await this.#sleep(Math.max(50, at - this.#now() + (at === headroom?.resetAt ? 50 : 0)), signal);
     return true;
   }
 
