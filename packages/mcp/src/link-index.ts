@@ -8,7 +8,7 @@
  * bounded step (the newest links, at most one request and none within 10 s of the last, and a
  * couple of pages of a due sweep), so an idle server spends nothing of the key's limit.
  */
-import { AbortedError, FileIndexStore, LinkIndex, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep } from "@linkshort/client";
+import { AbortedError, AccountRegistry, FileIndexStore, freshnessSentence, LinkIndex, MAX_INDEXED_ACCOUNTS, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep } from "@linkshort/client";
 import { clause } from "./failures";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
@@ -58,7 +58,6 @@ const backgroundSleep: Sleep = (ms, signal) =>
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
-const count = (value: number) => value.toLocaleString("en-US");
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 export class ServerLinkIndex {
@@ -162,14 +161,9 @@ export class ServerLinkIndex {
   }
 
   #answer(freshness: IndexFreshness): FreshnessAnswer {
-    const { known, serverCount, serverCountExact, complete, lastFullSweepAt, lastSyncAt } = freshness;
-    let summary: string;
-    if (!complete) {
-      const of = serverCount === null ? "" : ` of ${serverCountExact ? "" : "about "}${count(Math.max(serverCount, known))}`;
-      summary = `Indexed ${count(known)}${of} links; older links may be missing until the first sync finishes.`;
-    } else {
-      summary = `All ${count(known)} links indexed; every link was last checked at ${isoOrNull(lastFullSweepAt)}, new links read at ${isoOrNull(lastSyncAt ?? lastFullSweepAt)}.`;
-    }
+    const { known, serverCount, complete, lastFullSweepAt, lastSyncAt } = freshness;
+    const sentence = freshnessSentence(freshness, { times: "iso" });
+    let summary = complete ? `${sentence}.` : `${sentence}; older links may be missing until the first sync finishes.`;
     if (this.#lastFailure !== undefined) summary += ` The last update of the index failed (${this.#lastFailure}); links made elsewhere since may be missing.`;
     return { known, serverCount, complete, lastFullSweep: isoOrNull(lastFullSweepAt), lastSync: isoOrNull(lastSyncAt), summary };
   }
@@ -187,14 +181,9 @@ export class ServerLinkIndex {
   }
 }
 
-/** The index of each client that has none given: one per client (the CLI makes one client per process, per base URL and key). */
-const indexOfClient = new WeakMap<LinkShortClient, ServerLinkIndex>();
+/** The index of each account whose server was given none (the CLI gives one): at most the client's bound of accounts, the one let go stopped. */
+const serverIndexes = new AccountRegistry<ServerLinkIndex>(MAX_INDEXED_ACCOUNTS, (evicted) => void evicted.stop());
 
 export function serverLinkIndexFor(client: LinkShortClient): ServerLinkIndex {
-  let index = indexOfClient.get(client);
-  if (!index) {
-    index = new ServerLinkIndex(client);
-    indexOfClient.set(client, index);
-  }
-  return index;
+  return serverIndexes.get(client.accountId, () => new ServerLinkIndex(client));
 }

@@ -64,6 +64,9 @@ export interface IndexFreshness {
   sweep: { page: number; pages: number } | null;
 }
 
+/** How search results are ordered: best match (newest first among equals), or most clicks. */
+export type SearchOrder = "best" | "clicks";
+
 export interface IndexSearchResult {
   links: IndexedLink[];
   /** Links that matched, of which `links` are the best. */
@@ -211,10 +214,18 @@ export class LinkIndex {
    * The links that match `query`, best first: an exact short URL (any scheme, case, query,
    * fragment or trailing slash), alias or long URL first, then by the words found in the alias,
    * title, short URL, long URL and description; newest first among equals. An empty query
-   * lists the newest links.
+   * lists the newest links. `order: "clicks"`: the matches with the most clicks first (newest first
+   * among equals), the one click order for every front end.
    */
-  search(query: string, limit = 50): IndexSearchResult {
+  search(query: string, limit = 50, order: SearchOrder = "best"): IndexSearchResult {
     const prepared = prepareQuery(query);
+    if (order === "clicks") {
+      const found: StoredLink[] = [];
+      for (const id of this.#orderNewestFirst()) if (rank(this.#entries.get(id)!, prepared) > 0) found.push(this.#links.get(id)!);
+      // A stable sort of a newest-first list: newest first among equal counts.
+      const links = found.sort((a, b) => b.clicks - a.clicks).slice(0, limit);
+      return { links: links.map(stripSeen), matches: found.length, freshness: this.freshness() };
+    }
     const best: Array<{ score: number; link: StoredLink }> = [];
     let matches = 0;
     for (const id of this.#orderNewestFirst()) {
