@@ -5,8 +5,9 @@ import type { RequestOptions } from "../resources/shared";
 import type { LinkChange } from "../resources/links";
 import type { Link, Page } from "../schemas";
 import type { Sleep } from "../transport";
-import { prepareQuery, rank, searchEntry, type IndexedLink, type SearchEntry } from "./search";
-import { aliasFromShortUrl, aliasKey, shortUrlKey } from "./short-url";
+import { LinkTable, tableQuery } from "./link-table";
+import type { IndexedLink } from "./search";
+import { aliasFromShortUrl } from "./short-url";
 import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink, type SweepState } from "./store";
 import { SweepPacer } from "./pacing";
 import { coveringPage, dateKey, leadingRunEnd, trailingRunStart } from "./walk";
@@ -88,9 +89,6 @@ const emptyMeta = (): IndexMeta => ({
   serverCountExact: false,
 });
 
-const sameLink = (a: IndexedLink, b: IndexedLink) =>
-  a.alias === b.alias && a.shorturl === b.shorturl && a.longurl === b.longurl && a.title === b.title && a.description === b.description && a.date === b.date && a.clicks === b.clicks;
-
 /**
  * A local copy of one account's links, searched instead of paging through the account (the API
  * has no search). New links are read newest first down to the ones already known: a sync with
@@ -111,17 +109,11 @@ export class LinkIndex {
   /** The store holds what is not this index's: the next save replaces it. */
   #resetStore = false;
   #meta: IndexMeta = emptyMeta();
-  readonly #links = new Map<number, StoredLink>();
-  readonly #entries = new Map<number, SearchEntry>();
-  readonly #byShortKey = new Map<string, number>();
-  /** Lower-cased alias to the ids that have it (one per domain). */
-  readonly #byAlias = new Map<string, Set<number>>();
-  /** Ids, newest (highest) first; rebuilt after a change, on the next search. */
-  #newestFirst: number[] | null = [];
+  readonly #links = new LinkTable();
   #loaded: Promise<void> | undefined;
   #running: Promise<IndexFreshness> | undefined;
   /** What has changed since the last save. */
-  #upserted = new Map<number, StoredLink>();
+  #upserted = new Set<number>();
   #deleted = new Set<number>();
   readonly #pacer: SweepPacer;
 
@@ -166,7 +158,7 @@ export class LinkIndex {
     const id = client.accountId;
     const held = this.#meta.account ?? this.#account;
     if (held !== undefined && held !== id) {
-      for (const linkId of [...this.#links.keys()]) this.#drop(linkId);
+      for (const linkId of [...this.#links.ids()]) this.#drop(linkId);
       this.#meta = emptyMeta();
       this.#resetStore = true;
     }
@@ -218,68 +210,40 @@ export class LinkIndex {
    * among equals), the one click order for every front end.
    */
   search(query: string, limit = 50, order: SearchOrder = "best"): IndexSearchResult {
-    const prepared = prepareQuery(query);
-    if (order === "clicks") {
-      const found: StoredLink[] = [];
-      for (const id of this.#orderNewestFirst()) if (rank(this.#entries.get(id)!, prepared) > 0) found.push(this.#links.get(id)!);
-      // A stable sort of a newest-first list: newest first among equal counts.
-      const links = found.sort((a, b) => b.clicks - a.clicks).slice(0, limit);
-      return { links: links.map(stripSeen), matches: found.length, freshness: this.freshness() };
-    }
-    const best: Array<{ score: number; link: StoredLink }> = [];
-    let matches = 0;
-    for (const id of this.#orderNewestFirst()) {
-      const score = rank(this.#entries.get(id)!, prepared);
-      if (score === 0) continue;
-      matches += 1;
-      if (best.length === limit && score <= best[best.length - 1]!.score) continue;
-      let at = best.length;
-      while (at > 0 && best[at - 1]!.score < score) at -= 1;
-      best.splice(at, 0, { score, link: this.#links.get(id)! });
-      if (best.length > limit) best.pop();
-    }
-    return { links: best.map(({ link }) => stripSeen(link)), matches, freshness: this.freshness() };
+    const { links, matches } = this.#links.search(tableQuery(query), limit, order === "clicks");
+    return { links, matches, freshness: this.freshness() };
   }
 
   /** The link at a short URL (compared as `shortUrlKey` says). */
   findByShortUrl(address: string): IndexedLink | undefined {
-    const key = shortUrlKey(address);
-    const id = key === undefined ? undefined : this.#byShortKey.get(key);
-    return id === undefined ? undefined : stripSeen(this.#links.get(id)!);
+    const id = this.#links.idAtShortUrl(address);
+    return id === undefined ? undefined : this.#links.get(id);
   }
 
   /** The newest link with this alias, compared as `aliasKey` says. */
   findByAlias(alias: string): IndexedLink | undefined {
-    const ids = this.#byAlias.get(aliasKey(alias));
-    if (!ids || ids.size === 0) return undefined;
-    return stripSeen(this.#links.get(Math.max(...ids))!);
+    const ids = this.#links.idsWithAlias(alias);
+    return ids.length === 0 ? undefined : this.#links.get(Math.max(...ids));
   }
 
   /** The newest link whose long URL is exactly `longUrl` and that passes `also`. */
   findByLongUrl(longUrl: string, also: (link: IndexedLink) => boolean = () => true): IndexedLink | undefined {
-    for (const id of this.#orderNewestFirst()) {
-      const link = this.#links.get(id)!;
-      if (link.longurl === longUrl && also(link)) return stripSeen(link);
-    }
-    return undefined;
+    return this.#links.findByLongUrl(longUrl, also);
   }
 
   /** The highest link id known (0 when none): a link with an id at most this existed already. */
   highestId(): number {
-    if (this.#newestFirst) return this.#newestFirst[0] ?? 0;
-    let highest = 0;
-    for (const id of this.#links.keys()) if (id > highest) highest = id;
-    return highest;
+    return this.#links.highestId();
   }
 
   /** What `id` was made with that the API never shows, as recorded by `recordHiddenOptions`; undefined when unknown. */
   hiddenOptionsOf(id: number): string | undefined {
-    return this.#links.get(id)?.hidden;
+    return this.#links.hiddenOf(id);
   }
 
   /** Records what a link was just made with that the API never shows (see `hiddenOptionsKey`). */
   recordHiddenOptions(id: number, key: string): void {
-    const link = this.#links.get(id);
+    const link = this.#links.stored(id);
     if (!link || link.hidden === key) return;
     this.#put({ ...link, hidden: key });
     void this.#save();
@@ -302,8 +266,7 @@ export class LinkIndex {
   }
 
   get(id: number): IndexedLink | undefined {
-    const link = this.#links.get(id);
-    return link && stripSeen(link);
+    return this.#links.get(id);
   }
 
   // ---- reading the server
@@ -474,12 +437,12 @@ export class LinkIndex {
    */
   #endWalk(sweep: SweepState): void {
     let seen = 0;
-    for (const link of this.#links.values()) if (link.seen === sweep.generation && link.id <= sweep.highestAtStart) seen += 1;
+    for (const id of this.#links.ids()) if (id <= sweep.highestAtStart && this.#links.seenOf(id) === sweep.generation) seen += 1;
     if (seen === sweep.totalAtStart) {
-      for (const link of [...this.#links.values()]) {
+      for (const id of [...this.#links.ids()]) {
         // Up to highestAtStart: unseen by a walk that saw every link. Above it, yet known when the sweep began: gone before the first page was read.
-        const gone = link.id <= sweep.highestAtStart ? link.seen < sweep.generation : link.id <= sweep.startMaxId;
-        if (gone) this.#drop(link.id);
+        const gone = id <= sweep.highestAtStart ? this.#links.seenOf(id)! < sweep.generation : id <= sweep.startMaxId;
+        if (gone) this.#drop(id);
       }
       this.#finishSweep();
     } else if (sweep.phase === "walk" && sweep.straddled.length > 0) {
@@ -531,7 +494,7 @@ export class LinkIndex {
       if (this.#links.has(change.id) && this.#meta.serverCount !== null) this.#meta.serverCount -= 1;
       this.#drop(change.id);
     } else {
-      const known = this.#links.get(change.id);
+      const known = this.#links.stored(change.id);
       if (!known && change.kind === "created" && this.#meta.serverCount !== null) this.#meta.serverCount += 1;
       const shorturl = change.shorturl || known?.shorturl || "";
       this.#put({
@@ -558,8 +521,8 @@ export class LinkIndex {
    * it says but not whether the walk saw it.
    */
   #see(item: IndexedLink, walked: boolean): void {
-    const known = this.#links.get(item.id);
-    const seen = walked ? this.#meta.generation : (known?.seen ?? this.#meta.generation - 1);
+    const knownSeen = this.#links.seenOf(item.id);
+    const seen = walked ? this.#meta.generation : (knownSeen ?? this.#meta.generation - 1);
     const link: StoredLink = {
       id: item.id,
       alias: item.alias,
@@ -571,12 +534,13 @@ export class LinkIndex {
       clicks: item.clicks,
       seen,
     };
-    if (known?.hidden !== undefined) link.hidden = known.hidden;
-    if (known && sameLink(known, link)) {
+    const hidden = this.#links.hiddenOf(item.id);
+    if (hidden !== undefined) link.hidden = hidden;
+    if (knownSeen !== undefined && this.#links.holds(link)) {
       // Saved too: after a restart in the middle of a sweep, a link the walk saw must not look unseen.
-      if (known.seen !== link.seen) {
-        known.seen = link.seen;
-        this.#upserted.set(known.id, known);
+      if (knownSeen !== seen) {
+        this.#links.setSeen(item.id, seen);
+        this.#upserted.add(item.id);
       }
       return;
     }
@@ -584,42 +548,15 @@ export class LinkIndex {
   }
 
   #put(link: StoredLink): void {
-    const known = this.#entries.get(link.id);
-    if (known) this.#unlist(known);
-    if (!this.#links.has(link.id)) this.#newestFirst = null;
-    this.#links.set(link.id, link);
-    const entry = searchEntry(link);
-    this.#entries.set(link.id, entry);
-    if (entry.shortKey !== undefined) this.#byShortKey.set(entry.shortKey, link.id);
-    let sameAlias = this.#byAlias.get(entry.alias);
-    if (!sameAlias) this.#byAlias.set(entry.alias, (sameAlias = new Set()));
-    sameAlias.add(link.id);
-    this.#upserted.set(link.id, link);
+    this.#links.put(link);
+    this.#upserted.add(link.id);
     this.#deleted.delete(link.id);
   }
 
   #drop(id: number): void {
-    const entry = this.#entries.get(id);
-    if (!entry) return;
-    this.#unlist(entry);
-    this.#links.delete(id);
-    this.#entries.delete(id);
-    this.#newestFirst = null;
+    if (!this.#links.drop(id)) return;
     this.#upserted.delete(id);
     this.#deleted.add(id);
-  }
-
-  /** Removes an entry from the lookups by short URL and alias. */
-  #unlist(entry: SearchEntry): void {
-    if (entry.shortKey !== undefined && this.#byShortKey.get(entry.shortKey) === entry.link.id) this.#byShortKey.delete(entry.shortKey);
-    const sameAlias = this.#byAlias.get(entry.alias);
-    sameAlias?.delete(entry.link.id);
-    if (sameAlias?.size === 0) this.#byAlias.delete(entry.alias);
-  }
-
-  #orderNewestFirst(): number[] {
-    this.#newestFirst ??= [...this.#links.keys()].sort((a, b) => b - a);
-    return this.#newestFirst;
   }
 
   /** Hands what changed since the last save to the store; saves run one at a time, in order. */
@@ -627,13 +564,13 @@ export class LinkIndex {
     if (this.#upserted.size === 0 && this.#deleted.size === 0 && !this.#resetStore && !this.#metaChanged()) return this.#saving;
     const changes: IndexChanges = {
       meta: structuredClone(this.#meta),
-      upserted: [...this.#upserted.values()].map((link) => ({ ...link })),
+      upserted: [...this.#upserted].flatMap((id) => this.#links.stored(id) ?? []),
       deleted: [...this.#deleted],
-      all: () => [...this.#links.values()],
+      all: () => this.#links.all(),
       ...(this.#resetStore ? { reset: true } : {}),
     };
     this.#resetStore = false;
-    this.#upserted = new Map();
+    this.#upserted = new Set();
     this.#deleted = new Set();
     this.#savedMeta = JSON.stringify(changes.meta);
     this.#saving = this.#saving.then(() => this.#store.save(changes)).catch(() => undefined);
@@ -646,8 +583,4 @@ export class LinkIndex {
   #metaChanged(): boolean {
     return JSON.stringify(this.#meta) !== this.#savedMeta;
   }
-}
-
-function stripSeen({ id, alias, shorturl, longurl, title, description, date, clicks }: StoredLink): IndexedLink {
-  return { id, alias, shorturl, longurl, title, description, date, clicks };
 }
