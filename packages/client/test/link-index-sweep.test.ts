@@ -5,7 +5,7 @@
  * drops a live one.
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { LinkIndex, LinkShortClient, RateLimiter } from "../src";
+import { LinkIndex, LinkShortClient, RateLimiter, undiciTransport } from "../src";
 import { emptyStats } from "../../sandbox/src/state";
 import { fillLinks } from "./fill-links";
 
@@ -127,5 +127,32 @@ describe("a server that lists links of the same second in any order", () => {
     await index.sync(client);
     expect(indexedIds(index)).toEqual(liveIds());
     expect(index.freshness().complete).toBe(true);
+  });
+});
+
+describe("a server whose pages are smaller than the limit asked", () => {
+  it("walks by the page size it answers with: every link indexed, none dropped", async () => {
+    await start({ dateTies: "unstable" });
+    fillInBursts(1_000, 30);
+    // A server (or proxy) that caps the page size at 40 whatever the `limit` asked: perpage says 40.
+    const http = undiciTransport();
+    const capped = new LinkShortClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.userKey,
+      rateLimit: { limiter: new RateLimiter() },
+      transport: (request) => {
+        const url = new URL(request.url);
+        const limit = Number(url.searchParams.get("limit"));
+        if (url.pathname === "/api/urls" && limit > 40) url.searchParams.set("limit", "40");
+        return http({ ...request, url: url.toString() });
+      },
+    });
+    const index = new LinkIndex({ minSyncIntervalMs: 0, sweepEveryMs: 0 });
+    const first = await index.sync(capped);
+    expect(first.complete).toBe(true);
+    expect(first.serverCount).toBe(1_000);
+    expect(indexedIds(index)).toEqual(liveIds());
+    await index.sync(capped);
+    expect(indexedIds(index)).toEqual(liveIds());
   });
 });

@@ -10,7 +10,7 @@ import type { IndexedLink } from "./search";
 import { aliasFromShortUrl } from "./short-url";
 import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink, type SweepState } from "./store";
 import { SweepPacer } from "./pacing";
-import { coveringPage, dateKey, leadingRunEnd, trailingRunStart } from "./walk";
+import { coveringReads, dateKey, leadingRunEnd, rereads, trailingRunStart } from "./walk";
 
 export interface LinkIndexOptions {
   /** Where the index is kept between runs; in memory by default. */
@@ -349,6 +349,8 @@ export class LinkIndex {
       totalAtStart: null,
       openRun: null,
       straddled: [],
+      covers: [],
+      perpage: this.#pageSize,
       attempt,
     };
   }
@@ -357,14 +359,12 @@ export class LinkIndex {
   async #sweepStep(client: LinkShortClient, signal: AbortSignal | undefined): Promise<void> {
     const sweep = this.#meta.sweep!;
     if (sweep.phase === "cover") {
-      const [first, last] = sweep.straddled.shift()!;
-      const window = coveringPage(first, last);
-      if (window) {
-        const page = await this.#readPage(client, window.page, signal, window.limit);
-        // A server that answers another window (it caps the page size) leaves the run unread.
-        if (page.perpage === window.limit && page.currentpage === window.page) for (const item of page.items) this.#see(item, true);
-      }
-      if (sweep.straddled.length === 0) this.#endWalk(sweep);
+      const [number, limit, first, last] = sweep.covers.shift()!;
+      const page = await this.#readPage(client, number, signal, limit);
+      if (page.perpage === limit && page.currentpage === number) for (const item of page.items) this.#see(item, true);
+      // A server that caps the page size answered another window: read the run's pages again instead.
+      else if (page.perpage > 0 && page.perpage < limit) sweep.covers.push(...rereads(first, last, page.perpage));
+      if (sweep.covers.length === 0 || this.#seenByWalk(sweep) === sweep.totalAtStart) this.#endWalk(sweep);
       return;
     }
     const page = await this.#readPage(client, sweep.page, signal);
@@ -401,6 +401,7 @@ export class LinkIndex {
       return;
     }
     for (const item of page.items) this.#see(item, true);
+    if (page.items.length > 0) sweep.perpage = page.perpage;
     this.#noteRuns(sweep, page, last);
     if (!last) {
       sweep.page = page.currentpage + 1;
@@ -436,9 +437,7 @@ export class LinkIndex {
    * the pages split are read whole, and a walk still short is walked again; its unseen links stay.
    */
   #endWalk(sweep: SweepState): void {
-    let seen = 0;
-    for (const id of this.#links.ids()) if (id <= sweep.highestAtStart && this.#links.seenOf(id) === sweep.generation) seen += 1;
-    if (seen === sweep.totalAtStart) {
+    if (this.#seenByWalk(sweep) === sweep.totalAtStart) {
       for (const id of [...this.#links.ids()]) {
         // Up to highestAtStart: unseen by a walk that saw every link. Above it, yet known when the sweep began: gone before the first page was read.
         const gone = id <= sweep.highestAtStart ? this.#links.seenOf(id)! < sweep.generation : id <= sweep.startMaxId;
@@ -447,12 +446,21 @@ export class LinkIndex {
       this.#finishSweep();
     } else if (sweep.phase === "walk" && sweep.straddled.length > 0) {
       sweep.phase = "cover";
+      // A server that answered the walk with smaller pages than asked would cap a larger window too.
+      sweep.covers = coveringReads(sweep.straddled, sweep.perpage, sweep.perpage < this.#pageSize ? sweep.perpage : undefined);
     } else if (sweep.attempt + 1 < MAX_WALKS_PER_SWEEP) {
       this.#startSweep(sweep.attempt + 1);
     } else {
       // The pages keep moving: not complete, nothing dropped; the next due sweep tries again.
       this.#meta.sweep = null;
     }
+  }
+
+  /** Links up to `highestAtStart` that this walk saw. */
+  #seenByWalk(sweep: SweepState): number {
+    let seen = 0;
+    for (const id of this.#links.ids()) if (id <= sweep.highestAtStart && this.#links.seenOf(id) === sweep.generation) seen += 1;
+    return seen;
   }
 
   #estimateCount(page: Page<Link>): void {

@@ -33,6 +33,10 @@ export interface SweepState {
   openRun: { date: string; start: number } | null;
   /** Runs of equal dates that a page boundary fell inside: their first and last list positions. */
   straddled: Array<[number, number]>;
+  /** The reads that cover them, once the walk is over: [page, limit, the run's first and last positions]. */
+  covers: Array<[number, number, number, number]>;
+  /** The page size the server answered the walk with (it may be smaller than the limit asked). */
+  perpage: number;
   /** Walks of this sweep that could not be trusted before this one. */
   attempt: number;
 }

@@ -34,11 +34,38 @@ export function leadingRunEnd(items: readonly WalkItem[], date: string): number 
 
 export { dateKey };
 
-/** A page number and size whose window holds list positions `first` to `last` (from 0); undefined when none of at most MAX_COVER_LIMIT does. */
-export function coveringPage(first: number, last: number): { page: number; limit: number } | undefined {
-  for (let limit = last - first + 1; limit <= MAX_COVER_LIMIT; limit += 1) {
+/** A page number and size whose window holds list positions `first` to `last` (from 0); undefined when none of at most `maxLimit` does. */
+export function coveringPage(first: number, last: number, maxLimit = MAX_COVER_LIMIT): { page: number; limit: number } | undefined {
+  for (let limit = last - first + 1; limit <= maxLimit; limit += 1) {
     const page = Math.floor(first / limit) + 1;
     if (page * limit > last) return { page, limit };
   }
   return undefined;
+}
+
+/** Times the pages a run spans are read again when no one window can hold it (each read shows its links in a new order). */
+export const REREADS = 3;
+
+/**
+ * The reads that find every link of the runs the walk's pages split: one window holding the whole
+ * run where the server's page size allows (`perpage` smaller than the walk asked: the server caps
+ * it), else the pages the run spans, read REREADS times over.
+ */
+export function coveringReads(runs: ReadonlyArray<readonly [number, number]>, perpage: number, maxLimit = MAX_COVER_LIMIT): Array<[number, number, number, number]> {
+  const reads: Array<[number, number, number, number]> = [];
+  for (const [first, last] of runs) {
+    const window = coveringPage(first, last, maxLimit);
+    if (window) reads.push([window.page, window.limit, first, last]);
+    else reads.push(...rereads(first, last, perpage));
+  }
+  return reads;
+}
+
+/** The pages of `perpage` links that positions `first` to `last` span, REREADS times over. */
+export function rereads(first: number, last: number, perpage: number): Array<[number, number, number, number]> {
+  const reads: Array<[number, number, number, number]> = [];
+  for (let round = 0; round < REREADS; round += 1) {
+    for (let page = Math.floor(first / perpage) + 1; page <= Math.floor(last / perpage) + 1; page += 1) reads.push([page, perpage, first, last]);
+  }
+  return reads;
 }
