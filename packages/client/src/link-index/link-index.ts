@@ -8,9 +8,9 @@ import type { Sleep } from "../transport";
 import { LinkTable, tableQuery } from "./link-table";
 import type { IndexedLink } from "./search";
 import { aliasFromShortUrl } from "./short-url";
-import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink, type SweepState } from "./store";
+import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
 import { SweepPacer } from "./pacing";
-import { coveringReads, dateKey, leadingRunEnd, rereads, trailingRunStart } from "./walk";
+import { startSweep, sweepStep, type SweepHost } from "./sweep";
 
 export interface LinkIndexOptions {
   /** Where the index is kept between runs; in memory by default. */
@@ -75,9 +75,6 @@ export interface IndexSearchResult {
   freshness: IndexFreshness;
 }
 
-/** Walks one sweep may begin before it gives up until the next is due (pages that keep moving). */
-const MAX_WALKS_PER_SWEEP = 3;
-
 const emptyMeta = (): IndexMeta => ({
   version: 1,
   frontierId: null,
@@ -116,6 +113,7 @@ export class LinkIndex {
   #upserted = new Set<number>();
   #deleted = new Set<number>();
   readonly #pacer: SweepPacer;
+  readonly #sweepHost: SweepHost;
 
   constructor(options: LinkIndexOptions = {}) {
     this.#store = options.store ?? new MemoryIndexStore();
@@ -127,6 +125,14 @@ export class LinkIndex {
     this.#minSyncIntervalMs = options.minSyncIntervalMs ?? 10_000;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep;
+    this.#sweepHost = {
+      meta: () => this.#meta,
+      links: this.#links,
+      pageSize: this.#pageSize,
+      now: () => this.#now(),
+      see: (item, walked) => this.#see(item, walked),
+      drop: (id) => this.#drop(id),
+    };
   }
 
   /** Reads the store once; a damaged store, or one of another account, starts an empty index (and is rewritten). */
@@ -291,7 +297,7 @@ export class LinkIndex {
           const due = this.#meta.lastFullSweepAt === null || this.#now() - this.#meta.lastFullSweepAt >= this.#sweepEveryMs;
           // One sweep at most per call: a call ends when the walk it began is done.
           if (!due || sweepsStarted > 0) break;
-          this.#startSweep();
+          startSweep(this.#sweepHost);
           sweepsStarted += 1;
         }
         if (!this.#pacer.mayRead(client.rateLimitHeadroom(), this.#sweepShareNow(), this.#now())) {
@@ -300,7 +306,7 @@ export class LinkIndex {
         }
         budget -= 1;
         this.#pacer.sent();
-        await this.#sweepStep(client, signal);
+        await sweepStep(this.#sweepHost, (page, limit) => this.#readPage(client, page, signal, limit));
         if (this.#meta.frontierId !== null && this.#meta.lastSyncAt === null) this.#meta.lastSyncAt = startedAt;
         await this.#save();
         options.onProgress?.(this.freshness());
@@ -332,153 +338,6 @@ export class LinkIndex {
       if (reached || PagePromise.isLastPage(page, requested)) break;
     }
     this.#meta.frontierId = highest;
-  }
-
-  /** Starts a sweep (`attempt`: walks of it that could not be trusted so far). */
-  #startSweep(attempt = 0): void {
-    const generation = this.#meta.generation + 1;
-    this.#meta.generation = generation;
-    this.#meta.sweep = {
-      generation,
-      phase: "probe",
-      page: 1,
-      pages: this.#meta.sweep?.pages ?? 1,
-      startedAt: this.#now(),
-      startMaxId: this.highestId(),
-      highestAtStart: 0,
-      totalAtStart: null,
-      openRun: null,
-      straddled: [],
-      covers: [],
-      perpage: this.#pageSize,
-      attempt,
-    };
-  }
-
-  /** One request of the sweep: the first page, the last (to count), the next page of the walk, or a run of equal dates read whole. */
-  async #sweepStep(client: LinkShortClient, signal: AbortSignal | undefined): Promise<void> {
-    const sweep = this.#meta.sweep!;
-    if (sweep.phase === "cover") {
-      const [number, limit, first, last] = sweep.covers.shift()!;
-      const page = await this.#readPage(client, number, signal, limit);
-      if (page.perpage === limit && page.currentpage === number) for (const item of page.items) this.#see(item, true);
-      // A server that caps the page size answered another window: read the run's pages again instead.
-      else if (page.perpage > 0 && page.perpage < limit) sweep.covers.push(...rereads(first, last, page.perpage));
-      if (sweep.covers.length === 0 || this.#seenByWalk(sweep) === sweep.totalAtStart) this.#endWalk(sweep);
-      return;
-    }
-    const page = await this.#readPage(client, sweep.page, signal);
-    sweep.pages = Math.max(1, page.maxpage);
-    const last = PagePromise.isLastPage(page, sweep.page);
-    if (sweep.phase === "probe") {
-      sweep.highestAtStart = page.items.reduce((max, item) => Math.max(max, item.id), 0);
-      // The first page of the first sweep: every later link is newer than these.
-      this.#meta.frontierId ??= sweep.highestAtStart;
-      if (last) {
-        // The whole list in one answer: a walk by itself.
-        for (const item of page.items) this.#see(item, true);
-        sweep.totalAtStart = page.items.length;
-        this.#countExactly(page);
-        this.#endWalk(sweep);
-        return;
-      }
-      for (const item of page.items) this.#see(item, false);
-      this.#estimateCount(page);
-      sweep.phase = "count";
-      sweep.page = sweep.pages;
-      return;
-    }
-    if (sweep.phase === "count") {
-      for (const item of page.items) this.#see(item, false);
-      if (!last || (page.items.length === 0 && sweep.page > 1)) {
-        // The list grew or shrank since the first page: read the last page it has now.
-        sweep.page = page.items.length === 0 ? Math.max(1, Math.min(sweep.page - 1, page.maxpage)) : Math.max(sweep.page + 1, page.maxpage);
-        return;
-      }
-      sweep.totalAtStart = this.#countExactly(page);
-      sweep.phase = "walk";
-      sweep.page = 1;
-      return;
-    }
-    for (const item of page.items) this.#see(item, true);
-    if (page.items.length > 0) sweep.perpage = page.perpage;
-    this.#noteRuns(sweep, page, last);
-    if (!last) {
-      sweep.page = page.currentpage + 1;
-      return;
-    }
-    this.#countExactly(page);
-    this.#endWalk(sweep);
-  }
-
-  /** Notes where a run of equal dates crosses the boundary between the page before and this one. */
-  #noteRuns(sweep: SweepState, page: Page<Link>, last: boolean): void {
-    const offset = (page.currentpage - 1) * page.perpage;
-    const items = page.items;
-    let run = sweep.openRun;
-    if (run !== null) {
-      const end = leadingRunEnd(items, run.date);
-      if (end === -1) run = null;
-      else if (end < items.length - 1 || last) {
-        sweep.straddled.push([run.start, offset + end]);
-        run = null;
-      }
-    }
-    if (run === null && !last && items.length > 0) {
-      const start = trailingRunStart(items);
-      run = { date: dateKey(items[start]!), start: offset + start };
-    }
-    sweep.openRun = run;
-  }
-
-  /**
-   * The walk is over: trusted when it saw as many of the links up to `highestAtStart` as the server
-   * counted before it (it saw each of them then: none was deleted under it). Else runs of equal dates
-   * the pages split are read whole, and a walk still short is walked again; its unseen links stay.
-   */
-  #endWalk(sweep: SweepState): void {
-    if (this.#seenByWalk(sweep) === sweep.totalAtStart) {
-      for (const id of [...this.#links.ids()]) {
-        // Up to highestAtStart: unseen by a walk that saw every link. Above it, yet known when the sweep began: gone before the first page was read.
-        const gone = id <= sweep.highestAtStart ? this.#links.seenOf(id)! < sweep.generation : id <= sweep.startMaxId;
-        if (gone) this.#drop(id);
-      }
-      this.#finishSweep();
-    } else if (sweep.phase === "walk" && sweep.straddled.length > 0) {
-      sweep.phase = "cover";
-      // A server that answered the walk with smaller pages than asked would cap a larger window too.
-      sweep.covers = coveringReads(sweep.straddled, sweep.perpage, sweep.perpage < this.#pageSize ? sweep.perpage : undefined);
-    } else if (sweep.attempt + 1 < MAX_WALKS_PER_SWEEP) {
-      this.#startSweep(sweep.attempt + 1);
-    } else {
-      // The pages keep moving: not complete, nothing dropped; the next due sweep tries again.
-      this.#meta.sweep = null;
-    }
-  }
-
-  /** Links up to `highestAtStart` that this walk saw. */
-  #seenByWalk(sweep: SweepState): number {
-    let seen = 0;
-    for (const id of this.#links.ids()) if (id <= sweep.highestAtStart && this.#links.seenOf(id) === sweep.generation) seen += 1;
-    return seen;
-  }
-
-  #estimateCount(page: Page<Link>): void {
-    if (this.#meta.serverCountExact && this.#meta.serverCount !== null) return;
-    this.#meta.serverCount = Math.max(this.#links.size, page.maxpage * page.perpage);
-    this.#meta.serverCountExact = false;
-  }
-
-  /** The count the last page implies (with the page size the server answered with). */
-  #countExactly(page: Page<Link>): number {
-    this.#meta.serverCount = (page.currentpage - 1) * page.perpage + page.items.length;
-    this.#meta.serverCountExact = true;
-    return this.#meta.serverCount;
-  }
-
-  #finishSweep(): void {
-    this.#meta.sweep = null;
-    this.#meta.lastFullSweepAt = this.#now();
   }
 
   #sweepShareNow(): number {
