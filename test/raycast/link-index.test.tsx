@@ -37,7 +37,8 @@ describe("Search Links over a 10,000-link account", () => {
     const during = progress.filter((line) => /Indexed [\d,]+ of (about )?[\d,]+ links$/.test(line));
     expect(during.length).toBeGreaterThan(0);
     const [, indexed, total] = /Indexed ([\d,]+) of (?:about )?([\d,]+) links$/.exec(during.at(-1)!)!;
-    expect(Number(indexed!.replace(/,/g, ""))).toBeLessThan(Number(total!.replace(/,/g, "")));
+    // At most all of them: the sweep reads the last page (to count) before it walks, so the walk's last step may begin with every link known.
+    expect(Number(indexed!.replace(/,/g, ""))).toBeLessThanOrEqual(Number(total!.replace(/,/g, "")));
     expect(progressLine(view.root)).toMatch(new RegExp(`^100 of ${userLinks().length.toLocaleString("en-US")} · ${userLinks().length.toLocaleString("en-US")} links, all checked just now`));
 
     const oldest = userLinks().reduce((a, b) => (a.id < b.id ? a : b));
