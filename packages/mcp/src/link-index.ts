@@ -63,7 +63,9 @@ const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toIS
 export class ServerLinkIndex {
   readonly index: LinkIndex;
   readonly #client: LinkShortClient;
-  readonly #stopWatching: () => void;
+  /** The clients whose changes land in the index at once (the server's own, and any other of the account), and how to stop. */
+  readonly #watched = new WeakSet<LinkShortClient>();
+  readonly #stopWatching: Array<() => void> = [];
   readonly #shutdown = new AbortController();
   readonly #store: LinkIndexStore | undefined;
   #firstSync: Promise<void> | undefined;
@@ -81,7 +83,14 @@ export class ServerLinkIndex {
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
       ...(options.minSyncIntervalMs !== undefined ? { minSyncIntervalMs: options.minSyncIntervalMs } : {}),
     });
-    this.#stopWatching = this.index.watch(client);
+    this.follow(client);
+  }
+
+  /** Takes in at once the changes another client of the same account makes. */
+  follow(client: LinkShortClient): void {
+    if (this.#watched.has(client)) return;
+    this.#watched.add(client);
+    this.#stopWatching.push(this.index.watch(client));
   }
 
   /** Whether the first sync is still under way (started and not finished). */
@@ -175,7 +184,7 @@ export class ServerLinkIndex {
   /** Stops the background sync and the watching; a file store lets another process take the file. */
   async stop(): Promise<void> {
     this.#shutdown.abort();
-    this.#stopWatching();
+    for (const stopWatching of this.#stopWatching.splice(0)) stopWatching();
     await this.#firstSync;
     if (this.#store instanceof FileIndexStore) await this.#store.release();
   }
@@ -185,5 +194,7 @@ export class ServerLinkIndex {
 const serverIndexes = new AccountRegistry<ServerLinkIndex>(MAX_INDEXED_ACCOUNTS, (evicted) => void evicted.stop());
 
 export function serverLinkIndexFor(client: LinkShortClient): ServerLinkIndex {
-  return serverIndexes.get(client.accountId, () => new ServerLinkIndex(client));
+  const index = serverIndexes.get(client.accountId, () => new ServerLinkIndex(client));
+  index.follow(client);
+  return index;
 }
