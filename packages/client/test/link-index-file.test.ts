@@ -105,4 +105,12 @@ describe("the file's lease", () => {
     expect(lstatSync(path).isSymbolicLink()).toBe(true);
     expect(JSON.parse(readFileSync(real, "utf8"))).toMatchObject({ meta: { version: 1 } });
   });
+
+  it("writes through a symbolic link to a file not made yet", async () => {
+    const real = join(mkdtempSync(join(tmpdir(), "linkshort-real-")), "later.json");
+    symlinkSync(real, path);
+    await run();
+    expect(lstatSync(path).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(real, "utf8"))).toMatchObject({ meta: { version: 1 } });
+  });
 });

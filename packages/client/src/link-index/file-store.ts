@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, chmod, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, open, readFile, readlink, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { isStoredIndex, isStoredLink, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./store";
 
 /** A lease not renewed for this long belongs to a process that is gone (in any pid namespace). */
@@ -75,14 +75,18 @@ export class FileIndexStore implements LinkIndexStore {
 
   /** A path that is a symbolic link is written through: the snapshot replaces the file it points to, and the link stays. */
   #resolve(): Promise<void> {
-    this.#resolved ??= realpath(this.#given).then(
-      (real) => {
-        this.#path = real;
-        this.#journal = `${real}.journal`;
-        this.#lock = `${real}.lock`;
-      },
-      () => undefined,
+    // A link to a file not made yet resolves to where it points, too.
+    const target = realpath(this.#given).catch(() =>
+      readlink(this.#given).then(
+        (pointed) => resolve(dirname(this.#given), pointed),
+        () => this.#given,
+      ),
     );
+    this.#resolved ??= target.then((real) => {
+      this.#path = real;
+      this.#journal = `${real}.journal`;
+      this.#lock = `${real}.lock`;
+    });
     return this.#resolved;
   }
 
