@@ -23,7 +23,11 @@ export interface LinkIndexOptions {
   account?: string;
   /** Links per page read. Default 100. */
   pageSize?: number;
-  /** The share of each rate-limit window a sweep may use once the first full sweep is done. Default 1/3. */
+  /**
+   * The share of each rate-limit window a sweep may use once the first full sweep is done (the first
+   * may use all but `reserve`). Default 1/3. The key's other requests count against it, and it is
+   * spread over the window (`pacing.ts`): the user's own calls go first.
+   */
   sweepShare?: number;
   /** Requests of each window the index always leaves to other calls. Default 2. */
   reserve?: number;
