@@ -3,9 +3,9 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import "./helpers"; // fails early, with advice, when the bundle is not built
 
-const ALLOWED = [/^@linkshort\/client$/, /^@modelcontextprotocol\/server(\/stdio)?$/, /^zod\/v4$/, /^(node:)?(http|util|crypto|net|fs|stream)$/];
+const ALLOWED = [/^@linkshort\/client$/, /^@modelcontextprotocol\/server(\/stdio)?$/, /^zod\/v4$/, /^(node:)?(http|util|crypto|net|fs|stream|os)$/];
 
-test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's server package, zod and node:http/util/crypto/net/fs/stream", (name) => {
+test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's server package, zod and node:http/util/crypto/net/fs/stream/os (the home folder of the index file)", (name) => {
   const file = join(__dirname, "../dist", name);
   const source = readFileSync(file, "utf8");
   const required = [...source.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]!);

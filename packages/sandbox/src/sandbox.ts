@@ -1,3 +1,4 @@
+import type { DateTieOrder } from "./date-ties";
 import type { FaultInjector, FaultRule } from "./faults";
 import type { LoggedRequest } from "./request-log";
 import type { SeedOption } from "./seed";
@@ -27,6 +28,8 @@ export interface SandboxOptions {
   keys?: { admin?: string; user?: string };
   /** Faults injected from the start. */
   faults?: FaultRule[];
+  /** How links of the same second are listed by date: "by-id" (default) or "unstable", as MySQL does (`date-ties.ts`). */
+  dateTies?: DateTieOrder;
   /** Seed of the fault dice, for repeatable runs. */
   faultSeed?: number;
   /** The clock (epoch ms); injectable for tests. */
@@ -56,6 +59,8 @@ export interface Sandbox {
   mode: Mode;
   /** The largest page a list gives; undefined for no maximum. May be changed while it runs. */
   maxPageSize: number | undefined;
+  /** How links of the same second are listed by date; may be changed at any time. */
+  dateTies: DateTieOrder;
   /**
    * The API requests served, in order (method, path and query, each cut at 512 characters), for
    * request-count assertions: the newest 50,000 of the last hour unless `requestLog` says otherwise.

@@ -103,6 +103,7 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     faults,
     mode: options.mode ?? "deployed",
     maxPageSize: options.maxPageSize,
+    dateTies: options.dateTies ?? "by-id",
     requests: log.entries,
     close: async () => {
       server.closeAllConnections();
