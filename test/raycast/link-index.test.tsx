@@ -112,7 +112,8 @@ describe("Search Links over a 10,000-link account", () => {
 describe("Search Links while the rate limit is spent", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: { links: 3_000 }, rateLimit: { limit: 6, windowMs: 1_000 } });
+    // A server that caps pages at 100: the first sync's 30 pages span several windows.
+    sandbox = await startSandbox({ seed: { links: 3_000 }, maxPageSize: 100, rateLimit: { limit: 6, windowMs: 1_000 } });
   });
   afterAll(() => sandbox.close());
   beforeEach(() => {

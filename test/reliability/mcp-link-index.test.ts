@@ -33,8 +33,9 @@ async function find(args: Record<string, unknown>): Promise<Found> {
 }
 
 beforeAll(async () => {
-  // 100 pages at 20 requests a second: the first sync takes a few seconds, long enough to be seen under way.
-  sandbox = await startSandbox({ port: 0, seed: "minimal", rateLimit: { limit: 20, windowMs: 1000 } });
+  // A server that caps pages at 100 (as some do): 100 pages at 20 requests a second, so the first
+  // sync takes a few seconds, long enough to be seen under way.
+  sandbox = await startSandbox({ port: 0, seed: "minimal", maxPageSize: 100, rateLimit: { limit: 20, windowMs: 1000 } });
   fillLinks(sandbox, COUNT);
   client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
   linkIndex = new ServerLinkIndex(client, { minSyncIntervalMs: 0 });

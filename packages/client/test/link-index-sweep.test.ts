@@ -19,6 +19,9 @@ async function start(options: Parameters<typeof startSandbox>[0] = {}) {
   client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
 }
 
+/** Pages of 100: these walks cross many page boundaries (the sandbox would give 1,000 a page by default). */
+const WALK_PAGE = 100;
+
 const liveIds = () => sandbox.store.state.links.filter((link) => link.userId === 2).map((link) => link.id).sort((a, b) => a - b);
 const indexedIds = (index: LinkIndex) => index.search("", Number.MAX_SAFE_INTEGER).links.map((link) => link.id).sort((a, b) => a - b);
 
@@ -43,7 +46,7 @@ describe("links deleted by others during a sweep", () => {
     await start();
     fillLinks(sandbox, 1_000);
     const deleted = deleteWhileWalking(5, 10);
-    const index = new LinkIndex({ minSyncIntervalMs: 0 });
+    const index = new LinkIndex({ minSyncIntervalMs: 0, pageSize: WALK_PAGE });
     const freshness = await index.sync(client);
     expect(deleted).toHaveLength(10);
     expect(freshness.complete).toBe(true);
@@ -54,7 +57,7 @@ describe("links deleted by others during a sweep", () => {
     await start();
     fillLinks(sandbox, 1_000);
     deleteWhileWalking(5, 3, Number.POSITIVE_INFINITY);
-    const index = new LinkIndex({ minSyncIntervalMs: 0 });
+    const index = new LinkIndex({ minSyncIntervalMs: 0, pageSize: WALK_PAGE });
     const freshness = await index.sync(client);
     expect(freshness.complete).toBe(false);
     const indexed = new Set(indexedIds(index));
@@ -64,7 +67,7 @@ describe("links deleted by others during a sweep", () => {
   it("a later sweep that walks shifting pages drops no live link as a mass deletion", async () => {
     await start();
     fillLinks(sandbox, 1_000);
-    const index = new LinkIndex({ minSyncIntervalMs: 0, sweepEveryMs: 0 });
+    const index = new LinkIndex({ minSyncIntervalMs: 0, sweepEveryMs: 0, pageSize: WALK_PAGE });
     await index.sync(client);
     expect(index.freshness().complete).toBe(true);
     const deleted = deleteWhileWalking(5, 30);

@@ -1,6 +1,7 @@
 import type { LinkShortClient } from "../client";
 import { AbortedError } from "../errors";
 import { PagePromise } from "../pagination";
+import { pageSizeToAsk, recordPageSize, SAFE_PAGE_SIZE } from "../page-size";
 import type { RequestOptions } from "../resources/shared";
 import type { LinkChange } from "../resources/links";
 import type { Link, Page } from "../schemas";
@@ -21,7 +22,11 @@ export interface LinkIndexOptions {
    * syncs with or watches names it.
    */
   account?: string;
-  /** Links per page read. Default 100. */
+  /**
+   * Links per page read. Default: pages of 100 for the newest links (a quiet sync reads little), and
+   * for a sweep's walk the largest page the account's server gives (`page-size.ts`: 1,000 until an
+   * answer's `perpage` says less), fixed for the whole walk.
+   */
   pageSize?: number;
   /**
    * The share of each rate-limit window a sweep may use once the first full sweep is done (the first
@@ -99,7 +104,7 @@ const emptyMeta = (): IndexMeta => ({
  */
 export class LinkIndex {
   readonly #store: LinkIndexStore;
-  readonly #pageSize: number;
+  readonly #pageSize: number | undefined;
   readonly #sweepShare: number;
   readonly #sweepEveryMs: number;
   readonly #minSyncIntervalMs: number;
@@ -122,7 +127,7 @@ export class LinkIndex {
   constructor(options: LinkIndexOptions = {}) {
     this.#store = options.store ?? new MemoryIndexStore();
     this.#account = options.account;
-    this.#pageSize = options.pageSize ?? 100;
+    this.#pageSize = options.pageSize;
     this.#sweepShare = options.sweepShare ?? 1 / 3;
     this.#pacer = new SweepPacer(options.reserve ?? 2);
     this.#sweepEveryMs = options.sweepEveryMs ?? 15 * 60_000;
@@ -132,7 +137,7 @@ export class LinkIndex {
     this.#sweepHost = {
       meta: () => this.#meta,
       links: this.#links,
-      pageSize: this.#pageSize,
+      pageSize: () => this.#pageSize ?? (this.#account === undefined ? SAFE_PAGE_SIZE : pageSizeToAsk(this.#account)),
       now: () => this.#now(),
       see: (item, walked) => this.#see(item, walked),
       drop: (id) => this.#drop(id),
@@ -310,7 +315,11 @@ export class LinkIndex {
         }
         budget -= 1;
         this.#pacer.sent();
-        await sweepStep(this.#sweepHost, (page, limit) => this.#readPage(client, page, signal, limit));
+        await sweepStep(this.#sweepHost, async (page, limit) => {
+          const answer = await this.#readPage(client, page, signal, limit);
+          if (this.#pageSize === undefined) recordPageSize(client.accountId, limit, answer.perpage);
+          return answer;
+        });
         if (this.#meta.frontierId !== null && this.#meta.lastSyncAt === null) this.#meta.lastSyncAt = startedAt;
         await this.#save();
         options.onProgress?.(this.freshness());
@@ -321,7 +330,7 @@ export class LinkIndex {
     return this.freshness();
   }
 
-  #readPage(client: LinkShortClient, page: number, signal: AbortSignal | undefined, limit = this.#pageSize): Promise<Page<Link>> {
+  #readPage(client: LinkShortClient, page: number, signal: AbortSignal | undefined, limit = this.#pageSize ?? SAFE_PAGE_SIZE): Promise<Page<Link>> {
     const options: RequestOptions = signal ? { signal } : {};
     return Promise.resolve(client.links.list({ order: "date", limit, page }, options));
   }

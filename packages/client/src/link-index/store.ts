@@ -37,6 +37,8 @@ export interface SweepState {
   covers: Array<[number, number, number, number]>;
   /** The page size the server answered the walk with (it may be smaller than the limit asked). */
   perpage: number;
+  /** The page size the walk asks for, the same for the whole walk (absent in snapshots of earlier versions: the index's page size). */
+  asked?: number;
   /** Walks of this sweep that could not be trusted before this one. */
   attempt: number;
 }

@@ -19,19 +19,21 @@ const MAX_WALKS_PER_SWEEP = 3;
 export interface SweepHost {
   meta(): IndexMeta;
   readonly links: LinkTable;
-  readonly pageSize: number;
+  /** The page size a new walk asks for. */
+  pageSize(): number;
   now(): number;
   /** Records a link as read; `walked`: by the walk (it counts as seen by this sweep). */
   see(item: IndexedLink, walked: boolean): void;
   drop(id: number): void;
 }
 
-/** Reads a page of the list by date (the sweep's page size unless `limit` says otherwise). */
-export type ReadPage = (page: number, limit?: number) => Promise<Page<Link>>;
+/** Reads a page of the list by date, `limit` links a page. */
+export type ReadPage = (page: number, limit: number) => Promise<Page<Link>>;
 
 /** Starts a sweep (`attempt`: walks of it that could not be trusted so far). */
 export function startSweep(host: SweepHost, attempt = 0): void {
   const generation = host.meta().generation + 1;
+  const asked = host.pageSize();
   host.meta().generation = generation;
   host.meta().sweep = {
     generation,
@@ -45,7 +47,8 @@ export function startSweep(host: SweepHost, attempt = 0): void {
     openRun: null,
     straddled: [],
     covers: [],
-    perpage: host.pageSize,
+    perpage: asked,
+    asked,
     attempt,
   };
 }
@@ -62,7 +65,7 @@ export async function sweepStep(host: SweepHost, read: ReadPage): Promise<void> 
     if (sweep.covers.length === 0 || seenByWalk(host, sweep) === sweep.totalAtStart) endWalk(host, sweep);
     return;
   }
-  const page = await read(sweep.page);
+  const page = await read(sweep.page, sweep.asked ?? host.pageSize());
   sweep.pages = Math.max(1, page.maxpage);
   const last = PagePromise.isLastPage(page, sweep.page);
   if (sweep.phase === "probe") {
@@ -142,7 +145,7 @@ function endWalk(host: SweepHost, sweep: SweepState): void {
   } else if (sweep.phase === "walk" && sweep.straddled.length > 0) {
     sweep.phase = "cover";
     // A server that answered the walk with smaller pages than asked would cap a larger window too.
-    sweep.covers = coveringReads(sweep.straddled, sweep.perpage, sweep.perpage < host.pageSize ? sweep.perpage : undefined);
+    sweep.covers = coveringReads(sweep.straddled, sweep.perpage, sweep.perpage < (sweep.asked ?? host.pageSize()) ? sweep.perpage : undefined);
   } else if (sweep.attempt + 1 < MAX_WALKS_PER_SWEEP) {
     startSweep(host, sweep.attempt + 1);
   } else {
