@@ -1,4 +1,6 @@
 /** The rules around the index that every front end takes from the client: account identity, the registry, click order, the freshness sentence. */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { freshnessSentence, LinkIndex, LinkIndexRegistry, LinkShortClient, type IndexFreshness, type IndexMeta, type LinkIndexStore, type StoredLink } from "../src";
 
 const client = (baseUrl: string, apiKey = "key-one-0123456789") => new LinkShortClient({ baseUrl, apiKey, transport: () => Promise.reject(new Error("no requests here")) });
@@ -16,6 +18,42 @@ describe("the per-account registry of indexes", () => {
     expect(registry.size).toBe(2);
     expect(registry.indexFor(client("https://short.example"))).toBe(first);
     expect(registry.indexFor(client("https://short.example", "key-two-0123456789"))).not.toBe(other);
+  });
+});
+
+describe("the registry holds no client", () => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+
+  it("a client given to indexFor is collected once its caller is done with it (n8n makes one an execution)", async () => {
+    const registry = new LinkIndexRegistry();
+    // What an execution leaves behind: weak references to its client and the client's parts.
+    const execute = (): Array<WeakRef<object>> => {
+      const perExecution = client("https://short.example");
+      registry.indexFor(perExecution);
+      return [new WeakRef(perExecution), new WeakRef(perExecution.links)];
+    };
+    const refs = Array.from({ length: 50 }, execute).flat();
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(refs.filter((ref) => ref.deref() !== undefined).length).toBe(0);
+  });
+
+  it("an index let go takes no more changes from the clients that watched it; the one in its place does", async () => {
+    const creating = new LinkShortClient({
+      baseUrl: "https://short.example",
+      apiKey: "key-one-0123456789",
+      rateLimit: false,
+      transport: () => Promise.resolve({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: 0, id: 7, shorturl: "https://short.example/made" }) }),
+    });
+    const registry = new LinkIndexRegistry(1);
+    const first = registry.indexFor(creating);
+    registry.indexFor(client("https://other.example")); // the first is let go
+    const second = registry.indexFor(creating);
+    expect(second).not.toBe(first);
+    await creating.links.create({ url: "https://example.com/made" });
+    expect(first.freshness().known).toBe(0);
+    expect(second.freshness().known).toBe(1);
   });
 });
 

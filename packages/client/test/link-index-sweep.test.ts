@@ -123,13 +123,30 @@ describe("a server that lists links of the same second in any order", () => {
   it("1,000 links in bursts of 30: the first sweep indexes every one, and the next drops none", async () => {
     await start({ dateTies: "unstable" });
     fillInBursts(1_000, 30);
-    const index = new LinkIndex({ minSyncIntervalMs: 0, sweepEveryMs: 0 });
+    const index = new LinkIndex({ minSyncIntervalMs: 0, sweepEveryMs: 0, pageSize: WALK_PAGE });
     const first = await index.sync(client);
     expect(first.complete).toBe(true);
     expect(indexedIds(index)).toEqual(liveIds());
     await index.sync(client);
     expect(indexedIds(index)).toEqual(liveIds());
     expect(index.freshness().complete).toBe(true);
+  });
+});
+
+describe("large pages over runs of equal dates", () => {
+  it("3,000 links in bursts of 30, pages of 1,000: every link indexed, and the reads that cover a run do not shrink the account's page size", async () => {
+    await start({ dateTies: "unstable" });
+    fillInBursts(3_000, 30);
+    const index = new LinkIndex({ minSyncIntervalMs: 0, sweepEveryMs: 0 });
+    expect((await index.sync(client)).complete).toBe(true);
+    expect(indexedIds(index)).toEqual(liveIds());
+    // The covering reads asked for small limits; the next large list still asks for 1,000.
+    let asked: string | null = null;
+    sandbox.onApiRequest = ({ query }) => {
+      asked = query.get("limit");
+    };
+    await client.links.list({ limit: "large" });
+    expect(asked).toBe("1000");
   });
 });
 

@@ -112,6 +112,7 @@ export class LinkIndex {
   readonly #sleep: Sleep | undefined;
 
   #account: string | undefined;
+  #released = false;
   /** The store holds what is not this index's: the next save replaces it. */
   #resetStore = false;
   #meta: IndexMeta = emptyMeta();
@@ -182,6 +183,11 @@ export class LinkIndex {
   }
 
   /** Keeps the index up to date with every create, update and delete `client` makes; returns the function that stops it. */
+  /** Takes in no more changes from the clients it watches (an index its registry let go; those clients may live on). */
+  release(): void {
+    this.#released = true;
+  }
+
   watch(client: LinkShortClient): () => void {
     if (this.#account === undefined) this.#account = client.accountId;
     return client.links.watch((change) => this.#apply(change));
@@ -317,7 +323,8 @@ export class LinkIndex {
         this.#pacer.sent();
         await sweepStep(this.#sweepHost, async (page, limit) => {
           const answer = await this.#readPage(client, page, signal, limit);
-          if (this.#pageSize === undefined) recordPageSize(client.accountId, limit, answer.perpage);
+          // What the walk's size teaches about the server; a read that covers a run of equal dates asks for less on purpose.
+          if (this.#pageSize === undefined && limit === this.#meta.sweep?.asked) recordPageSize(client.accountId, limit, answer.perpage);
           return answer;
         });
         if (this.#meta.frontierId !== null && this.#meta.lastSyncAt === null) this.#meta.lastSyncAt = startedAt;
@@ -370,6 +377,7 @@ export class LinkIndex {
   // ---- keeping the links
 
   #apply(change: LinkChange): void {
+    if (this.#released) return;
     if (change.kind === "deleted") {
       if (this.#links.has(change.id) && this.#meta.serverCount !== null) this.#meta.serverCount -= 1;
       this.#drop(change.id);

@@ -42,23 +42,21 @@ export class AccountRegistry<T> {
  */
 export class LinkIndexRegistry {
   readonly #indexes: AccountRegistry<LinkIndex>;
-  readonly #watching = new Map<LinkIndex, { clients: WeakSet<LinkShortClient>; stops: Array<() => void> }>();
+  /** The clients each index watches, held weakly: n8n makes a client an execution, and none is kept for it. */
+  readonly #watching = new WeakMap<LinkIndex, WeakSet<LinkShortClient>>();
 
   constructor(max = MAX_INDEXED_ACCOUNTS) {
-    this.#indexes = new AccountRegistry<LinkIndex>(max, (index) => {
-      for (const stop of this.#watching.get(index)?.stops ?? []) stop();
-      this.#watching.delete(index);
-    });
+    this.#indexes = new AccountRegistry<LinkIndex>(max, (index) => index.release());
   }
 
   /** The index of `client`'s account, made with `options` the first time. */
   indexFor(client: LinkShortClient, options: Omit<LinkIndexOptions, "account"> | (() => Omit<LinkIndexOptions, "account">) = {}): LinkIndex {
     const index = this.#indexes.get(client.accountId, () => new LinkIndex({ ...(typeof options === "function" ? options() : options), account: client.accountId }));
-    let watching = this.#watching.get(index);
-    if (!watching) this.#watching.set(index, (watching = { clients: new WeakSet(), stops: [] }));
-    if (!watching.clients.has(client)) {
-      watching.clients.add(client);
-      watching.stops.push(index.watch(client));
+    let watched = this.#watching.get(index);
+    if (!watched) this.#watching.set(index, (watched = new WeakSet()));
+    if (!watched.has(client)) {
+      watched.add(client);
+      index.watch(client);
     }
     return index;
   }
