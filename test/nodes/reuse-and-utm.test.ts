@@ -46,6 +46,16 @@ describe('Link -> Create, Reuse Existing Link', () => {
     expect(sandbox.store.state.links.find((link) => link.id === open!.json.id)!.password).toBeNull();
   });
 
+  it('never reuses a link the node itself has since protected with a password (Update runs on another execution\'s client)', async () => {
+    const url = 'https://example.com/later-locked';
+    const [made] = await create({ reuse: true }, url);
+    await executeNode(user, { resource: 'link', operation: 'update', id: made!.json.id as number, url, updateFields: { password: 'secret-5' } });
+    expect(sandbox.store.state.links.find((link) => link.id === made!.json.id)!.password).not.toBeNull();
+    const [again] = await create({ reuse: true }, url);
+    expect(again!.json.id).not.toBe(made!.json.id);
+    expect(sandbox.store.state.links.find((link) => link.id === again!.json.id)!.password).toBeNull();
+  });
+
   it('with another alias asked for, makes a new link', async () => {
     const [aliased] = await create({ reuse: true, custom: 'entry-seven' });
     expect(aliased!.json).toMatchObject({ reused: false, alias: 'entry-seven' });

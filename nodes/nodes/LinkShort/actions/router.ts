@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { linkShortClient } from '../../shared/client';
+import { linkIndexFor } from '../../shared/linkIndex';
 import { toNodeError } from '../../shared/errors';
 import { fieldLabel } from './fieldLabel';
 import { ItemWithBinary, type Operation } from './operation';
@@ -29,6 +30,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
 	const client = await linkShortClient(this);
+	// The account's link index watches every execution's client, so that what any operation changes
+	// (a link updated with a password, re-pointed, deleted) is known to Create's reuse at once.
+	linkIndexFor(client);
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex += 1) {
 		let operation: Operation | undefined;
