@@ -104,6 +104,31 @@ function fillInBursts(count: number, burst: number): void {
   }
 }
 
+describe("links made by others while a sweep counts", () => {
+  it("a link made between the first page and the count is counted again, not walked twice over", async () => {
+    await start();
+    fillLinks(sandbox, 3_000);
+    let made = 0;
+    sandbox.onApiRequest = ({ path, query }) => {
+      // The count: the last page, read once the first page is known.
+      if (made === 0 && path === "/api/urls" && query.get("page") === "30") {
+        made += 1;
+        // Made now: the newest date of all.
+        fillLinks(sandbox, 1);
+        sandbox.store.state.links.at(-1)!.date = "2026-06-01 00:00:00";
+      }
+    };
+    const index = new LinkIndex({ minSyncIntervalMs: 0, pageSize: WALK_PAGE });
+    const before = sandbox.requests.length;
+    const freshness = await index.sync(client);
+    expect(made).toBe(1);
+    expect(freshness.complete).toBe(true);
+    expect(indexedIds(index)).toEqual(liveIds());
+    // One walk of 31 pages, its first page, two counts: not a second walk of the account.
+    expect(sandbox.requests.slice(before).filter((request) => request.path === "/api/urls").length).toBeLessThanOrEqual(36);
+  });
+});
+
 describe("a server that lists links of the same second in any order", () => {
   it("the sandbox reproduces it: two reads of one page may differ, and a walk by pages misses links", async () => {
     await start({ dateTies: "unstable" });

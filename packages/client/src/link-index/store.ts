@@ -41,6 +41,8 @@ export interface SweepState {
   asked?: number;
   /** Walks of this sweep that could not be trusted before this one. */
   attempt: number;
+  /** Counts taken again in this walk because links were made between the first page and the count. */
+  recounts?: number;
 }
 
 /** Everything the index knows besides its links. */

@@ -14,6 +14,8 @@ import { coveringReads, dateKey, leadingRunEnd, rereads, trailingRunStart } from
 
 /** Walks one sweep may begin before it gives up until the next is due (pages that keep moving). */
 const MAX_WALKS_PER_SWEEP = 3;
+/** Counts a walk takes again when links were made between its first page and its count. */
+const MAX_RECOUNTS = 3;
 
 /** What the sweep works on: the index's meta and links, and how it records what it reads. */
 export interface SweepHost {
@@ -96,6 +98,17 @@ export async function sweepStep(host: SweepHost, read: ReadPage): Promise<void> 
     sweep.totalAtStart = countExactly(host, page);
     sweep.phase = "walk";
     sweep.page = 1;
+    return;
+  }
+  const newest = page.items.reduce((max, item) => Math.max(max, item.id), 0);
+  if (sweep.page === 1 && newest > sweep.highestAtStart && (sweep.recounts ?? 0) < MAX_RECOUNTS) {
+    // Links made since the first page was read, maybe before the count: count again, up to them,
+    // rather than walk pages whose count cannot be trusted.
+    for (const item of page.items) host.see(item, false);
+    sweep.highestAtStart = newest;
+    sweep.recounts = (sweep.recounts ?? 0) + 1;
+    sweep.phase = "count";
+    sweep.page = Math.max(1, page.maxpage);
     return;
   }
   for (const item of page.items) host.see(item, true);
