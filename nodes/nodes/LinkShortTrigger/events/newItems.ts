@@ -105,7 +105,8 @@ interface Share<T> {
 	items: T[];
 	/** The pages reach the floor (or the end of the list). */
 	grounded: boolean;
-	/** The pages start at the top of the list. */
+	/** The offset the pages start at (0: the top of the list). */
+	start: number;
 	fromTop: boolean;
 	deep: boolean;
 	floor: Floor | null;
@@ -212,6 +213,7 @@ async function readShare<T extends Dated>(
 	return {
 		items,
 		grounded,
+		start: startOffset,
 		fromTop: startOffset === 0,
 		deep,
 		floor,
@@ -317,11 +319,19 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 	const maxId = maxIdOf(share.items, pending?.maxId ?? 0);
 
 	if (!share.fromTop) {
-		// The oldest part of what the read has to emit: the next cycle reads from the top down to the newest of it.
+		// The oldest part of what the read has to emit. The next cycle reads down to the newest of it,
+		// from a poll's worth of pages above it (the top when that is less): the read climbs a poll at a time.
 		const top = newestDate(share.items, null);
+		const size = Math.max(1, share.size);
+		const next = Math.max(0, share.start - (SCAN_PAGES_PER_POLL - 2) * size);
 		return {
 			fresh,
-			state: { ...state, pages, known: [...known], reading: pendingOf({ offset: 0, size: 0, floor: top === null ? share.floor : { date: top, inclusive: false }, maxId }) },
+			state: {
+				...state,
+				pages,
+				known: [...known],
+				reading: pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: top === null ? share.floor : { date: top, inclusive: false }, maxId }),
+			},
 		};
 	}
 
