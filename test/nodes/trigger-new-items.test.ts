@@ -76,7 +76,6 @@ class Trigger {
 }
 
 const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
-const ascending = (values: number[]) => [...values].sort((a, b) => a - b);
 
 /** Links made `perSecond` a second from `from` (links made in bursts share a second), straight in the store. */
 function addLinks(count: number, from: number, perSecond = 30): number[] {
@@ -219,4 +218,52 @@ it('New QR Code: a burst of 1,500 QR codes on a server capping pages at 100 is e
   await trigger.pollUntilRead();
   expect(ids(trigger.emitted)).toEqual(burst);
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+});
+
+/**
+ * Deployed servers sort by a date in seconds and give equal dates in no fixed order (MySQL's
+ * ORDER BY date LIMIT/OFFSET): a page boundary inside a run of links made in the same second can
+ * show one link on both pages and another on neither. The sandbox's `unstableTies` does that.
+ */
+describe('equal dates listed in a fresh order on every request (unstableTies)', () => {
+  it.each([
+    ['a server that caps pages at 100', 100],
+    ['a server that gives large pages', undefined],
+  ])('New Link on %s: a burst made 30 a second is emitted completely and once', async (_name, maxPageSize) => {
+    await start({ maxPageSize });
+    sandbox.unstableTies = true;
+    addLinks(600, Date.UTC(2026, 0, 1), 30);
+    const trigger = new Trigger({ event: 'newLink' });
+    await trigger.pollUntilRead();
+    const burst = addLinks(3_000, AFTER_FILL, 30);
+    await trigger.pollUntilRead();
+    for (let i = 0; i < 3; i += 1) await trigger.poll();
+    const emitted = ids(trigger.emitted);
+    expect(new Set(emitted).size).toBe(emitted.length);
+    expect(burst.filter((id) => !emitted.includes(id))).toEqual([]);
+    expect(emitted.filter((id) => !burst.includes(id))).toEqual([]);
+    expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+  });
+
+  it('New Link: links made in the second the last poll saw are each emitted once', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.unstableTies = true;
+    addLinks(500, Date.UTC(2026, 0, 1), 30);
+    const trigger = new Trigger({ event: 'newLink' });
+    await trigger.pollUntilRead();
+    const made: number[] = [];
+    // Each round: 150 links in one second, then 150 more in that same second after the poll saw it.
+    for (let round = 0; round < 4; round += 1) {
+      const second = AFTER_FILL + round * 60_000;
+      made.push(...addLinks(150, second, 150));
+      await trigger.poll();
+      made.push(...addLinks(150, second, 150));
+      await trigger.poll();
+    }
+    await trigger.pollUntilRead();
+    for (let i = 0; i < 3; i += 1) await trigger.poll();
+    const emitted = ids(trigger.emitted);
+    expect(new Set(emitted).size).toBe(emitted.length);
+    expect(made.filter((id) => !emitted.includes(id))).toEqual([]);
+  });
 });

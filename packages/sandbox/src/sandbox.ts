@@ -43,6 +43,11 @@ export interface SandboxOptions {
    * that cap their pages.
    */
   maxPageSize?: number;
+  /**
+   * List items of the same second (links, QR codes by date) in a fresh order on each request, as a
+   * MySQL-backed server does (`unstable-ties.ts`); by id when false (the default).
+   */
+  unstableTies?: boolean;
   /** Bounds of `sandbox.requests`: the newest `maxEntries` (default 50,000) of the last `maxAgeMs` (default 1 hour). */
   requestLog?: { maxEntries?: number; maxAgeMs?: number };
 }
@@ -56,6 +61,8 @@ export interface Sandbox {
   mode: Mode;
   /** The largest page a list gives; undefined for no maximum. May be changed while it runs. */
   maxPageSize: number | undefined;
+  /** Items of the same second listed in a fresh order on each request. May be changed while it runs. */
+  unstableTies: boolean;
   /**
    * The API requests served, in order (method, path and query, each cut at 512 characters), for
    * request-count assertions: the newest 50,000 of the last hour unless `requestLog` says otherwise.

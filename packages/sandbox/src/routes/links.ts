@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { REDIRECT_TYPES } from "@linkshort/client/core";
+import { UnstableTies } from "../unstable-ties";
 import { emptyStats, type LinkRecord } from "../state";
 import type { Store } from "../store";
 import { linkDetailsView, linkListView, parseTimestamp, shortUrl, statsView, timestamp } from "../views";
@@ -147,11 +148,13 @@ function updateLink(context: ApiContext): ApiBody {
   return ok(context.mode === "deployed" ? { id: link.id, shorturl } : { id: link.id, short: shorturl });
 }
 
+const unstableTies = new UnstableTies();
+
 export const linkRoutes: Route[] = [
   route("GET", "/api/urls", (c) => {
     // Newest first straight from the store's index; by clicks needs a sort, as clicks change with every visit.
     const newest = c.store.linksOf(c.user.id);
-    const links = c.query.get("order") === "click" ? [...newest].sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id) : newest;
+    const links = c.query.get("order") === "click" ? [...newest].sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id) : c.unstableTies ? unstableTies.arrange(newest) : newest;
     const { slice, info } = paginate(links, c);
     return ok({ data: { ...info, urls: slice.map((link) => linkListView(link, c.baseUrl, c.mode)) } }, c.mode, true);
   }),

@@ -25,6 +25,8 @@ export interface ApiContext {
   now: number;
   /** The largest page a list gives (undefined: no maximum). */
   maxPageSize: number | undefined;
+  /** Items of the same second come in a fresh order on each request (see `unstable-ties.ts`). */
+  unstableTies: boolean;
 }
 
 export type ApiBody = Record<string, unknown>;
