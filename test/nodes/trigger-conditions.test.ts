@@ -407,6 +407,7 @@ describe('4. a failed poll on any page changes nothing; the next poll catches up
     expect(new Set(emitted).size).toBe(emitted.length);
     // Deployed servers announce a next page past the end: the poll stopped by maxpage, not by it.
     expect(sandbox.requests.filter((r) => r.path === '/api/urls' && r.query.includes('page=4'))).toEqual([]);
-    expect(first.requests - deleted.length).toBeLessThanOrEqual(3);
+    // Three pages, and one more when a run of links of the same second that two pages split is read again whole.
+    expect(first.requests - deleted.length).toBeLessThanOrEqual(4);
   });
 });

@@ -4,6 +4,7 @@ import type { EventParameters, PollEvent } from './event';
 import { LINK_PAGE, linkPages, QR_PAGE, qrPages } from './reading';
 import { RATE_LIMITED, SCAN_PAGES_PER_POLL, unlessRateLimited, type PageReader } from './scan';
 import { isDateOrNull, isId, isIdList, isRecord, isTime } from './storedShapes';
+import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -98,6 +99,10 @@ export interface PendingRead extends IDataObject {
 	startedAt: number;
 	/** The largest id the read has emitted or taken as old (the floor of a deep read once it ends). */
 	maxId: number;
+	/** The cycle climbs (it starts above the part last emitted, to reach it in this poll); else it descends to find the bottom. */
+	climbing: boolean;
+	/** The ids seen so far of a run of equal dates longer than any page, which the read goes back to until it has seen it all. */
+	run: { date: string; ids: number[] } | null;
 }
 
 /** One poll's share of a read: the consecutive pages it read, and whether they reach the floor. */
@@ -105,8 +110,12 @@ interface Share<T> {
 	items: T[];
 	/** The pages reach the floor (or the end of the list). */
 	grounded: boolean;
+	/** The oldest run of equal dates this share could not read whole. */
+	broken: BrokenRun | undefined;
 	/** The offset the pages start at (0: the top of the list). */
 	start: number;
+	/** How many items further down each request got, on average. */
+	advance: number;
 	fromTop: boolean;
 	deep: boolean;
 	floor: Floor | null;
@@ -120,13 +129,31 @@ interface Share<T> {
 }
 
 /**
- * The page size to read on from `offset` with: the largest (up to `cap`) that starts a page there,
- * so that a long read asks ever larger pages (100, 100, 200, 400, 800, 800...) and a quiet one
- * still reads a page of the usual size; `size` when none does.
+ * The next page to read after one that started at `start` and held `items`: it starts at or
+ * just above the run of equal dates the page ended with, so that the run is read whole in one
+ * answer (servers give items of one second in no fixed order; see ties.ts), and it is as large
+ * as the server gives (up to `cap`), so that a long read asks ever larger pages. Pages are
+ * numbered from 1 at a size, so it starts at a multiple of its size; when no size lets it start
+ * inside the page (its last run began the page), it starts where the page ended. Of the sizes
+ * that fit, the one whose page reaches furthest.
  */
-function nextPageSize(offset: number, size: number, cap: number): number {
-	for (let candidate = Math.min(offset, cap); candidate > size; candidate -= 1) if (offset % candidate === 0) return candidate;
-	return Math.min(size, cap);
+function nextWindow(start: number, items: Dated[], cap: number): { offset: number; size: number } {
+	const end = start + items.length;
+	const lastDate = dateOf(items[items.length - 1]!);
+	let runStart = items.length - 1;
+	while (runStart > 0 && dateOf(items[runStart - 1]!) === lastDate) runStart -= 1;
+	if (runStart > 0) {
+		// The item before the run is read again too, so that the answer shows where the run begins.
+		const before = start + runStart - 1;
+		let best: { offset: number; size: number } | undefined;
+		for (let size = cap; size > end - before; size -= 1) {
+			const offset = Math.floor(before / size) * size;
+			if (offset > start && offset + size > end && (best === undefined || offset + size > best.offset + best.size)) best = { offset, size };
+		}
+		if (best) return best;
+	}
+	for (let size = Math.min(end, cap); size > 1; size -= 1) if (end % size === 0) return { offset: end, size };
+	return { offset: end, size: 1 };
 }
 
 const below = (item: Dated, floor: Floor | null) => floor !== null && (dateOf(item) < floor.date || (floor.inclusive && dateOf(item) === floor.date));
@@ -161,10 +188,13 @@ async function readShare<T extends Dated>(
 	let size = pending && pending.offset > 0 ? pending.size : 0;
 	let offset = pending && pending.offset > 0 ? Math.max(0, pending.offset - size) : 0;
 	const startOffset = offset;
+	const descending = pending !== null && pending.offset > 0 && !pending.climbing;
 	/** The most a page of this server holds, once an answer gave less than asked. */
 	let cap = size > 0 && size < LARGE_PAGE_SIZE ? size : LARGE_PAGE_SIZE;
 	let ask: number | 'large' = size > 0 ? size : fresh && !deep ? list.pageSize : 'large';
 	const seen = new Map<number, T>();
+	const answers: Array<Answered<T>> = [];
+	let reachedEnd = startOffset;
 	let requests = 0;
 	let grounded = false;
 	let stoppedAtFloor = false;
@@ -179,7 +209,9 @@ async function readShare<T extends Dated>(
 		requests += 1;
 		const granted = answer.perpage > 0 ? answer.perpage : Math.max(1, answer.items.length);
 		if (granted < (ask === 'large' ? LARGE_PAGE_SIZE : ask)) cap = Math.min(cap, granted);
+		size = granted;
 		for (const item of answer.items) if (!seen.has(item.id)) seen.set(item.id, item);
+		answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
 		if (page === 1) pages = Math.ceil((answer.maxpage * Math.max(1, answer.perpage)) / list.pageSize);
 		const pageLast = answer.items[answer.items.length - 1];
 		if (!floorFixed && floor === null && deep) floor = deepFloor(newestDate([...seen.values()], null));
@@ -198,9 +230,16 @@ async function readShare<T extends Dated>(
 			stoppedAtFloor = true;
 			break;
 		}
-		offset = Math.max(offset, (page - 1) * granted + answer.items.length);
-		size = granted;
-		ask = nextPageSize(offset, granted, cap);
+		reachedEnd = Math.max(reachedEnd, (page - 1) * granted + answer.items.length);
+		if (descending) {
+			// Finding the bottom emits nothing, so runs split here do not matter: whole pages, each further down.
+			offset = (page - 1) * granted + answer.items.length;
+			ask = granted;
+		} else {
+			const next = nextWindow((page - 1) * granted, answer.items, cap);
+			offset = next.offset;
+			ask = next.size;
+		}
 	}
 
 	function stepSuspected() {
@@ -208,12 +247,26 @@ async function readShare<T extends Dated>(
 		return items.some((item) => state.top !== null && dateOf(item) < state.top) || (pages !== undefined && pages > state.pages && items.length === 0);
 	}
 
+	let broken: BrokenRun | undefined;
+	if (grounded) {
+		// Runs of equal dates that pages split are read again whole (see ties.ts): those below the
+		// floor are not this read's, and the newest of a read that does not start at the top is the next cycle's.
+		const top = newestDate([...seen.values()], null);
+		const skip = (date: string) => below({ id: 0, date }, floor) || (startOffset > 0 && date === top);
+		const runs = await readSplitRuns(list.read, answers, cap, SCAN_PAGES_PER_POLL - requests, skip, pending?.run ?? null);
+		for (const item of runs.items) if (!seen.has(item.id)) seen.set(item.id, item);
+		// The oldest run not read whole: the next cycle reads down to it again.
+		broken = runs.broken.reduce<BrokenRun | undefined>((oldest, run) => (oldest === undefined || run.date < oldest.date ? run : oldest), undefined);
+	}
+
 	const items = [...seen.values()];
 	const newest = newestDate(items, null);
 	return {
 		items,
 		grounded,
+		broken,
 		start: startOffset,
+		advance: requests > 0 ? Math.max(1, (reachedEnd - startOffset) / requests) : 1,
 		fromTop: startOffset === 0,
 		deep,
 		floor,
@@ -247,7 +300,9 @@ const isPendingRead = (value: unknown): value is PendingRead =>
 	typeof value.deep === 'boolean' &&
 	typeof value.baseline === 'boolean' &&
 	isTime(value.startedAt) &&
-	isId(value.maxId);
+	isId(value.maxId) &&
+	typeof value.climbing === 'boolean' &&
+	(value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids)));
 
 /** The current state, or the one kept by 0.1.0 (no `floorId`; `known` maps ids to dates), which `upgraded` reads. */
 function isNewItemsState(value: unknown): value is NewItemsState {
@@ -299,6 +354,8 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		baseline,
 		startedAt: readStartedAt,
 		maxId: pending?.maxId ?? 0,
+		climbing: pending?.climbing ?? false,
+		run: null,
 		...changes,
 	});
 
@@ -318,19 +375,23 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 	for (const item of fresh) known.add(item.id);
 	const maxId = maxIdOf(share.items, pending?.maxId ?? 0);
 
-	if (!share.fromTop) {
-		// The oldest part of what the read has to emit. The next cycle reads down to the newest of it,
-		// from a poll's worth of pages above it (the top when that is less): the read climbs a poll at a time.
+	if (!share.fromTop || share.broken) {
+		// The oldest part of what the read has to emit. The next cycle reads down to the newest of it
+		// (or to a run of equal dates not read whole), from a poll's worth of pages above it (the top
+		// when that is less): the read climbs a poll at a time.
 		const top = newestDate(share.items, null);
 		const size = Math.max(1, share.size);
-		const next = Math.max(0, share.start - (SCAN_PAGES_PER_POLL - 2) * size);
+		const from = share.broken ? share.broken.from : share.start;
+		const next = Math.max(0, from - Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2)));
+		const floor = share.broken ? { date: share.broken.date, inclusive: false } : top === null ? share.floor : { date: top, inclusive: false };
+		const run = share.broken && share.broken.seenIds.length > 0 ? { date: share.broken.date, ids: share.broken.seenIds } : null;
 		return {
 			fresh,
 			state: {
 				...state,
 				pages,
 				known: [...known],
-				reading: pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: top === null ? share.floor : { date: top, inclusive: false }, maxId }),
+				reading: pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor, maxId, climbing: true, run }),
 			},
 		};
 	}
@@ -375,7 +436,7 @@ function newItemsEvent<T extends Dated>(listOf: (client: LinkShortClient) => Lis
 				pages: 0,
 				deepTop: null,
 				deepReadAt: 0,
-				reading: { floor: null, offset: 0, size: 0, deep: true, baseline: true, startedAt: parameters.now(), maxId: 0 },
+				reading: { floor: null, offset: 0, size: 0, deep: true, baseline: true, startedAt: parameters.now(), maxId: 0, climbing: false, run: null },
 			};
 			return (await pollNewItems(listOf(client), start, parameters)).state;
 		},
