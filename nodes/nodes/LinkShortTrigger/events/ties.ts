@@ -71,6 +71,8 @@ export async function readSplitRuns<T extends Dated>(
 	budget: number,
 	skip: (date: string) => boolean,
 	seenBefore: { date: string; ids: number[] } | null,
+	/** The first answer does not start a read whose run above it matters (a scan's earlier poll saw it); likewise the last answer's end. */
+	open: { top: boolean; bottom: boolean } = { top: false, bottom: false },
 ): Promise<RunsRead<T>> {
 	const places = new Map<string, { from: number; to: number }>();
 	const dateAt = new Map<number, string>();
@@ -95,8 +97,13 @@ export async function readSplitRuns<T extends Dated>(
 	let requests = 0;
 	let limited = false;
 	const mayRead = () => !limited && requests < budget;
+	const first = answers[0];
+	const last = answers[answers.length - 1];
+	const atOpenEnd = (from: number, to: number) =>
+		(open.top && first !== undefined && from === first.start && to < first.start + first.items.length) ||
+		(open.bottom && last !== undefined && !last.endsList && to === last.start + last.items.length - 1 && from >= last.start);
 	for (const [date, { from, to }] of places) {
-		if (skip(date) || boundedInOne(date, from, to) || answers.some((answer) => holdsWhole(answer, date))) continue;
+		if (skip(date) || atOpenEnd(from, to) || boundedInOne(date, from, to) || answers.some((answer) => holdsWhole(answer, date))) continue;
 		// With an item either side, so that the answer shows the run is whole.
 		const window = windowFor(Math.max(0, from - 1), to + 1, cap);
 		if (window) {
