@@ -371,15 +371,24 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		// More than a page was deleted above the place: the cycle starts again from the top.
 		return { fresh: [], state: goOn(pendingOf({ offset: 0, size: 0, floor: pending?.floor ?? null })) };
 	}
-	const fresh = share.items.filter(isNew).sort((a, b) => a.id - b.id);
-	for (const item of fresh) known.add(item.id);
 	const maxId = maxIdOf(share.items, pending?.maxId ?? 0);
+	const rangeTop = newestDate(share.items, null);
+	// The next cycle reads again every item dated at or above `cutoff` (the newest date of a part
+	// that did not start at the top, or a run not read whole): those wait for it, so that a second's
+	// items come together and in id order. The seen part of a run longer than any page goes now.
+	const cutoff = share.broken?.date ?? (share.fromTop ? null : rangeTop);
+	const longRun = share.broken !== undefined && share.broken.seenIds.length > 0;
+	const fresh = share.items
+		.filter(isNew)
+		.filter((item) => cutoff === null || dateOf(item) < cutoff || (longRun && dateOf(item) === cutoff))
+		.sort((a, b) => a.id - b.id);
+	for (const item of fresh) known.add(item.id);
 
 	if (!share.fromTop || share.broken) {
 		// The oldest part of what the read has to emit. The next cycle reads down to the newest of it
 		// (or to a run of equal dates not read whole), from a poll's worth of pages above it (the top
 		// when that is less): the read climbs a poll at a time.
-		const top = newestDate(share.items, null);
+		const top = rangeTop;
 		const size = Math.max(1, share.size);
 		const from = share.broken ? share.broken.from : share.start;
 		const next = Math.max(0, from - Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2)));
