@@ -364,6 +364,8 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		if (share.fromTop && (pending === null || pending.floor === null)) {
 			parameters.log(baseline ? 'the baseline is more than one poll reads; it goes on over the next polls and emits nothing' : 'more new items than one poll reads: they are read over the next polls and emitted oldest first');
 		}
+		// A baseline keeps the newest date and the largest id it saw on the way down (it ends at the bottom).
+		if (baseline) return { fresh: [], state: { ...goOn(pendingOf({ maxId: maxIdOf(share.items, pending?.maxId ?? 0) })), top: newestDate(share.items, state.top) } };
 		return { fresh: [], state: goOn(pendingOf({})) };
 	}
 	const first = share.items[0];
@@ -383,6 +385,16 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		.filter((item) => cutoff === null || dateOf(item) < cutoff || (longRun && dateOf(item) === cutoff))
 		.sort((a, b) => a.id - b.id);
 	for (const item of fresh) known.add(item.id);
+
+	if (baseline) {
+		// Everything down to the floor has been seen (what the descent missed was created or moved
+		// while it read, and counts as there): the baseline ends, with nothing to emit.
+		const top = newestDate(share.items, state.top);
+		return {
+			fresh: [],
+			state: { floorId: maxId, known: [], top, topSeenAt: parameters.now(), topSettled: false, pages, deepTop: top, deepReadAt: readStartedAt, reading: null },
+		};
+	}
 
 	if (!share.fromTop || share.broken) {
 		// The oldest part of what the read has to emit. The next cycle reads down to the newest of it
