@@ -244,6 +244,19 @@ describe('equal dates listed in a fresh order on every request (unstableTies)', 
     expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
   });
 
+  it('New QR Code on a server that caps pages at 100: a burst made 30 a second is emitted completely, once and in order', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.unstableTies = true;
+    addQrCodes(300, Date.UTC(2026, 0, 1), 30);
+    const trigger = new Trigger({ event: 'newQrCode' });
+    await trigger.pollUntilRead();
+    const burst = addQrCodes(2_000, AFTER_FILL, 30);
+    await trigger.pollUntilRead();
+    for (let i = 0; i < 3; i += 1) await trigger.poll();
+    expect(ids(trigger.emitted)).toEqual(burst);
+    expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+  });
+
   it('New Link: links made in the second the last poll saw are each emitted once', async () => {
     await start({ maxPageSize: 100 });
     sandbox.unstableTies = true;

@@ -468,7 +468,8 @@ function newItemsEvent<T extends Dated>(listOf: (client: LinkShortClient) => Lis
 		},
 
 		async sample(client) {
-			const first = await listOf(client).read(1, LINK_PAGE);
+			const list = listOf(client);
+			const first = await list.read(1, list.pageSize);
 			return first.items.slice(0, 1).map(describe);
 		},
 	};
