@@ -77,14 +77,17 @@ export interface Floor extends IDataObject {
 
 /**
  * A read of the newest-first list longer than one poll's requests (a burst of new items, a deep
- * read on a server that caps its pages). It goes on over polls in cycles, each from the top of the
- * list down to its floor: a poll that cannot reach the floor only notes how far down it got
- * (`offset`, at `size` items a page) and emits nothing; the poll that reaches it emits the new
- * items of the pages it read itself (consecutive pages of one moment, from where it started down
- * to the floor), and the next cycle reads from the top down to the newest of those (`floor`). The
- * oldest part of a burst is emitted first, and what moved while earlier polls descended (items
- * created above, deleted above) is read again by the next cycle. A cycle that reaches its floor
- * from the top in one poll ends the read.
+ * read on a server that caps its pages). It goes on over polls in cycles, each down to a floor:
+ * - the first descends from the top; a poll that cannot reach the floor only notes how far down it
+ *   got (`offset`, at `size` items a page) and emits nothing (a baseline ends when it gets there);
+ * - the poll that reaches the floor emits the new items of the pages it read itself (consecutive
+ *   pages, each starting at the run of equal dates the one before ended with), except those of
+ *   their newest second, and the next cycle climbs: it starts a poll's worth of pages higher and
+ *   reads down to that second (`floor`, exclusive), so that the read emits the oldest part of a
+ *   burst first and goes up a poll at a time;
+ * - a cycle that starts at the top and reaches its floor in one poll ends the read.
+ * Items created above the place while it reads are read by the cycles after; items deleted above it
+ * only move the rest up (a poll that then starts below its floor starts the cycle again at the top).
  */
 export interface PendingRead extends IDataObject {
 	floor: Floor | null;
