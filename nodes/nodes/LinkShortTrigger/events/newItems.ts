@@ -106,6 +106,8 @@ export interface PendingRead extends IDataObject {
 	climbing: boolean;
 	/** The ids seen so far of a run of equal dates longer than any page, which the read goes back to until it has seen it all. */
 	run: { date: string; ids: number[] } | null;
+	/** The most items a page of this server holds, as far as its answers showed (1,000 until one gave less than asked). */
+	cap: number;
 }
 
 /** One poll's share of a read: the consecutive pages it read, and whether they reach the floor. */
@@ -119,6 +121,8 @@ interface Share<T> {
 	start: number;
 	/** How many items further down each request got, on average. */
 	advance: number;
+	/** The most items a page of this server holds, as far as its answers showed. */
+	cap: number;
 	fromTop: boolean;
 	deep: boolean;
 	floor: Floor | null;
@@ -193,7 +197,7 @@ async function readShare<T extends Dated>(
 	const startOffset = offset;
 	const descending = pending !== null && pending.offset > 0 && !pending.climbing;
 	/** The most a page of this server holds, once an answer gave less than asked. */
-	let cap = size > 0 && size < LARGE_PAGE_SIZE ? size : LARGE_PAGE_SIZE;
+	let cap = pending?.cap ?? LARGE_PAGE_SIZE;
 	let ask: number | 'large' = size > 0 ? size : fresh && !deep ? list.pageSize : 'large';
 	const seen = new Map<number, T>();
 	const answers: Array<Answered<T>> = [];
@@ -268,6 +272,7 @@ async function readShare<T extends Dated>(
 		items,
 		grounded,
 		broken,
+		cap,
 		start: startOffset,
 		advance: requests > 0 ? Math.max(1, (reachedEnd - startOffset) / requests) : 1,
 		fromTop: startOffset === 0,
@@ -304,6 +309,8 @@ const isPendingRead = (value: unknown): value is PendingRead =>
 	typeof value.baseline === 'boolean' &&
 	isTime(value.startedAt) &&
 	isId(value.maxId) &&
+	isId(value.cap) &&
+	(value.cap as number) > 0 &&
 	typeof value.climbing === 'boolean' &&
 	(value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids)));
 
@@ -358,7 +365,8 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		startedAt: readStartedAt,
 		maxId: pending?.maxId ?? 0,
 		climbing: pending?.climbing ?? false,
-		run: null,
+		run: pending?.run ?? null,
+		cap: share.cap,
 		...changes,
 	});
 
@@ -406,7 +414,9 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		const top = rangeTop;
 		const size = Math.max(1, share.size);
 		const from = share.broken ? share.broken.from : share.start;
-		const next = Math.max(0, from - Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2)));
+		// Just above a run not read whole, so that the next poll has its requests for it; else a poll's worth above.
+		const climb = share.broken ? 2 * size : Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2));
+		const next = Math.max(0, from - climb);
 		const floor = share.broken ? { date: share.broken.date, inclusive: false } : top === null ? share.floor : { date: top, inclusive: false };
 		const run = share.broken && share.broken.seenIds.length > 0 ? { date: share.broken.date, ids: share.broken.seenIds } : null;
 		return {
@@ -460,7 +470,7 @@ function newItemsEvent<T extends Dated>(listOf: (client: LinkShortClient) => Lis
 				pages: 0,
 				deepTop: null,
 				deepReadAt: 0,
-				reading: { floor: null, offset: 0, size: 0, deep: true, baseline: true, startedAt: parameters.now(), maxId: 0, climbing: false, run: null },
+				reading: { floor: null, offset: 0, size: 0, deep: true, baseline: true, startedAt: parameters.now(), maxId: 0, climbing: false, run: null, cap: LARGE_PAGE_SIZE },
 			};
 			return (await pollNewItems(listOf(client), start, parameters)).state;
 		},
