@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { LARGE_PAGE_SIZE, PagePromise, RateLimitError, type Page } from '@linkshort/client/core';
 import { isId, isIdList, isRecord } from './storedShapes';
-import { readSplitRuns, type Answered } from './ties';
+import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
 /**
  * The most list requests one poll of a scan sends. At the documented 30 requests a minute a poll
@@ -34,6 +34,8 @@ export interface ScanCursor extends IDataObject {
 	pageSize: number;
 	anchors: number[];
 	gapSuspected: boolean;
+	/** A run of equal dates longer than any page that the pass goes back to until it has seen all of it: its date and the ids seen. */
+	run?: { date: string; ids: number[] } | null;
 	/** The list's pages at `pageSize`, as its last answer said (for the notice of how long a pass takes). */
 	pages: number;
 }
@@ -60,7 +62,8 @@ export const isScanCursor = (value: unknown): value is ScanCursor =>
 	isId(value.pageSize) &&
 	isIdList(value.anchors) &&
 	typeof value.gapSuspected === 'boolean' &&
-	isId(value.pages);
+	isId(value.pages) &&
+	(value.run === undefined || value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids)));
 
 /**
  * The ids to find the place by: the last of the page above its final run of equal dates, whose
@@ -170,10 +173,24 @@ export async function scanStep<T extends { id: number; date: string | null }>(re
 	if (answers.length > 1 && !rateLimited) {
 		// Runs of equal dates that these pages split, read again whole: a run not read whole may have hidden an item, so the pass cannot conclude from what it did not see.
 		const cap = size > 0 && size < LARGE_PAGE_SIZE ? size : LARGE_PAGE_SIZE;
-		const runs = await readSplitRuns(readPage, answers, cap, limits.requests - requests, () => false, null, { top: resuming, bottom: true });
+		const runs = await readSplitRuns(readPage, answers, cap, limits.requests - requests, () => false, cursor.run ?? null, { top: resuming, bottom: true });
 		requests += runs.requests;
 		for (const item of runs.items) if (!seen.has(item.id)) seen.set(item.id, item);
-		if (runs.broken.length > 0) gapSuspected = true;
+		const broken = runs.broken.reduce<BrokenRun | undefined>((first, run) => (first === undefined || run.from < first.from ? run : first), undefined);
+		if (broken && size > 0) {
+			// The pass goes back to the first run not read whole (next poll, with its requests; the ids
+			// seen of a run longer than any page kept), rather than end without having seen all of it.
+			return {
+				items: [...seen.values()],
+				pass: cursor.pass,
+				passEnded: false,
+				passComplete: false,
+				cursor: { ...next, page: Math.floor(broken.from / size) + 2, pageSize: size, anchors: [], gapSuspected: next.gapSuspected || gapSuspected, run: broken.seenIds.length > 0 ? { date: broken.date, ids: broken.seenIds } : null },
+				requests,
+				rateLimited,
+			};
+		}
+		next = { ...next, run: null };
 	}
 	if (passEnded) {
 		return {
