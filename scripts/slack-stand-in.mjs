@@ -33,11 +33,24 @@ export async function startSlackStandIn({ print = false } = {}) {
   return { url: `http://127.0.0.1:${server.address().port}`, messages, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-/** Copies the example workflows into `folder` with every Slack placeholder replaced by `slackUrl`; returns the folder. */
+/** Nodes that call Slack's own API (a Slack app credential, slack.com), which an incoming-webhook stand-in cannot answer. */
+const SLACK_API_NODE = "n8n-nodes-base.slack";
+
+/**
+ * Copies the example workflows into `folder` with every Slack placeholder replaced by `slackUrl`
+ * and the nodes that need Slack's API switched off (each with a note saying why, so that the local
+ * demo's executions succeed); returns the folder.
+ */
 export function examplesPointedAt(examplesFolder, folder, slackUrl) {
   mkdirSync(folder, { recursive: true });
   for (const file of readdirSync(examplesFolder).filter((name) => name.endsWith(".json"))) {
-    writeFileSync(join(folder, file), readFileSync(join(examplesFolder, file), "utf8").replaceAll(SLACK_PLACEHOLDER, slackUrl));
+    const workflow = JSON.parse(readFileSync(join(examplesFolder, file), "utf8").replaceAll(SLACK_PLACEHOLDER, slackUrl));
+    for (const node of workflow.nodes ?? []) {
+      if (node.type !== SLACK_API_NODE) continue;
+      node.disabled = true;
+      node.notes = "Switched off in the local demo: the Slack stand-in takes webhook messages only. Add a Slack credential and switch it on to send the chart.";
+    }
+    writeFileSync(join(folder, file), `${JSON.stringify(workflow, null, 2)}\n`);
   }
   return folder;
 }

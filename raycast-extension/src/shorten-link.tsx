@@ -8,7 +8,7 @@ interface Arguments {
   url?: string;
 }
 
-/** Shortens one URL (one request, or none when an existing link is reused) and copies (or pastes) the short URL. */
+/** Shortens one URL (one request: the create, or the GET that confirms an existing link) and copies (or pastes) the short URL. */
 export async function shortenLink(
   argument: string | undefined,
   sources: UrlSources = raycastSources,

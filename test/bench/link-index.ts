@@ -4,7 +4,8 @@
  * scaled window) vs the floor of pages / rate, and the index's memory at 100,000 links.
  */
 import { performance } from 'node:perf_hooks';
-import { LinkIndex, LinkShortClient, RateLimiter, type IndexMeta, type LinkIndexStore, type StoredLink } from '@linkshort/client';
+import { createOrReuse, LinkIndex, LinkShortClient, RateLimiter, type IndexMeta, type LinkIndexStore, type StoredLink } from '@linkshort/client';
+import { ServerLinkIndex } from '../../packages/mcp/src/link-index';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import { ms, percentile, type Row } from './row';
@@ -68,7 +69,8 @@ async function firstSyncAtTheRate(rows: Row[]) {
   // The API's 30 a minute, with the window scaled to 3 s so the run takes seconds, not minutes.
   const limit = 30;
   const windowMs = 3_000;
-  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit, windowMs } });
+  // A server capping pages at 100 (with large pages the whole sync is a dozen requests).
+  const sandbox = await startSandbox({ seed: 'minimal', maxPageSize: 100, rateLimit: { limit, windowMs } });
   try {
     fillLinks(sandbox, 10_000);
     const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
@@ -80,12 +82,12 @@ async function firstSyncAtTheRate(rows: Row[]) {
     const requests = apiRequests(sandbox, before);
     const floor = (requests / limit) * windowMs;
     rows.push({
-      figure: `7. first full sync of 10,000 links at ${limit} per window (${windowMs / 1000} s standing for 60 s): ${requests} requests`,
+      figure: `7. first full sync of 10,000 links at ${limit} per window (${windowMs / 1000} s standing for 60 s), server capping pages at 100: ${requests} requests`,
       measured: ms(elapsed),
       baseline: `${ms(floor)} (requests / rate)`,
       ratio: (elapsed / floor).toFixed(3),
-      goal: '<= 1.1x the floor',
-      met: elapsed / floor <= 1.1,
+      goal: '<= 1.3x the floor',
+      met: elapsed / floor <= 1.3,
     });
   } finally {
     await sandbox.close();
@@ -105,12 +107,13 @@ function indexMemory(rows: Row[]) {
     clicks: i % 97,
     seen: 1,
   }));
-  const meta: IndexMeta = { version: 1, frontierId: count, sweep: null, generation: 1, lastFullSweepAt: 1, lastSyncAt: 1, serverCount: count, serverCountExact: true };
-  const store: LinkIndexStore = { load: () => Promise.resolve({ meta, links: makeLinks() }), save: () => Promise.resolve() };
+  const meta: IndexMeta = { version: 1, account: 'bench', frontierId: count, sweep: null, generation: 1, lastFullSweepAt: 1, lastSyncAt: 1, serverCount: count, serverCountExact: true };
+  // As a file store or the API hands them over: parsed from JSON (flat strings, not the template literals' concatenations).
+  const store: LinkIndexStore = { load: () => Promise.resolve({ meta, links: JSON.parse(JSON.stringify(makeLinks())) as StoredLink[] }), save: () => Promise.resolve() };
   return (async () => {
     gc();
     const baseline = process.memoryUsage().heapUsed;
-    const index = new LinkIndex({ store });
+    const index = new LinkIndex({ store, account: 'bench' });
     await index.load();
     index.search('');
     gc();
@@ -123,8 +126,8 @@ function indexMemory(rows: Row[]) {
       measured: `${(used / 1024 / 1024).toFixed(1)} MB`,
       baseline: '-',
       ratio: `${((used / count) | 0)} B/link`,
-      goal: '(reported)',
-      met: null,
+      goal: '< 400 B/link (search p50 < 5 ms: the 10,000-link row)',
+      met: used / count < 400,
     });
   })();
 }
@@ -159,8 +162,96 @@ async function byUrlInN8n(rows: Row[]) {
   }
 }
 
+/** Requests a reuse costs beyond the sync before its lookup: the GET that confirms the link (a hit) or the create (a miss). */
+async function reuseCost(rows: Row[]) {
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  try {
+    fillLinks(sandbox, 1_000);
+    const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
+    const index = new LinkIndex();
+    index.watch(client);
+    await index.sync(client);
+    const beyondLookup = async (url: string) => {
+      const before = sandbox.requests.length;
+      const answer = await createOrReuse(client, index, { url, utm: { source: 'bench' } });
+      return { answer, requests: sandbox.requests.slice(before).filter((request) => request.path.startsWith('/api/') && request.path !== '/api/urls').length };
+    };
+    const miss = await beyondLookup('https://example.com/reuse-bench');
+    const hit = await beyondLookup('https://example.com/reuse-bench');
+    rows.push({
+      figure: `7. requests a reuse costs beyond the lookup's sync: a hit (reused: ${hit.answer.reused}, the GET that confirms it) / a miss (the create)`,
+      measured: `${hit.requests} / ${miss.requests}`,
+      baseline: '0 before (no confirmation: deleted, re-pointed or expired links were handed back)',
+      ratio: hit.requests.toFixed(3),
+      goal: '<= 1 beyond the lookup',
+      met: hit.answer.reused && hit.requests <= 1 && miss.requests <= 1,
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/**
+ * The MCP server's first sync of 5,000 links at 30 a minute (the window scaled to 3 s), with a tool
+ * call's request every tenth of a window through the server's one client (as get_account sends it),
+ * each with the tool deadline and the rate-limit wait scaled the same (25 s and 20 s of 60).
+ */
+async function toolCallsDuringFirstSync(rows: Row[]) {
+  const limit = 30;
+  const windowMs = 3_000;
+  const scale = windowMs / 60_000;
+  // A server capping pages at 100, so that the first sync spans many windows.
+  const sandbox = await startSandbox({ seed: 'minimal', maxPageSize: 100, rateLimit: { limit, windowMs } });
+  const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter(), maxWaitMs: 20_000 * scale } });
+  const server = new ServerLinkIndex(client);
+  try {
+    fillLinks(sandbox, 5_000);
+    const started = performance.now();
+    const firstSync = server.startFirstSync();
+    let served = 0;
+    let refused = 0;
+    let slowest = 0;
+    while (!server.index.freshness().complete) {
+      await new Promise((resolve) => setTimeout(resolve, windowMs / 10));
+      const call = performance.now();
+      try {
+        await client.account.get({ signal: AbortSignal.timeout(25_000 * scale) });
+        served += 1;
+      } catch {
+        refused += 1;
+      }
+      slowest = Math.max(slowest, performance.now() - call);
+    }
+    await firstSync;
+    const elapsed = performance.now() - started;
+    const pages = sandbox.requests.filter((request) => request.path === '/api/urls').length;
+    rows.push({
+      figure: `7. MCP first sync of 5,000 links at ${limit}/window (${windowMs / 1000} s standing for 60 s), server capping pages at 100: tool calls served of those made, one each tenth of a window (slowest ${ms(slowest)})`,
+      measured: `${served} of ${served + refused}`,
+      baseline: 'before: 6 of 8 get_account calls refused 5 s after start',
+      ratio: (served / Math.max(1, served + refused)).toFixed(3),
+      goal: 'every call within its deadline',
+      met: refused === 0 && slowest <= 25_000 * scale,
+    });
+    const floor = ((pages + served) / limit) * windowMs;
+    rows.push({
+      figure: `7. same, the first sync's total time beside the floor ((${pages} pages + ${served} calls) / rate)`,
+      measured: ms(elapsed),
+      baseline: ms(floor),
+      ratio: (elapsed / floor).toFixed(3),
+      goal: '<= 1.3x the floor',
+      met: elapsed / floor <= 1.3,
+    });
+  } finally {
+    await server.stop();
+    await sandbox.close();
+  }
+}
+
 export async function measureLinkIndex(): Promise<Row[]> {
   const rows: Row[] = [];
+  await reuseCost(rows);
+  await toolCallsDuringFirstSync(rows);
   await byUrlInN8n(rows);
   await searchAndQuietSync(rows);
   await firstSyncAtTheRate(rows);

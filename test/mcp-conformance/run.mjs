@@ -2,7 +2,7 @@
 // npm-latest 0.1.16 (revisions up to 2025-11-25) and the pinned 0.2.0-alpha.12 at 2025-11-25 and at
 // 2026-07-28. The suite needs Node >= 22: it runs under the Node 24 the n8n harness keeps.
 //
-// Every check of a scenario that applies to a tools-only server counts: SUCCESS passes, FAILURE and
+// Every check of a scenario that applies to this server (tools, and the MCP Apps view as its one resource) counts: SUCCESS passes, FAILURE and
 // WARNING fail. The scenarios and checks that do not apply are listed below, each with why; a
 // scenario listed nowhere fails, so that a new suite version cannot pass unread.
 // Ends with "MCP conformance: N passed, N failed" (scripts/run-tests.mjs counts that line).
@@ -35,15 +35,19 @@ export const APPLICABLE = new Set([
   'input-required-result-unsupported-methods',
   'server-sse-multiple-streams',
   'server-session-lifecycle',
+  // The server serves resources since MCP Apps (the statistics view): listing, and the error for a URI it does not have.
+  'resources-list',
+  'sep-2164-resource-not-found',
 ]);
 
 const FIXTURE = "calls the suite's own fixture tool (test_*), which a real server does not have;";
-const NO_RESOURCES_OR_PROMPTS = 'the server offers tools only: no resources, prompts or completions';
+const NO_PROMPTS = 'the server offers no prompts or completions';
+const FIXTURE_RESOURCE = "reads the suite's own fixture resource (test://...), which a real server does not have; the one resource it serves, the MCP Apps view: packages/mcp/test/apps.test.ts";
 
 /** Scenarios that do not apply, with why. Where this server does what they test, its own tests say where. */
 export const NOT_APPLICABLE = {
   'logging-set-level': 'the server declares no logging capability: it logs to stderr (MCP logging is deprecated in 2026-07-28)',
-  'completion-complete': NO_RESOURCES_OR_PROMPTS,
+  'completion-complete': NO_PROMPTS,
   'tools-call-simple-text': `${FIXTURE} every tool's text and structured answer: packages/mcp/test/tools.test.ts, inspector.test.ts`,
   'tools-call-image': `${FIXTURE} image content: packages/mcp/test/shorten-and-qr.test.ts (QR codes)`,
   'tools-call-audio': `${FIXTURE} the server sends no audio`,
@@ -59,18 +63,16 @@ export const NOT_APPLICABLE = {
   'json-schema-2020-12': `${FIXTURE} every schema compiled by a 2020-12-only validator: packages/mcp/test/schemas.test.ts`,
   'http-custom-header-server-validation': 'no tool declares x-mcp-header parameters (SEP-2243 custom headers)',
   'server-sse-polling': 'resuming an SSE stream needs a session and an event store; the server is stateless',
-  'sep-2164-resource-not-found': NO_RESOURCES_OR_PROMPTS,
-  'resources-list': NO_RESOURCES_OR_PROMPTS,
-  'resources-read-text': NO_RESOURCES_OR_PROMPTS,
-  'resources-read-binary': NO_RESOURCES_OR_PROMPTS,
-  'resources-templates-read': NO_RESOURCES_OR_PROMPTS,
-  'resources-subscribe': NO_RESOURCES_OR_PROMPTS,
-  'resources-unsubscribe': NO_RESOURCES_OR_PROMPTS,
-  'prompts-list': NO_RESOURCES_OR_PROMPTS,
-  'prompts-get-simple': NO_RESOURCES_OR_PROMPTS,
-  'prompts-get-with-args': NO_RESOURCES_OR_PROMPTS,
-  'prompts-get-embedded-resource': NO_RESOURCES_OR_PROMPTS,
-  'prompts-get-with-image': NO_RESOURCES_OR_PROMPTS,
+  'resources-read-text': FIXTURE_RESOURCE,
+  'resources-read-binary': FIXTURE_RESOURCE,
+  'resources-templates-read': `${FIXTURE_RESOURCE} (the server has no resource templates)`,
+  'resources-subscribe': 'the server declares no resources.subscribe: its one resource, the MCP Apps view, changes only with its version',
+  'resources-unsubscribe': 'the server declares no resources.subscribe: its one resource, the MCP Apps view, changes only with its version',
+  'prompts-list': NO_PROMPTS,
+  'prompts-get-simple': NO_PROMPTS,
+  'prompts-get-with-args': NO_PROMPTS,
+  'prompts-get-embedded-resource': NO_PROMPTS,
+  'prompts-get-with-image': NO_PROMPTS,
 };
 for (const scenario of [
   'basic-elicitation',
@@ -89,7 +91,7 @@ for (const scenario of [
   NOT_APPLICABLE[`input-required-result-${scenario}`] =
     `${FIXTURE} (it passes or fails on the missing tool alone) the delete confirmation by input_required: packages/mcp/test/protocol-2026.test.ts`;
 }
-NOT_APPLICABLE['input-required-result-non-tool-request'] = `${NO_RESOURCES_OR_PROMPTS} (it asks for input_required on prompts/get)`;
+NOT_APPLICABLE['input-required-result-non-tool-request'] = `${NO_PROMPTS} (it asks for input_required on prompts/get)`;
 for (const scenario of [
   'lifecycle',
   'capability-negotiation',
@@ -111,9 +113,9 @@ export const CHECKS_NOT_APPLICABLE = {
   'server-stateless/sep-2575-missing-capability-http-400': `${FIXTURE} test_missing_capability`,
   'server-stateless/sep-2575-http-server-no-independent-requests-on-stream': `${FIXTURE} test_streaming_elicitation`,
   'server-stateless/sep-2575-server-no-log-without-loglevel': `${FIXTURE} test_logging_tool`,
-  'caching/sep-2549-prompts-list-caching-hints': NO_RESOURCES_OR_PROMPTS,
-  'caching/sep-2549-resources-list-caching-hints': NO_RESOURCES_OR_PROMPTS,
-  'caching/sep-2549-resources-templates-list-caching-hints': NO_RESOURCES_OR_PROMPTS,
+  'caching/sep-2549-prompts-list-caching-hints': NO_PROMPTS,
+  'caching/sep-2549-resources-read-caching-hints':
+    'reads the first resource listed to the suite; the MCP Apps view is listed only to a client that declares the extension, which the suite does not (its caching hints: packages/mcp/test/apps.test.ts)',
   'server-sse-multiple-streams/server-sse-multiple-streams-session': 'a session-scoped stream: the server is stateless (0.1.16 warns that it has no session)',
 };
 

@@ -30,10 +30,20 @@ describe('Link -> Create, Reuse Existing Link', () => {
     expect(plain!.json.reused).toBeUndefined();
   });
 
-  it('finds an old link of a 1,000-link account made before the node ever ran', async () => {
+  it('answers with an old link of a 1,000-link account made before the node ever ran, when its options are the ones asked for', async () => {
     const oldest = sandbox.store.state.links.filter((link) => link.userId === 2).reduce((a, b) => (a.id < b.id ? a : b));
-    const [reused] = await create({ reuse: true }, oldest.url);
+    const [reused] = await create({ reuse: true, metatitle: oldest.metatitle, metadescription: oldest.metadescription }, oldest.url);
     expect(reused!.json).toMatchObject({ id: oldest.id, reused: true });
+    // Without its title: not the link asked for.
+    const [titleless] = await create({ reuse: true }, oldest.url);
+    expect(titleless!.json.id).not.toBe(oldest.id);
+  });
+
+  it('never answers a request without a password with a password-protected link', async () => {
+    const [locked] = await create({ reuse: true, password: 'secret-4' }, 'https://example.com/locked');
+    const [open] = await create({ reuse: true }, 'https://example.com/locked');
+    expect(open!.json.id).not.toBe(locked!.json.id);
+    expect(sandbox.store.state.links.find((link) => link.id === open!.json.id)!.password).toBeNull();
   });
 
   it('with another alias asked for, makes a new link', async () => {

@@ -20,7 +20,7 @@ it.each([1, 2, 3, 4, 5, 6])('random bursts and deletions, seed %i', async (seed)
   jest.spyOn(Date, 'now').mockImplementation(() => realNow() + hostOffset);
   const random = seededRandom(seed);
   const cap = [100, 100, 37, undefined, 100, 250][seed - 1];
-  const sandbox: Sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: seed === 5 ? 7 : 1_000_000, windowMs: 60_000 }, now: () => realNow() + hostOffset, unstableTies: true, ...(cap ? { maxPageSize: cap } : {}) });
+  const sandbox: Sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: seed === 5 ? 7 : 1_000_000, windowMs: 60_000 }, now: () => realNow() + hostOffset, dateTies: 'unstable', ...(cap ? { maxPageSize: cap } : {}) });
   try {
     const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     let second = Date.UTC(2026, 0, 1);

@@ -224,15 +224,15 @@ it('New QR Code: a burst of 1,500 QR codes on a server capping pages at 100 is e
 /**
  * Deployed servers sort by a date in seconds and give equal dates in no fixed order (MySQL's
  * ORDER BY date LIMIT/OFFSET): a page boundary inside a run of links made in the same second can
- * show one link on both pages and another on neither. The sandbox's `unstableTies` does that.
+ * show one link on both pages and another on neither. The sandbox's `dateTies: 'unstable'` does that.
  */
-describe('equal dates listed in a fresh order on every request (unstableTies)', () => {
+describe('equal dates listed in a fresh order on every request (dateTies: unstable)', () => {
   it.each([
     ['a server that caps pages at 100', 100],
     ['a server that gives large pages', undefined],
   ])('New Link on %s: a burst made 30 a second is emitted completely and once', async (_name, maxPageSize) => {
     await start({ maxPageSize });
-    sandbox.unstableTies = true;
+    sandbox.dateTies = 'unstable';
     addLinks(600, Date.UTC(2026, 0, 1), 30);
     const trigger = new Trigger({ event: 'newLink' });
     await trigger.pollUntilRead();
@@ -246,7 +246,7 @@ describe('equal dates listed in a fresh order on every request (unstableTies)', 
 
   it('New QR Code on a server that caps pages at 100: a burst made 30 a second is emitted completely, once and in order', async () => {
     await start({ maxPageSize: 100 });
-    sandbox.unstableTies = true;
+    sandbox.dateTies = 'unstable';
     addQrCodes(300, Date.UTC(2026, 0, 1), 30);
     const trigger = new Trigger({ event: 'newQrCode' });
     await trigger.pollUntilRead();
@@ -259,7 +259,7 @@ describe('equal dates listed in a fresh order on every request (unstableTies)', 
 
   it('New Link: links made in the second the last poll saw are each emitted once', async () => {
     await start({ maxPageSize: 100 });
-    sandbox.unstableTies = true;
+    sandbox.dateTies = 'unstable';
     addLinks(500, Date.UTC(2026, 0, 1), 30);
     const trigger = new Trigger({ event: 'newLink' });
     await trigger.pollUntilRead();

@@ -265,7 +265,7 @@ it('New Link: the first poll of an account with thousands of links created in it
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
 });
 
-describe('equal dates listed in a fresh order on every request (the sandbox\'s unstableTies, as MySQL does)', () => {
+describe('equal dates listed in a fresh order on every request (the sandbox\'s dateTies: unstable, as MySQL does)', () => {
   /** `count` links made 30 a second, so that page boundaries fall inside runs of equal dates. */
   function fillInBursts(count: number, clicksOf: (index: number) => number) {
     fillLinks(sandbox, count, clicksOf);
@@ -277,7 +277,7 @@ describe('equal dates listed in a fresh order on every request (the sandbox\'s u
 
   it('On Link Reaching a Click Threshold: each crossing emitted once, no link emitted again, over several passes', async () => {
     await start({ maxPageSize: 100 });
-    sandbox.unstableTies = true;
+    sandbox.dateTies = 'unstable';
     fillInBursts(3_000, (i) => (i % 2 === 0 ? 150 : 10));
     const trigger = new Trigger({ event: 'linkClickThreshold', threshold: 100 });
     const baselinePolls = await trigger.readBaseline();
@@ -290,7 +290,7 @@ describe('equal dates listed in a fresh order on every request (the sandbox\'s u
 
   it('On Link Clicks: each click counted once over several passes', async () => {
     await start({ maxPageSize: 100 });
-    sandbox.unstableTies = true;
+    sandbox.dateTies = 'unstable';
     fillInBursts(3_000, (i) => 1 + (i % 7));
     const trigger = new Trigger({ event: 'newLinkClicks' });
     const baselinePolls = await trigger.readBaseline();

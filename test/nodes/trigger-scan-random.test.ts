@@ -21,7 +21,7 @@ it.each([1, 2, 3, 4])('random clicks, creations and deletions, seed %i', async (
   const random = seededRandom(seed);
   const cap = [100, 37, undefined, 100][seed - 1];
   const event = seed % 2 === 0 ? 'linkClickThreshold' : 'newLinkClicks';
-  const sandbox: Sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, now: () => realNow() + hostOffset, unstableTies: true, ...(cap ? { maxPageSize: cap } : {}) });
+  const sandbox: Sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, now: () => realNow() + hostOffset, dateTies: 'unstable', ...(cap ? { maxPageSize: cap } : {}) });
   try {
     const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     let second = Date.UTC(2026, 0, 1);

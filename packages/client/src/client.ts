@@ -1,4 +1,5 @@
 import { HttpCore } from "./http";
+import { accountId } from "./link-index/account";
 import type { CoreClientOptions } from "./options";
 import { AccountResource } from "./resources/account";
 import { DomainsResource } from "./resources/domains";
@@ -23,12 +24,15 @@ export class LinkShortClient {
   readonly users: UsersResource;
   /** The normalised base URL (no trailing slash or `/api`). */
   readonly baseUrl: string;
+  /** Which account this client speaks for: its base URL and a digest of its key (`accountId`), never the key. */
+  readonly accountId: string;
   readonly #core: HttpCore;
 
   constructor(options: CoreClientOptions) {
     const core = new HttpCore(options);
     this.#core = core;
     this.baseUrl = core.baseUrl;
+    this.accountId = accountId(core.baseUrl, options.apiKey);
     this.account = new AccountResource(core);
     this.domains = new DomainsResource(core);
     this.splashPages = new SplashPagesResource(core);

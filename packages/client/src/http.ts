@@ -2,8 +2,9 @@ import type * as z from "zod/v4";
 import { clientErrorOf, envelopeOf, excerptOf } from "./answers";
 import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "./errors";
 import { trimTrailingSlashes } from "./link-index/short-url";
+import { accountId } from "./link-index/account";
 import { clientOptionIssues, requestOptionIssues, type CoreClientOptions, type RequestOptions } from "./options";
-import { fingerprint, sharedLimiter, type Clock, type RateLimiter, type RateLimitHeadroom } from "./rate-limit";
+import { sharedLimiter, type Clock, type RateLimiter, type RateLimitHeadroom } from "./rate-limit";
 import { DEFAULT_MAX_PAGES } from "./pagination";
 import { readerOf, Rejected } from "./readers";
 import { keyRedactor } from "./redact";
@@ -58,7 +59,7 @@ export class HttpCore {
     this.maxRateLimitWaitMs = rateLimit?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
-    this.account = fingerprint(`${this.baseUrl}\n${options.apiKey}`);
+    this.account = accountId(this.baseUrl, options.apiKey);
     this.defaults = {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,

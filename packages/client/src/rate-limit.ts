@@ -1,4 +1,5 @@
 import { AbortedError } from "./errors";
+import { accountId } from "./link-index/account";
 import { isPlausibleReset, resetOf } from "./window-reset";
 import type { Sleep, TransportResponse } from "./transport";
 import { headerValue } from "./transport";
@@ -214,7 +215,7 @@ export interface AcquireWait {
 
 
 /**
- * The process's limiters, one per base URL and API key, under a fingerprint of the two (the key
+ * The process's limiters, one per account, under its `accountId` (a digest of the key: the key
  * itself is kept nowhere here). An entry whose window has passed with nothing in flight or
  * waiting is released at the next sweep, so keys used once (100,000 short-lived clients) do not
  * stay for the life of the process; clients hold a handle that finds the entry again, or a new
@@ -292,25 +293,9 @@ class SharedLimiter extends RateLimiter {
   }
 }
 
-/**
- * A fingerprint of a text: two independent 32-bit FNV-1a-style hashes over its UTF-16 code units,
- * and its length. Not a secret-keeping hash: it only names an entry without holding the key.
- */
-export function fingerprint(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i);
-    a = Math.imul(a ^ unit, 0x01000193);
-    b = Math.imul(b ^ unit, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length.toString(36)}`;
-}
-
 /** The limiter shared by every client of one base URL and API key in this process. */
 export function sharedLimiter(baseUrl: string, apiKey: string): RateLimiter {
-  return new SharedLimiter(fingerprint(`${baseUrl}\n${apiKey}`));
+  return new SharedLimiter(accountId(baseUrl, apiKey));
 }
 
 /** The ids under which the process keeps shared limiters (for tests: how many, and that no key is among them). */

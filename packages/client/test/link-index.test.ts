@@ -23,7 +23,8 @@ describe("link index over a 10,000-link account", () => {
     const freshness = await index.sync(client, { onProgress: (step) => progress.push(step.known) });
     expect(freshness.complete).toBe(true);
     expect(freshness.serverCountExact).toBe(true);
-    expect(progress.length).toBeGreaterThan(50);
+    // A step a sweep page: pages of 1,000 (the sandbox, like deployed servers, sets no maximum).
+    expect(progress.length).toBeGreaterThanOrEqual(10);
   });
   afterAll(() => sandbox.close());
 
@@ -114,7 +115,7 @@ describe("link index over a 10,000-link account", () => {
 });
 
 describe("link index sweep and the user's own calls", () => {
-  it("confirms a link the walk did not see before dropping it, and keeps one that still exists", async () => {
+  it("drops a link deleted between sweeps once a walk that saw every other link ends, with no request per link", async () => {
     const sandbox = await startSandbox({ seed: "minimal", rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
     try {
       fillLinks(sandbox, 250);
@@ -126,13 +127,13 @@ describe("link index sweep and the user's own calls", () => {
         sandbox.store.state.links.findIndex((record) => record.id === gone.id),
         1,
       );
-      // A link deleted on page 1 while the walk is on page 2 shifts page 2's first link onto page 1: the walk misses it.
+      // Deleted before the sweep: the walk counts the list first, sees every link it counted, and believes the deletion.
       const shifted = sandbox.store.state.links.filter((record) => record.userId === 2).length;
       expect(shifted).toBeGreaterThan(200);
       const before = sandbox.requests.length;
       await index.sync(client);
       const gets = apiRequests(sandbox, before).filter((request) => /^\/api\/url\/\d+$/.test(request.path));
-      expect(gets.map((request) => request.path)).toEqual([`/api/url/${gone.id}`]);
+      expect(gets).toEqual([]);
       expect(index.get(gone.id)).toBeUndefined();
       expect(index.freshness().known).toBe(index.freshness().serverCount);
     } finally {
@@ -159,7 +160,8 @@ describe("link index sweep and the user's own calls", () => {
           return realSleep(ms);
         },
       });
-      const index = new LinkIndex({ minSyncIntervalMs: 0, sleep: realSleep });
+      // Pages of 100: a walk of 30 requests that spans several windows.
+      const index = new LinkIndex({ minSyncIntervalMs: 0, sleep: realSleep, pageSize: 100 });
       const syncing = index.sync(indexClient, { wait: true });
       // Two calls a window: what the first sync always leaves (its reserve).
       let calls = 0;
@@ -238,14 +240,19 @@ describe("create or reuse", () => {
       const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
       const index = new LinkIndex();
       index.watch(client);
-      const oldest = await createOrReuse(client, index, { url: "https://example.com/fill/0" });
-      expect(oldest).toMatchObject({ reused: true, shorturl: expect.stringMatching(/\/fill0$/) });
+      // A link this index did not see made cannot be compared on its hidden options: the create goes to
+      // the server, which hands back its link with the same URL and options, and the answer says so.
+      const filled = await createOrReuse(client, index, { url: "https://example.com/fill/5", metatitle: "Fill 5" });
+      expect(filled).toMatchObject({ reused: true, shorturl: expect.stringMatching(/\/fill5$/) });
+      const titled = await createOrReuse(client, index, { url: "https://example.com/fill/0" });
+      expect(titled.reused).toBe(false);
       const first = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7" });
       const before = sandbox.requests.length;
       const second = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7" });
       expect(first.reused).toBe(false);
       expect(second).toEqual({ id: first.id, shorturl: first.shorturl, reused: true });
-      expect(apiRequests(sandbox, before)).toHaveLength(0);
+      // The sync before it read nothing (the last was a moment ago): the GET that confirms the link is all.
+      expect(apiRequests(sandbox, before).map((request) => request.path)).toEqual([`/api/url/${first.id}`]);
       // Another alias asked for: a link of its own.
       const aliased = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7", custom: "entry-seven" });
       expect(aliased.reused).toBe(false);

@@ -1,7 +1,8 @@
 /** The server's configuration: the service and key from the environment, the rest from the command line. */
 import { LinkShortClient, ValidationError } from "@linkshort/client";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
+import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 
 export const BASE_URL_VARIABLE = "LINKSHORT_BASE_URL";
@@ -52,7 +53,8 @@ An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configur
   --max-wait SECONDS    longest wait for the rate limit before a tool answers "retry after N s" (default ${DEFAULT_MAX_WAIT_SECONDS})
   --deadline SECONDS    longest a tool call may take before it answers with an error (default ${DEFAULT_DEADLINE_SECONDS})
   --index-file PATH     keep the index of the account's links that find_links searches in this file, so a
-                        restart does not read the account again (default: memory)
+                        restart does not read the account again (default: memory; the desktop bundle
+                        keeps it in ~/.linkshort-mcp/link-index.json)
   ${INDEX_FILE_VARIABLE}  the same path from the environment (the flag wins)
 `;
 
@@ -103,9 +105,14 @@ export function parseCommandLine(argv: string[]): CommandLine {
   };
 }
 
+/**
+ * A path as a person or a host wrote it: `~/` and `${HOME}` (as a desktop bundle's default says it,
+ * when the host leaves it to the server) start at the home folder.
+ */
 function indexFilePath(path: string, source: string): string {
   if (path.trim() === "" || path.length > 4096 || path.includes("\0")) throw new ConfigError(`${source} must be a file path`);
-  return path;
+  const home = /^(~|\$\{HOME\})(?=[/\\])/.exec(path);
+  return home ? `${homedir()}${path.slice(home[0].length)}` : path;
 }
 
 /** The link index's file: --index-file, else the environment's; undefined keeps it in memory. */
@@ -115,8 +122,15 @@ export function indexFileFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine):
   return fromEnv === undefined || fromEnv === "" ? undefined : indexFilePath(fromEnv, INDEX_FILE_VARIABLE);
 }
 
-/** The bearer token for HTTP: from --token-file, else from the environment; undefined when neither gives one. */
-export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined): string | undefined {
+/** Warns on stderr, as the server's other start-up warnings do. */
+const warnOnStderr = (text: string) => process.stderr.write(`linkshort-mcp: WARNING: ${text}\n`);
+
+/**
+ * The bearer token for HTTP: from --token-file, else from the environment; undefined when neither
+ * is set. A token file that yields no token (empty, blank, unreadable) is a mistake on every bind,
+ * never "no authentication"; one that other users may read is served with a warning.
+ */
+export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined, warn: (text: string) => void = warnOnStderr): string | undefined {
   let token = env[TOKEN_VARIABLE];
   let source = TOKEN_VARIABLE;
   if (tokenFile !== undefined) {
@@ -126,6 +140,8 @@ export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined)
     } catch (error) {
       throw new ConfigError(`--token-file: cannot read ${tokenFile} (${error instanceof Error && "code" in error ? String(error.code) : "error"})`);
     }
+    if (token === "") throw new ConfigError(`--token-file ${tokenFile} holds no token: write the token into it (e.g. \`openssl rand -hex 32 > ${tokenFile}\`) or leave --token-file out`);
+    if ((statSync(tokenFile).mode & 0o077) !== 0) warn(`--token-file ${tokenFile} is readable by other users of this machine: \`chmod 600 ${tokenFile}\``);
   }
   if (token === undefined || token === "") return undefined;
   if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {

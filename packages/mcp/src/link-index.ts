@@ -8,7 +8,7 @@
  * bounded step (the newest links, at most one request and none within 10 s of the last, and a
  * couple of pages of a due sweep), so an idle server spends nothing of the key's limit.
  */
-import { AbortedError, FileIndexStore, LinkIndex, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep } from "@linkshort/client";
+import { AbortedError, AccountRegistry, FileIndexStore, freshnessSentence, LinkIndex, MAX_INDEXED_ACCOUNTS, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep } from "@linkshort/client";
 import { clause } from "./failures";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
@@ -58,13 +58,14 @@ const backgroundSleep: Sleep = (ms, signal) =>
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
-const count = (value: number) => value.toLocaleString("en-US");
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 export class ServerLinkIndex {
   readonly index: LinkIndex;
   readonly #client: LinkShortClient;
-  readonly #stopWatching: () => void;
+  /** The clients whose changes land in the index at once (the server's own, and any other of the account), and how to stop. */
+  readonly #watched = new WeakSet<LinkShortClient>();
+  readonly #stopWatching: Array<() => void> = [];
   readonly #shutdown = new AbortController();
   readonly #store: LinkIndexStore | undefined;
   #firstSync: Promise<void> | undefined;
@@ -76,12 +77,20 @@ export class ServerLinkIndex {
     this.#client = client;
     this.#store = options.store;
     this.index = new LinkIndex({
+      account: client.accountId,
       sleep: backgroundSleep,
       ...(options.store ? { store: options.store } : {}),
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
       ...(options.minSyncIntervalMs !== undefined ? { minSyncIntervalMs: options.minSyncIntervalMs } : {}),
     });
-    this.#stopWatching = this.index.watch(client);
+    this.follow(client);
+  }
+
+  /** Takes in at once the changes another client of the same account makes. */
+  follow(client: LinkShortClient): void {
+    if (this.#watched.has(client)) return;
+    this.#watched.add(client);
+    this.#stopWatching.push(this.index.watch(client));
   }
 
   /** Whether the first sync is still under way (started and not finished). */
@@ -161,14 +170,9 @@ export class ServerLinkIndex {
   }
 
   #answer(freshness: IndexFreshness): FreshnessAnswer {
-    const { known, serverCount, serverCountExact, complete, lastFullSweepAt, lastSyncAt } = freshness;
-    let summary: string;
-    if (!complete) {
-      const of = serverCount === null ? "" : ` of ${serverCountExact ? "" : "about "}${count(Math.max(serverCount, known))}`;
-      summary = `Indexed ${count(known)}${of} links; older links may be missing until the first sync finishes.`;
-    } else {
-      summary = `All ${count(known)} links indexed; every link was last checked at ${isoOrNull(lastFullSweepAt)}, new links read at ${isoOrNull(lastSyncAt ?? lastFullSweepAt)}.`;
-    }
+    const { known, serverCount, complete, lastFullSweepAt, lastSyncAt } = freshness;
+    const sentence = freshnessSentence(freshness, { times: "iso" });
+    let summary = complete ? `${sentence}.` : `${sentence}; older links may be missing until the first sync finishes.`;
     if (this.#lastFailure !== undefined) summary += ` The last update of the index failed (${this.#lastFailure}); links made elsewhere since may be missing.`;
     return { known, serverCount, complete, lastFullSweep: isoOrNull(lastFullSweepAt), lastSync: isoOrNull(lastSyncAt), summary };
   }
@@ -180,20 +184,17 @@ export class ServerLinkIndex {
   /** Stops the background sync and the watching; a file store lets another process take the file. */
   async stop(): Promise<void> {
     this.#shutdown.abort();
-    this.#stopWatching();
+    for (const stopWatching of this.#stopWatching.splice(0)) stopWatching();
     await this.#firstSync;
     if (this.#store instanceof FileIndexStore) await this.#store.release();
   }
 }
 
-/** The index of each client that has none given: one per client (the CLI makes one client per process, per base URL and key). */
-const indexOfClient = new WeakMap<LinkShortClient, ServerLinkIndex>();
+/** The index of each account whose server was given none (the CLI gives one): at most the client's bound of accounts, the one let go stopped. */
+const serverIndexes = new AccountRegistry<ServerLinkIndex>(MAX_INDEXED_ACCOUNTS, (evicted) => void evicted.stop());
 
 export function serverLinkIndexFor(client: LinkShortClient): ServerLinkIndex {
-  let index = indexOfClient.get(client);
-  if (!index) {
-    index = new ServerLinkIndex(client);
-    indexOfClient.set(client, index);
-  }
+  const index = serverIndexes.get(client.accountId, () => new ServerLinkIndex(client));
+  index.follow(client);
   return index;
 }

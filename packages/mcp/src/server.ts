@@ -13,6 +13,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/server";
 import packageJson from "../package.json";
+import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION } from "./apps";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
 import { serverLinkIndexFor, type ServerLinkIndex } from "./link-index";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
@@ -51,6 +52,8 @@ const LIST_CACHE = { ttlMs: 10 * 60_000, cacheScope: "private" } as const;
 const USER_TOOLS = TOOLS.filter((tool) => !tool.admin);
 const USER_LISTING: Tool[] = USER_TOOLS.map((tool) => tool.listing);
 const ALL_LISTING: Tool[] = TOOLS.map((tool) => tool.listing);
+const USER_LISTING_WITH_APPS: Tool[] = USER_TOOLS.map((tool) => tool.listingWithApps);
+const ALL_LISTING_WITH_APPS: Tool[] = TOOLS.map((tool) => tool.listingWithApps);
 
 function toolError(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
@@ -79,6 +82,7 @@ async function runWithDeadline(
   cancelled: AbortSignal,
   deadlineMs: number,
   progress: ToolContext["progress"],
+  viewShown: boolean,
 ): Promise<CallToolResult> {
   const controller = new AbortController();
   const cancel = () => controller.abort();
@@ -102,7 +106,7 @@ async function runWithDeadline(
     const structured = redactedDeep(answer.structured, (text) => client.redact(text)) as Record<string, unknown>;
     const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
     if (answer.image) content.push({ type: "image", data: answer.image.data, mimeType: answer.image.mimeType });
-    if (answer.chart) content.push({ type: "image", data: answer.chart.data, mimeType: answer.chart.mimeType });
+    if (answer.chart && !viewShown) content.push({ type: "image", ...answer.chart() });
     return { content, structuredContent: structured };
   } catch (error) {
     return toolError(client.redact(describeFailure(error, tool.name)));
@@ -129,14 +133,18 @@ function progressReporter(ctx: ServerContext): ToolContext["progress"] {
 }
 
 /**
- * Whether the person behind the client can be asked a yes-or-no question: a 2026-07-28 request
- * declares it in its own `_meta`, a 2025-era client at `initialize` (over stdio; a stateless HTTP
- * request of that era has no initialize behind it, so nobody can be asked).
+ * What the client behind a request can do: a 2026-07-28 request declares it in its own `_meta`, a
+ * 2025-era client at `initialize` (over stdio; a stateless HTTP request of that era has no
+ * initialize behind it, so it declares nothing).
  */
-function canAskThePerson(server: Server, ctx: ServerContext): boolean {
+function clientCapabilities(server: Server, ctx: ServerContext): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities: ClientCapabilities | undefined = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities();
-  const elicitation = capabilities?.elicitation;
+  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
+}
+
+/** Whether the person behind the client can be asked a yes-or-no question. */
+function canAskThePerson(server: Server, ctx: ServerContext): boolean {
+  const elicitation = clientCapabilities(server, ctx)?.elicitation;
   // `elicitation: {}` (2025-06-18) means forms; later clients name the modes they take.
   return elicitation !== undefined && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
 }
@@ -173,10 +181,25 @@ export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
   const links = options.linkIndex ?? serverLinkIndexFor(client);
   const server = new Server(
     { name: "linkshort", title: "LinkShort", version: packageJson.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: { "tools/list": LIST_CACHE, "server/discover": LIST_CACHE } },
+    {
+      capabilities: { tools: {}, resources: {}, extensions: { [UI_EXTENSION]: {} } },
+      instructions: INSTRUCTIONS,
+      cacheHints: {
+        "tools/list": LIST_CACHE,
+        "server/discover": LIST_CACHE,
+        "resources/list": LIST_CACHE,
+        "resources/templates/list": LIST_CACHE,
+        // The view changes only with the server's version.
+        "resources/read": { ttlMs: 60 * 60_000, cacheScope: "public" },
+      },
+    },
   );
   const listing = options.admin ? ALL_LISTING : USER_LISTING;
-  server.setRequestHandler("tools/list", () => ({ tools: listing }));
+  const listingWithApps = options.admin ? ALL_LISTING_WITH_APPS : USER_LISTING_WITH_APPS;
+  server.setRequestHandler("tools/list", (_request, ctx) => ({ tools: rendersApps(clientCapabilities(server, ctx)) ? listingWithApps : listing }));
+  server.setRequestHandler("resources/list", (_request, ctx) => ({ resources: rendersApps(clientCapabilities(server, ctx)) ? APP_RESOURCES : [] }));
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
+  server.setRequestHandler("resources/read", (request) => readAppResource(request.params.uri));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const name = capped(request.params.name, 100);
     const tool = TOOLS_BY_NAME.get(name);
@@ -186,7 +209,8 @@ export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
     if (!parsed.success) return toolError(client.redact(invalidArguments(tool.name, parsed.error.issues)));
     const unconfirmed = confirmationNeeded(tool, parsed.data, server, ctx);
     if (unconfirmed) return unconfirmed;
-    const result = await runWithDeadline(tool, parsed.data, client, links, ctx.mcpReq.signal, deadlineMs, progressReporter(ctx));
+    const viewShown = tool.listingWithApps !== tool.listing && rendersApps(clientCapabilities(server, ctx));
+    const result = await runWithDeadline(tool, parsed.data, client, links, ctx.mcpReq.signal, deadlineMs, progressReporter(ctx), viewShown);
     return server.projectCallToolResult(result, tool.listing.outputSchema);
   });
   return server;

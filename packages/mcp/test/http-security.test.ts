@@ -5,6 +5,9 @@
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { request } from "node:http";
 import { CLI } from "./helpers";
 
@@ -122,4 +125,39 @@ test("a body over 4 MiB is refused from its Content-Length, before it is read", 
     outgoing.write("{");
   });
   expect(status).toBe(413);
+});
+
+describe("--token-file that yields no token", () => {
+  const folder = mkdtempSync(join(tmpdir(), "linkshort-token-"));
+
+  test.each([
+    ["an empty", ""],
+    ["a blank", "  \n\t\n"],
+  ])("%s token file is a configuration error on loopback too, never a server without authentication", (_kind, content) => {
+    const file = join(folder, `token-${_kind.replace(" ", "-")}`);
+    writeFileSync(file, content, { mode: 0o600 });
+    for (const host of ["127.0.0.1", "0.0.0.0"]) {
+      const result = spawnSync(process.execPath, [CLI, "--http", "0", "--host", host, "--token-file", file], { env: environment(), encoding: "utf8", timeout: 10_000 });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/--token-file .*token-an?-\w+ holds no token/);
+      expect(result.stderr).not.toMatch(/serving .* over Streamable HTTP/);
+    }
+  });
+
+  test("a token file others can read starts the server, with a warning naming the file", async () => {
+    const file = join(folder, "token-shared");
+    writeFileSync(file, `${TOKEN}\n`);
+    chmodSync(file, 0o644);
+    const { port, stderr } = await serve(["--token-file", file]);
+    expect(stderr()).toMatch(/WARNING: --token-file .*token-shared is readable by other users/);
+    expect(stderr()).not.toContain(TOKEN);
+    expect((await post(port, { Host: `localhost:${port}` })).status).toBe(401);
+  });
+
+  test("a token file only its owner reads starts without that warning", async () => {
+    const file = join(folder, "token-private");
+    writeFileSync(file, `${TOKEN}\n`, { mode: 0o600 });
+    const { stderr } = await serve(["--token-file", file]);
+    expect(stderr()).not.toMatch(/readable by other users/);
+  });
 });

@@ -4,7 +4,7 @@
  * restart costing one request.
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fillLinks } from "../../client/test/fill-links";
@@ -51,4 +51,20 @@ test("the index is synced from start, kept in the file, and answers after a rest
   } finally {
     await second.close();
   }
+});
+
+test("after the key changes, the file's links are not served: the other account starts an empty index", async () => {
+  // `file` holds the user's 1,000 links from the test above; the admin key is another account on the same service.
+  const other = await startSession({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey }, ["--index-file", file]);
+  try {
+    const answer = await other.call("find_links", { text: "fill0" });
+    expect((answer.structured as { links: unknown[] }).links).toEqual([]);
+    const shortened = await other.call("shorten_link", { url: "https://example.com/fill/0", metatitle: "The aardvark page", reuse: true });
+    const id = (shortened.structured as { id: number }).id;
+    expect(sandbox.store.state.links.find((link) => link.id === id)!.userId).not.toBe(2);
+  } finally {
+    await other.close();
+  }
+  expect(readFileSync(file, "utf8")).not.toContain(sandbox.adminKey);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
 });

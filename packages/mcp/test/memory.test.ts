@@ -7,17 +7,24 @@ import { LinkShortClient } from "@linkshort/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import * as z from "zod/v4";
+import { APP_MIME_TYPE, STATISTICS_VIEW_URI, UI_EXTENSION } from "../src/apps";
 import { createLinkShortMcpServer } from "../src/server";
+import { TOOLS } from "../src/tools";
 
 const client = new LinkShortClient({ baseUrl: "http://127.0.0.1:9", apiKey: "memory-test-key-0123456789" });
 
-async function serveOneRequest(admin: boolean): Promise<number> {
+/** One server and one client; a client that renders MCP Apps also reads the view. Answers how many tools it listed and how many with the view. */
+async function serveOneRequest(admin: boolean, apps = false): Promise<number> {
   const server = createLinkShortMcpServer({ client, admin });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const mcpClient = new Client({ name: "memory-test", version: "1.0.0" });
+  const capabilities = apps ? { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } : {};
+  const mcpClient = new Client({ name: "memory-test", version: "1.0.0" }, { capabilities });
   await mcpClient.connect(clientSide);
   const { tools } = await mcpClient.listTools();
+  const withView = tools.filter((tool) => tool._meta !== undefined).length;
+  if (apps) expect((await mcpClient.readResource({ uri: STATISTICS_VIEW_URI })).contents).toHaveLength(1);
+  expect(withView).toBe(apps ? 2 : 0);
   await mcpClient.close();
   await server.close();
   return tools.length;
@@ -25,9 +32,18 @@ async function serveOneRequest(admin: boolean): Promise<number> {
 
 const registrySize = () => (z.globalRegistry as unknown as { _map: Map<unknown, unknown> })._map.size;
 
-test("building a server per request and listing its tools adds nothing to zod's global registry", async () => {
+test("building a server per request and listing its tools adds nothing to zod's global registry, with or without MCP Apps", async () => {
   expect(await serveOneRequest(true)).toBe(17);
+  expect(await serveOneRequest(true, true)).toBe(17);
   const before = registrySize();
-  for (let request = 0; request < 200; request += 1) await serveOneRequest(request % 2 === 0);
+  for (let request = 0; request < 200; request += 1) await serveOneRequest(request % 2 === 0, request % 4 < 2);
   expect(registrySize()).toBe(before);
+});
+
+test("the listing a client of MCP Apps sees is built once per tool: the same objects, the view added only where a tool has it", () => {
+  for (const tool of TOOLS) {
+    if (tool.name === "get_link" || tool.name === "get_qr_code") expect(tool.listingWithApps).toEqual({ ...tool.listing, _meta: expect.objectContaining({ ui: { resourceUri: STATISTICS_VIEW_URI } }) });
+    else expect(tool.listingWithApps).toBe(tool.listing);
+  }
+  expect(TOOLS.find((tool) => tool.name === "get_link")!.listingWithApps.inputSchema).toBe(TOOLS.find((tool) => tool.name === "get_link")!.listing.inputSchema);
 });

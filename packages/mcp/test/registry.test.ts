@@ -9,7 +9,7 @@ import { StdioClientTransport as CurrentStdioClientTransport } from "@modelconte
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TOOLS } from "../src/tools";
@@ -43,7 +43,13 @@ test("manifest.json (.mcpb): version, entry point, the key as sensitive user con
   expect(manifest.manifest_version).toMatch(/^0\.\d$/);
   expect(manifest.version).toBe(packageJson.version);
   expect(manifest.server).toMatchObject({ type: "node", entry_point: "server/cli.js", mcp_config: { command: "node", args: ["${__dirname}/server/cli.js"] } });
-  expect(manifest.server.mcp_config.env).toEqual({ LINKSHORT_BASE_URL: "${user_config.base_url}", LINKSHORT_API_KEY: "${user_config.api_key}" });
+  expect(manifest.server.mcp_config.env).toEqual({
+    LINKSHORT_BASE_URL: "${user_config.base_url}",
+    LINKSHORT_API_KEY: "${user_config.api_key}",
+    LINKSHORT_MCP_INDEX_FILE: "${user_config.index_file}",
+  });
+  // A desktop host starts a server per session: the index is kept in a file by default, not read again each time.
+  expect(manifest.user_config.index_file).toMatchObject({ type: "string", required: false, default: expect.stringMatching(/^\$\{HOME\}\/.+\.json$/) });
   expect(manifest.user_config.base_url).toMatchObject({ type: "string", required: true, sensitive: false });
   expect(manifest.user_config.api_key).toMatchObject({ type: "string", required: true, sensitive: true });
   expect(manifest.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([...userTools].sort());
@@ -57,13 +63,16 @@ test("the built .mcpb holds the manifest and a server that runs with no node_mod
   expect(JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8"))).toEqual(read("manifest.json"));
   const sandbox = await startSandbox({ port: 0 });
   const client = new Client({ name: "mcpb-test", version: "1.0.0" });
+  const home = mkdtempSync(join(tmpdir(), "linkshort-mcpb-home-"));
+  // As a host passes the default when it leaves `${HOME}` to the server.
+  const indexFile = read("manifest.json").user_config.index_file.default as string;
   try {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
         args: [join(unpacked, "server/cli.js")],
         cwd: unpacked,
-        env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey },
+        env: { PATH: process.env.PATH ?? "", HOME: home, LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey, LINKSHORT_MCP_INDEX_FILE: indexFile },
         stderr: "pipe",
       }),
     );
@@ -84,6 +93,9 @@ test("the built .mcpb holds the manifest and a server that runs with no node_mod
     const answered = await current.callTool({ name: "get_account", arguments: {} });
     await current.close();
     expect(answered.structuredContent).toMatchObject({ email: expect.stringContaining("@") });
+    const kept = join(home, indexFile.slice("${HOME}/".length));
+    for (let waited = 0; !existsSync(kept) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(kept)).toBe(true);
   } finally {
     await client.close();
     await sandbox.close();

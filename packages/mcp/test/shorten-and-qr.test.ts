@@ -3,6 +3,7 @@
  * shorten_links (a result per URL, bounded, stopping at its deadline), UTM fields reaching the
  * server's parameters, and QR codes answered with their image as MCP image content.
  */
+import { LinkShortClient } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { qrImageUrl } from "../src/qr-image";
 import { startSession, type Session } from "./helpers";
@@ -32,9 +33,9 @@ describe("shorten_link reuse", () => {
     const second = await session.call("shorten_link", { url: "https://example.com/form-twice", reuse: true });
     expect(second.structured).toEqual({ id: (first.structured as { id: number }).id, shorturl: (first.structured as { shorturl: string }).shorturl, reused: true });
     expect(creates()).toBe(before);
-    // Without reuse (the default), the server is asked to create (a deployed server may answer with its existing link).
+    // Without reuse (the default), the server is asked to create; this one hands back its existing link, and the answer says so.
     const third = await session.call("shorten_link", { url: "https://example.com/form-twice" });
-    expect(third.structured).toMatchObject({ reused: false });
+    expect(third.structured).toMatchObject({ id: (first.structured as { id: number }).id, reused: true });
     expect(creates()).toBe(before + 1);
     // An alias that differs is a different link.
     const aliased = await session.call("shorten_link", { url: "https://example.com/form-twice", custom: "form-twice-b", reuse: true });
@@ -44,7 +45,15 @@ describe("shorten_link reuse", () => {
   test("the reuse argument is described for the model", async () => {
     const { tools } = await session.client.listTools();
     const properties = tools.find((tool) => tool.name === "shorten_link")!.inputSchema.properties as Record<string, { type?: string; description?: string }>;
-    expect(properties.reuse).toMatchObject({ type: "boolean", description: expect.stringMatching(/already has a link to exactly this long URL.*Default false/) });
+    expect(properties.reuse).toMatchObject({ type: "boolean", description: expect.stringMatching(/exactly the one asked for.*password.*Default false/) });
+  });
+
+  test("with reuse, a password-protected link made elsewhere is never handed to a request without a password", async () => {
+    const made = await new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }).links.create({ url: "https://example.com/protected-elsewhere", password: "secret-9" });
+    const answer = await session.call("shorten_link", { url: "https://example.com/protected-elsewhere", reuse: true });
+    const id = (answer.structured as { id: number }).id;
+    expect(id).not.toBe(made.id);
+    expect(sandbox.store.state.links.find((link) => link.id === id)!.password).toBeNull();
   });
 });
 
@@ -80,6 +89,19 @@ describe("UTM fields", () => {
 });
 
 describe("shorten_links", () => {
+  test("counts what the server made: repeats of a URL are reused, not created", async () => {
+    const before = creates();
+    const links = () => sandbox.store.state.links.filter((link) => link.url.startsWith("https://example.com/repeat-")).length;
+    const urls = ["https://example.com/repeat-a", "https://example.com/repeat-b", "https://example.com/repeat-a", "https://example.com/repeat-c", "https://example.com/repeat-b"];
+    const answer = await session.call("shorten_links", { urls });
+    expect(links()).toBe(3);
+    expect(answer.structured).toMatchObject({ created: 3, reused: 2, failed: 0, skipped: 0 });
+    const { results } = answer.structured as { results: Array<{ status: string; id: number }> };
+    expect(results.map((result) => result.status)).toEqual(["created", "created", "reused", "created", "reused"]);
+    expect(results[2]!.id).toBe(results[0]!.id);
+    expect(creates() - before).toBe(5);
+  });
+
   const urls = Array.from({ length: 20 }, (_, index) => (index === 7 ? "not a url" : `https://example.com/bulk-mcp/${index}`));
 
   test("20 URLs give a result each, in order, the bad one failed with its field; again with reuse, all reused", async () => {
@@ -93,7 +115,7 @@ describe("shorten_links", () => {
     expect(creates() - before).toBe(19);
     expect(sandbox.store.state.links.filter((link) => link.url.startsWith("https://example.com/bulk-mcp/") && link.parameters.some((p) => p.name === "utm_campaign"))).toHaveLength(19);
 
-    const again = await session.call("shorten_links", { urls: urls.filter((url) => url !== "not a url"), reuse: true });
+    const again = await session.call("shorten_links", { urls: urls.filter((url) => url !== "not a url"), utm: { campaign: "bulk" }, reuse: true });
     expect(again.structured).toMatchObject({ created: 0, reused: 19, failed: 0, skipped: 0 });
     expect(creates() - before).toBe(19);
   });

@@ -4,3 +4,4 @@ export { FAULT_KINDS, FaultInjector, seededRandom, type FaultKind, type FaultRul
 export type { Mode } from "./views";
 export type { BulkSeed, SeedName, SeedOption } from "./seed";
 export { Store } from "./store";
+export { DATE_TIE_ORDERS, UnstableDateOrder, type DateTieOrder } from "./date-ties";

@@ -1,3 +1,4 @@
+import type { DateTieOrder } from "./date-ties";
 import type { FaultInjector, FaultRule } from "./faults";
 import type { LoggedRequest } from "./request-log";
 import type { SeedOption } from "./seed";
@@ -27,6 +28,8 @@ export interface SandboxOptions {
   keys?: { admin?: string; user?: string };
   /** Faults injected from the start. */
   faults?: FaultRule[];
+  /** How links of the same second are listed by date: "by-id" (default) or "unstable", as MySQL does (`date-ties.ts`). */
+  dateTies?: DateTieOrder;
   /** Seed of the fault dice, for repeatable runs. */
   faultSeed?: number;
   /** The clock (epoch ms); injectable for tests. */
@@ -43,11 +46,6 @@ export interface SandboxOptions {
    * that cap their pages.
    */
   maxPageSize?: number;
-  /**
-   * List items of the same second (links, QR codes by date) in a fresh order on each request, as a
-   * MySQL-backed server does (`unstable-ties.ts`); by id when false (the default).
-   */
-  unstableTies?: boolean;
   /** Bounds of `sandbox.requests`: the newest `maxEntries` (default 50,000) of the last `maxAgeMs` (default 1 hour). */
   requestLog?: { maxEntries?: number; maxAgeMs?: number };
 }
@@ -61,8 +59,8 @@ export interface Sandbox {
   mode: Mode;
   /** The largest page a list gives; undefined for no maximum. May be changed while it runs. */
   maxPageSize: number | undefined;
-  /** Items of the same second listed in a fresh order on each request. May be changed while it runs. */
-  unstableTies: boolean;
+  /** How links of the same second are listed by date; may be changed at any time. */
+  dateTies: DateTieOrder;
   /**
    * The API requests served, in order (method, path and query, each cut at 512 characters), for
    * request-count assertions: the newest 50,000 of the last hour unless `requestLog` says otherwise.

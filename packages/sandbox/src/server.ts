@@ -103,7 +103,7 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     faults,
     mode: options.mode ?? "deployed",
     maxPageSize: options.maxPageSize,
-    unstableTies: options.unstableTies ?? false,
+    dateTies: options.dateTies ?? "by-id",
     requests: log.entries,
     close: async () => {
       server.closeAllConnections();

@@ -1,6 +1,12 @@
 import { Cache } from "@raycast/api";
-import type { IndexChanges, IndexMeta, LinkIndexStore, StoredIndex, StoredLink } from "@linkshort/client/core";
-import { createHash } from "node:crypto";
+import {
+  sha256Hex,
+  type IndexChanges,
+  type IndexMeta,
+  type LinkIndexStore,
+  type StoredIndex,
+  type StoredLink,
+} from "@linkshort/client/core";
 
 /**
  * Links are kept in buckets of consecutive ids, one cache entry each: the index reads newest
@@ -24,9 +30,9 @@ interface StoredMeta {
 /** The cache an index store writes to: Raycast's `Cache`, or a stand-in. */
 export type IndexCache = Pick<Cache, "get" | "set" | "remove">;
 
-/** The cache namespace of an account: a digest of its Service URL and key, so neither is readable from the disk. */
-export function indexNamespace(baseUrl: string, apiKey: string): string {
-  return `link-index-${createHash("sha256").update(`${baseUrl}\n${apiKey}`).digest("hex").slice(0, 32)}`;
+/** The cache namespace of an account (`client.accountId`): a digest, so neither the Service URL nor the key is readable from the disk. */
+export function indexNamespace(accountId: string): string {
+  return `link-index-${sha256Hex(accountId).slice(0, 32)}`;
 }
 
 /** Keeps one account's link index in Raycast's cache (files in the extension's support folder). */
@@ -38,8 +44,8 @@ export class CacheIndexStore implements LinkIndexStore {
     this.#cache = cache;
   }
 
-  static forAccount(baseUrl: string, apiKey: string): CacheIndexStore {
-    return new CacheIndexStore(new Cache({ namespace: indexNamespace(baseUrl, apiKey), capacity: CAPACITY_BYTES }));
+  static forAccount(accountId: string): CacheIndexStore {
+    return new CacheIndexStore(new Cache({ namespace: indexNamespace(accountId), capacity: CAPACITY_BYTES }));
   }
 
   async load(): Promise<StoredIndex | undefined> {
@@ -63,7 +69,9 @@ export class CacheIndexStore implements LinkIndexStore {
   }
 
   async save(changes: IndexChanges): Promise<void> {
-    const touched = new Set<number>();
+    // What the cache held is not this index's (damaged, or of an older version): every bucket is written anew.
+    const touched = new Set<number>(changes.reset ? this.#buckets : []);
+    if (changes.reset) for (const link of changes.all()) touched.add(bucketOf(link.id));
     for (const link of changes.upserted) touched.add(bucketOf(link.id));
     for (const id of changes.deleted) touched.add(bucketOf(id));
     if (touched.size > 0) {

@@ -1,7 +1,9 @@
 import {
   AbortedError,
-  LinkIndex,
+  freshnessSentence,
+  LinkIndexRegistry,
   type IndexFreshness,
+  type LinkIndex,
   type LinkShortClient,
   type SyncOptions,
 } from "@linkshort/client/core";
@@ -14,20 +16,13 @@ export interface AccountIndex {
   index: LinkIndex;
 }
 
-/** One index per account in this process, shared by every view and tool, watching the account's client. */
-const indexes = new Map<LinkShortClient, LinkIndex>();
+/** One index per account in this process, shared by every view and tool, watching the account's clients. */
+const registry = new LinkIndexRegistry();
 
 /** The account's client and its link index (kept in Raycast's cache, loaded on first use). */
 export function getAccountIndex(account: Account = getChosenAccount()): AccountIndex {
   const client = getClient(account);
-  let index = indexes.get(client);
-  if (!index) {
-    index = new LinkIndex({ store: CacheIndexStore.forAccount(account.baseUrl, account.apiKey), sleep });
-    index.watch(client);
-    indexes.set(client, index);
-    // Clients past the client cache's bound are gone: their indexes go with them.
-    if (indexes.size > 8) indexes.delete(indexes.keys().next().value!);
-  }
+  const index = registry.indexFor(client, () => ({ store: CacheIndexStore.forAccount(client.accountId), sleep }));
   return { client, index };
 }
 
@@ -45,25 +40,7 @@ export async function syncIndex({ client, index }: AccountIndex, options: SyncOp
   }
 }
 
-const count = (value: number) => value.toLocaleString("en-US");
-
-function ago(at: number, now: number): string {
-  const minutes = Math.round((now - at) / 60_000);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
-}
-
-/** One line on how far the index is: "Indexed 3,200 of about 10,000 links", or how fresh a complete one is. */
+/** One line on how far the index is (the client's sentence): "Indexed 3,200 of about 10,000 links", or how fresh a complete one is. */
 export function freshnessLine(freshness: IndexFreshness, now = Date.now()): string {
-  if (!freshness.complete) {
-    if (freshness.serverCount === null) return "Indexing your links…";
-    const about = freshness.serverCountExact ? "" : "about ";
-    return `Indexed ${count(freshness.known)} of ${about}${count(freshness.serverCount)} links`;
-  }
-  const checked = freshness.lastFullSweepAt === null ? "" : `, all checked ${ago(freshness.lastFullSweepAt, now)}`;
-  const synced = freshness.lastSyncAt === null ? "" : `; new links read ${ago(freshness.lastSyncAt, now)}`;
-  return `${count(freshness.known)} links${checked}${synced}`;
+  return freshnessSentence(freshness, { now });
 }

@@ -1,13 +1,13 @@
-import { createOrReuse, type LinkCreateInput } from "@linkshort/client/core";
+import { createOrReuse, createTracked, type LinkCreateInput } from "@linkshort/client/core";
 import { getPreferences } from "./client";
 import { getAccountIndex } from "./link-index";
 
-/** The short link for `input`: a new one, or with the "Reuse an Existing Link" preference, the account's link to the same URL. */
+/** The short link for `input`: a new one, or with the "Reuse an Existing Link" preference, the account's link that is exactly the one asked for (`createOrReuse`). */
 export async function shortenOne(input: LinkCreateInput): Promise<{ shorturl: string; reused: boolean }> {
   const target = getAccountIndex();
   if (getPreferences().reuseExisting) return createOrReuse(target.client, target.index, input);
-  const { shorturl } = await target.client.links.create(input);
-  return { shorturl, reused: false };
+  // The service may still hand back its existing link for the same URL and options: `reused` says so.
+  return createTracked(target.client, target.index, input);
 }
 
 /** The Default Domain preference as link input. */

@@ -75,14 +75,11 @@ export function useLinkIndex(account: Account, query: string, order: LinkOrder):
     };
   }, [target, attempt]);
 
-  const result = useMemo(() => {
-    if (order === "click" && query.trim() === "") {
-      const all = target.index.search("", Number.MAX_SAFE_INTEGER);
-      const links = all.links.sort((a, b) => b.clicks - a.clicks || b.id - a.id).slice(0, SHOWN_LINKS);
-      return { ...all, links };
-    }
-    return target.index.search(query, SHOWN_LINKS);
-  }, [target, query, order, version]);
+  // Typed text is ranked by how well it matches; an empty query lists the newest or the most clicked (the index's order).
+  const result = useMemo(
+    () => target.index.search(query, SHOWN_LINKS, order === "click" && query.trim() === "" ? "clicks" : "best"),
+    [target, query, order, version],
+  );
 
   return {
     ...result,

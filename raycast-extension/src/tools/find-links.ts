@@ -29,13 +29,7 @@ export default async function tool(input: Input) {
   }
   const query = String(input.query ?? "").slice(0, 2048);
   const limit = Math.min(Math.max(Math.trunc(Number(input.limit) || 20), 1), 100);
-  const found =
-    input.order === "click" && query.trim() === ""
-      ? (() => {
-          const all = target.index.search("", Number.MAX_SAFE_INTEGER);
-          return { ...all, links: all.links.sort((a, b) => b.clicks - a.clicks || b.id - a.id).slice(0, limit) };
-        })()
-      : target.index.search(query, limit);
+  const found = target.index.search(query, limit, input.order === "click" && query.trim() === "" ? "clicks" : "best");
   const { freshness } = found;
   return {
     links: found.links.map(({ id, alias, shorturl, longurl, title, clicks, date }) => ({

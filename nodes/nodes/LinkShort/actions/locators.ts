@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
-import { MAX_ADDRESS_LENGTH, qrCodeUrlKey, type LinkShortClient } from '@linkshort/client/core';
+import { freshnessSentence, MAX_ADDRESS_LENGTH, qrCodeUrlKey, type LinkShortClient } from '@linkshort/client/core';
 import { linkIndexFor } from '../../shared/linkIndex';
 
 interface LocatorKind {
@@ -74,8 +74,8 @@ function oncePerExecution(client: LinkShortClient, kind: string, address: string
  * or its alias, from the account's link index: no scan when the index is complete. While the first
  * sweep of a large account is under way, a lookup reads at most BY_URL_MAX_SWEEP_PAGES more pages.
  */
-async function linkIdByShortUrl(context: IExecuteFunctions, client: LinkShortClient, address: string): Promise<number> {
-	const index = await linkIndexFor(context, client);
+async function linkIdByShortUrl(client: LinkShortClient, address: string): Promise<number> {
+	const index = linkIndexFor(client);
 	const find = () => index.findByShortUrl(address) ?? index.findByAlias(address);
 	await index.sync(client, { maxSweepPages: 1 });
 	let found = find();
@@ -89,11 +89,11 @@ async function linkIdByShortUrl(context: IExecuteFunctions, client: LinkShortCli
 		found = find();
 	}
 	if (found) return found.id;
-	const { known, serverCount, complete } = index.freshness();
+	const freshness = index.freshness();
 	const shown = address.slice(0, 200).trim();
-	if (complete) throw new Error(`No link has the short URL or alias "${shown}"`);
+	if (freshness.complete) throw new Error(`No link has the short URL or alias "${shown}"`);
 	throw new Error(
-		`No link with the short URL or alias "${shown}" among the ${known} links read so far (of about ${serverCount ?? known}): this account is still being indexed, a page at a time within its rate limit. Run again later, or pick the link by ID`,
+		`No link with the short URL or alias "${shown}" among the links read so far (${freshnessSentence(freshness)}): this account is still being indexed, a page at a time within its rate limit. Run again later, or pick the link by ID`,
 	);
 }
 
@@ -121,7 +121,7 @@ export async function locatedId(context: IExecuteFunctions, client: LinkShortCli
 	const raw = context.getNodeParameter(name, itemIndex) as INodeParameterResourceLocator | number | string;
 	if (typeof raw !== 'object' || raw === null) return asId(raw);
 	const address = String(raw.value ?? '');
-	if (raw.mode === 'url' && kind === 'link') return await oncePerExecution(client, kind, address, () => linkIdByShortUrl(context, client, address));
+	if (raw.mode === 'url' && kind === 'link') return await oncePerExecution(client, kind, address, () => linkIdByShortUrl(client, address));
 	if (raw.mode === 'url' && kind === 'qrCode') return await oncePerExecution(client, kind, address, () => qrIdByUrl(client, address));
 	return asId(raw.value);
 }

@@ -49,7 +49,7 @@ const LINKS_PER_CALL = 50;
  */
 export async function searchLinks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await linkShortClient(this);
-	const index = await linkIndexFor(this, client);
+	const index = linkIndexFor(client);
 	const offset = Number(paginationToken) >= 0 ? Number(paginationToken) : 0;
 	const typing = (filter ?? '').trim() !== '' && paginationToken === undefined;
 	await index.sync(client, { maxSweepPages: typing && index.freshness().known > 0 ? 0 : paginationToken === undefined ? 1 : 3 });

@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, open, readFile, readlink, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { isStoredIndex, isStoredLink, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./store";
 
 /** A lease not renewed for this long belongs to a process that is gone (in any pid namespace). */
 const STALE_LEASE_MS = 10 * 60_000;
+/** The snapshot and the journal hold a whole account's long URLs (tokens in them included): for their owner only. */
+const PRIVATE_FILE = 0o600;
+/** A folder the store makes for them (an existing one is left as it is). */
+const PRIVATE_FOLDER = 0o700;
 /** The journal is folded into the snapshot once it is larger than the snapshot and this. */
 const MIN_COMPACT_BYTES = 1024 * 1024;
 
@@ -16,48 +20,110 @@ interface Lease {
   renewedAt: number;
 }
 
+/** A lease naming this host and a process that no longer runs (killed, crashed): it is stale at once. */
+function holderIsGone(lease: Lease): boolean {
+  if (lease.host !== hostname() || !Number.isSafeInteger(lease.pid) || lease.pid <= 0) return false;
+  try {
+    process.kill(lease.pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: a process runs under that id, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /**
  * Keeps an index in a file: a snapshot (`FILE`) and a journal of changes (`FILE.journal`), one
  * JSON line per save, so a save costs what changed; the journal is folded into the snapshot when
  * it outgrows it. One process owns the files at a time (`FILE.lock`, a lease renewed on every
  * save); another process reads them but keeps its changes in memory, so two never both write.
+ * The files are made readable by their owner only. The snapshot names its account (the index
+ * checks it: see `LinkIndexOptions.account`); a save marked `reset` rewrites it whole.
  */
+export interface FileIndexStoreOptions {
+  now?: () => number;
+  /** Told once when the index is kept in memory only (another live process holds the file, or took it over). Default: stderr. */
+  warn?: (text: string) => void;
+}
+
+const warnOnStderr = (text: string) => {
+  process.stderr.write(`linkshort: ${text}\n`);
+};
+
 export class FileIndexStore implements LinkIndexStore {
-  readonly #path: string;
-  readonly #journal: string;
-  readonly #lock: string;
+  readonly #given: string;
+  #path: string;
+  #journal: string;
+  #lock: string;
+  #resolved: Promise<void> | undefined;
   readonly #token = randomUUID();
   readonly #now: () => number;
+  readonly #warn: (text: string) => void;
+  #warned = false;
   #owner: boolean | undefined;
   #journalBytes = 0;
   #snapshotBytes = 0;
 
-  constructor(path: string, options: { now?: () => number } = {}) {
+  constructor(path: string, options: FileIndexStoreOptions = {}) {
+    this.#given = path;
     this.#path = path;
     this.#journal = `${path}.journal`;
     this.#lock = `${path}.lock`;
     this.#now = options.now ?? Date.now;
+    this.#warn = options.warn ?? warnOnStderr;
+  }
+
+  /** A path that is a symbolic link is written through: the snapshot replaces the file it points to, and the link stays. */
+  #resolve(): Promise<void> {
+    // A link to a file not made yet resolves to where it points, too.
+    const target = realpath(this.#given).catch(() =>
+      readlink(this.#given).then(
+        (pointed) => resolve(dirname(this.#given), pointed),
+        () => this.#given,
+      ),
+    );
+    this.#resolved ??= target.then((real) => {
+      this.#path = real;
+      this.#journal = `${real}.journal`;
+      this.#lock = `${real}.lock`;
+    });
+    return this.#resolved;
+  }
+
+  #inMemoryOnly(why: string): void {
+    if (this.#warned) return;
+    this.#warned = true;
+    this.#warn(`${this.#given} ${why}; this process keeps its link index in memory only (its changes are not saved)`);
   }
 
   /** Whether this store writes the files (false: another live process owns them). */
   async owns(): Promise<boolean> {
-    this.#owner ??= await this.#takeLease();
+    await this.#resolve();
+    if (this.#owner === undefined) {
+      this.#owner = await this.#takeLease();
+      if (!this.#owner) {
+        const holder = await this.#readLease();
+        this.#inMemoryOnly(holder ? `is in use by process ${holder.pid} on ${holder.host === hostname() ? "this host" : holder.host}` : "cannot be locked");
+      }
+    }
     return this.#owner;
   }
 
   async load(): Promise<StoredIndex | undefined> {
+    await this.#resolve();
     let stored: StoredIndex | undefined;
     try {
       const text = await readFile(this.#path, "utf8");
-      this.#snapshotBytes = Buffer.byteLength(text);
       const parsed: unknown = JSON.parse(text);
       if (isStoredIndex(parsed)) stored = parsed;
+      this.#snapshotBytes = stored ? Buffer.byteLength(text) : 0;
     } catch {
-      // No snapshot yet, or a damaged one: the index starts empty and the journal alone is not trusted.
-      return undefined;
+      this.#snapshotBytes = 0;
     }
-    const links = new Map(stored!.links.map((link) => [link.id, link]));
-    let meta = stored!.meta;
+    // No snapshot yet, or a damaged one: the index starts empty, the journal alone is not trusted, and the first save writes a snapshot.
+    if (!stored) return undefined;
+    const links = new Map(stored.links.map((link) => [link.id, link]));
+    let meta = stored.meta;
     const journal = await readFile(this.#journal, "utf8").catch(() => "");
     this.#journalBytes = Buffer.byteLength(journal);
     for (const line of journal.split("\n")) {
@@ -66,7 +132,10 @@ export class FileIndexStore implements LinkIndexStore {
       try {
         change = JSON.parse(line) as typeof change;
       } catch {
-        break; // a torn last line (the process died while appending): what came before stands
+        // A torn line (the process died while appending): what came before stands, and the first save
+        // folds it into the snapshot and empties the journal, so no later line is appended onto it.
+        this.#snapshotBytes = 0;
+        break;
       }
       for (const link of change.upserted ?? []) if (isStoredLink(link)) links.set(link.id, link);
       for (const id of change.deleted ?? []) if (typeof id === "number") links.delete(id);
@@ -78,12 +147,12 @@ export class FileIndexStore implements LinkIndexStore {
   async save(changes: IndexChanges): Promise<void> {
     if (!(await this.owns())) return;
     await this.#renewLease();
-    if (this.#snapshotBytes === 0 || this.#journalBytes > Math.max(MIN_COMPACT_BYTES, this.#snapshotBytes)) {
+    if (changes.reset || this.#snapshotBytes === 0 || this.#journalBytes > Math.max(MIN_COMPACT_BYTES, this.#snapshotBytes)) {
       await this.#compact(changes.meta, changes.all());
       return;
     }
     const line = `${JSON.stringify({ meta: changes.meta, upserted: changes.upserted, deleted: changes.deleted })}\n`;
-    await appendFile(this.#journal, line);
+    await appendFile(this.#journal, line, { mode: PRIVATE_FILE });
     this.#journalBytes += Buffer.byteLength(line);
   }
 
@@ -96,10 +165,11 @@ export class FileIndexStore implements LinkIndexStore {
   async #compact(meta: IndexMeta, links: StoredLink[]): Promise<void> {
     const text = JSON.stringify({ meta, links });
     const temporary = `${this.#path}.${this.#token}.tmp`;
-    await writeFile(temporary, text);
+    await writeFile(temporary, text, { mode: PRIVATE_FILE });
     await rename(temporary, this.#path);
     // After the snapshot is in place: a crash in between replays a journal the snapshot already holds, which changes nothing.
-    await writeFile(this.#journal, "");
+    await writeFile(this.#journal, "", { mode: PRIVATE_FILE });
+    await chmod(this.#journal, PRIVATE_FILE); // one an older version made may be readable by others
     this.#snapshotBytes = Buffer.byteLength(text);
     this.#journalBytes = 0;
   }
@@ -107,7 +177,7 @@ export class FileIndexStore implements LinkIndexStore {
   async #readLease(): Promise<Lease | undefined> {
     try {
       const lease = JSON.parse(await readFile(this.#lock, "utf8")) as Partial<Lease>;
-      return typeof lease.token === "string" && typeof lease.renewedAt === "number" ? (lease as Lease) : undefined;
+      return typeof lease.token === "string" && typeof lease.renewedAt === "number" && typeof lease.host === "string" && typeof lease.pid === "number" ? (lease as Lease) : undefined;
     } catch {
       return undefined;
     }
@@ -118,10 +188,10 @@ export class FileIndexStore implements LinkIndexStore {
   }
 
   async #takeLease(): Promise<boolean> {
-    await mkdir(dirname(this.#lock), { recursive: true });
+    await mkdir(dirname(this.#lock), { recursive: true, mode: PRIVATE_FOLDER });
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
-        const handle = await open(this.#lock, "wx");
+        const handle = await open(this.#lock, "wx", PRIVATE_FILE);
         await handle.writeFile(this.#lease());
         await handle.close();
         return true;
@@ -130,7 +200,7 @@ export class FileIndexStore implements LinkIndexStore {
       }
       const lease = await this.#readLease();
       const age = lease ? this.#now() - lease.renewedAt : this.#now() - (await stat(this.#lock).catch(() => ({ mtimeMs: 0 }))).mtimeMs;
-      if (age < STALE_LEASE_MS) return false;
+      if (age < STALE_LEASE_MS && !(lease && holderIsGone(lease))) return false;
       // A stale lease: remove it and race for a fresh one (only one `wx` create can win).
       await rm(this.#lock, { force: true });
     }
@@ -141,6 +211,7 @@ export class FileIndexStore implements LinkIndexStore {
     const lease = await this.#readLease();
     if (lease?.token !== this.#token) {
       this.#owner = false;
+      this.#inMemoryOnly(`was taken over by ${lease ? `process ${lease.pid} on ${lease.host === hostname() ? "this host" : lease.host}` : "another process"}`);
       throw new Error(`${this.#lock} was taken over by another process; this index keeps its changes in memory`);
     }
     if (this.#now() - lease.renewedAt > STALE_LEASE_MS / 10) await writeFile(this.#lock, this.#lease());

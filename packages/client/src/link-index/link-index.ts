@@ -1,20 +1,38 @@
 import type { LinkShortClient } from "../client";
-import { AbortedError, NotFoundError } from "../errors";
+import { AbortedError } from "../errors";
 import { PagePromise } from "../pagination";
+import { pageSizeToAsk, recordPageSize, SAFE_PAGE_SIZE } from "../page-size";
 import type { RequestOptions } from "../resources/shared";
 import type { LinkChange } from "../resources/links";
 import type { Link, Page } from "../schemas";
 import type { Sleep } from "../transport";
-import { prepareQuery, rank, searchEntry, type IndexedLink, type SearchEntry } from "./search";
-import { aliasFromShortUrl, MAX_ADDRESS_LENGTH, shortUrlKey } from "./short-url";
-import { isStoredIndex, MemoryIndexStore, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
+import { LinkTable, tableQuery } from "./link-table";
+import type { IndexedLink } from "./search";
+import { aliasFromShortUrl } from "./short-url";
+import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
+import { SweepPacer } from "./pacing";
+import { startSweep, sweepStep, type SweepHost } from "./sweep";
 
 export interface LinkIndexOptions {
   /** Where the index is kept between runs; in memory by default. */
   store?: LinkIndexStore;
-  /** Links per page read. Default 100. */
+  /**
+   * The account the index is of (`client.accountId`). A store holding another account's links (or
+   * naming none) starts the index empty and is rewritten. When absent, the first client the index
+   * syncs with or watches names it.
+   */
+  account?: string;
+  /**
+   * Links per page read. Default: pages of 100 for the newest links (a quiet sync reads little), and
+   * for a sweep's walk the largest page the account's server gives (`page-size.ts`: 1,000 until an
+   * answer's `perpage` says less), fixed for the whole walk.
+   */
   pageSize?: number;
-  /** The share of each rate-limit window a sweep may use once the first full sweep is done. Default 1/3. */
+  /**
+   * The share of each rate-limit window a sweep may use once the first full sweep is done (the first
+   * may use all but `reserve`). Default 1/3. The key's other requests count against it, and it is
+   * spread over the window (`pacing.ts`): the user's own calls go first.
+   */
   sweepShare?: number;
   /** Requests of each window the index always leaves to other calls. Default 2. */
   reserve?: number;
@@ -22,8 +40,6 @@ export interface LinkIndexOptions {
   sweepEveryMs?: number;
   /** A sync sooner than this after the last one reads nothing (typing must not spend the key's limit). Default 10 s. */
   minSyncIntervalMs?: number;
-  /** The most unseen links a finished sweep confirms one by one; past it, a mass deletion is believed. Default 20. */
-  maxConfirmations?: number;
   now?: () => number;
   /** Lets `sync({ wait: true })` wait for the next window instead of stopping. */
   sleep?: Sleep;
@@ -58,6 +74,9 @@ export interface IndexFreshness {
   sweep: { page: number; pages: number } | null;
 }
 
+/** How search results are ordered: best match (newest first among equals), or most clicks. */
+export type SearchOrder = "best" | "clicks";
+
 export interface IndexSearchResult {
   links: IndexedLink[];
   /** Links that matched, of which `links` are the best. */
@@ -76,9 +95,6 @@ const emptyMeta = (): IndexMeta => ({
   serverCountExact: false,
 });
 
-const sameLink = (a: IndexedLink, b: IndexedLink) =>
-  a.alias === b.alias && a.shorturl === b.shorturl && a.longurl === b.longurl && a.title === b.title && a.description === b.description && a.date === b.date && a.clicks === b.clicks;
-
 /**
  * A local copy of one account's links, searched instead of paging through the account (the API
  * has no search). New links are read newest first down to the ones already known: a sync with
@@ -88,60 +104,86 @@ const sameLink = (a: IndexedLink, b: IndexedLink) =>
  */
 export class LinkIndex {
   readonly #store: LinkIndexStore;
-  readonly #pageSize: number;
+  readonly #pageSize: number | undefined;
   readonly #sweepShare: number;
-  readonly #reserve: number;
   readonly #sweepEveryMs: number;
   readonly #minSyncIntervalMs: number;
-  readonly #maxConfirmations: number;
   readonly #now: () => number;
   readonly #sleep: Sleep | undefined;
 
+  #account: string | undefined;
+  /** The store holds what is not this index's: the next save replaces it. */
+  #resetStore = false;
   #meta: IndexMeta = emptyMeta();
-  readonly #links = new Map<number, StoredLink>();
-  readonly #entries = new Map<number, SearchEntry>();
-  readonly #byShortKey = new Map<string, number>();
-  /** Lower-cased alias to the ids that have it (one per domain). */
-  readonly #byAlias = new Map<string, Set<number>>();
-  /** Ids, newest (highest) first; rebuilt after a change, on the next search. */
-  #newestFirst: number[] | null = [];
+  readonly #links = new LinkTable();
   #loaded: Promise<void> | undefined;
   #running: Promise<IndexFreshness> | undefined;
   /** What has changed since the last save. */
-  #upserted = new Map<number, StoredLink>();
+  #upserted = new Set<number>();
   #deleted = new Set<number>();
-  /** Sweep requests sent in the window that ends at `#windowResetAt`. */
-  #windowResetAt: number | undefined;
-  #windowSpent = 0;
+  readonly #pacer: SweepPacer;
+  readonly #sweepHost: SweepHost;
 
   constructor(options: LinkIndexOptions = {}) {
     this.#store = options.store ?? new MemoryIndexStore();
-    this.#pageSize = options.pageSize ?? 100;
+    this.#account = options.account;
+    this.#pageSize = options.pageSize;
     this.#sweepShare = options.sweepShare ?? 1 / 3;
-    this.#reserve = options.reserve ?? 2;
+    this.#pacer = new SweepPacer(options.reserve ?? 2);
     this.#sweepEveryMs = options.sweepEveryMs ?? 15 * 60_000;
     this.#minSyncIntervalMs = options.minSyncIntervalMs ?? 10_000;
-    this.#maxConfirmations = options.maxConfirmations ?? 20;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep;
+    this.#sweepHost = {
+      meta: () => this.#meta,
+      links: this.#links,
+      pageSize: () => this.#pageSize ?? (this.#account === undefined ? SAFE_PAGE_SIZE : pageSizeToAsk(this.#account)),
+      now: () => this.#now(),
+      see: (item, walked) => this.#see(item, walked),
+      drop: (id) => this.#drop(id),
+    };
   }
 
-  /** Reads the store once; a damaged or foreign store starts an empty index. */
+  /** Reads the store once; a damaged store, or one of another account, starts an empty index (and is rewritten). */
   load(): Promise<void> {
     this.#loaded ??= this.#store.load().then(
       (stored) => {
-        if (!isStoredIndex(stored)) return;
+        // A store naming no account is of an older version or of someone else: it is not trusted either.
+        if (!isStoredIndex(stored) || stored.meta.account === undefined || (this.#account !== undefined && stored.meta.account !== this.#account)) {
+          this.#resetStore = stored !== undefined;
+          this.#meta.account = this.#account;
+          return;
+        }
         this.#meta = stored.meta;
+        // A sweep saved by an older version walks another way: the next sync starts a new one.
+        if (this.#meta.sweep !== null && this.#meta.sweep.phase === undefined) this.#meta.sweep = null;
+        this.#account ??= stored.meta.account;
         for (const link of stored.links) this.#put(link);
         this.#upserted.clear();
       },
-      () => undefined,
+      () => {
+        this.#resetStore = true;
+      },
     );
     return this.#loaded;
   }
 
+  /** Makes sure the index is of `client`'s account: one of another account starts over, empty. */
+  #useAccount(client: LinkShortClient): void {
+    const id = client.accountId;
+    const held = this.#meta.account ?? this.#account;
+    if (held !== undefined && held !== id) {
+      for (const linkId of [...this.#links.ids()]) this.#drop(linkId);
+      this.#meta = emptyMeta();
+      this.#resetStore = true;
+    }
+    this.#account = id;
+    this.#meta.account = id;
+  }
+
   /** Keeps the index up to date with every create, update and delete `client` makes; returns the function that stops it. */
   watch(client: LinkShortClient): () => void {
+    if (this.#account === undefined) this.#account = client.accountId;
     return client.links.watch((change) => this.#apply(change));
   }
 
@@ -179,57 +221,74 @@ export class LinkIndex {
    * The links that match `query`, best first: an exact short URL (any scheme, case, query,
    * fragment or trailing slash), alias or long URL first, then by the words found in the alias,
    * title, short URL, long URL and description; newest first among equals. An empty query
-   * lists the newest links.
+   * lists the newest links. `order: "clicks"`: the matches with the most clicks first (newest first
+   * among equals), the one click order for every front end.
    */
-  search(query: string, limit = 50): IndexSearchResult {
-    const prepared = prepareQuery(query);
-    const best: Array<{ score: number; link: StoredLink }> = [];
-    let matches = 0;
-    for (const id of this.#orderNewestFirst()) {
-      const score = rank(this.#entries.get(id)!, prepared);
-      if (score === 0) continue;
-      matches += 1;
-      if (best.length === limit && score <= best[best.length - 1]!.score) continue;
-      let at = best.length;
-      while (at > 0 && best[at - 1]!.score < score) at -= 1;
-      best.splice(at, 0, { score, link: this.#links.get(id)! });
-      if (best.length > limit) best.pop();
-    }
-    return { links: best.map(({ link }) => stripSeen(link)), matches, freshness: this.freshness() };
+  search(query: string, limit = 50, order: SearchOrder = "best"): IndexSearchResult {
+    const { links, matches } = this.#links.search(tableQuery(query), limit, order === "clicks");
+    return { links, matches, freshness: this.freshness() };
   }
 
   /** The link at a short URL (compared as `shortUrlKey` says). */
   findByShortUrl(address: string): IndexedLink | undefined {
-    const key = shortUrlKey(address);
-    const id = key === undefined ? undefined : this.#byShortKey.get(key);
-    return id === undefined ? undefined : stripSeen(this.#links.get(id)!);
+    const id = this.#links.idAtShortUrl(address);
+    return id === undefined ? undefined : this.#links.get(id);
   }
 
-  /** The newest link with this alias, in any case (visits are case-insensitive); a leading slash is ignored. */
+  /** The newest link with this alias, compared as `aliasKey` says. */
   findByAlias(alias: string): IndexedLink | undefined {
-    const ids = this.#byAlias.get(alias.slice(0, MAX_ADDRESS_LENGTH).trim().replace(/^\/+/, "").toLowerCase());
-    if (!ids || ids.size === 0) return undefined;
-    return stripSeen(this.#links.get(Math.max(...ids))!);
+    const ids = this.#links.idsWithAlias(alias);
+    return ids.length === 0 ? undefined : this.#links.get(Math.max(...ids));
   }
 
   /** The newest link whose long URL is exactly `longUrl` and that passes `also`. */
   findByLongUrl(longUrl: string, also: (link: IndexedLink) => boolean = () => true): IndexedLink | undefined {
-    for (const id of this.#orderNewestFirst()) {
-      const link = this.#links.get(id)!;
-      if (link.longurl === longUrl && also(link)) return stripSeen(link);
-    }
-    return undefined;
+    return this.#links.findByLongUrl(longUrl, also);
+  }
+
+  /** The highest link id known (0 when none): a link with an id at most this existed already. */
+  highestId(): number {
+    return this.#links.highestId();
+  }
+
+  /** What `id` was made with that the API never shows, as recorded by `recordHiddenOptions`; undefined when unknown. */
+  hiddenOptionsOf(id: number): string | undefined {
+    return this.#links.hiddenOf(id);
+  }
+
+  /** Records what a link was just made with that the API never shows (see `hiddenOptionsKey`). */
+  recordHiddenOptions(id: number, key: string): void {
+    const link = this.#links.stored(id);
+    if (!link || link.hidden === key) return;
+    this.#put({ ...link, hidden: key });
+    void this.#save();
+  }
+
+  /** Takes in a link as its GET just showed it (another program may have changed it since the index read it). */
+  confirmed(details: Pick<IndexedLink, "id" | "shorturl" | "longurl" | "title" | "description">): void {
+    const known = this.#links.get(details.id);
+    if (!known) return;
+    this.#see({ ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description }, false);
+    void this.#save();
+  }
+
+  /** Drops a link the server says does not exist. */
+  forget(id: number): void {
+    if (!this.#links.has(id)) return;
+    if (this.#meta.serverCount !== null) this.#meta.serverCount -= 1;
+    this.#drop(id);
+    void this.#save();
   }
 
   get(id: number): IndexedLink | undefined {
-    const link = this.#links.get(id);
-    return link && stripSeen(link);
+    return this.#links.get(id);
   }
 
   // ---- reading the server
 
   async #sync(client: LinkShortClient, options: SyncOptions): Promise<IndexFreshness> {
     await this.load();
+    this.#useAccount(client);
     const { signal } = options;
     const startedAt = this.#now();
     try {
@@ -247,16 +306,20 @@ export class LinkIndex {
           const due = this.#meta.lastFullSweepAt === null || this.#now() - this.#meta.lastFullSweepAt >= this.#sweepEveryMs;
           // One sweep at most per call: a call ends when the walk it began is done.
           if (!due || sweepsStarted > 0) break;
-          this.#startSweep();
+          startSweep(this.#sweepHost);
           sweepsStarted += 1;
         }
-        if (!this.#sweepMayRead(client)) {
+        if (!this.#pacer.mayRead(client.rateLimitHeadroom(), this.#sweepShareNow(), this.#now())) {
           if (!options.wait || !(await this.#waitForWindow(client, signal))) break;
           continue;
         }
         budget -= 1;
-        this.#windowSpent += 1;
-        await this.#sweepStep(client, signal);
+        this.#pacer.sent();
+        await sweepStep(this.#sweepHost, async (page, limit) => {
+          const answer = await this.#readPage(client, page, signal, limit);
+          if (this.#pageSize === undefined) recordPageSize(client.accountId, limit, answer.perpage);
+          return answer;
+        });
         if (this.#meta.frontierId !== null && this.#meta.lastSyncAt === null) this.#meta.lastSyncAt = startedAt;
         await this.#save();
         options.onProgress?.(this.freshness());
@@ -267,9 +330,9 @@ export class LinkIndex {
     return this.freshness();
   }
 
-  #readPage(client: LinkShortClient, page: number, signal: AbortSignal | undefined): Promise<Page<Link>> {
+  #readPage(client: LinkShortClient, page: number, signal: AbortSignal | undefined, limit = this.#pageSize ?? SAFE_PAGE_SIZE): Promise<Page<Link>> {
     const options: RequestOptions = signal ? { signal } : {};
-    return Promise.resolve(client.links.list({ order: "date", limit: this.#pageSize, page }, options));
+    return Promise.resolve(client.links.list({ order: "date", limit, page }, options));
   }
 
   /** New links: newest-first pages down to one that reaches the frontier (one request when nothing is new). */
@@ -281,7 +344,7 @@ export class LinkIndex {
       let reached = false;
       for (const item of page.items) {
         if (item.id > frontier && !this.#links.has(item.id) && this.#meta.serverCount !== null) this.#meta.serverCount += 1;
-        this.#see(item);
+        this.#see(item, false);
         highest = Math.max(highest, item.id);
         if (item.id <= frontier) reached = true;
       }
@@ -290,89 +353,17 @@ export class LinkIndex {
     this.#meta.frontierId = highest;
   }
 
-  #startSweep(): void {
-    const generation = this.#meta.generation + 1;
-    let startMaxId = 0;
-    for (const id of this.#links.keys()) startMaxId = Math.max(startMaxId, id);
-    this.#meta.generation = generation;
-    this.#meta.sweep = { generation, page: 1, pages: this.#meta.sweep?.pages ?? 1, startedAt: this.#now(), startMaxId, unconfirmed: [] };
+  #sweepShareNow(): number {
+    return this.#meta.lastFullSweepAt === null ? 1 : this.#sweepShare;
   }
 
-  /** One request of the sweep: the next page, or the next unseen link to confirm once the walk is done. */
-  async #sweepStep(client: LinkShortClient, signal: AbortSignal | undefined): Promise<void> {
-    const sweep = this.#meta.sweep!;
-    if (sweep.page === 0) {
-      const id = sweep.unconfirmed.shift()!;
-      try {
-        const { details } = await client.links.get(id, signal ? { signal } : {});
-        const known = this.#links.get(id);
-        if (known) this.#see({ ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description });
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) {
-          sweep.unconfirmed.unshift(id);
-          throw error;
-        }
-        this.#drop(id);
-      }
-      if (sweep.unconfirmed.length === 0) this.#finishSweep();
-      return;
-    }
-    const page = await this.#readPage(client, sweep.page, signal);
-    for (const item of page.items) this.#see(item);
-    if (this.#meta.frontierId === null) {
-      // The first page of the first sweep: every later link is newer than these.
-      this.#meta.frontierId = page.items.reduce((max, item) => Math.max(max, item.id), 0);
-    }
-    sweep.pages = Math.max(1, page.maxpage);
-    if (!PagePromise.isLastPage(page, sweep.page)) {
-      sweep.page = page.currentpage + 1;
-      if (!this.#meta.serverCountExact || this.#meta.serverCount === null) {
-        this.#meta.serverCount = Math.max(this.#links.size, page.maxpage * page.perpage);
-        this.#meta.serverCountExact = false;
-      }
-      return;
-    }
-    this.#meta.serverCount = (page.currentpage - 1) * page.perpage + page.items.length;
-    this.#meta.serverCountExact = true;
-    const unseen: number[] = [];
-    for (const link of this.#links.values()) if (link.seen < sweep.generation && link.id <= sweep.startMaxId) unseen.push(link.id);
-    if (unseen.length > this.#maxConfirmations) {
-      for (const id of unseen) this.#drop(id);
-      this.#finishSweep();
-    } else if (unseen.length > 0) {
-      sweep.page = 0;
-      sweep.unconfirmed = unseen;
-    } else {
-      this.#finishSweep();
-    }
-  }
-
-  #finishSweep(): void {
-    this.#meta.sweep = null;
-    this.#meta.lastFullSweepAt = this.#now();
-  }
-
-  /** Whether the sweep may send a request now and still leave the key's window its share for other calls (a new window starts its count anew). */
-  #sweepMayRead(client: LinkShortClient): boolean {
-    const headroom = client.rateLimitHeadroom();
-    if (headroom === undefined) return true;
-    if (headroom.resetAt !== this.#windowResetAt) {
-      this.#windowResetAt = headroom.resetAt;
-      this.#windowSpent = 0;
-    }
-    const share = this.#meta.lastFullSweepAt === null ? 1 : this.#sweepShare;
-    const allowed = Math.max(1, Math.floor(headroom.limit * share) - this.#reserve);
-    return headroom.remaining > this.#reserve && this.#windowSpent < allowed;
-  }
-
-  /** Sleeps until the key's window ends; false when there is no sleep or no known end. */
+  /** Sleeps until the sweep may read again (a later moment of the window, or the next one); false when there is no sleep or no known time. */
   async #waitForWindow(client: LinkShortClient, signal: AbortSignal | undefined): Promise<boolean> {
-    const resetAt = client.rateLimitHeadroom()?.resetAt;
-    if (this.#sleep === undefined || resetAt === undefined) return false;
+    const headroom = client.rateLimitHeadroom();
+    const at = headroom && this.#pacer.nextReadAt(headroom, this.#sweepShareNow(), this.#now());
+    if (this.#sleep === undefined || at === undefined) return false;
     if (signal?.aborted) throw new AbortedError();
-    await this.#sleep(Math.max(50, resetAt - this.#now() + 50), signal);
-    this.#windowResetAt = undefined;
-    this.#windowSpent = 0;
+    await this.#sleep(Math.max(50, at - this.#now() + (at === headroom?.resetAt ? 50 : 0)), signal);
     return true;
   }
 
@@ -383,7 +374,7 @@ export class LinkIndex {
       if (this.#links.has(change.id) && this.#meta.serverCount !== null) this.#meta.serverCount -= 1;
       this.#drop(change.id);
     } else {
-      const known = this.#links.get(change.id);
+      const known = this.#links.stored(change.id);
       if (!known && change.kind === "created" && this.#meta.serverCount !== null) this.#meta.serverCount += 1;
       const shorturl = change.shorturl || known?.shorturl || "";
       this.#put({
@@ -395,14 +386,23 @@ export class LinkIndex {
         description: change.description ?? known?.description ?? "",
         date: known?.date ?? null,
         clicks: known?.clicks ?? 0,
-        seen: known?.seen ?? this.#meta.generation,
+        // Not seen by a walk: a sweep under way must still find it on its pages.
+        seen: known?.seen ?? this.#meta.generation - 1,
+        // An update may have changed what the API never shows; a create is recorded by whoever made it.
+        ...(change.kind === "created" && known?.hidden !== undefined ? { hidden: known.hidden } : {}),
       });
     }
     void this.#save();
   }
 
-  /** Records a link as the server just showed it. */
-  #see(item: IndexedLink): void {
+  /**
+   * Records a link as the server just showed it. `walked`: shown by the sweep's walk, which counts
+   * it as seen; other reads (the newest links, a GET, the sweep's first and last page) change what
+   * it says but not whether the walk saw it.
+   */
+  #see(item: IndexedLink, walked: boolean): void {
+    const knownSeen = this.#links.seenOf(item.id);
+    const seen = walked ? this.#meta.generation : (knownSeen ?? this.#meta.generation - 1);
     const link: StoredLink = {
       id: item.id,
       alias: item.alias,
@@ -412,14 +412,15 @@ export class LinkIndex {
       description: item.description,
       date: item.date,
       clicks: item.clicks,
-      seen: this.#meta.generation,
+      seen,
     };
-    const known = this.#links.get(item.id);
-    if (known && sameLink(known, link)) {
+    const hidden = this.#links.hiddenOf(item.id);
+    if (hidden !== undefined) link.hidden = hidden;
+    if (knownSeen !== undefined && this.#links.holds(link)) {
       // Saved too: after a restart in the middle of a sweep, a link the walk saw must not look unseen.
-      if (known.seen !== link.seen) {
-        known.seen = link.seen;
-        this.#upserted.set(known.id, known);
+      if (knownSeen !== seen) {
+        this.#links.setSeen(item.id, seen);
+        this.#upserted.add(item.id);
       }
       return;
     }
@@ -427,54 +428,29 @@ export class LinkIndex {
   }
 
   #put(link: StoredLink): void {
-    const known = this.#entries.get(link.id);
-    if (known) this.#unlist(known);
-    if (!this.#links.has(link.id)) this.#newestFirst = null;
-    this.#links.set(link.id, link);
-    const entry = searchEntry(link);
-    this.#entries.set(link.id, entry);
-    if (entry.shortKey !== undefined) this.#byShortKey.set(entry.shortKey, link.id);
-    let sameAlias = this.#byAlias.get(entry.alias);
-    if (!sameAlias) this.#byAlias.set(entry.alias, (sameAlias = new Set()));
-    sameAlias.add(link.id);
-    this.#upserted.set(link.id, link);
+    this.#links.put(link);
+    this.#upserted.add(link.id);
     this.#deleted.delete(link.id);
   }
 
   #drop(id: number): void {
-    const entry = this.#entries.get(id);
-    if (!entry) return;
-    this.#unlist(entry);
-    this.#links.delete(id);
-    this.#entries.delete(id);
-    this.#newestFirst = null;
+    if (!this.#links.drop(id)) return;
     this.#upserted.delete(id);
     this.#deleted.add(id);
   }
 
-  /** Removes an entry from the lookups by short URL and alias. */
-  #unlist(entry: SearchEntry): void {
-    if (entry.shortKey !== undefined && this.#byShortKey.get(entry.shortKey) === entry.link.id) this.#byShortKey.delete(entry.shortKey);
-    const sameAlias = this.#byAlias.get(entry.alias);
-    sameAlias?.delete(entry.link.id);
-    if (sameAlias?.size === 0) this.#byAlias.delete(entry.alias);
-  }
-
-  #orderNewestFirst(): number[] {
-    this.#newestFirst ??= [...this.#links.keys()].sort((a, b) => b - a);
-    return this.#newestFirst;
-  }
-
   /** Hands what changed since the last save to the store; saves run one at a time, in order. */
   #save(): Promise<void> {
-    if (this.#upserted.size === 0 && this.#deleted.size === 0 && !this.#metaChanged()) return this.#saving;
-    const changes = {
+    if (this.#upserted.size === 0 && this.#deleted.size === 0 && !this.#resetStore && !this.#metaChanged()) return this.#saving;
+    const changes: IndexChanges = {
       meta: structuredClone(this.#meta),
-      upserted: [...this.#upserted.values()].map((link) => ({ ...link })),
+      upserted: [...this.#upserted].flatMap((id) => this.#links.stored(id) ?? []),
       deleted: [...this.#deleted],
-      all: () => [...this.#links.values()],
+      all: () => this.#links.all(),
+      ...(this.#resetStore ? { reset: true } : {}),
     };
-    this.#upserted = new Map();
+    this.#resetStore = false;
+    this.#upserted = new Set();
     this.#deleted = new Set();
     this.#savedMeta = JSON.stringify(changes.meta);
     this.#saving = this.#saving.then(() => this.#store.save(changes)).catch(() => undefined);
@@ -487,8 +463,4 @@ export class LinkIndex {
   #metaChanged(): boolean {
     return JSON.stringify(this.#meta) !== this.#savedMeta;
   }
-}
-
-function stripSeen({ id, alias, shorturl, longurl, title, description, date, clicks }: StoredLink): IndexedLink {
-  return { id, alias, shorturl, longurl, title, description, date, clicks };
 }

@@ -1,10 +1,12 @@
 import type { LinkShortClient } from "../client";
+import { NotFoundError } from "../errors";
 import { LinkCreateSchema, type LinkCreateInput } from "../inputs";
-import type { LinkCreated } from "../schemas";
+import type { LinkCreated, LinkDetails } from "../schemas";
+import { withUtm } from "../utm";
 import { validate } from "../validate";
 import type { LinkIndex } from "./link-index";
 import type { IndexedLink } from "./search";
-import { shortUrlKey } from "./short-url";
+import { sameAlias, shortUrlKey } from "./short-url";
 
 export interface CreateOrReuseOptions {
   signal?: AbortSignal;
@@ -14,28 +16,113 @@ export interface CreateOrReuseOptions {
 
 export type ReusableLink = LinkCreated & { reused: boolean };
 
+type CheckedInput = ReturnType<typeof checkedBody>;
+
+const checkedBody = (input: LinkCreateInput) => withUtm(validate(LinkCreateSchema, input, "links.create"));
+
 /**
- * Shortens `input.url`, or answers with the account's newest link to exactly that URL when there
- * is one (and it has the alias and domain asked for, if any): workflows re-run and forms are sent
- * twice. The lookup is the index's, after a sync that reads only what changed; while another sync
- * is under way (a first sweep of a large account, say) it answers from what is indexed so far, so
- * an older link may not be known yet and a new one is made.
+ * What a link was made with that neither the list nor a link's GET shows (redirect type,
+ * parameters with the UTM fields, whether it has a password), as the index records it for the
+ * links it saw made. A link without this record cannot be compared on them.
  */
-/** The account's newest indexed link to exactly `input.url`, with the alias and domain asked for, if any. */
-export function reusableLink(index: LinkIndex, input: Pick<LinkCreateInput, "url" | "custom" | "domain">): IndexedLink | undefined {
-  const domainHost = input.domain === undefined ? undefined : shortUrlKey(input.domain);
-  const custom = input.custom?.toLowerCase();
+export function hiddenOptionsKey(body: Pick<CheckedInput, "type" | "password" | "parameters">): string {
+  const type = body.type === undefined ? "direct" : String(body.type);
+  const parameters = (body.parameters ?? []).map(({ name, value }) => [name, value]);
+  return JSON.stringify([body.password === undefined ? 0 : 1, type, parameters]);
+}
+
+/** `{location: link}` of a GET's answer, from the input's list (the server lower-cases the names). */
+function targetsOf<K extends string>(targets: Array<Record<K | "link", string>> | undefined, key: K): string {
+  const entries = (targets ?? []).map((target) => [target[key].trim().toLowerCase(), target.link] as const);
+  return JSON.stringify(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+const sortedTargets = (map: Record<string, string>) =>
+  JSON.stringify(Object.entries(map).map(([name, link]) => [name.toLowerCase(), link] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** Some servers keep only the date part of an expiry. */
+const sameExpiry = (asked: string | undefined, held: string | null) =>
+  asked === undefined ? held === null : held !== null && (held === asked || (held.length === 10 && asked.startsWith(held)));
+
+/** Whether the host a link's short URL is on is the one asked for (the service's own when none). */
+function onDomain(link: IndexedLink, domain: string | undefined, client: LinkShortClient): boolean {
+  const host = shortUrlKey(domain ?? client.baseUrl);
+  return host !== undefined && shortUrlKey(link.shorturl)?.startsWith(`${host}/`) === true;
+}
+
+/**
+ * The account's newest indexed link that can be handed back for `body` as it stands in the index:
+ * the same long URL, alias (if asked), domain, title and description, and recorded as made with
+ * the same redirect type and parameters and no password. Undefined when there is none, or when the
+ * request asks for a password (the API never shows one, so no link can be compared with it).
+ */
+export function reusableLink(index: LinkIndex, body: CheckedInput, client: LinkShortClient): IndexedLink | undefined {
+  if (body.password !== undefined) return undefined;
+  const hidden = hiddenOptionsKey(body);
   return index.findByLongUrl(
-    input.url,
-    (link) => (custom === undefined || link.alias.toLowerCase() === custom) && (domainHost === undefined || shortUrlKey(link.shorturl)?.startsWith(`${domainHost}/`) === true),
+    body.url,
+    (link) =>
+      (body.custom === undefined || sameAlias(link.alias, body.custom)) &&
+      onDomain(link, body.domain, client) &&
+      link.title === (body.metatitle ?? "") &&
+      link.description === (body.metadescription ?? "") &&
+      index.hiddenOptionsOf(link.id) === hidden,
   );
 }
 
+/** Whether the server's copy of a link, read just now, is still what was asked and what the index holds. */
+function stillMatches(details: LinkDetails, candidate: IndexedLink, body: CheckedInput): boolean {
+  return (
+    details.longurl === body.url &&
+    shortUrlKey(details.shorturl) === shortUrlKey(candidate.shorturl) &&
+    details.title === (body.metatitle ?? "") &&
+    details.description === (body.metadescription ?? "") &&
+    sameExpiry(body.expiry, details.expiry) &&
+    sortedTargets(details.location) === targetsOf(body.geotarget, "location") &&
+    sortedTargets(details.device) === targetsOf(body.devicetarget, "device")
+  );
+}
+
+/**
+ * Shortens `input.url`, or answers with the account's link that is exactly the one asked for:
+ * workflows re-run and forms are sent twice. A link is reused only when everything asked can be
+ * compared with what it has: the index holds it with the same long URL, alias (if asked), domain,
+ * title and description; this client recorded it as made with the same redirect type and
+ * parameters (UTM fields included) and no password; and one GET confirms, just before answering,
+ * that it still exists with that long URL, short URL, expiry and targeting. Anything else creates
+ * a link; when the server hands back a link that already existed (deployed servers do for the same
+ * URL and options), the answer says `reused: true`. Costs: the index's sync (one request when
+ * nothing is new), then one GET or one create.
+ */
 export async function createOrReuse(client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateOrReuseOptions = {}): Promise<ReusableLink> {
-  const body = validate(LinkCreateSchema, input, "links.create");
+  const body = checkedBody(input);
+  const request = options.signal ? { signal: options.signal } : {};
   if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10 });
-  const existing = reusableLink(index, body);
-  if (existing) return { id: existing.id, shorturl: existing.shorturl, reused: true };
-  const created = await client.links.create(body, options.signal ? { signal: options.signal } : {});
-  return { ...created, reused: false };
+  const candidate = reusableLink(index, body, client);
+  if (candidate) {
+    try {
+      const { details } = await client.links.get(candidate.id, request);
+      index.confirmed(details);
+      if (stillMatches(details, candidate, body)) return { id: candidate.id, shorturl: details.shorturl, reused: true };
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      index.forget(candidate.id);
+    }
+  }
+  return createTracked(client, index, input, options);
+}
+
+/**
+ * Creates a link and says honestly whether the server made one: a deployed server hands back its
+ * existing link for the same URL and options, and an id the index already knew (or one below the
+ * highest it knows: ids only grow) is such a link (`reused: true`). The index records what the
+ * link was made with that the API never shows, so a later reuse can compare it.
+ */
+export async function createTracked(client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: Pick<CreateOrReuseOptions, "signal"> = {}): Promise<ReusableLink> {
+  const body = checkedBody(input);
+  const existedBefore = index.highestId();
+  const created = await client.links.create(input, options.signal ? { signal: options.signal } : {});
+  // The server compared every option before handing back an existing link: either way it now has this request's.
+  index.recordHiddenOptions(created.id, hiddenOptionsKey(body));
+  return { ...created, reused: created.id <= existedBefore };
 }

@@ -45,3 +45,10 @@ export function qrCodeUrlKey(address: string): string | undefined {
   const key = shortUrlKey(address);
   return key?.replace(/\.(png|svg)$/, "");
 }
+
+/** An alias as aliases are compared: visits are case-insensitive, and a leading slash is not part of it. */
+export function aliasKey(alias: string): string {
+  return alias.slice(0, MAX_ADDRESS_LENGTH).trim().replace(/^\/+/, "").toLowerCase();
+}
+
+export const sameAlias = (a: string, b: string) => aliasKey(a) === aliasKey(b);

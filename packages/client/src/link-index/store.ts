@@ -4,25 +4,50 @@ import type { IndexedLink } from "./search";
 export interface StoredLink extends IndexedLink {
   /** The generation of the last sweep (or newest-first read) that saw the link on the server. */
   seen: number;
+  /** What the link was made with that the API never shows (`hiddenOptionsKey`), when this index saw it made; absent: unknown. */
+  hidden?: string;
 }
 
-/** A sweep in progress: a walk of the account's pages, newest first, that finds edits and deletions. */
+/**
+ * A sweep in progress: a walk of the account's pages, newest first, that finds edits and deletions.
+ * It reads the first page (the newest id, `highestAtStart`), then the last (the exact count,
+ * `totalAtStart`), then every page. The walk is trusted only when it saw exactly that many of the
+ * links up to `highestAtStart`: links deleted by others while it walks shift the pages under it, and
+ * then it reads again rather than drop a link it did not see.
+ */
 export interface SweepState {
   generation: number;
-  /** The next page to read. */
+  phase: "probe" | "count" | "walk" | "cover";
+  /** The next page to read (the last page, in the count phase). */
   page: number;
   /** The pages the list had when last read. */
   pages: number;
   startedAt: number;
-  /** The highest id known when the sweep started: links above it are newer than the walk, never deletion candidates. */
+  /** The highest id known when the sweep started. */
   startMaxId: number;
-  /** Links the walk did not see, to confirm one by one before they are dropped (a deletion elsewhere shifts pages). */
-  unconfirmed: number[];
+  /** The highest id on the first page: links up to it existed when the walk began. */
+  highestAtStart: number;
+  /** How many links the server held, counted at the last page before the walk; null until read. */
+  totalAtStart: number | null;
+  /** A run of equal dates that reached the end of the page last walked: its date and first list position. */
+  openRun: { date: string; start: number } | null;
+  /** Runs of equal dates that a page boundary fell inside: their first and last list positions. */
+  straddled: Array<[number, number]>;
+  /** The reads that cover them, once the walk is over: [page, limit, the run's first and last positions]. */
+  covers: Array<[number, number, number, number]>;
+  /** The page size the server answered the walk with (it may be smaller than the limit asked). */
+  perpage: number;
+  /** The page size the walk asks for, the same for the whole walk (absent in snapshots of earlier versions: the index's page size). */
+  asked?: number;
+  /** Walks of this sweep that could not be trusted before this one. */
+  attempt: number;
 }
 
 /** Everything the index knows besides its links. */
 export interface IndexMeta {
   version: 1;
+  /** The account the links are of (`accountId`: base URL and a key digest); an index of another account is never loaded. */
+  account?: string;
   /** The highest id of a completed newest-first read: a read stops at a page that reaches it. */
   frontierId: number | null;
   sweep: SweepState | null;
@@ -47,6 +72,8 @@ export interface IndexChanges {
   deleted: number[];
   /** Every link now, for a store that writes the whole index (or compacts). */
   all: () => StoredLink[];
+  /** What the store held is not this index's (another account, or damaged): replace all of it with `all()`. */
+  reset?: boolean;
 }
 
 /** Where an index is kept between runs. */
@@ -78,6 +105,7 @@ export function isStoredIndex(value: unknown): value is StoredIndex {
     typeof meta === "object" &&
     meta.version === 1 &&
     typeof meta.generation === "number" &&
+    (meta.account === undefined || typeof meta.account === "string") &&
     Array.isArray(links) &&
     links.every(isStoredLink)
   );
@@ -95,6 +123,7 @@ export function isStoredLink(value: unknown): value is StoredLink {
     typeof link.description === "string" &&
     (link.date === null || typeof link.date === "string") &&
     typeof link.clicks === "number" &&
-    typeof link.seen === "number"
+    typeof link.seen === "number" &&
+    (link.hidden === undefined || typeof link.hidden === "string")
   );
 }

@@ -11,6 +11,7 @@
 import { IdSchema, type LinkShortClient } from "@linkshort/client";
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
+import { STATISTICS_VIEW_TOOL_META } from "../apps";
 import type { ServerLinkIndex } from "../link-index";
 
 /** What a tool's work gets: the client, the server's link index, and the signal that ends the call (cancelled or past its deadline). */
@@ -44,12 +45,20 @@ export async function reportingProgress<T>(work: Promise<T>, context: ToolContex
   }
 }
 
-/** A structured answer with an image shown next to it (MCP image content), and a statistics chart after it. */
+export interface ImageContent {
+  data: string;
+  mimeType: "image/png";
+}
+
+/**
+ * A structured answer with an image shown next to it (MCP image content), and a statistics chart
+ * after it, drawn only for a client that does not show the statistics view (MCP Apps) instead.
+ */
 export class AnswerWithImage {
   constructor(
     readonly structured: Record<string, unknown>,
-    readonly image: { data: string; mimeType: "image/png" } | undefined,
-    readonly chart?: { data: string; mimeType: "image/png" },
+    readonly image: ImageContent | undefined,
+    readonly chart?: () => ImageContent,
   ) {}
 }
 
@@ -65,6 +74,8 @@ export interface ToolDefinition {
   input: z.ZodType;
   /** What tools/list shows: 2020-12 JSON Schemas, built once. */
   listing: Tool;
+  /** What tools/list shows a client that renders MCP Apps: `listing` with the statistics view, for a tool that has it. */
+  listingWithApps: Tool;
   /** Time past the call's deadline this tool keeps, to answer with what it did (it watches `deadlineAt` itself). */
   graceMs: number;
   /** For a tool that destroys something: the question put to the person before it runs, when the client can ask. */
@@ -95,6 +106,8 @@ interface Definition<Input extends z.ZodType> {
   graceMs?: number;
   /** The question to ask the person before the tool runs (a delete), when the client can ask. */
   confirmation?: (args: z.output<Input>) => string;
+  /** Its answer's statistics can be shown in the statistics view (MCP Apps). */
+  statisticsView?: boolean;
   run(args: z.output<Input>, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -103,19 +116,21 @@ const NO_ARGUMENTS = z.strictObject({});
 export function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition: Definition<Input>): ToolDefinition {
   const input = definition.input ?? NO_ARGUMENTS;
   const { confirmation } = definition;
+  const listing: Tool = {
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: jsonSchemaOf(definition.listedInput ?? input, "input"),
+    outputSchema: jsonSchemaOf(definition.output, "output"),
+    annotations: { title: definition.title, ...definition.annotations },
+  };
   return {
     name: definition.name,
     admin: definition.admin ?? false,
     changes: definition.annotations.readOnlyHint !== true,
     input,
-    listing: {
-      name: definition.name,
-      title: definition.title,
-      description: definition.description,
-      inputSchema: jsonSchemaOf(definition.listedInput ?? input, "input"),
-      outputSchema: jsonSchemaOf(definition.output, "output"),
-      annotations: { title: definition.title, ...definition.annotations },
-    },
+    listing,
+    listingWithApps: definition.statisticsView ? { ...listing, _meta: STATISTICS_VIEW_TOOL_META } : listing,
     graceMs: definition.graceMs ?? 0,
     confirmation: confirmation && ((args) => confirmation(args as z.output<Input>)),
     run: (args, context) => definition.run(args as z.output<Input>, context),

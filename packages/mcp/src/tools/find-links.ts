@@ -1,13 +1,11 @@
 /** find_links: a search of the server's link index (the whole account once its first sync is done); no page is read per call. */
-import { LinkListSchema, PaginationSchema, type IndexedLink } from "@linkshort/client";
+import { LinkListSchema, PaginationSchema } from "@linkshort/client";
 import * as z from "zod/v4";
 import { FoundLinksOutput } from "../outputs";
 import { define, READ, reportingProgress } from "./define";
 
 const FIND_DEFAULT_RESULTS = 20;
 const FIND_MAX_RESULTS = 100;
-/** find_links ordered by clicks orders the best this many matches. */
-const FIND_CLICK_ORDER_POOL = 1000;
 
 const FindLinksInput = z.strictObject({
   text: z
@@ -18,7 +16,7 @@ const FindLinksInput = z.strictObject({
         "found in the alias, title, short or long URL, or description (case-insensitive; every word must match). Omit to list links",
     ),
   order: LinkListSchema.shape.order.describe(
-    "date (default): exact matches first, then the best matches, newest first among equals; click: most clicked first (clicks as of the index's last read)",
+    "date (default): exact matches first, then the best matches, newest first among equals; click: the matches most clicked first, newest first among equals (clicks as of the index's last read)",
   ),
   limit: PaginationSchema.shape.limit
     .unwrap()
@@ -47,16 +45,7 @@ export const findLinks = define({
       return { progress: known, ...(serverCount !== null ? { total: Math.max(serverCount, known) } : {}), message: serverIndex.freshness().summary };
     });
     const query = text ?? "";
-    let found: IndexedLink[];
-    let matches: number;
-    if (order === "click") {
-      // With no text every link scores the same, and the search appends in one pass.
-      const pool = serverIndex.index.search(query, query.trim() === "" ? Number.MAX_SAFE_INTEGER : FIND_CLICK_ORDER_POOL);
-      found = [...pool.links].sort((a, b) => b.clicks - a.clicks).slice(0, wanted);
-      matches = pool.matches;
-    } else {
-      ({ links: found, matches } = serverIndex.index.search(query, wanted));
-    }
-    return { links: found, matches, index: serverIndex.freshness() };
+    const { links, matches } = serverIndex.index.search(query, wanted, order === "click" ? "clicks" : "best");
+    return { links, matches, index: serverIndex.freshness() };
   },
 });

@@ -1,5 +1,5 @@
 /** The link tools: shorten_link, get_link, update_link and delete_link, and the link inputs that shorten_links shares. */
-import { createOrReuse, LinkCreateSchema, LinkUpdateSchema, type LinkCreateInput as ClientLinkCreateInput } from "@linkshort/client";
+import { createOrReuse, createTracked, LinkCreateSchema, LinkUpdateSchema, type LinkCreateInput as ClientLinkCreateInput } from "@linkshort/client";
 import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../link-index";
 import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
@@ -37,18 +37,24 @@ const LinkUpdateInput = z.strictObject({
 });
 
 const REUSE_DESCRIPTION =
-  "true: if the account already has a link to exactly this long URL (with the alias and domain asked for, if any), " +
-  "answer with it instead of making another (reused: true). Use it when the user wants one short link per URL, e.g. when " +
-  "a request may be repeated. Default false: always make a new link";
+  "true: answer with the account's existing link when it is exactly the one asked for: same long URL, alias and domain " +
+  "(if given), title, description, expiry, targeting, redirect type and parameters (UTM fields included), no password, " +
+  "and made through this server (a link made elsewhere cannot be compared on what the API hides; the service itself may " +
+  "still hand it back). The link is checked with the service before the answer (reused: true). Use it when the user wants " +
+  "one short link per URL, e.g. when a request may be repeated. Default false: ask the service to make a link";
 
 export const ReuseInput = z.boolean().optional().describe(REUSE_DESCRIPTION);
 
 const ShortenLinkInput = LinkCreateInput.extend({ reuse: ReuseInput });
 
-/** One URL shortened or reused, as `reuse` says. The client checks the input before any request. */
+/**
+ * One URL shortened or reused, as `reuse` says (the client's rules: `createOrReuse`). Without
+ * reuse the server is still asked to create, and `reused` says whether it handed back a link it
+ * already had. The client checks the input before any request.
+ */
 export async function shortenOne(input: ClientLinkCreateInput, reuse: boolean, { client, links: serverIndex, signal }: ToolContext) {
-  if (!reuse) return { ...(await client.links.create(input, { signal })), reused: false };
   await serverIndex.index.load();
+  if (!reuse) return createTracked(client, serverIndex.index, input, { signal });
   if (!serverIndex.index.freshness().complete) void serverIndex.startFirstSync();
   return createOrReuse(client, serverIndex.index, input, { signal, maxSweepPages: SWEEP_PAGES_PER_CALL });
 }
@@ -80,9 +86,10 @@ export const getLink = define({
   input: z.strictObject(idOf("link")),
   output: LinkWithStatsOutput,
   annotations: READ,
+  statisticsView: true,
   run: async ({ id }, { client, signal }) => {
     const link = await client.links.get(id, { signal });
-    return new AnswerWithImage(link, statisticsChart(link.stats, link.details.shorturl.replace(/^https?:\/\//, ""), "clicks"));
+    return new AnswerWithImage(link, undefined, statisticsChart(link.stats, link.details.shorturl.replace(/^https?:\/\//, ""), "clicks"));
   },
 });
 

@@ -94,6 +94,7 @@ export const getQrCode = define({
   input: z.strictObject(idOf("QR code")),
   output: QrCodeWithStatsOutput,
   annotations: READ,
+  statisticsView: true,
   run: async ({ id }, context) => {
     const qrCode = await context.client.qrCodes.get(id, { signal: context.signal });
     const chart = statisticsChart(qrCode.stats, qrCode.details.name || qrCode.details.link.replace(/^https?:\/\//, ""), "scans");

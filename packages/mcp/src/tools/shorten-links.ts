@@ -50,6 +50,8 @@ function endsBatch(error: unknown): boolean {
  */
 async function shortenEach({ urls, reuse, ...shared }: z.output<typeof ShortenLinksInput>, context: ToolContext) {
   const results: BulkResult[] = [];
+  /** Links already answered in this call: a repeat is reused, whatever the server's answer looked like. */
+  const answered = new Set<number>();
   let stopped: string | undefined;
   for (const url of urls) {
     context.progress(results.length, urls.length, `${results.length} of ${urls.length} URLs done`);
@@ -64,7 +66,9 @@ async function shortenEach({ urls, reuse, ...shared }: z.output<typeof ShortenLi
     }
     try {
       const answer = await shortenOne({ ...shared, url }, reuse === true, context);
-      results.push({ url: shown, status: answer.reused ? "reused" : "created", id: answer.id, shorturl: answer.shorturl });
+      const reused = answer.reused || answered.has(answer.id);
+      answered.add(answer.id);
+      results.push({ url: shown, status: reused ? "reused" : "created", id: answer.id, shorturl: answer.shorturl });
     } catch (error) {
       const aborted = error instanceof AbortedError;
       const text = aborted

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { REDIRECT_TYPES } from "@linkshort/client/core";
-import { UnstableTies } from "../unstable-ties";
+import { UnstableDateOrder } from "../date-ties";
 import { emptyStats, type LinkRecord } from "../state";
 import type { Store } from "../store";
 import { linkDetailsView, linkListView, parseTimestamp, shortUrl, statsView, timestamp } from "../views";
@@ -148,13 +148,14 @@ function updateLink(context: ApiContext): ApiBody {
   return ok(context.mode === "deployed" ? { id: link.id, shorturl } : { id: link.id, short: shorturl });
 }
 
-const unstableTies = new UnstableTies();
+const unstableDateOrder = new UnstableDateOrder();
 
 export const linkRoutes: Route[] = [
   route("GET", "/api/urls", (c) => {
     // Newest first straight from the store's index; by clicks needs a sort, as clicks change with every visit.
     const newest = c.store.linksOf(c.user.id);
-    const links = c.query.get("order") === "click" ? [...newest].sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id) : c.unstableTies ? unstableTies.arrange(newest) : newest;
+    const byDate = c.dateTies === "unstable" ? unstableDateOrder.order(newest) : newest;
+    const links = c.query.get("order") === "click" ? [...newest].sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id) : byDate;
     const { slice, info } = paginate(links, c);
     return ok({ data: { ...info, urls: slice.map((link) => linkListView(link, c.baseUrl, c.mode)) } }, c.mode, true);
   }),

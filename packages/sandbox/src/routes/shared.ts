@@ -1,3 +1,4 @@
+import type { DateTieOrder } from "../date-ties";
 import type { UserRecord } from "../state";
 import type { Store } from "../store";
 import type { Mode } from "../views";
@@ -25,8 +26,8 @@ export interface ApiContext {
   now: number;
   /** The largest page a list gives (undefined: no maximum). */
   maxPageSize: number | undefined;
-  /** Items of the same second come in a fresh order on each request (see `unstable-ties.ts`). */
-  unstableTies: boolean;
+  /** How links of the same second are listed by date (absent: by id). */
+  dateTies?: DateTieOrder;
 }
 
 export type ApiBody = Record<string, unknown>;

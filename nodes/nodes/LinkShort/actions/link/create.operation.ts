@@ -12,7 +12,7 @@ export const create: Operation = {
 		const input = linkInput(this, itemIndex, 'additionalFields');
 		const { reuse } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		if (reuse !== true) return linkOutput(await client.links.create(input), input);
-		const link = await createOrReuse(client, await linkIndexFor(this, client), input);
+		const link = await createOrReuse(client, linkIndexFor(client), input);
 		return { ...linkOutput(link, input), reused: link.reused };
 	},
 };

@@ -155,7 +155,7 @@ const reuseOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to answer with the account\'s newest link to exactly this URL (and this alias and domain, if set) instead of making another, so a re-run workflow or a form sent twice gives the same short link. The output says whether the link was reused.',
+		'Whether to answer with an existing link instead of making another, so a re-run workflow or a form sent twice gives the same short link. A link is reused only when it is exactly the one asked for: the same URL, alias and domain (if set), title, description, expiry, targeting, redirect type and parameters (UTM fields included), with no password, and made by this n8n process since it started; it is checked with the service first (one request). Otherwise the service is asked to create, and it may hand back its own identical link. The output says whether the link was reused.',
 };
 
 export const createFields: INodeProperties[] = [

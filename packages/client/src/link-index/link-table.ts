@@ -1,0 +1,323 @@
+/**
+ * The links of an index, kept small: n8n keeps up to 8 accounts in a worker, and an account may
+ * hold 100,000 links. One flat record a link, with no lower-cased copies (mixed-case fields are
+ * searched with a case-insensitive pattern), the short URL kept as a shared prefix and the alias,
+ * the date as seconds, and one map from alias to ids.
+ */
+import { MAX_QUERY_WORDS, RANK, type IndexedLink } from "./search";
+import { aliasKey, MAX_ADDRESS_LENGTH, shortUrlKey } from "./short-url";
+import type { StoredLink } from "./store";
+
+/** Which fields hold capital letters (searched with a case-insensitive pattern, not `indexOf`). */
+const MIXED_ALIAS = 1;
+const MIXED_LONG_URL = 2;
+const MIXED_TITLE = 4;
+const MIXED_DESCRIPTION = 8;
+
+interface Entry {
+  id: number;
+  alias: string;
+  /** The index of the short URL's prefix (it is prefix + alias), or the whole short URL when it is not so made. */
+  short: number | string;
+  longurl: string;
+  title: string;
+  description: string;
+  /** Seconds since 1970 read as UTC when the date is `YYYY-MM-DD HH:MM:SS`, else as given. */
+  date: number | string | null;
+  clicks: number;
+  /** The generation of the walk that last saw it, times 16, plus the MIXED_ bits: one number, not two. */
+  seenAndMixed: number;
+}
+
+const seenOf = (entry: Entry) => Math.floor(entry.seenAndMixed / 16);
+const mixedOf = (entry: Entry) => entry.seenAndMixed & 15;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+function packDate(date: string | null): number | string | null {
+  const parts = date === null ? null : DATE.exec(date);
+  if (!parts) return date;
+  const seconds = Date.UTC(+parts[1]!, +parts[2]! - 1, +parts[3]!, +parts[4]!, +parts[5]!, +parts[6]!) / 1000;
+  return unpackDate(seconds) === date ? seconds : date;
+}
+
+function unpackDate(date: number | string | null): string | null {
+  return typeof date === "number" ? new Date(date * 1000).toISOString().slice(0, 19).replace("T", " ") : date;
+}
+
+const hasCapitals = (text: string) => text !== text.toLowerCase();
+
+/** A query made ready once for every entry. */
+export interface TableQuery {
+  text: string;
+  shortKey: string | undefined;
+  alias: string;
+  words: Array<{ text: string; pattern: RegExp }>;
+}
+
+export function tableQuery(query: string): TableQuery {
+  const text = query.slice(0, MAX_ADDRESS_LENGTH).trim().toLowerCase();
+  const words = text
+    .split(/\s+/)
+    .filter((word) => word !== "")
+    .slice(0, MAX_QUERY_WORDS)
+    .map((word) => ({ text: word, pattern: new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i") }));
+  return { text, shortKey: text.includes(".") ? shortUrlKey(text) : undefined, alias: aliasKey(text), words };
+}
+
+/** Where `word` is in `field` (-1: nowhere), case-insensitively. */
+const find = (field: string, mixed: boolean, word: { text: string; pattern: RegExp }) => (mixed ? field.search(word.pattern) : field.indexOf(word.text));
+
+export class LinkTable {
+  readonly #entries = new Map<number, Entry>();
+  /** Alias as `aliasKey` writes it, to the ids that have it (one per domain). */
+  readonly #byAlias = new Map<string, number | number[]>();
+  /** What links were made with that the API never shows, for the few this index saw made. */
+  readonly #hidden = new Map<number, string>();
+  readonly #prefixes: string[] = [];
+  readonly #prefixIndex = new Map<string, number>();
+  /** Each prefix's host and path as `shortUrlKey` writes them, and its path alone. */
+  readonly #prefixKeys: string[] = [];
+  readonly #prefixPaths: string[] = [];
+  #highest: number | undefined = 0;
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  has(id: number): boolean {
+    return this.#entries.has(id);
+  }
+
+  ids(): IterableIterator<number> {
+    return this.#entries.keys();
+  }
+
+  seenOf(id: number): number | undefined {
+    const entry = this.#entries.get(id);
+    return entry && seenOf(entry);
+  }
+
+  setSeen(id: number, seen: number): void {
+    const entry = this.#entries.get(id);
+    if (entry) entry.seenAndMixed = seen * 16 + mixedOf(entry);
+  }
+
+  hiddenOf(id: number): string | undefined {
+    return this.#hidden.get(id);
+  }
+
+  get(id: number): IndexedLink | undefined {
+    const entry = this.#entries.get(id);
+    return entry && this.#link(entry);
+  }
+
+  stored(id: number): StoredLink | undefined {
+    const entry = this.#entries.get(id);
+    return entry && this.#stored(entry);
+  }
+
+  all(): StoredLink[] {
+    return Array.from(this.#entries.values(), (entry) => this.#stored(entry));
+  }
+
+  highestId(): number {
+    if (this.#highest === undefined) {
+      let highest = 0;
+      for (const id of this.#entries.keys()) if (id > highest) highest = id;
+      this.#highest = highest;
+    }
+    return this.#highest;
+  }
+
+  /** Whether `link` says what the table holds for it (its `seen` aside). */
+  holds(link: StoredLink): boolean {
+    const entry = this.#entries.get(link.id);
+    if (!entry) return false;
+    return (
+      entry.alias === link.alias &&
+      this.#shortUrl(entry) === link.shorturl &&
+      entry.longurl === link.longurl &&
+      entry.title === link.title &&
+      entry.description === link.description &&
+      unpackDate(entry.date) === link.date &&
+      entry.clicks === link.clicks &&
+      this.#hidden.get(link.id) === link.hidden
+    );
+  }
+
+  put(link: StoredLink): void {
+    const known = this.#entries.get(link.id);
+    if (known) this.#unlist(known);
+    const entry: Entry = {
+      id: link.id,
+      alias: link.alias,
+      short: this.#shortOf(link.alias, link.shorturl),
+      longurl: link.longurl,
+      title: link.title,
+      description: link.description,
+      date: packDate(link.date),
+      clicks: link.clicks,
+      seenAndMixed:
+        link.seen * 16 +
+        ((hasCapitals(link.alias) ? MIXED_ALIAS : 0) |
+          (hasCapitals(link.longurl) ? MIXED_LONG_URL : 0) |
+          (hasCapitals(link.title) ? MIXED_TITLE : 0) |
+          (hasCapitals(link.description) ? MIXED_DESCRIPTION : 0)),
+    };
+    this.#entries.set(link.id, entry);
+    if (link.hidden === undefined) this.#hidden.delete(link.id);
+    else this.#hidden.set(link.id, link.hidden);
+    if (this.#highest !== undefined && link.id > this.#highest) this.#highest = link.id;
+    const key = aliasKey(link.alias);
+    const shared = key === link.alias ? link.alias : key;
+    const ids = this.#byAlias.get(shared);
+    if (ids === undefined) this.#byAlias.set(shared, link.id);
+    else if (typeof ids === "number") this.#byAlias.set(shared, ids === link.id ? ids : [ids, link.id]);
+    else if (!ids.includes(link.id)) ids.push(link.id);
+  }
+
+  drop(id: number): boolean {
+    const entry = this.#entries.get(id);
+    if (!entry) return false;
+    this.#unlist(entry);
+    this.#entries.delete(id);
+    this.#hidden.delete(id);
+    if (id === this.#highest) this.#highest = undefined;
+    return true;
+  }
+
+  /** The ids with this alias (as `aliasKey` compares). */
+  idsWithAlias(alias: string): number[] {
+    const ids = this.#byAlias.get(aliasKey(alias));
+    return ids === undefined ? [] : typeof ids === "number" ? [ids] : ids;
+  }
+
+  /** The id of the link at a short URL (compared as `shortUrlKey` says). */
+  idAtShortUrl(address: string): number | undefined {
+    const key = shortUrlKey(address);
+    if (key === undefined || !key.includes("/")) return undefined;
+    for (const id of this.idsWithAlias(key.slice(key.lastIndexOf("/") + 1))) if (this.#shortKey(this.#entries.get(id)!) === key) return id;
+    return undefined;
+  }
+
+  /** The newest link whose long URL is exactly `longUrl` and that passes `also`. */
+  findByLongUrl(longUrl: string, also: (link: IndexedLink) => boolean): IndexedLink | undefined {
+    const matching: Entry[] = [];
+    for (const entry of this.#entries.values()) if (entry.longurl === longUrl) matching.push(entry);
+    matching.sort((a, b) => b.id - a.id);
+    for (const entry of matching) {
+      const link = this.#link(entry);
+      if (also(link)) return link;
+    }
+    return undefined;
+  }
+
+  /**
+   * The best `limit` matches of `query` and how many matched: by rank, newest first among equals;
+   * or (`byClicks`) the most clicked first, newest first among equals.
+   */
+  search(query: TableQuery, limit: number, byClicks: boolean): { links: IndexedLink[]; matches: number } {
+    const exactShort = query.shortKey === undefined ? undefined : this.idAtShortUrl(query.shortKey);
+    const best: Array<{ score: number; entry: Entry }> = [];
+    /** The worst of the best once `limit` are kept: what ranks below it is left out at once. */
+    let floor: { score: number; entry: Entry } | undefined;
+    let matches = 0;
+    for (const entry of this.#entries.values()) {
+      const rank = entry.id === exactShort ? RANK.shortUrl : this.#rank(entry, query);
+      if (rank === 0) continue;
+      matches += 1;
+      const score = byClicks ? entry.clicks : rank;
+      if (floor !== undefined && (score < floor.score || (score === floor.score && entry.id < floor.entry.id))) continue;
+      best.push({ score, entry });
+      if (best.length > limit * 2 + 64) floor = this.#trim(best, limit);
+    }
+    this.#trim(best, limit);
+    return { links: best.map(({ entry }) => this.#link(entry)), matches };
+  }
+
+  /** Keeps the best `limit`, best first; answers the worst kept when there are that many. */
+  #trim(best: Array<{ score: number; entry: Entry }>, limit: number): { score: number; entry: Entry } | undefined {
+    best.sort((a, b) => b.score - a.score || b.entry.id - a.entry.id);
+    if (best.length > limit) best.length = limit;
+    return best.length === limit ? best[limit - 1] : undefined;
+  }
+
+  /** How well `entry` matches (0: not at all). Every word must appear in one of the fields. */
+  #rank(entry: Entry, query: TableQuery): number {
+    if (query.text === "") return 1;
+    const { alias, longurl } = entry;
+    const mixed = mixedOf(entry);
+    if (alias.length === query.alias.length && (mixed & MIXED_ALIAS ? alias.toLowerCase() : alias) === query.alias) return RANK.alias;
+    if (longurl.length === query.text.length && (mixed & MIXED_LONG_URL ? longurl.toLowerCase() : longurl) === query.text) return RANK.longUrl;
+    const prefixPath = typeof entry.short === "number" ? this.#prefixPaths[entry.short]! : undefined;
+    let score = 0;
+    for (const word of query.words) {
+      let wordScore = 0;
+      const inAlias = find(alias, (mixed & MIXED_ALIAS) !== 0, word);
+      if (inAlias === 0) wordScore = RANK.aliasStart;
+      else if (inAlias > 0) wordScore = RANK.alias_;
+      if (find(entry.title, (mixed & MIXED_TITLE) !== 0, word) !== -1) wordScore += RANK.title;
+      const inPath = prefixPath === undefined ? this.#shortPath(entry).includes(word.text) : inAlias !== -1 || prefixPath.includes(word.text);
+      if (inPath) wordScore += RANK.shortUrlText;
+      if (find(longurl, (mixed & MIXED_LONG_URL) !== 0, word) !== -1) wordScore += RANK.longUrlText;
+      if (entry.description !== "" && find(entry.description, (mixed & MIXED_DESCRIPTION) !== 0, word) !== -1) wordScore += RANK.description;
+      if (wordScore === 0) return 0;
+      score += wordScore;
+    }
+    return score;
+  }
+
+  #unlist(entry: Entry): void {
+    const key = aliasKey(entry.alias);
+    const ids = this.#byAlias.get(key);
+    if (ids === entry.id) this.#byAlias.delete(key);
+    else if (Array.isArray(ids)) {
+      const rest = ids.filter((id) => id !== entry.id);
+      this.#byAlias.set(key, rest.length === 1 ? rest[0]! : rest);
+    }
+  }
+
+  /** A prefix's index when the short URL is prefix + alias, else the short URL itself. */
+  #shortOf(alias: string, shorturl: string): number | string {
+    if (alias === "" || !shorturl.endsWith(`/${alias}`)) return shorturl;
+    const prefix = shorturl.slice(0, shorturl.length - alias.length);
+    let index = this.#prefixIndex.get(prefix);
+    if (index === undefined) {
+      const key = shortUrlKey(`${prefix}x`);
+      if (key === undefined) return shorturl;
+      index = this.#prefixes.length;
+      this.#prefixes.push(prefix);
+      this.#prefixIndex.set(prefix, index);
+      this.#prefixKeys.push(key.slice(0, -1));
+      this.#prefixPaths.push(key.includes("/") ? key.slice(key.indexOf("/") + 1, -1) : "");
+    }
+    return index;
+  }
+
+  #shortUrl(entry: Entry): string {
+    return typeof entry.short === "number" ? `${this.#prefixes[entry.short]}${entry.alias}` : entry.short;
+  }
+
+  #shortKey(entry: Entry): string | undefined {
+    return typeof entry.short === "number" ? `${this.#prefixKeys[entry.short]}${entry.alias.toLowerCase()}` : shortUrlKey(entry.short);
+  }
+
+  /** The short URL's path: its host is the same for most links, and matching words in it would be noise. */
+  #shortPath(entry: Entry): string {
+    const key = this.#shortKey(entry);
+    return key === undefined || !key.includes("/") ? "" : key.slice(key.indexOf("/") + 1);
+  }
+
+  #link(entry: Entry): IndexedLink {
+    const { id, alias, longurl, title, description, clicks } = entry;
+    return { id, alias, shorturl: this.#shortUrl(entry), longurl, title, description, date: unpackDate(entry.date), clicks };
+  }
+
+  #stored(entry: Entry): StoredLink {
+    const link: StoredLink = { ...this.#link(entry), seen: seenOf(entry) };
+    const hidden = this.#hidden.get(entry.id);
+    if (hidden !== undefined) link.hidden = hidden;
+    return link;
+  }
+}

@@ -1,0 +1,69 @@
+import type { LinkShortClient } from "../client";
+import { LinkIndex, type LinkIndexOptions } from "./link-index";
+
+/** Accounts whose link index a process keeps by default: the least recently used goes when another comes. */
+export const MAX_INDEXED_ACCOUNTS = 8;
+
+/**
+ * What a process keeps per account (`client.accountId`: base URL and a key digest), at most `max`
+ * of them: the least recently used is let go (and `onEvict` told) when another account comes.
+ */
+export class AccountRegistry<T> {
+  readonly #entries = new Map<string, T>();
+  readonly #max: number;
+  readonly #onEvict: ((value: T) => void) | undefined;
+
+  constructor(max = MAX_INDEXED_ACCOUNTS, onEvict?: (value: T) => void) {
+    this.#max = max;
+    this.#onEvict = onEvict;
+  }
+
+  get(accountId: string, make: () => T): T {
+    let value = this.#entries.get(accountId);
+    if (value === undefined) value = make();
+    else this.#entries.delete(accountId);
+    this.#entries.set(accountId, value);
+    if (this.#entries.size > this.#max) {
+      const [oldest, evicted] = this.#entries.entries().next().value!;
+      this.#entries.delete(oldest);
+      this.#onEvict?.(evicted);
+    }
+    return value;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/**
+ * The link indexes of a process, one per account, each watching every client of its account it
+ * was asked for (so changes any of them make land at once). An index let go stops watching.
+ */
+export class LinkIndexRegistry {
+  readonly #indexes: AccountRegistry<LinkIndex>;
+  readonly #watching = new Map<LinkIndex, { clients: WeakSet<LinkShortClient>; stops: Array<() => void> }>();
+
+  constructor(max = MAX_INDEXED_ACCOUNTS) {
+    this.#indexes = new AccountRegistry<LinkIndex>(max, (index) => {
+      for (const stop of this.#watching.get(index)?.stops ?? []) stop();
+      this.#watching.delete(index);
+    });
+  }
+
+  /** The index of `client`'s account, made with `options` the first time. */
+  indexFor(client: LinkShortClient, options: Omit<LinkIndexOptions, "account"> | (() => Omit<LinkIndexOptions, "account">) = {}): LinkIndex {
+    const index = this.#indexes.get(client.accountId, () => new LinkIndex({ ...(typeof options === "function" ? options() : options), account: client.accountId }));
+    let watching = this.#watching.get(index);
+    if (!watching) this.#watching.set(index, (watching = { clients: new WeakSet(), stops: [] }));
+    if (!watching.clients.has(client)) {
+      watching.clients.add(client);
+      watching.stops.push(index.watch(client));
+    }
+    return index;
+  }
+
+  get size(): number {
+    return this.#indexes.size;
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Reuse answers only with the link that was asked for: every option is compared (or the link is
+ * made), and the candidate is confirmed with the server just before the answer.
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { createOrReuse, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, type LinkCreateInput } from "../src";
+
+let sandbox: Sandbox;
+let client: LinkShortClient;
+/** Another process on the same account: its changes reach the index only through the server. */
+let other: LinkShortClient;
+let index: LinkIndex;
+let serial = 0;
+
+beforeEach(async () => {
+  sandbox = await startSandbox({ seed: "minimal", rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  const limiter = new RateLimiter();
+  client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter } });
+  other = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter } });
+  index = new LinkIndex({ minSyncIntervalMs: 0 });
+  index.watch(client);
+});
+afterEach(() => sandbox.close());
+
+const fresh = () => `https://example.com/page-${(serial += 1)}`;
+const recordOf = (id: number) => sandbox.store.state.links.find((link) => link.id === id)!;
+const apiRequests = (from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));
+
+describe("reuse compares every option", () => {
+  it("never hands a link with a password to a request without one (made elsewhere: its password cannot be seen)", async () => {
+    const url = fresh();
+    const protectedLink = await other.links.create({ url, password: "secret-1" });
+    const answer = await createOrReuse(client, index, { url });
+    expect(answer.id).not.toBe(protectedLink.id);
+    expect(recordOf(answer.id).password).toBeNull();
+  });
+
+  it("never hands the unprotected link to a request with a password", async () => {
+    const url = fresh();
+    const plain = await createOrReuse(client, index, { url });
+    const answer = await createOrReuse(client, index, { url, password: "secret-2" });
+    expect(answer.id).not.toBe(plain.id);
+    expect(answer.reused).toBe(false);
+    expect(recordOf(answer.id).password).toBe("secret-2");
+  });
+
+  it("tells UTM fields apart: utm_source=twitter is not the newsletter link", async () => {
+    const url = fresh();
+    const newsletter = await createOrReuse(client, index, { url, utm: { source: "newsletter" } });
+    const twitter = await createOrReuse(client, index, { url, utm: { source: "twitter" } });
+    expect(twitter.id).not.toBe(newsletter.id);
+    expect(recordOf(twitter.id).parameters).toEqual([{ name: "utm_source", value: "twitter" }]);
+    const again = await createOrReuse(client, index, { url, utm: { source: "twitter" } });
+    expect(again).toEqual({ ...twitter, reused: true });
+  });
+
+  const options: Array<[string, Partial<LinkCreateInput>, (record: ReturnType<typeof recordOf>) => unknown, unknown]> = [
+    ["parameters", { parameters: [{ name: "ref", value: "a" }] }, (record) => record.parameters, [{ name: "ref", value: "a" }]],
+    ["expiry", { expiry: "2099-01-01 00:00:00" }, (record) => record.expiry, "2099-01-01 00:00:00"],
+    ["geotarget", { geotarget: [{ location: "Canada", link: "https://example.ca/" }] }, (record) => record.geotarget.length, 1],
+    ["devicetarget", { devicetarget: [{ device: "iPhone", link: "https://example.com/ios" }] }, (record) => record.devicetarget.length, 1],
+    ["type: frame", { type: "frame" }, (record) => record.type, "frame"],
+    ["metatitle", { metatitle: "Spring sale" }, (record) => record.metatitle, "Spring sale"],
+  ];
+  it.each(options)("a request with %s is not answered with the link made without it, nor the other way round", async (_name, option, read, expected) => {
+    const url = fresh();
+    const plain = await createOrReuse(client, index, { url });
+    const withOption = await createOrReuse(client, index, { url, ...option });
+    expect(withOption.id).not.toBe(plain.id);
+    expect(read(recordOf(withOption.id))).toEqual(expected);
+    const plainAgain = await createOrReuse(client, index, { url });
+    expect(plainAgain).toEqual({ ...plain, reused: true });
+  });
+
+  it("costs one GET beyond the lookup when it reuses, and the same link comes back", async () => {
+    const url = fresh();
+    const first = await createOrReuse(client, index, { url, utm: { campaign: "spring" } });
+    const before = sandbox.requests.length;
+    const second = await createOrReuse(client, index, { url, utm: { campaign: "spring" } });
+    expect(second).toEqual({ ...first, reused: true });
+    const sent = apiRequests(before).map((request) => `${request.method} ${request.path}`);
+    expect(sent.filter((line) => line !== "GET /api/urls")).toEqual([`GET /api/url/${first.id}`]);
+  });
+});
+
+describe("reuse confirms the link with the server before answering", () => {
+  it("does not hand back a link another process deleted, and drops it from the index", async () => {
+    const url = fresh();
+    const first = await createOrReuse(client, index, { url });
+    await other.links.delete(first.id);
+    const answer = await createOrReuse(client, index, { url });
+    expect(answer.id).not.toBe(first.id);
+    expect(answer.reused).toBe(false);
+    expect(index.get(first.id)).toBeUndefined();
+  });
+
+  it("does not hand back a link another process re-pointed elsewhere, and the index learns where it points", async () => {
+    index = new LinkIndex({ minSyncIntervalMs: 0, pageSize: 5 });
+    index.watch(client);
+    const url = fresh();
+    const first = await createOrReuse(client, index, { url });
+    // Newer links fill the first page: the newest-first read does not reach this link again.
+    for (let i = 0; i < 6; i += 1) await createOrReuse(client, index, { url: fresh() });
+    await other.links.update(first.id, { url: "https://elsewhere.example/" });
+    const answer = await createOrReuse(client, index, { url });
+    expect(answer.id).not.toBe(first.id);
+    expect(recordOf(answer.id).url).toBe(url);
+    expect(index.get(first.id)?.longurl).toBe("https://elsewhere.example/");
+  });
+
+  it("does not hand back a link that has expired since", async () => {
+    const url = fresh();
+    const first = await createOrReuse(client, index, { url });
+    recordOf(first.id).expiry = "2020-01-01 00:00:00";
+    const answer = await createOrReuse(client, index, { url });
+    expect(answer.id).not.toBe(first.id);
+    expect(recordOf(answer.id).expiry).toBeNull();
+  });
+});
+
+describe("an index file names its account", () => {
+  const folder = () => join(mkdtempSync(join(tmpdir(), "linkshort-account-")), "made-here");
+
+  it("serves another key none of the first account's links, not even before its first sync, and never holds a key", async () => {
+    const path = join(folder(), "index.json");
+    const url = "https://example.com/private?token=abc123";
+    const first = await createOrReuse(client, index, { url });
+    const storeA = new FileIndexStore(path);
+    const indexA = new LinkIndex({ store: storeA, account: client.accountId, minSyncIntervalMs: 0 });
+    await indexA.sync(client);
+    expect(indexA.findByLongUrl(url)?.id).toBe(first.id);
+    await storeA.release();
+
+    const admin = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey, rateLimit: { limiter: new RateLimiter() } });
+    const indexB = new LinkIndex({ store: new FileIndexStore(path), account: admin.accountId, minSyncIntervalMs: 0 });
+    await indexB.load();
+    expect(indexB.freshness().known).toBe(0);
+    expect(indexB.search("token").matches).toBe(0);
+    await indexB.sync(admin);
+    expect(indexB.findByLongUrl(url)).toBeUndefined();
+    const reused = await createOrReuse(admin, indexB, { url });
+    expect(reused.id).not.toBe(first.id);
+
+    const written = readdirSync(dirname(path)).map((name) => readFileSync(join(dirname(path), name), "utf8")).join("\n");
+    expect(written).not.toContain(sandbox.userKey);
+    expect(written).not.toContain(sandbox.adminKey);
+    expect(written).not.toContain("token=abc123");
+  });
+
+  it("an index that learns its account from the client (no account given) also starts over for another key", async () => {
+    const path = join(folder(), "index.json");
+    await createOrReuse(client, index, { url: "https://example.com/of-a" });
+    const storeA = new FileIndexStore(path);
+    await new LinkIndex({ store: storeA, minSyncIntervalMs: 0 }).sync(client);
+    await storeA.release();
+    const admin = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey, rateLimit: { limiter: new RateLimiter() } });
+    const indexB = new LinkIndex({ store: new FileIndexStore(path), minSyncIntervalMs: 0 });
+    await indexB.sync(admin);
+    expect(indexB.findByLongUrl("https://example.com/of-a")).toBeUndefined();
+  });
+
+  it("writes its files for their owner only, in a folder it makes for its owner only", async () => {
+    const path = join(folder(), "index.json");
+    await createOrReuse(client, index, { url: fresh() });
+    const store = new FileIndexStore(path);
+    const fileIndex = new LinkIndex({ store, account: client.accountId, minSyncIntervalMs: 0 });
+    fileIndex.watch(client);
+    await fileIndex.sync(client);
+    await createOrReuse(client, fileIndex, { url: fresh() });
+    await fileIndex.sync(client, { force: true });
+    const mode = (file: string) => statSync(file).mode & 0o777;
+    expect(mode(dirname(path))).toBe(0o700);
+    expect(mode(path)).toBe(0o600);
+    expect(mode(`${path}.journal`)).toBe(0o600);
+    expect(mode(`${path}.lock`)).toBe(0o600);
+    await store.release();
+  });
+
+  it("one account for https://X/ and https://x: one limiter and one index", () => {
+    const upper = new LinkShortClient({ baseUrl: `${sandbox.baseUrl.replace("127.0.0.1", "LOCALHOST")}/`, apiKey: sandbox.userKey });
+    const lower = new LinkShortClient({ baseUrl: sandbox.baseUrl.replace("127.0.0.1", "localhost"), apiKey: sandbox.userKey });
+    expect(upper.accountId).toBe(lower.accountId);
+    expect(upper.accountId).not.toContain(sandbox.userKey);
+    expect(new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey }).accountId).not.toBe(client.accountId);
+  });
+});
