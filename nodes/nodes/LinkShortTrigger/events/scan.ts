@@ -102,9 +102,11 @@ export interface ScanStep<T> {
 export type PageReader<T> = (page: number, limit: number | 'large') => Promise<Page<T>>;
 
 /**
- * One poll's share of a pass: from the cursor, at most `limits.requests` pages, up to the pass's
+ * One poll's share of a pass: from the cursor, at most `limits.requests` requests, up to the pass's
  * end. A poll never starts the next pass (a small account's pass is one poll, so it reads every
- * item every poll). A `RateLimitError` ends the share where it is; other failures fail the poll.
+ * item every poll). Runs of equal dates that its pages split are read again whole (ties.ts), and
+ * the pages leave room for that; a run it cannot read whole sends the pass back to it next poll. A
+ * `RateLimitError` ends the share where it is; other failures fail the poll.
  */
 export async function scanStep<T extends { id: number; date: string | null }>(readPage: PageReader<T>, cursor: ScanCursor, limits: ScanLimits): Promise<ScanStep<T>> {
 	const resuming = cursor.page > 1 && cursor.pageSize > 0;
