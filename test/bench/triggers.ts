@@ -232,6 +232,115 @@ const BEFORE: Record<string, string> = {
   newQrScans: '6 requests/poll (pages of 500)',
 };
 
+interface BurstOutcome {
+  baselinePolls: number;
+  baselineRequests: number;
+  maxRequests: number;
+  /** Polls until every surviving link of the burst was emitted. */
+  polls: number;
+  burst: number;
+  duplicates: number;
+  missed: number;
+  oldEmitted: number;
+  inOrder: boolean;
+}
+
+/**
+ * New Link on 10,000 links (one a second: 3,600 in the newest hour), then a burst of 3,000 made
+ * 30 a second, and while it is read over polls 3 links created and 20 deleted (once 150 at once)
+ * before each poll: polls until every surviving new link is emitted, requests a poll, duplicates,
+ * misses, and whether the burst came oldest first.
+ */
+async function runNewLinkBurst(maxPageSize: number | undefined, unstableTies: boolean): Promise<BurstOutcome> {
+  const { poll } = await n8nHarness();
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}), dateTies: unstableTies ? 'unstable' : 'by-id' });
+  try {
+    fillLinks(sandbox, 10_000);
+    const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
+    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+    let staticData: IDataObject = {};
+    const requestsPerPoll: number[] = [];
+    const emitted: number[] = [];
+    const pollOnce = async () => {
+      const before = sandbox.requests.length;
+      const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+      requestsPerPoll.push(sandbox.requests.length - before);
+      for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
+    };
+    const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+    do await pollOnce();
+    while (reading() !== null && requestsPerPoll.length < 100);
+    const baselinePolls = requestsPerPoll.length;
+    const baselineRequests = requestsPerPoll.reduce((sum, value) => sum + value, 0);
+    const old = new Set(sandbox.store.linksOf(2).map((link) => link.id));
+    const burst: number[] = [];
+    const from = Date.UTC(2026, 0, 2);
+    for (let i = 0; i < 3_000; i += 1) {
+      const id = sandbox.store.nextId('links');
+      sandbox.store.addLink({
+        id,
+        userId: 2,
+        alias: `bench-burst-${id}`,
+        domain: null,
+        url: `https://example.com/bench-burst/${id}`,
+        type: 'direct',
+        password: null,
+        expiry: null,
+        geotarget: [],
+        devicetarget: [],
+        parameters: [],
+        metatitle: '',
+        metadescription: '',
+        date: new Date(from + Math.floor(i / 30) * 1000).toISOString().slice(0, 19).replace('T', ' '),
+        stats: emptyStats(),
+      });
+      burst.push(id);
+    }
+    const made = [...burst];
+    const deleted = new Set<number>();
+    const burstLeft = () => burst.some((id) => !deleted.has(id) && !emitted.includes(id));
+    let polls = 0;
+    let burstPolls = 0;
+    for (let round = 0; polls === 0 || (reading() !== null && polls < 100); round += 1) {
+      await pollOnce();
+      polls += 1;
+      if (burstPolls === 0 && !burstLeft()) burstPolls = polls;
+      if (round < 6) {
+        for (let i = 0; i < 3; i += 1) made.push((await client.links.create({ url: `https://example.com/bench-during/${round}/${i}` })).id);
+        const alive = sandbox.store.linksOf(2).map((link) => link.id);
+        const doomed = alive.filter((_id, index) => index % (round === 2 ? 80 : 600) === 11);
+        for (const id of doomed) {
+          await client.links.delete(id);
+          deleted.add(id);
+        }
+      }
+    }
+    // The links created during the read are read by the polls after it.
+    for (let i = 0; i < 2; i += 1) {
+      await pollOnce();
+      polls += 1;
+      if (burstPolls === 0 && !burstLeft()) burstPolls = polls;
+    }
+    const counts = new Map<number, number>();
+    for (const id of emitted) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const burstEmitted = emitted.filter((id) => burst.includes(id));
+    return {
+      baselinePolls,
+      baselineRequests,
+      maxRequests: Math.max(...requestsPerPoll),
+      polls: burstPolls,
+      burst: burst.length,
+      duplicates: [...counts.values()].reduce((sum, count) => sum + count - 1, 0),
+      missed: made.filter((id) => !deleted.has(id) && !counts.has(id)).length,
+      oldEmitted: emitted.filter((id) => old.has(id)).length,
+      inOrder: burstEmitted.every((id, index) => index === 0 || id > burstEmitted[index - 1]!),
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
 /** Requests of the link index's first full sync of `count` links. */
 async function fullReadRequests(count: number, maxPageSize: number | undefined): Promise<number> {
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });
@@ -274,6 +383,22 @@ export async function measureTriggers(): Promise<Row[]> {
       ratio: '-',
       goal: '<= 4 requests, next poll, 0 duplicates, 0 missed',
       met: outcome.maxRequests <= 4 && outcome.worstLatency <= 1 && outcome.duplicates === 0 && outcome.missed === 0,
+    });
+  }
+  for (const [maxPageSize, unstableTies] of [
+    [100, false],
+    [undefined, false],
+    [100, true],
+  ] as const) {
+    const outcome = await runNewLinkBurst(maxPageSize, unstableTies);
+    const server = `${maxPageSize ? 'server capping pages at 100' : 'server giving large pages'}${unstableTies ? ', links of one second in a fresh order each request' : ''}`;
+    rows.push({
+      figure: `8. New Link, 10,000 links then a burst of 3,000 (30 a second, links created and deleted during the read), ${server}: requests a poll (most); polls until the whole burst is emitted`,
+      measured: `${outcome.maxRequests} requests; ${outcome.polls} polls (baseline ${outcome.baselinePolls} polls, ${outcome.baselineRequests} requests); ${outcome.duplicates} duplicates, ${outcome.missed} missed, ${outcome.oldEmitted} old links emitted; burst ${outcome.inOrder ? 'oldest first' : 'out of order'}`,
+      baseline: maxPageSize ? 'main: 31 requests in one poll (pages of 100), baseline 36' : 'main: 31 requests in one poll (pages of 100)',
+      ratio: '-',
+      goal: '<= 15 requests, 0 duplicates, 0 missed, oldest first',
+      met: outcome.maxRequests <= 15 && outcome.duplicates === 0 && outcome.missed === 0 && outcome.oldEmitted === 0 && outcome.inOrder,
     });
   }
   const large = await fullReadRequests(100_000, undefined);

@@ -303,16 +303,17 @@ describe('3. a bulk import of 250 links within one second', () => {
 // ------------------------------------------------------------------ 4. failed pages, restarts, deletions
 
 describe('4. a failed poll on any page changes nothing; the next poll catches up exactly once', () => {
-  it.each(['5xx', 'html', 'malformed', 'empty'] as const)('%s on page 1, 2 or 3', async (kind) => {
+  it.each(['5xx', 'html', 'malformed', 'empty'] as const)('%s on the first, second or third page read', async (kind) => {
     const trigger = new RestartingTrigger({ event: 'newLink' });
     await trigger.poll();
     const expected: number[] = [];
-    for (const page of ['1', '2', '3']) {
+    for (const failing of [1, 2, 3]) {
       serverClock = undefined;
-      expected.push(...(await createLinks(210, `${kind}-${page}`)));
+      expected.push(...(await createLinks(210, `${kind}-${failing}`)));
       const state = JSON.stringify(trigger.staticData);
-      sandbox.onApiRequest = ({ path, query }) => {
-        if (path === '/api/urls' && (query.get('page') ?? '1') === page) sandbox.faults.set([{ kind, times: 5 }]);
+      let listRequests = 0;
+      sandbox.onApiRequest = ({ path }) => {
+        if (path === '/api/urls' && (listRequests += 1) === failing) sandbox.faults.set([{ kind, times: 5 }]);
       };
       const failed = await trigger.poll();
       sandbox.onApiRequest = undefined;
@@ -357,17 +358,16 @@ describe('4. a failed poll on any page changes nothing; the next poll catches up
     sandbox.onApiRequest = async ({ query }) => {
       if (query.get('page') !== '2') return;
       sandbox.onApiRequest = undefined;
-      // Another client on the same key spends the window, so page 3 meets the limit unannounced.
+      // Another client on the same key spends the window, so the next page meets the limit unannounced.
       for (let i = 0; i < 70; i += 1) {
         const answer = (await (await request(`${sandbox.baseUrl}/api/account`, { headers: { Authorization: `Bearer ${sandbox.userKey}` } })).body.json()) as { error: unknown };
         if (answer.error === 429) limitAnswers += 1;
       }
     };
-    const before = JSON.stringify(trigger.staticData);
     await trigger.poll();
-    // The poll met the limit and stopped: nothing emitted, its state unchanged (waiting would have emitted all).
+    // The poll met the limit and stopped: nothing emitted (waiting would have emitted all); it keeps how far down it read.
     expect(trigger.emitted).toEqual([]);
-    expect(JSON.stringify(trigger.staticData)).toBe(before);
+    expect((trigger.staticData.state as { reading?: { offset: number } }).reading?.offset).toBeGreaterThan(0);
     expect(limitAnswers).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     await trigger.poll();
@@ -407,6 +407,7 @@ describe('4. a failed poll on any page changes nothing; the next poll catches up
     expect(new Set(emitted).size).toBe(emitted.length);
     // Deployed servers announce a next page past the end: the poll stopped by maxpage, not by it.
     expect(sandbox.requests.filter((r) => r.path === '/api/urls' && r.query.includes('page=4'))).toEqual([]);
-    expect(first.requests - deleted.length).toBeLessThanOrEqual(3);
+    // Three pages, and one more when a run of links of the same second that two pages split is read again whole.
+    expect(first.requests - deleted.length).toBeLessThanOrEqual(4);
   });
 });

@@ -264,3 +264,39 @@ it('New Link: the first poll of an account with thousands of links created in it
   expect(trigger.emitted.map((item) => item.id)).toEqual(created);
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
 });
+
+describe('equal dates listed in a fresh order on every request (the sandbox\'s dateTies: unstable, as MySQL does)', () => {
+  /** `count` links made 30 a second, so that page boundaries fall inside runs of equal dates. */
+  function fillInBursts(count: number, clicksOf: (index: number) => number) {
+    fillLinks(sandbox, count, clicksOf);
+    const start = Date.UTC(2026, 0, 1);
+    userLinks().forEach((link, index) => {
+      link.date = new Date(start + Math.floor(index / 30) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    });
+  }
+
+  it('On Link Reaching a Click Threshold: each crossing emitted once, no link emitted again, over several passes', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.dateTies = 'unstable';
+    fillInBursts(3_000, (i) => (i % 2 === 0 ? 150 : 10));
+    const trigger = new Trigger({ event: 'linkClickThreshold', threshold: 100 });
+    const baselinePolls = await trigger.readBaseline();
+    const below = userLinks().filter((link) => link.stats.clicks < 100);
+    const crossing = [below[3]!, below[700]!, below[1_400]!];
+    for (const link of crossing) clickLink(link.id, 95);
+    for (let i = 0; i < 4 * (baselinePolls + 1); i += 1) await trigger.poll();
+    expect(trigger.emitted.map((item) => item.id).sort()).toEqual(crossing.map((link) => link.id).sort());
+  });
+
+  it('On Link Clicks: each click counted once over several passes', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.dateTies = 'unstable';
+    fillInBursts(3_000, (i) => 1 + (i % 7));
+    const trigger = new Trigger({ event: 'newLinkClicks' });
+    const baselinePolls = await trigger.readBaseline();
+    const clicked = [userLinks()[10]!, userLinks()[1_500]!, userLinks()[2_990]!];
+    for (const link of clicked) clickLink(link.id, 2);
+    for (let i = 0; i < 4 * (baselinePolls + 1); i += 1) await trigger.poll();
+    expect(trigger.emitted.map((item) => [item.id, item.newClicks]).sort()).toEqual(clicked.map((link) => [link.id, 2]).sort());
+  });
+});

@@ -70,7 +70,9 @@ describe('LinkShort Trigger: newLink', () => {
     const created = await createLinks(250, 'burst');
     const first = await trigger.poll();
     expect(ids(first.items).sort((a, b) => a - b)).toEqual(created);
-    expect(first.requests).toBe(3);
+    // Three pages, and the run of 250 links of one second that they split read again in one page: a server
+    // may give links of one second in another order on each request (see trigger-new-items.test.ts).
+    expect(first.requests).toBe(4);
     clock += 1000;
     const later = await createLinks(2, 'later');
     const second = await trigger.poll();

@@ -174,11 +174,19 @@ export class LinkShortTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Each poll sends at most 12 requests and never waits for the rate limit. Without Link IDs, a large account is read over several polls: a pass takes about N ÷ 11,000 polls for N links (N ÷ 1,100 where the server gives pages of 100), the first pass is a baseline that emits nothing, and a change is emitted within one pass and a poll.',
+					'Each poll sends at most 12 requests and never waits for the rate limit. Without Link IDs, a large account is read over several polls: a pass takes about N ÷ 11,000 polls for N links (N ÷ 1,100 where the server gives pages of 100; up to twice that where links made in the same second span its pages), the first pass is a baseline that emits nothing, and a change is emitted within one pass and a poll.',
 				name: 'scanNotice',
 				type: 'notice',
 				default: '',
 				displayOptions: { show: { event: ['linkClickThreshold', 'newLinkClicks', 'newQrScans'] } },
+			},
+			{
+				displayName:
+					'Each poll sends at most 12 requests and never waits for the rate limit; with nothing new it sends one. More new items than a poll reads (a bulk import of more than about 1,000 where the server gives pages of 100, several thousand where it gives large pages) are read over the next polls and emitted oldest first, each once: 3,000 take about 10 polls at pages of 100. The first poll records what exists and emits nothing.',
+				name: 'newItemsNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['newLink', 'newQrCode'] } },
 			},
 			{
 				displayName: 'Threshold',

@@ -57,7 +57,7 @@ export function scanNotice(pages: number, perpage: number, what: string): IDataO
 	};
 }
 
-function countsEvent<T extends { id: number }>(
+function countsEvent<T extends { id: number; date: string | null }>(
 	pagesOf: (client: LinkShortClient) => PageReader<T>,
 	countOf: (item: T) => number,
 	describe: Describe<T>,

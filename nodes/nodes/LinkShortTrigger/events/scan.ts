@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { PagePromise, RateLimitError, type Page } from '@linkshort/client/core';
+import { LARGE_PAGE_SIZE, PagePromise, RateLimitError, type Page } from '@linkshort/client/core';
 import { isId, isIdList, isRecord } from './storedShapes';
+import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
 /**
  * The most list requests one poll of a scan sends. At the documented 30 requests a minute a poll
@@ -33,6 +34,8 @@ export interface ScanCursor extends IDataObject {
 	pageSize: number;
 	anchors: number[];
 	gapSuspected: boolean;
+	/** A run of equal dates longer than any page that the pass goes back to until it has seen all of it: its date and the ids seen. */
+	run?: { date: string; ids: number[] } | null;
 	/** The list's pages at `pageSize`, as its last answer said (for the notice of how long a pass takes). */
 	pages: number;
 }
@@ -59,7 +62,19 @@ export const isScanCursor = (value: unknown): value is ScanCursor =>
 	isId(value.pageSize) &&
 	isIdList(value.anchors) &&
 	typeof value.gapSuspected === 'boolean' &&
-	isId(value.pages);
+	isId(value.pages) &&
+	(value.run === undefined || value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids)));
+
+/**
+ * The ids to find the place by: the last of the page above its final run of equal dates, whose
+ * items a server may give in another order next time (ties.ts); none when one run fills the page.
+ */
+function anchorsOf(items: Array<{ id: number; date: string | null }>): number[] {
+	const lastDate = items[items.length - 1]?.date;
+	let end = items.length;
+	while (end > 0 && items[end - 1]!.date === lastDate) end -= 1;
+	return items.slice(Math.max(0, end - ANCHOR_IDS), end).map((item) => item.id);
+}
 
 export interface ScanLimits {
 	/** The most requests this poll may send. */
@@ -87,11 +102,13 @@ export interface ScanStep<T> {
 export type PageReader<T> = (page: number, limit: number | 'large') => Promise<Page<T>>;
 
 /**
- * One poll's share of a pass: from the cursor, at most `limits.requests` pages, up to the pass's
+ * One poll's share of a pass: from the cursor, at most `limits.requests` requests, up to the pass's
  * end. A poll never starts the next pass (a small account's pass is one poll, so it reads every
- * item every poll). A `RateLimitError` ends the share where it is; other failures fail the poll.
+ * item every poll). Runs of equal dates that its pages split are read again whole (ties.ts), and
+ * the pages leave room for that; a run it cannot read whole sends the pass back to it next poll. A
+ * `RateLimitError` ends the share where it is; other failures fail the poll.
  */
-export async function scanStep<T extends { id: number }>(readPage: PageReader<T>, cursor: ScanCursor, limits: ScanLimits): Promise<ScanStep<T>> {
+export async function scanStep<T extends { id: number; date: string | null }>(readPage: PageReader<T>, cursor: ScanCursor, limits: ScanLimits): Promise<ScanStep<T>> {
 	const resuming = cursor.page > 1 && cursor.pageSize > 0;
 	const start = resuming ? { page: cursor.page - 1, size: cursor.pageSize } : { page: 1, size: 0 };
 	const seen = new Map<number, T>();
@@ -104,7 +121,12 @@ export async function scanStep<T extends { id: number }>(readPage: PageReader<T>
 	let rateLimited = false;
 	let passEnded = false;
 
-	while (requests < limits.requests && !(requests > 0 && limits.timeUp())) {
+	const answers: Array<Answered<T>> = [];
+	/** Page boundaries inside a run of equal dates: each may cost a request to read the run again whole (see ties.ts). */
+	let splits = 0;
+
+	// A page after the first may split one more run, whose reading again must fit too.
+	while (requests + splits + (answers.length > 0 ? 2 : 1) <= limits.requests && !(requests > 0 && limits.timeUp())) {
 		const answer = await unlessRateLimited(readPage(page, size > 0 ? size : 'large'));
 		if (answer === RATE_LIMITED) {
 			rateLimited = true;
@@ -120,11 +142,17 @@ export async function scanStep<T extends { id: number }>(readPage: PageReader<T>
 			gapSuspected = false;
 			anchorsFound = true;
 			for (const item of answer.items) seen.set(item.id, item);
+			answers.length = 0;
+			splits = 0;
 			next = { ...next, page: 1, pageSize: 0, anchors: [], gapSuspected: false };
 			continue;
 		}
 		size = granted;
 		for (const item of answer.items) seen.set(item.id, item);
+		const previous = answers[answers.length - 1];
+		const previousLast = previous?.items[previous.items.length - 1];
+		if (previousLast !== undefined && answer.items[0] !== undefined && previousLast.date === answer.items[0].date) splits += 1;
+		answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
 		if (!anchorsFound && answer.items.some((item) => cursor.anchors.includes(item.id))) anchorsFound = true;
 		const last = PagePromise.isLastPage(answer, page);
 		if (last) {
@@ -136,7 +164,7 @@ export async function scanStep<T extends { id: number }>(readPage: PageReader<T>
 			...next,
 			page,
 			pageSize: size,
-			anchors: answer.items.slice(-ANCHOR_IDS).map((item) => item.id),
+			anchors: anchorsOf(answer.items),
 			gapSuspected: gapSuspected || !anchorsFound,
 			pages: Math.max(answer.maxpage, page),
 		};
@@ -144,6 +172,28 @@ export async function scanStep<T extends { id: number }>(readPage: PageReader<T>
 
 	// A poll that read pages but never met its anchors may have skipped what slid past them.
 	if (!anchorsFound && requests > 0) gapSuspected = true;
+	if (answers.length > 1 && !rateLimited) {
+		// Runs of equal dates that these pages split, read again whole: a run not read whole may have hidden an item, so the pass cannot conclude from what it did not see.
+		const cap = size > 0 && size < LARGE_PAGE_SIZE ? size : LARGE_PAGE_SIZE;
+		const runs = await readSplitRuns(readPage, answers, cap, limits.requests - requests, () => false, cursor.run ?? null, { top: resuming, bottom: true });
+		requests += runs.requests;
+		for (const item of runs.items) if (!seen.has(item.id)) seen.set(item.id, item);
+		const broken = runs.broken.reduce<BrokenRun | undefined>((first, run) => (first === undefined || run.from < first.from ? run : first), undefined);
+		if (broken && size > 0) {
+			// The pass goes back to the first run not read whole (next poll, with its requests; the ids
+			// seen of a run longer than any page kept), rather than end without having seen all of it.
+			return {
+				items: [...seen.values()],
+				pass: cursor.pass,
+				passEnded: false,
+				passComplete: false,
+				cursor: { ...next, page: Math.floor(broken.from / size) + 2, pageSize: size, anchors: [], gapSuspected: next.gapSuspected || gapSuspected, run: broken.seenIds.length > 0 ? { date: broken.date, ids: broken.seenIds } : null },
+				requests,
+				rateLimited,
+			};
+		}
+		next = { ...next, run: null };
+	}
 	if (passEnded) {
 		return {
 			items: [...seen.values()],

@@ -63,7 +63,7 @@ export interface TrackedPoll<S> {
  * looked at once. Items are emitted from the second pass on; after a complete pass, ids it did not
  * see are forgotten (their items were deleted).
  */
-export async function pollAccount<T extends { id: number }, S extends TrackedState>(
+export async function pollAccount<T extends { id: number; date: string | null }, S extends TrackedState>(
 	readPage: PageReader<T>,
 	tracker: Tracker<T, S>,
 	state: S,

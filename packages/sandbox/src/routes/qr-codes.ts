@@ -3,6 +3,7 @@ import { QR_TYPES } from "@linkshort/client/core";
 import QRCode from "qrcode";
 import { qrContent } from "../public";
 import { emptyStats, newestFirst, type QrRecord } from "../state";
+import { UnstableDateOrder } from "../date-ties";
 import { qrUrl, qrView, statsView, timestamp } from "../views";
 import { isEmail, Failure, isUrl, mine, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
@@ -106,9 +107,12 @@ function updateQr(context: ApiContext): ApiBody {
   return ok({ message: "QR has been updated successfully." });
 }
 
+const unstableDateOrder = new UnstableDateOrder();
+
 export const qrCodeRoutes: Route[] = [
   route("GET", "/api/qr", (c) => {
-    const { slice, info } = paginate(mine(c.store.state.qrs, c).sort(newestFirst), c);
+    const newest = mine(c.store.state.qrs, c).sort(newestFirst);
+    const { slice, info } = paginate(c.dateTies === "unstable" ? unstableDateOrder.order(newest) : newest, c);
     return ok({ data: { ...info, qrs: slice.map((qr) => qrView(qr, c.baseUrl, c.mode)) } }, c.mode, true);
   }),
   route("GET", "/api/qr/{id}", (c) => {

@@ -1,0 +1,281 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { performance } from 'node:perf_hooks';
+import { LinkShortClient } from '@linkshort/client';
+import { startSandbox, type Sandbox } from '@linkshort/sandbox';
+import { emptyStats } from '../../packages/sandbox/src/state';
+import { fillLinks } from '../../packages/client/test/fill-links';
+import { poll, type Credentials } from './harness';
+
+/**
+ * New Link and New QR Code when more is new than one poll reads (a burst of thousands, a deep
+ * read on a server that caps its pages at 100): each poll through n8n-core's PollContext, its
+ * static data through JSON between polls. Every poll sends at most the node's 12 requests; the
+ * read goes on over polls and emits every new item once, the oldest first, while items are
+ * created and deleted, the rate limit is spent, or n8n abandons a poll.
+ */
+jest.setTimeout(120_000);
+
+const MAX_REQUESTS_PER_POLL = 12;
+
+const realNow = () => performance.timeOrigin + performance.now();
+let hostOffset = 0;
+let sandbox: Sandbox;
+let client: LinkShortClient;
+let credentials: Credentials;
+
+async function start(options: { maxPageSize?: number; rateLimit?: { limit: number; windowMs: number } } = {}) {
+  sandbox = await startSandbox({
+    seed: 'minimal',
+    rateLimit: options.rateLimit ?? { limit: 1_000_000, windowMs: 60_000 },
+    now: () => realNow() + hostOffset,
+    ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}),
+  });
+  credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+  client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
+}
+
+beforeEach(() => {
+  hostOffset = 0;
+  jest.spyOn(Date, 'now').mockImplementation(() => realNow() + hostOffset);
+});
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await sandbox?.close();
+});
+
+/** A trigger polled a minute apart, its static data through JSON between polls (as n8n saves it). */
+class Trigger {
+  staticData: IDataObject = {};
+  emitted: IDataObject[] = [];
+  requestsPerPoll: number[] = [];
+  constructor(private readonly parameters: INodeParameters) {}
+
+  async poll(pollBudgetMs?: number) {
+    const before = sandbox.requests.length;
+    const { result, staticData } = await poll(credentials, this.parameters, JSON.parse(JSON.stringify(this.staticData)) as IDataObject, 'trigger', pollBudgetMs);
+    this.staticData = JSON.parse(JSON.stringify(staticData ?? {})) as IDataObject;
+    const items = (result?.[0] ?? []).map((item) => item.json);
+    this.emitted.push(...items);
+    this.requestsPerPoll.push(sandbox.requests.length - before);
+    hostOffset += 60_000;
+    return items;
+  }
+
+  get reading() {
+    return (this.staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+  }
+
+  /** Polls until no read is under way (the baseline, or what is new, read to its end); returns the polls it took. */
+  async pollUntilRead(most = 40) {
+    for (let polls = 1; polls <= most; polls += 1) {
+      await this.poll();
+      if (this.reading === null) return polls;
+    }
+    throw new Error(`a read still under way after ${most} polls`);
+  }
+}
+
+const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
+
+/** Links made `perSecond` a second from `from` (links made in bursts share a second), straight in the store. */
+function addLinks(count: number, from: number, perSecond = 30): number[] {
+  const made: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = sandbox.store.nextId('links');
+    sandbox.store.addLink({
+      id,
+      userId: 2,
+      alias: `burst${id}`,
+      domain: null,
+      url: `https://example.com/burst/${id}`,
+      type: 'direct',
+      password: null,
+      expiry: null,
+      geotarget: [],
+      devicetarget: [],
+      parameters: [],
+      metatitle: `Burst ${i}`,
+      metadescription: '',
+      date: new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' '),
+      stats: emptyStats(),
+    });
+    made.push(id);
+  }
+  return made;
+}
+
+function addQrCodes(count: number, from: number, perSecond = 30): number[] {
+  const made: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = sandbox.store.nextId('qrs');
+    sandbox.store.state.qrs.push({
+      id,
+      userId: 2,
+      code: (0x200000 + id).toString(16),
+      type: 'link',
+      data: `https://example.com/qr-burst/${id}`,
+      background: 'rgb(255,255,255)',
+      foreground: 'rgb(0,0,0)',
+      logo: null,
+      name: `QR burst ${i}`,
+      date: new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' '),
+      stats: emptyStats(),
+    });
+    made.push(id);
+  }
+  return made;
+}
+
+/** An hour after fillLinks' last link, so that a burst is newer than everything filled. */
+const AFTER_FILL = Date.UTC(2026, 0, 2);
+
+describe.each([
+  ['a server that caps pages at 100', 100],
+  ['a server that gives large pages', undefined],
+])('New Link on %s', (_name, maxPageSize) => {
+  it('a burst of 3,000 new links is emitted completely, once and oldest first, at most 12 requests a poll', async () => {
+    await start({ maxPageSize });
+    // 2,000 links in the last hour: on a capped server the baseline's deep read alone is 20 pages.
+    fillLinks(sandbox, 2_000);
+    const trigger = new Trigger({ event: 'newLink' });
+    await trigger.pollUntilRead();
+    expect(trigger.emitted).toEqual([]);
+    const burst = addLinks(3_000, AFTER_FILL);
+    const polls = await trigger.pollUntilRead();
+    // Emitted in the order they were made, each once.
+    expect(ids(trigger.emitted)).toEqual(burst);
+    // Capped at 100: about 30 pages to find the bottom (3 polls), then a poll's worth climbed and emitted at a time (10 polls here).
+    if (maxPageSize) expect(polls).toBeLessThanOrEqual(12);
+    else expect(polls).toBe(1);
+    for (let i = 0; i < 3; i += 1) expect(await trigger.poll()).toEqual([]);
+    expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+    // A quiet poll reads one page.
+    expect(trigger.requestsPerPoll.at(-1)).toBe(1);
+  });
+});
+
+it('links created and deleted (more than a page at once) while a burst is read over several polls: each surviving new link once, no old link', async () => {
+  await start({ maxPageSize: 100 });
+  fillLinks(sandbox, 500);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  const burst = addLinks(2_500, AFTER_FILL);
+  const made = [...burst];
+  const deleted = new Set<number>();
+  for (let round = 0; round < 6; round += 1) {
+    await trigger.poll();
+    for (let i = 0; i < 3; i += 1) made.push((await client.links.create({ url: `https://example.com/during/${round}/${i}` })).id);
+    const alive = sandbox.store.linksOf(2).map((link) => link.id);
+    // Between two polls: 150 links deleted at once (new ones emitted or not, and old ones), otherwise a few.
+    const doomed = alive.filter((_id, index) => index % (round === 2 ? 15 : 400) === 7);
+    for (const id of doomed) {
+      await client.links.delete(id);
+      deleted.add(id);
+    }
+  }
+  await trigger.pollUntilRead();
+  await trigger.poll();
+  const emitted = ids(trigger.emitted);
+  expect(new Set(emitted).size).toBe(emitted.length);
+  const madeSet = new Set(made);
+  expect(emitted.filter((id) => !madeSet.has(id))).toEqual([]);
+  expect(made.filter((id) => !deleted.has(id) && !emitted.includes(id))).toEqual([]);
+  expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+});
+
+it('a spent rate limit mid-read is never waited out: the read keeps its place and goes on, each new link once and oldest first', async () => {
+  // Five requests a minute, a poll a minute: a burst of 1,000 on a server capping pages at 100 takes several polls.
+  await start({ maxPageSize: 100, rateLimit: { limit: 5, windowMs: 60_000 } });
+  fillLinks(sandbox, 300);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  const burst = addLinks(1_000, AFTER_FILL);
+  await trigger.pollUntilRead();
+  expect(ids(trigger.emitted)).toEqual(burst);
+  expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(5);
+});
+
+it('a poll past the budget n8n gives it, mid-read, keeps nothing and emits nothing; the read goes on from where the last kept poll left it', async () => {
+  await start({ maxPageSize: 100 });
+  fillLinks(sandbox, 200);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  const burst = addLinks(2_000, AFTER_FILL);
+  await trigger.poll();
+  const state = JSON.stringify(trigger.staticData);
+  expect(await trigger.poll(1)).toEqual([]);
+  expect(JSON.stringify(trigger.staticData)).toBe(state);
+  await trigger.pollUntilRead();
+  expect(ids(trigger.emitted)).toEqual(burst);
+  expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+});
+
+it('New QR Code: a burst of 1,500 QR codes on a server capping pages at 100 is emitted once, oldest first, at most 12 requests a poll', async () => {
+  await start({ maxPageSize: 100 });
+  addQrCodes(400, Date.UTC(2026, 0, 1));
+  const trigger = new Trigger({ event: 'newQrCode' });
+  await trigger.pollUntilRead();
+  const burst = addQrCodes(1_500, AFTER_FILL);
+  await trigger.pollUntilRead();
+  expect(ids(trigger.emitted)).toEqual(burst);
+  expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+});
+
+/**
+ * Deployed servers sort by a date in seconds and give equal dates in no fixed order (MySQL's
+ * ORDER BY date LIMIT/OFFSET): a page boundary inside a run of links made in the same second can
+ * show one link on both pages and another on neither. The sandbox's `dateTies: 'unstable'` does that.
+ */
+describe('equal dates listed in a fresh order on every request (dateTies: unstable)', () => {
+  it.each([
+    ['a server that caps pages at 100', 100],
+    ['a server that gives large pages', undefined],
+  ])('New Link on %s: a burst made 30 a second is emitted completely and once', async (_name, maxPageSize) => {
+    await start({ maxPageSize });
+    sandbox.dateTies = 'unstable';
+    addLinks(600, Date.UTC(2026, 0, 1), 30);
+    const trigger = new Trigger({ event: 'newLink' });
+    await trigger.pollUntilRead();
+    const burst = addLinks(3_000, AFTER_FILL, 30);
+    await trigger.pollUntilRead();
+    for (let i = 0; i < 3; i += 1) await trigger.poll();
+    // Each once, none missed, and in the order they were made.
+    expect(ids(trigger.emitted)).toEqual(burst);
+    expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+  });
+
+  it('New QR Code on a server that caps pages at 100: a burst made 30 a second is emitted completely, once and in order', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.dateTies = 'unstable';
+    addQrCodes(300, Date.UTC(2026, 0, 1), 30);
+    const trigger = new Trigger({ event: 'newQrCode' });
+    await trigger.pollUntilRead();
+    const burst = addQrCodes(2_000, AFTER_FILL, 30);
+    await trigger.pollUntilRead();
+    for (let i = 0; i < 3; i += 1) await trigger.poll();
+    expect(ids(trigger.emitted)).toEqual(burst);
+    expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+  });
+
+  it('New Link: links made in the second the last poll saw are each emitted once', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.dateTies = 'unstable';
+    addLinks(500, Date.UTC(2026, 0, 1), 30);
+    const trigger = new Trigger({ event: 'newLink' });
+    await trigger.pollUntilRead();
+    const made: number[] = [];
+    // Each round: 150 links in one second, then 150 more in that same second after the poll saw it.
+    for (let round = 0; round < 4; round += 1) {
+      const second = AFTER_FILL + round * 60_000;
+      made.push(...addLinks(150, second, 150));
+      await trigger.poll();
+      made.push(...addLinks(150, second, 150));
+      await trigger.poll();
+    }
+    await trigger.pollUntilRead();
+    for (let i = 0; i < 3; i += 1) await trigger.poll();
+    const emitted = ids(trigger.emitted);
+    expect(new Set(emitted).size).toBe(emitted.length);
+    expect(made.filter((id) => !emitted.includes(id))).toEqual([]);
+  });
+});
