@@ -89,6 +89,28 @@ describe('switching the credential to another account', () => {
   });
 });
 
+describe('the account the state belongs to', () => {
+  it('is the client\'s one account rule: the same server written HTTP://host/api/ or http://host names one account, and no key is kept', async () => {
+    const a = { baseUrl: first.baseUrl, apiKey: first.userKey };
+    const trigger = new Trigger(a);
+    expect(await trigger.poll()).toEqual([]);
+    expect(trigger.staticData.account).toBe(clientOf(a).accountId);
+    expect(String(trigger.staticData.account)).not.toContain(first.userKey);
+    const sameAccount = new LinkShortClient({ baseUrl: `${first.baseUrl.replace('http://', 'HTTP://')}/api/`, apiKey: first.userKey, rateLimit: false });
+    expect(sameAccount.accountId).toBe(trigger.staticData.account);
+  });
+
+  it('carries on a state recorded by an earlier version (the account as a 32-digit digest): no new baseline, nothing lost', async () => {
+    const a = { baseUrl: first.baseUrl, apiKey: first.userKey };
+    const trigger = new Trigger(a);
+    expect(await trigger.poll()).toEqual([]);
+    trigger.staticData.account = '0123456789abcdef0123456789abcdef';
+    const made = await createLinks(a, 2, 'after-upgrade');
+    expect(await trigger.poll()).toEqual(made);
+    expect(trigger.staticData.account).toBe(clientOf(a).accountId);
+  });
+});
+
 describe('malformed static data', () => {
   const a = () => ({ baseUrl: first.baseUrl, apiKey: first.userKey });
 

@@ -8,11 +8,14 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { accountFingerprint, linkShortClient } from '../shared/client';
+import { linkShortClient } from '../shared/client';
 import { toNodeError } from '../shared/errors';
 import { EVENT_NAMES, EVENTS, type EventName } from './events';
 import type { EventParameters, PollEvent } from './events/event';
 import { RATE_LIMITED, unlessRateLimited } from './events/scan';
+
+/** How versions before the client's account rule recorded the account: a digest alone. */
+const LEGACY_ACCOUNT_DIGEST = /^[0-9a-f]{32}$/;
 
 /**
  * How long a poll keeps other polls of the same node away. n8n starts a poll on schedule even
@@ -106,9 +109,10 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 				: {};
 	const key = JSON.stringify({ event: eventName, ...settings });
 	// Another account's ids and counts mean nothing here: its state would replay or hide events. A
-	// state kept before accounts were recorded is taken to be this account's.
-	const account = await accountFingerprint(this);
-	const sameAccount = staticData.account === undefined || staticData.account === account;
+	// state kept before accounts were recorded, or under the digest earlier versions recorded (32 hex
+	// digits), is taken to be this account's and recorded anew.
+	const account = client.accountId;
+	const sameAccount = staticData.account === undefined || staticData.account === account || LEGACY_ACCOUNT_DIGEST.test(String(staticData.account));
 	try {
 		let goesOn = sameAccount && staticData.key === key && staticData.state !== undefined;
 		if (goesOn && !event.isState(staticData.state)) {
