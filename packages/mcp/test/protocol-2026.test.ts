@@ -209,8 +209,9 @@ test("tools/list under 2026-07-28 says how long it may be kept (ttlMs, cacheScop
 });
 
 test("a find_links that waits on the index's first sync reports how far the index is, rising, out of the account's count", async () => {
-  // 3,000 links at 10 requests a second: the first sync (started with the server) outlasts the 2 s a lookup waits.
-  const large = await startSandbox({ port: 0, seed: { links: 3000 }, rateLimit: { limit: 10, windowMs: 1000 } });
+  // 3,000 links in pages of at most 100 at 10 requests a second: the first sync (started with the
+  // server) outlasts the 2 s a lookup waits.
+  const large = await startSandbox({ port: 0, seed: { links: 3000 }, maxPageSize: 100, rateLimit: { limit: 10, windowMs: 1000 } });
   const client = new Client({ name: "linkshort-progress-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: CURRENT } } });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [CLI], env: { ...environment(), LINKSHORT_BASE_URL: large.baseUrl, LINKSHORT_API_KEY: large.userKey }, stderr: "pipe" }),
