@@ -42,6 +42,18 @@ describe('Link Get and QR Code Get with Add Click Chart (through n8n-core)', () 
 		expect(Math.abs(bars[1]!.length - (bars[0]!.length * unique) / link.stats.clicks)).toBeLessThanOrEqual(1);
 	});
 
+	it('names the PNG in linear time from a hostile alias (200,000 hyphens from a server): cut, never a hang', async () => {
+		const link = sandbox.store.state.links.find((candidate) => candidate.userId === 2 && candidate.alias === 'raycast')!;
+		const hostile = { ...link, id: sandbox.store.nextId('links'), alias: `a${'-'.repeat(200_000)}a` };
+		sandbox.store.state.links.push(hostile);
+		const started = Date.now();
+		const [item] = await executeNode(user, { resource: 'link', operation: 'get', id: hostile.id, addChart: true });
+		// A quadratic cut blocks the event loop for about 15 s here (jest's timeout cannot fire during it); a linear one well under a second.
+		expect(Date.now() - started).toBeLessThan(5_000);
+		const { binary } = pngOf(item!);
+		expect(binary.fileName).toMatch(/^[A-Za-z0-9._-]{1,80}-clicks\.png$/);
+	});
+
 	it('puts the chart in the field named by Put Chart in Field, beside the input item\'s pairing', async () => {
 		const link = sandbox.store.state.links.find((candidate) => candidate.userId === 2 && candidate.alias === 'raycast')!;
 		const [item] = await executeNode(user, { resource: 'link', operation: 'get', id: link.id, addChart: true, chartField: 'attachment', simplify: false });
