@@ -7,7 +7,7 @@ import { getClient } from "./api/client";
 import { chartMarkdown } from "./api/chart";
 import { confirmAndDelete } from "./api/confirm-delete";
 import { statisticsMarkdown, topEntries } from "./api/format";
-import { freshnessLine } from "./api/link-index";
+import { freshnessLine } from "./api/account-indexes";
 import { shortcut } from "./api/shortcuts";
 import { AccountDropdown } from "./components/AccountDropdown";
 import { InstallMcpServerAction } from "./components/InstallMcpServerAction";

@@ -1,9 +1,11 @@
 import { createOrReuse, createTracked, type LinkCreateInput } from "@linkshort/client/core";
 import { getPreferences } from "./client";
-import { getAccountIndex } from "./link-index";
+import { getAccountIndex } from "./account-indexes";
 
 /** The short link for `input`: a new one, or with the "Reuse an Existing Link" preference, the account's link that is exactly the one asked for (`createOrReuse`). */
-export async function shortenOne(input: LinkCreateInput): Promise<{ shorturl: string; reused: boolean }> {
+export async function shortenWithReusePreference(
+  input: LinkCreateInput,
+): Promise<{ shorturl: string; reused: boolean }> {
   const target = getAccountIndex();
   if (getPreferences().reuseExisting) return createOrReuse(target.client, target.index, input);
   // The service may still hand back its existing link for the same URL and options: `reused` says so.

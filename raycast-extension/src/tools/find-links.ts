@@ -1,4 +1,4 @@
-import { getAccountIndex, freshnessLine, syncIndex } from "../api/link-index";
+import { getAccountIndex, freshnessLine, syncIndex } from "../api/account-indexes";
 
 type Input = {
   /** Text to look for in the alias, short URL, long URL, title or description; the newest links when empty. */

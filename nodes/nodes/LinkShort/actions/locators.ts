@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 import { freshnessSentence, MAX_ADDRESS_LENGTH, qrCodeUrlKey, type LinkShortClient } from '@linkshort/client/core';
-import { linkIndexFor } from '../../shared/linkIndex';
+import { linkIndexFor } from '../../shared/accountIndexes';
 
 interface LocatorKind {
 	displayName: string;

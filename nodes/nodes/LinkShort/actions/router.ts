@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { linkShortClient } from '../../shared/client';
-import { linkIndexFor } from '../../shared/linkIndex';
+import { linkIndexFor } from '../../shared/accountIndexes';
 import { toNodeError } from '../../shared/errors';
 import { fieldLabel } from './fieldLabel';
 import { ItemWithBinary, type Operation } from './operation';

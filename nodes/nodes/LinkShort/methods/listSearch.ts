@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { PagePromise } from '@linkshort/client/core';
 import { linkShortClient } from '../../shared/client';
-import { linkIndexFor } from '../../shared/linkIndex';
+import { linkIndexFor } from '../../shared/accountIndexes';
 
 /** With a search text, one call reads pages until it has this many matches (or MAX_PAGES_PER_CALL pages). */
 const MATCHES_PER_CALL = 20;

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { createOrReuse } from '@linkshort/client/core';
 import type { Operation } from '../operation';
 import { linkOutput } from '../outputs';
-import { linkIndexFor } from '../../../shared/linkIndex';
+import { linkIndexFor } from '../../../shared/accountIndexes';
 import { createFields, linkInput, linkParameterOf } from './fields';
 
 export const create: Operation = {
