@@ -1,0 +1,121 @@
+import type { IDataObject } from 'n8n-workflow';
+import { isDateOrNull, isId, isIdList, isRecord, isTime } from './storedShapes';
+
+/**
+ * What the "new item" events keep. The boundary is the id, not the date: new records get higher
+ * ids, while their dates are the server's local time, which steps back at the end of daylight
+ * saving time or after an NTP correction. An item is new when its id is above `floorId` and not
+ * in `known` (the ids above the floor already emitted).
+ *
+ * Dates only decide how deep a poll reads the newest-first list:
+ * - normally down to the block of items dated `top` (the newest date seen), since on a steady
+ *   clock nothing new can be dated earlier; once a full read of that block started a few seconds
+ *   after the block was first seen (`topSettled`), no new item can take that date either, so a
+ *   quiet poll stops at the first page: one request, however many links share the newest second;
+ * - deep, down to an hour (a clock step) below the top of the last deep read, when a new item is
+ *   dated before `top` (the clock stepped back), when the list grew by a page and nothing new
+ *   showed, and every hour in the two hours after a new `top` (a step back can hide items below
+ *   a full first page without either sign). A deep read sees every item created since the last
+ *   one, so it moves `floorId` up and empties `known`.
+ */
+export interface NewItemsState extends IDataObject {
+	floorId: number;
+	known: number[];
+	top: string | null;
+	topSeenAt: number;
+	topSettled: boolean;
+	pages: number;
+	deepTop: string | null;
+	deepReadAt: number;
+	/** A read that goes on over polls (see PendingRead); null between reads. */
+	reading: PendingRead | null;
+}
+
+/** Where a read stops: at the first item dated below `date` (or at it, when `inclusive`); null: the end of the list. */
+export interface Floor extends IDataObject {
+	date: string;
+	inclusive: boolean;
+}
+
+/**
+ * A read of the newest-first list longer than one poll's requests (a burst of new items, a deep
+ * read on a server that caps its pages). It goes on over polls in cycles, each down to a floor:
+ * - the first descends from the top; a poll that cannot reach the floor only notes how far down it
+ *   got (`offset`, at `size` items a page) and emits nothing (a baseline ends when it gets there);
+ * - the poll that reaches the floor emits the new items of the pages it read itself (consecutive
+ *   pages, each starting at the run of equal dates the one before ended with), except those of
+ *   their newest second, and the next cycle climbs: it starts a poll's worth of pages higher and
+ *   reads down to that second (`floor`, exclusive), so that the read emits the oldest part of a
+ *   burst first and goes up a poll at a time;
+ * - a cycle that starts at the top and reaches its floor in one poll ends the read.
+ * Items created above the place while it reads are read by the cycles after; items deleted above it
+ * only move the rest up (a poll that then starts below its floor starts the cycle again at the top).
+ */
+export interface PendingRead extends IDataObject {
+	floor: Floor | null;
+	/** The next offset (items from the top) to read in this cycle; 0: the cycle starts at the top. */
+	offset: number;
+	/** The page size the cycle reads at; 0 before it knows one. */
+	size: number;
+	deep: boolean;
+	/** The read is the baseline: it emits nothing, and everything it reads is old. */
+	baseline: boolean;
+	/** When the read's first poll started (a deep read's `deepReadAt`). */
+	startedAt: number;
+	/** The largest id the read has emitted or taken as old (the floor of a deep read once it ends). */
+	maxId: number;
+	/** The cycle climbs (it starts above the part last emitted, to reach it in this poll); else it descends to find the bottom. */
+	climbing: boolean;
+	/** The ids seen so far of a run of equal dates longer than any page, which the read goes back to until it has seen it all. */
+	run: { date: string; ids: number[] } | null;
+	/** The most items a page of this server holds, as far as its answers showed (1,000 until one gave less than asked). */
+	cap: number;
+}
+
+/**
+ * A state kept by version 0.1.0, which bounded by dates: `known` mapped the ids dated at or after
+ * `boundary` to their dates. Everything it emitted has an id at most the largest of those; the
+ * first poll after the upgrade reads deep. A state kept before reads were spread over polls has no
+ * `reading`.
+ */
+export function upgraded(state: IDataObject): NewItemsState {
+	if (typeof state.floorId === 'number') return { ...(state as NewItemsState), reading: (state.reading as PendingRead | null | undefined) ?? null };
+	const known = state.known !== null && typeof state.known === 'object' ? Object.keys(state.known).map(Number).filter(Number.isInteger) : [];
+	const top = typeof state.previousNewest === 'string' ? state.previousNewest : null;
+	return { floorId: Math.max(0, ...known), known: [], top, topSeenAt: 0, topSettled: false, pages: 0, deepTop: top, deepReadAt: 0, reading: null };
+}
+
+const isFloor = (value: unknown): value is Floor => isRecord(value) && typeof value.date === 'string' && typeof value.inclusive === 'boolean';
+
+const isPendingRead = (value: unknown): value is PendingRead =>
+	isRecord(value) &&
+	(value.floor === null || isFloor(value.floor)) &&
+	isId(value.offset) &&
+	isId(value.size) &&
+	typeof value.deep === 'boolean' &&
+	typeof value.baseline === 'boolean' &&
+	isTime(value.startedAt) &&
+	isId(value.maxId) &&
+	isId(value.cap) &&
+	(value.cap as number) > 0 &&
+	typeof value.climbing === 'boolean' &&
+	(value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids)));
+
+/** The current state, or the one kept by 0.1.0 (no `floorId`; `known` maps ids to dates), which `upgraded` reads. */
+export function isNewItemsState(value: unknown): value is NewItemsState {
+	if (!isRecord(value)) return false;
+	if (!('floorId' in value)) {
+		return isRecord(value.known) && Object.keys(value.known).every((id) => /^[0-9]{1,16}$/.test(id)) && (value.previousNewest === undefined || isDateOrNull(value.previousNewest));
+	}
+	return (
+		isId(value.floorId) &&
+		isIdList(value.known) &&
+		isDateOrNull(value.top) &&
+		isTime(value.topSeenAt) &&
+		typeof value.topSettled === 'boolean' &&
+		isId(value.pages) &&
+		isDateOrNull(value.deepTop) &&
+		isTime(value.deepReadAt) &&
+		(value.reading === undefined || value.reading === null || isPendingRead(value.reading))
+	);
+}
