@@ -11,16 +11,58 @@ import {
   type Utm,
 } from "@linkshort/client/core";
 
-/** The link form's fields. `type` is "" in an edit for "unchanged": the API does not return it. */
-export interface LinkFormValues {
+/** The names of the client's link inputs that take a free text, on creation and on update alike. */
+type TextInputName = {
+  [K in keyof LinkCreateInput & keyof LinkUpdateInput]-?: NonNullable<LinkCreateInput[K]> extends string
+    ? string extends NonNullable<LinkCreateInput[K]>
+      ? K
+      : never
+    : never;
+}[keyof LinkCreateInput & keyof LinkUpdateInput];
+
+/** A link's optional text that the form shows as typed: trimmed, sent when filled in (a new link) or changed (an edit). */
+interface LinkTextField {
+  name: TextInputName;
+  title: string;
+  control: "field" | "area";
+  placeholder?: string;
+  info?: string;
+  /** Its value in a loaded link. */
+  fromDetails: (details: LinkDetails) => string;
+}
+
+/**
+ * The link's plain text fields, in the form's order (after the expiry): an entry here is the
+ * form's field, its blank and loaded values, and its part of both inputs.
+ */
+const TEXT_FIELDS = [
+  { name: "metatitle", title: "Meta Title", control: "field", fromDetails: (details) => details.title },
+  {
+    name: "metadescription",
+    title: "Meta Description",
+    control: "area",
+    fromDetails: (details) => details.description,
+  },
+] as const satisfies readonly LinkTextField[];
+
+type LinkTextName = (typeof TEXT_FIELDS)[number]["name"];
+
+export const LINK_TEXT_FIELDS: ReadonlyArray<LinkTextField & { name: LinkTextName }> = TEXT_FIELDS;
+
+const textValues = (valueOf: (field: LinkTextField) => string) =>
+  Object.fromEntries(LINK_TEXT_FIELDS.map((field) => [field.name, valueOf(field)])) as Record<LinkTextName, string>;
+
+/**
+ * The link form's fields, with one text each of LINK_TEXT_FIELDS. `type` is "" in an edit for
+ * "unchanged": the API does not return it.
+ */
+export interface LinkFormValues extends Record<LinkTextName, string> {
   url: string;
   custom: string;
   domain: string;
   type: string;
   password: string;
   expiry: Date | null;
-  metatitle: string;
-  metadescription: string;
   geotarget: string;
   devicetarget: string;
   utmSource: string;
@@ -98,8 +140,7 @@ export function newLinkValues(url: string, defaultDomain: string | undefined): L
     type: "direct",
     password: "",
     expiry: null,
-    metatitle: "",
-    metadescription: "",
+    ...textValues(() => ""),
     geotarget: "",
     devicetarget: "",
     ...emptyUtm,
@@ -121,8 +162,7 @@ export function linkValuesFromDetails(details: LinkDetails, serviceUrl: string):
     type: "",
     password: "",
     expiry: dateFromTimestamp(details.expiry),
-    metatitle: details.title,
-    metadescription: details.description,
+    ...textValues((field) => field.fromDetails(details)),
     geotarget: targetsToText(details.location),
     devicetarget: targetsToText(details.device),
     // The API does not return a link's parameters: UTM fields start empty, and only those typed are sent.
@@ -139,8 +179,7 @@ export function toLinkInput(values: LinkFormValues): LinkCreateInput {
   if (type && type !== "direct") input.type = type;
   if (values.password) input.password = values.password;
   if (values.expiry) input.expiry = formatTimestamp(values.expiry, localTimeZone());
-  if (values.metatitle.trim()) input.metatitle = values.metatitle.trim();
-  if (values.metadescription.trim()) input.metadescription = values.metadescription.trim();
+  for (const { name } of LINK_TEXT_FIELDS) if (values[name].trim()) input[name] = values[name].trim();
   if (values.geotarget.trim()) input.geotarget = geoTargets(values.geotarget);
   if (values.devicetarget.trim()) input.devicetarget = deviceTargets(values.devicetarget);
   const utm = utmInput(values);
@@ -167,8 +206,8 @@ export function toLinkUpdate(initial: LinkFormValues, values: LinkFormValues, se
   if (values.password) input.password = values.password;
   if (values.expiry && values.expiry.getTime() !== initial.expiry?.getTime())
     input.expiry = formatTimestamp(values.expiry, localTimeZone());
-  if (!sameText(initial.metatitle, values.metatitle)) input.metatitle = values.metatitle.trim();
-  if (!sameText(initial.metadescription, values.metadescription)) input.metadescription = values.metadescription.trim();
+  for (const { name } of LINK_TEXT_FIELDS)
+    if (!sameText(initial[name], values[name])) input[name] = values[name].trim();
   if (!sameText(initial.geotarget, values.geotarget)) input.geotarget = geoTargets(values.geotarget);
   if (!sameText(initial.devicetarget, values.devicetarget)) input.devicetarget = deviceTargets(values.devicetarget);
   const utm = utmInput(values);

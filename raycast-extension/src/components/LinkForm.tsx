@@ -4,6 +4,7 @@ import { REDIRECT_TYPES, type Link } from "@linkshort/client/core";
 import { getClient, getPreferences } from "../api/client";
 import { showFailure } from "../api/failure";
 import {
+  LINK_TEXT_FIELDS,
   linkValuesFromDetails,
   newLinkValues,
   toLinkInput,
@@ -159,8 +160,13 @@ function LinkFields({ initial, linkId, onSaved }: { initial: LinkFormValues; lin
       />
       <Form.DatePicker title="Expiry" {...itemProps.expiry} />
       <Form.Separator />
-      <Form.TextField title="Meta Title" {...itemProps.metatitle} />
-      <Form.TextArea title="Meta Description" {...itemProps.metadescription} />
+      {LINK_TEXT_FIELDS.map(({ name, title, control, placeholder, info }) =>
+        control === "area" ? (
+          <Form.TextArea key={name} title={title} placeholder={placeholder} info={info} {...itemProps[name]} />
+        ) : (
+          <Form.TextField key={name} title={title} placeholder={placeholder} info={info} {...itemProps[name]} />
+        ),
+      )}
       <Form.TextArea title="Country Targeting" placeholder={TARGETING_HINT} {...itemProps.geotarget} />
       <Form.TextArea
         title="Device Targeting"
