@@ -1,8 +1,10 @@
-import { generateApiKey, hashPassword } from "./credentials";
-import { seededRandom } from "./faults";
-import { countMap, emptyStats, type LinkRecord, type PlanRecord, type UserRecord } from "./state";
-import type { Store } from "./store";
-import { timestamp } from "./views";
+import { generateApiKey, hashPassword } from "../credentials";
+import type { PlanRecord, UserRecord } from "../persistence/state";
+import type { Store } from "../persistence/store";
+import type { LinkRecord } from "../routes/link-record";
+import { seededRandom } from "../seeded-random";
+import { timestamp } from "../views/dates";
+import { countMap, emptyStats } from "../visits/stats";
 
 export type SeedName = "demo" | "minimal" | "none";
 
