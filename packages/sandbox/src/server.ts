@@ -6,11 +6,13 @@ import { handleControl } from "./http/control-routes";
 import { sendJson } from "./http/http-io";
 import { RateWindows } from "./http/rate-windows";
 import { RequestLog } from "./http/request-log";
+import { notFoundPage } from "./pages/html";
 import { overviewPage } from "./pages/overview-page";
-import { handlePublic, notFoundPage } from "./pages/public-pages";
+import { handlePublic } from "./pages/public-pages";
 import { SaveError, Store } from "./persistence/store";
 import type { Sandbox, SandboxOptions } from "./sandbox";
-import { seed, seedLinks } from "./seed/seed";
+import { seedLinks } from "./seed/generated-links";
+import { seed } from "./seed/seed";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 

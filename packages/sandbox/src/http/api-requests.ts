@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyFault } from "../faults/apply-fault";
-import { notFoundPage } from "../pages/public-pages";
+import { notFoundPage } from "../pages/html";
 import { SaveError } from "../persistence/store";
 import { findRoute } from "../routes";
 import { Failure, type ApiBody } from "../routes/shared";

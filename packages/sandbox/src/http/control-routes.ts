@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { notFoundPage } from "../pages/public-pages";
+import { notFoundPage } from "../pages/html";
 import { Failure } from "../routes/shared";
 import type { Sandbox } from "../sandbox";
 import { errorText } from "../values";

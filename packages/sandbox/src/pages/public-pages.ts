@@ -5,17 +5,7 @@ import { qrContent } from "../views/addresses";
 import { parseTimestamp } from "../views/dates";
 import { recordVisit } from "../visits/stats";
 import { destinationFor, visitorOf } from "../visits/visitor";
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-function page(response: ServerResponse, status: number, title: string, body: string): void {
-  response.writeHead(status, { "Content-Type": "text/html; charset=utf-8" });
-  response.end(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`);
-}
-
-export function notFoundPage(response: ServerResponse, status = 404): void {
-  page(response, status, status === 405 ? "405 Method Not Allowed" : "404 Not Found", `<h1>${status === 405 ? "405 Method Not Allowed" : "404 Not Found"}</h1>`);
-}
+import { escapeHtml, page } from "./html";
 
 /**
  * A Location header's value: header values must be Latin-1, so a URL with other characters is sent
