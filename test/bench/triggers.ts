@@ -8,8 +8,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { LinkIndex, LinkShortClient } from '@linkshort/client';
-import { startSandbox, type Sandbox } from '@linkshort/sandbox';
-import { emptyStats } from '../../packages/sandbox/src/state';
+import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import type { Row } from './row';
 

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
-import { startSandbox, seededRandom, type Sandbox } from '@linkshort/sandbox';
-import { emptyStats } from '../../packages/sandbox/src/state';
+import { emptyStats, startSandbox, seededRandom, type Sandbox } from '@linkshort/sandbox';
 import { poll } from './harness';
 
 /**

@@ -1,8 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 import { LinkShortClient } from '@linkshort/client';
-import { startSandbox, type Sandbox } from '@linkshort/sandbox';
-import { emptyStats } from '../../packages/sandbox/src/state';
+import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import { poll, type Credentials } from './harness';
 

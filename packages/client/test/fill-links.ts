@@ -1,5 +1,4 @@
-import type { Sandbox } from "@linkshort/sandbox";
-import { emptyStats } from "../../sandbox/src/state";
+import { emptyStats, type Sandbox } from "@linkshort/sandbox";
 
 /**
  * Gives the sandbox's user `count` links straight in its store (a test or bench setup, not an API

@@ -4,9 +4,8 @@
  * `ORDER BY date LIMIT/OFFSET`). The index never ends complete without every live link, and never
  * drops a live one.
  */
-import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { emptyStats, startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { LinkIndex, LinkShortClient, RateLimiter, undiciTransport } from "../src";
-import { emptyStats } from "../../sandbox/src/state";
 import { fillLinks } from "./fill-links";
 
 let sandbox: Sandbox;

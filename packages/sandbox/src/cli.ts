@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { FaultInjector } from "./faults";
-import { parseSeed } from "./seed";
+import { FaultInjector } from "./faults/fault-injector";
+import { parseSeed } from "./seed/seed";
 import { startSandbox } from "./server";
 import { errorText } from "./values";
 

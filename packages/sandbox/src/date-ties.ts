@@ -5,7 +5,7 @@
  * on both pages and another on neither. Written from the database's documented behaviour, not from
  * the client.
  */
-import { seededRandom } from "./faults";
+import { seededRandom } from "./seeded-random";
 
 /** "by-id": ties in id order (a stable sort, as before). "unstable": ties in a fresh order on each request. */
 export const DATE_TIE_ORDERS = ["by-id", "unstable"] as const;

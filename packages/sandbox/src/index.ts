@@ -1,7 +1,8 @@
 export { startSandbox } from "./server";
 export type { Sandbox, SandboxOptions } from "./sandbox";
-export { FAULT_KINDS, FaultInjector, seededRandom, type FaultKind, type FaultRule } from "./faults";
-export type { Mode } from "./views";
-export type { BulkSeed, SeedName, SeedOption } from "./seed";
-export { Store } from "./store";
-export { DATE_TIE_ORDERS, UnstableDateOrder, type DateTieOrder } from "./date-ties";
+export { FAULT_KINDS, type FaultKind, type FaultRule } from "./faults/fault-injector";
+export { seededRandom } from "./seeded-random";
+export type { Mode } from "./views/answers";
+export type { SeedOption } from "./seed/seed";
+export type { DateTieOrder } from "./date-ties";
+export { emptyStats } from "./visits/stats";

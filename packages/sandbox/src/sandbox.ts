@@ -1,9 +1,9 @@
 import type { DateTieOrder } from "./date-ties";
-import type { FaultInjector, FaultRule } from "./faults";
-import type { LoggedRequest } from "./request-log";
-import type { SeedOption } from "./seed";
-import type { Store } from "./store";
-import type { Mode } from "./views";
+import type { FaultInjector, FaultRule } from "./faults/fault-injector";
+import type { LoggedRequest } from "./http/request-log";
+import type { Store } from "./persistence/store";
+import type { SeedOption } from "./seed/seed";
+import type { Mode } from "./views/answers";
 
 /** What `startSandbox` takes and what it gives. */
 

@@ -1,16 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { handleApiRequest, type ApiServer } from "./api-requests";
-import { handleControl } from "./control-routes";
-import { FaultInjector } from "./faults";
-import { sendJson } from "./http-io";
-import { overviewPage } from "./overview-page";
-import { handlePublic, notFoundPage } from "./public";
-import { RateWindows } from "./rate-windows";
-import { RequestLog } from "./request-log";
+import { FaultInjector } from "./faults/fault-injector";
+import { handleApiRequest, type ApiServer } from "./http/api-requests";
+import { handleControl } from "./http/control-routes";
+import { sendJson } from "./http/http-io";
+import { RateWindows } from "./http/rate-windows";
+import { RequestLog } from "./http/request-log";
+import { notFoundPage } from "./pages/html";
+import { overviewPage } from "./pages/overview-page";
+import { handlePublic } from "./pages/public-pages";
+import { SaveError, Store } from "./persistence/store";
 import type { Sandbox, SandboxOptions } from "./sandbox";
-import { seed, seedLinks } from "./seed";
-import { SaveError, Store } from "./store";
+import { seedLinks } from "./seed/generated-links";
+import { seed } from "./seed/seed";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 

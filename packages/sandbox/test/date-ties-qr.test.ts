@@ -1,5 +1,5 @@
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { emptyStats } from "../src/state";
+import { emptyStats } from "../src/visits/stats";
 import { fillLinks } from "../../client/test/fill-links";
 
 interface Listed {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { request } from "undici";
 import { LinkShortClient } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { RateWindows } from "../src/rate-windows";
+import { RateWindows } from "../src/http/rate-windows";
 
 const temporaryFolder = () => mkdtempSync(join(tmpdir(), "linkshort-hardening-"));
 

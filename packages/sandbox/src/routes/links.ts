@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { REDIRECT_TYPES } from "@linkshort/client/core";
 import { UnstableDateOrder } from "../date-ties";
-import { emptyStats, type LinkRecord } from "../state";
-import type { Store } from "../store";
-import { linkDetailsView, linkListView, parseTimestamp, shortUrl, statsView, timestamp } from "../views";
-import { Failure, TIMESTAMP, isUrl, mine, ok, oneOf, paginate, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
+import type { Store } from "../persistence/store";
+import { shortUrl } from "../views/addresses";
+import { statsView } from "../views/answers";
+import { timestamp } from "../views/dates";
+import { emptyStats } from "../visits/stats";
+import { hasLinkFields, linkDetailsView, linkFields, linkListView, type LinkRecord } from "./link-record";
+import { Failure, mine, ok, paginate, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
 function cleanAlias(alias: string): string {
   return alias.trim().replace(/[\s/_|+]+/g, "-");
@@ -19,73 +21,12 @@ function randomAlias(store: Store, domain: string | null): string {
   }
 }
 
-function targets<T extends string>(value: unknown, key: T, field: string): Array<Record<T | "link", string>> {
-  if (value === undefined || value === null || value === "") return [];
-  if (!Array.isArray(value)) throw new Failure(`Invalid ${field} data.`);
-  return value.map((entry) => {
-    const record = entry as Record<string, unknown>;
-    if (!record || typeof record[key] !== "string" || !record[key].trim() || !isUrl(record.link)) {
-      throw new Failure(`Invalid ${field} data.`);
-    }
-    return { [key]: record[key].trim(), link: record.link } as Record<T | "link", string>;
-  });
-}
-
-function parameters(value: unknown): Array<{ name: string; value: string }> {
-  if (value === undefined || value === null || value === "") return [];
-  if (!Array.isArray(value)) throw new Failure("Invalid parameters.");
-  return value.map((entry) => {
-    const record = entry as Record<string, unknown>;
-    if (!record || typeof record.name !== "string" || !record.name) throw new Failure("Invalid parameters.");
-    return { name: record.name, value: text(record.value) };
-  });
-}
-
-function linkType(context: ApiContext, value: unknown, allowCustom: boolean): string {
-  if (value === undefined || value === null || value === "") return "direct";
-  const type = text(value);
-  if (oneOf(REDIRECT_TYPES, type)) return type;
-  if (allowCustom && /^\d+$/.test(type)) {
-    if (!mine(context.store.state.splash, context).some((page) => page.id === Number(type))) throw new Failure("Custom splash page does not exist.");
-    return type;
-  }
-  const overlay = /^overlay-(\d+)$/.exec(type);
-  if (allowCustom && overlay) {
-    if (!mine(context.store.state.overlays, context).some((item) => item.id === Number(overlay[1]))) throw new Failure("CTA overlay does not exist.");
-    return type;
-  }
-  throw new Failure("Invalid redirect type.");
-}
-
 function linkDomain(context: ApiContext, value: unknown): string | null {
   if (value === undefined || value === null || value === "") return null;
   const domain = text(value).replace(/\/+$/, "");
   if (domain === context.baseUrl) return null;
   if (!mine(context.store.state.domains, context).some((item) => item.domain === domain)) throw new Failure("This domain does not exist or is not yours.");
   return domain;
-}
-
-function linkFields(context: ApiContext, existing: LinkRecord | undefined) {
-  const { body } = context;
-  if (!isUrl(body.url)) throw new Failure("Please enter a valid URL.");
-  let expiry: string | null = existing?.expiry ?? null;
-  if (body.expiry !== undefined && body.expiry !== null && body.expiry !== "") {
-    const value = text(body.expiry);
-    if (!TIMESTAMP.test(value) || Number.isNaN(parseTimestamp(value))) throw new Failure("Please enter a valid expiry date.");
-    if (parseTimestamp(value) <= context.now) throw new Failure("The expiry date must be later than today.");
-    expiry = value;
-  }
-  return {
-    url: body.url,
-    type: linkType(context, body.type ?? existing?.type, existing === undefined),
-    password: body.password === undefined ? (existing?.password ?? null) : text(body.password) || null,
-    expiry,
-    geotarget: body.geotarget === undefined && existing ? existing.geotarget : targets(body.geotarget, "location", "geotargeting"),
-    devicetarget: body.devicetarget === undefined && existing ? existing.devicetarget : targets(body.devicetarget, "device", "device targeting"),
-    parameters: body.parameters === undefined && existing ? existing.parameters : parameters(body.parameters),
-    metatitle: body.metatitle === undefined ? (existing?.metatitle ?? "") : text(body.metatitle),
-    metadescription: body.metadescription === undefined ? (existing?.metadescription ?? "") : text(body.metadescription),
-  };
 }
 
 function checkAlias(context: ApiContext, raw: unknown, domain: string | null, self?: LinkRecord): string {
@@ -102,22 +43,9 @@ function createLink(context: ApiContext): ApiBody {
   const fields = linkFields(context, undefined);
   const domain = linkDomain(context, context.body.domain);
   const custom = context.body.custom;
-  const same = JSON.stringify;
   if (custom === undefined || custom === null || custom === "") {
     // Deployed servers hand back the existing link for the same url, domain and options.
-    const existing = context.store.linksByUrl(fields.url).find(
-      (link) =>
-        link.userId === context.user.id &&
-        link.domain === domain &&
-        link.type === fields.type &&
-        link.password === fields.password &&
-        link.expiry === fields.expiry &&
-        same(link.geotarget) === same(fields.geotarget) &&
-        same(link.devicetarget) === same(fields.devicetarget) &&
-        same(link.parameters) === same(fields.parameters) &&
-        link.metatitle === fields.metatitle &&
-        link.metadescription === fields.metadescription,
-    );
+    const existing = context.store.linksByUrl(fields.url).find((link) => link.userId === context.user.id && link.domain === domain && hasLinkFields(link, fields));
     if (existing) return ok({ id: existing.id, shorturl: shortUrl(existing, context.baseUrl) });
   }
   const alias = custom === undefined || custom === null || custom === "" ? randomAlias(context.store, domain) : checkAlias(context, custom, domain);

@@ -1,4 +1,4 @@
-import { newestFirst } from "../state";
+import { newestFirst } from "../persistence/state";
 import { mine, ok, paginate, route, type Route } from "./shared";
 
 /** Splash pages and CTA overlays: read-only lists, as in the client's `pages` resource. */

@@ -1,6 +1,6 @@
 import { PIXEL_TYPES } from "@linkshort/client/core";
-import { newestFirst } from "../state";
-import { timestamp } from "../views";
+import { newestFirst } from "../persistence/state";
+import { timestamp } from "../views/dates";
 import { Failure, mine, ok, oneOf, owned, paginate, removeItem, route, text, type Route } from "./shared";
 
 export const pixelRoutes: Route[] = [

@@ -1,5 +1,6 @@
 import { PLAN_TYPES } from "@linkshort/client/core";
-import { planView, timestamp } from "../views";
+import { planView } from "../views/answers";
+import { timestamp } from "../views/dates";
 import { Failure, TIMESTAMP, ok, oneOf, requireAdmin, route, text, type Route } from "./shared";
 
 /** When a subscription of this term, starting now, ends. */

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { QR_TYPES } from "@linkshort/client/core";
 import QRCode from "qrcode";
-import { qrContent } from "../public";
-import { emptyStats, newestFirst, type QrRecord } from "../state";
 import { UnstableDateOrder } from "../date-ties";
-import { qrUrl, qrView, statsView, timestamp } from "../views";
+import { newestFirst, type QrRecord } from "../persistence/state";
+import { qrContent } from "../views/addresses";
+import { qrUrl } from "../views/addresses";
+import { qrView, statsView } from "../views/answers";
+import { timestamp } from "../views/dates";
+import { emptyStats } from "../visits/stats";
 import { isEmail, Failure, isUrl, mine, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
 const RGB = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/;

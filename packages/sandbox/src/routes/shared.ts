@@ -1,7 +1,7 @@
 import type { DateTieOrder } from "../date-ties";
-import type { UserRecord } from "../state";
-import type { Store } from "../store";
-import type { Mode } from "../views";
+import type { UserRecord } from "../persistence/state";
+import type { Store } from "../persistence/store";
+import type { Mode } from "../views/answers";
 
 /**
  * What every resource's routes share: the request context, the answer envelope, ownership checks

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { generateApiKey, hashPassword } from "../credentials";
-import type { UserRecord } from "../state";
-import { accountView, timestamp, userView } from "../views";
+import type { UserRecord } from "../persistence/state";
+import { accountView, userView } from "../views/answers";
+import { timestamp } from "../views/dates";
 import { isEmail, Failure, TIMESTAMP, ok, removeItem, requireAdmin, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
 const USERNAME = /^[A-Za-z0-9]{3,20}$/;

@@ -1,3 +1,5 @@
+import { seededRandom } from "../seeded-random";
+
 /** The ways a deployed server, proxy or network fails, injected on demand for tests. */
 export const FAULT_KINDS = ["5xx", "drop", "delay", "html", "empty", "malformed", "429"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -24,18 +26,6 @@ export interface FaultRule {
   delayMs?: number;
   /** For `5xx`: the status (default 503). */
   status?: number;
-}
-
-/** A small seeded generator (mulberry32), so that a run with injected faults can be repeated exactly. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const MAX_DELAY_MS = 600_000;

@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { LinkRecord } from "../routes/link-record";
+import { errorText } from "../values";
 import { DataFile } from "./data-file";
 import type { JournalEntry } from "./journal";
-import { LinkIndex } from "./link-index";
-import { emptyState, type LinkRecord, type State, type UserRecord } from "./state";
+import { LinkLookups } from "./link-lookups";
+import { emptyState, type State, type UserRecord } from "./state";
 import { readState } from "./state-check";
-import { errorText } from "./values";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
 
@@ -31,7 +32,7 @@ type LinkChange = { kind: "added"; link: LinkRecord } | { kind: "changed"; link:
 export class Store {
   state: State;
   private keyIndex = new Map<string, UserRecord>();
-  private readonly links = new LinkIndex();
+  private readonly linkLookups = new LinkLookups();
   private readonly dataFile: DataFile | undefined;
   /** What the data file holds of each small collection and of the id counters, as JSON text: what a failed save rolls back to. */
   private saved = new Map<string, string>();
@@ -62,46 +63,46 @@ export class Store {
   }
 
   linkById(id: number): LinkRecord | undefined {
-    this.links.ensure(this.state.links);
-    return this.links.byIdOf(id);
+    this.linkLookups.ensure(this.state.links);
+    return this.linkLookups.byIdOf(id);
   }
 
   /** Links whose alias is this one in any case. */
   linksByAlias(alias: string): readonly LinkRecord[] {
-    this.links.ensure(this.state.links);
-    return this.links.byAliasOf(alias);
+    this.linkLookups.ensure(this.state.links);
+    return this.linkLookups.byAliasOf(alias);
   }
 
   linksByUrl(url: string): readonly LinkRecord[] {
-    this.links.ensure(this.state.links);
-    return this.links.byUrlOf(url);
+    this.linkLookups.ensure(this.state.links);
+    return this.linkLookups.byUrlOf(url);
   }
 
   /** A user's links, newest first (read only: change links through the store). */
   linksOf(userId: number): readonly LinkRecord[] {
-    this.links.ensure(this.state.links);
-    return this.links.ownedBy(userId, this.state.links);
+    this.linkLookups.ensure(this.state.links);
+    return this.linkLookups.ownedBy(userId, this.state.links);
   }
 
   addLink(link: LinkRecord): void {
-    this.links.ensure(this.state.links);
+    this.linkLookups.ensure(this.state.links);
     this.state.links.push(link);
-    this.links.added(link);
+    this.linkLookups.added(link);
     this.pending.push({ kind: "added", link });
   }
 
   /** Call before changing a link in place (fields or statistics): the change is journaled, and undone if it cannot be saved. */
   changingLink(link: LinkRecord): void {
-    this.links.ensure(this.state.links);
+    this.linkLookups.ensure(this.state.links);
     this.pending.push({ kind: "changed", link, before: structuredClone(link) });
   }
 
   removeLink(link: LinkRecord): void {
-    this.links.ensure(this.state.links);
+    this.linkLookups.ensure(this.state.links);
     const position = this.state.links.indexOf(link);
     if (position < 0) return;
     this.state.links.splice(position, 1);
-    this.links.removed(link);
+    this.linkLookups.removed(link);
     this.pending.push({ kind: "removed", link, position });
   }
 
@@ -124,7 +125,7 @@ export class Store {
   commit(): void {
     const changes = this.pending;
     this.pending = [];
-    for (const change of changes) if (change.kind === "changed") this.links.changed(change.link, change.before);
+    for (const change of changes) if (change.kind === "changed") this.linkLookups.changed(change.link, change.before);
     if (!this.dataFile) return;
     try {
       if (this.state.links !== this.savedLinks) {
@@ -200,8 +201,8 @@ export class Store {
       const parsed = readState(`{"${name}":${text}}`);
       (this.state as unknown as Record<string, unknown>)[name] = (parsed as Record<string, unknown>)[name];
     }
-    // The link index is rebuilt from scratch at its next use.
-    this.links.ensure([]);
+    // The link lookups are rebuilt from scratch at their next use.
+    this.linkLookups.ensure([]);
     this.reindex();
   }
 

@@ -1,8 +1,11 @@
-import { generateApiKey, hashPassword } from "./credentials";
-import { seededRandom } from "./faults";
-import { countMap, emptyStats, type LinkRecord, type PlanRecord, type UserRecord } from "./state";
-import type { Store } from "./store";
-import { timestamp } from "./views";
+import { generateApiKey, hashPassword } from "../credentials";
+import type { UserRecord } from "../persistence/state";
+import type { Store } from "../persistence/store";
+import { linkDefaults } from "../routes/link-record";
+import { timestamp } from "../views/dates";
+import { countMap, emptyStats } from "../visits/stats";
+import { MAX_SEEDED_LINKS } from "./generated-links";
+import { SEEDED_PLANS } from "./plans";
 
 export type SeedName = "demo" | "minimal" | "none";
 
@@ -14,9 +17,6 @@ export interface BulkSeed {
 
 export type SeedOption = SeedName | BulkSeed;
 
-/** The most links a seed generates (a 100,000-link account is the size the tests and the bench use). */
-export const MAX_SEEDED_LINKS = 1_000_000;
-
 /** A seed as the CLI's `--seed` spells it: `demo`, `minimal`, `none`, or `links:N` / `demo+links:N`. */
 export function parseSeed(text: string): SeedOption {
   if (text === "demo" || text === "minimal" || text === "none") return text;
@@ -25,59 +25,6 @@ export function parseSeed(text: string): SeedOption {
   if (!bulk || links > MAX_SEEDED_LINKS) throw new Error(`--seed: "${text.slice(0, 40)}" must be demo, minimal, none, or links:N / demo+links:N with N up to ${MAX_SEEDED_LINKS}`);
   return { base: (bulk[1] as SeedName | undefined) ?? "minimal", links };
 }
-
-const plans: PlanRecord[] = [
-  {
-    id: 1,
-    name: "Free",
-    free: true,
-    prices: null,
-    limits: {
-      links: 100,
-      clicks: 10000,
-      retention: 30,
-      custom: { enabled: "1" },
-      multiple: { enabled: "0" },
-      alias: { enabled: "1" },
-      device: { enabled: "0" },
-      geo: { enabled: "0" },
-      bundle: { enabled: "0" },
-      parameters: { enabled: "0" },
-      export: { enabled: "0" },
-      api: { enabled: "1" },
-      team: { enabled: "0", count: "0" },
-      splash: { enabled: "0", count: "0" },
-      overlay: { enabled: "0", count: "0" },
-      pixels: { enabled: "1", count: "2" },
-      domain: { enabled: "0", count: "0" },
-    },
-  },
-  {
-    id: 2,
-    name: "Pro",
-    free: false,
-    prices: { monthly: 9.99, yearly: 99, lifetime: 299 },
-    limits: {
-      links: 0,
-      clicks: 0,
-      retention: 365,
-      custom: { enabled: "1" },
-      multiple: { enabled: "1" },
-      alias: { enabled: "1" },
-      device: { enabled: "1" },
-      geo: { enabled: "1" },
-      bundle: { enabled: "1" },
-      parameters: { enabled: "1" },
-      export: { enabled: "1" },
-      api: { enabled: "1" },
-      team: { enabled: "1", count: "5" },
-      splash: { enabled: "1", count: "10" },
-      overlay: { enabled: "1", count: "10" },
-      pixels: { enabled: "1", count: "20" },
-      domain: { enabled: "1", count: "5" },
-    },
-  },
-];
 
 function addUser(store: Store, username: string, admin: boolean, planId: number, now: number, apiKey?: string): UserRecord {
   const user: UserRecord = {
@@ -98,7 +45,7 @@ function addUser(store: Store, username: string, admin: boolean, planId: number,
 
 /** Fills a new store: always an admin and a normal user; with "demo", data to look at. */
 export function seed(store: Store, name: SeedName, now: number, keys: { admin?: string; user?: string } = {}): void {
-  store.state.plans = structuredClone(plans);
+  store.state.plans = structuredClone(SEEDED_PLANS);
   addUser(store, "admin", true, 2, now, keys.admin);
   const user = addUser(store, "demo", false, 2, now, keys.user);
   store.reindex();
@@ -137,19 +84,16 @@ export function seed(store: Store, name: SeedName, now: number, keys: { admin?: 
       if (referrer === "facebook.com") stats.social.facebook = (stats.social.facebook ?? 0) + 1;
     }
     store.state.links.push({
+      ...linkDefaults(),
       id: store.nextId("links"),
       userId: user.id,
       alias: ["n8n", "raycast", "mdn-http", "node-docs", "trending"][index]!,
       domain: null,
       url,
-      type: "direct",
-      password: null,
-      expiry: null,
       geotarget: index === 0 ? [{ location: "Canada", link: "https://n8n.io/?from=ca" }] : [],
       devicetarget: index === 1 ? [{ device: "iPhone", link: "https://apps.apple.com" }] : [],
       parameters: index === 2 ? [{ name: "utm_source", value: "linkshort" }] : [],
       metatitle: new URL(url).hostname,
-      metadescription: "",
       date: timestamp(now - (10 - index) * day),
       stats,
     });
@@ -187,52 +131,4 @@ export function seed(store: Store, name: SeedName, now: number, keys: { admin?: 
     date: timestamp(now - 4 * day),
     stats: emptyStats(),
   });
-}
-
-const WORDS = ["launch", "guide", "pricing", "webinar", "release", "roadmap", "report", "podcast", "newsletter", "workshop", "careers", "changelog", "tutorial", "survey", "summit", "offer"];
-const TOPICS = ["automation", "analytics", "onboarding", "security", "design", "marketing", "open source", "APIs", "mobile", "data"];
-const SITES = ["https://example.com", "https://shop.example.org", "https://blog.example.net", "https://docs.example.io", "https://news.example.co.uk"];
-const SEEDED_SPACING_MS = 7 * 60_000;
-
-/**
- * Adds `count` links to a user: ids ascending with their dates (the newest has the highest id and
- * is `now` minus one spacing), with titles, descriptions and a few clicks, the same for every run.
- */
-export function seedLinks(store: Store, userId: number, count: number, now: number): void {
-  if (!Number.isInteger(count) || count < 0 || count > MAX_SEEDED_LINKS) throw new Error(`seed.links must be a whole number from 0 to ${MAX_SEEDED_LINKS} (found ${String(count)})`);
-  const random = seededRandom(count);
-  const links: LinkRecord[] = store.state.links;
-  for (let index = 0; index < count; index += 1) {
-    const id = store.nextId("links");
-    const word = WORDS[index % WORDS.length]!;
-    const topic = TOPICS[Math.floor(random() * TOPICS.length)]!;
-    const site = SITES[index % SITES.length]!;
-    const stats = emptyStats();
-    const clicks = Math.floor(random() ** 3 * 50);
-    stats.clicks = clicks;
-    for (let visitor = 0; visitor < Math.min(clicks, 3); visitor += 1) stats.visitors.push(`seed-${id}-${visitor}`);
-    if (clicks > 0) {
-      stats.countries.Canada = clicks;
-      stats.browsers.Chrome = clicks;
-      stats.os.Windows = clicks;
-      stats.referrers.Direct = clicks;
-    }
-    links.push({
-      id,
-      userId,
-      alias: `${word}-${id.toString(36)}`,
-      domain: null,
-      url: `${site}/${word}/${topic.replace(/ /g, "-").toLowerCase()}/${id}`,
-      type: "direct",
-      password: null,
-      expiry: null,
-      geotarget: [],
-      devicetarget: [],
-      parameters: [],
-      metatitle: `${word[0]!.toUpperCase()}${word.slice(1)} ${index + 1}: ${topic}`,
-      metadescription: `The ${word} on ${topic}, number ${index + 1} of ${count}.`,
-      date: timestamp(now - (count - index) * SEEDED_SPACING_MS),
-      stats,
-    });
-  }
 }

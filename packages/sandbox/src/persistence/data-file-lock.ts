@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { errorText, isRecord } from "./values";
+import { errorText, isRecord } from "../values";
 
 /**
  * `FILE.lock`: one sandbox per data file, also across containers sharing a volume (where process

@@ -1,10 +1,10 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats as FileStats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { errorText, isRecord } from "../values";
 import { DataFileLock } from "./data-file-lock";
 import { journalEntries, journalHeader, journalLine, replayJournal, type JournalEntry } from "./journal";
 import type { State } from "./state";
 import { checkState, ShapeError } from "./state-check";
-import { errorText, isRecord } from "./values";
 
 /**
  * The `--data` file: a snapshot (`FILE`, the whole state as JSON) and a journal beside it

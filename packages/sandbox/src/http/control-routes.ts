@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { notFoundPage } from "../pages/html";
+import { Failure } from "../routes/shared";
+import type { Sandbox } from "../sandbox";
+import { errorText } from "../values";
 import { bearerKey, parseObject, readBody, sendJson } from "./http-io";
-import { notFoundPage } from "./public";
-import { Failure } from "./routes/shared";
-import type { Sandbox } from "./sandbox";
-import { errorText } from "./values";
 
 const CONTROL_MAX_BODY = 64 * 1024;
 

@@ -1,25 +1,11 @@
-import type { LinkRecord, PlanRecord, QrRecord, Stats, UserRecord } from "./state";
-import { uniqueVisitors } from "./visits";
+import type { PlanRecord, QrRecord, UserRecord } from "../persistence/state";
+import { uniqueVisitors, type Stats } from "../visits/stats";
+import { qrUrl } from "./addresses";
+
+/** The answer shapes of accounts, users, statistics, QR codes and plans (a link's are in `routes/link-record.ts`). */
 
 /** "deployed" answers as real servers do (docs/deployed-servers.md); "document" exactly as docs/api.md describes. */
 export type Mode = "deployed" | "document";
-
-export function timestamp(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
-}
-
-export function parseTimestamp(value: string): number {
-  return Date.parse(`${value.length === 10 ? `${value} 00:00:00` : value}Z`.replace(" ", "T"));
-}
-
-export function shortUrl(link: Pick<LinkRecord, "domain" | "alias">, baseUrl: string): string {
-  return `${link.domain ?? baseUrl}/${link.alias}`;
-}
-
-/** A QR code's tracked link: scanning it counts a scan (`/qr/{code}`). */
-export function qrUrl(qr: Pick<QrRecord, "code">, baseUrl: string): string {
-  return `${baseUrl}/qr/${qr.code}`;
-}
 
 export function accountView(user: UserRecord, plans: PlanRecord[]) {
   const plan = plans.find((candidate) => candidate.id === user.planId);
@@ -36,38 +22,6 @@ export function accountView(user: UserRecord, plans: PlanRecord[]) {
 
 export function userView(user: UserRecord, plans: PlanRecord[]) {
   return { ...accountView(user, plans), planid: user.planId, apikey: user.apiKey };
-}
-
-export function linkListView(link: LinkRecord, baseUrl: string, mode: Mode) {
-  return {
-    id: link.id,
-    alias: link.alias,
-    shorturl: shortUrl(link, baseUrl),
-    longurl: link.url,
-    clicks: mode === "deployed" ? String(link.stats.clicks) : link.stats.clicks,
-    title: link.metatitle,
-    description: link.metadescription,
-    date: link.date,
-  };
-}
-
-function targetMap(entries: Array<[string, string]>, mode: Mode) {
-  if (entries.length === 0) return mode === "deployed" ? [] : {};
-  return Object.fromEntries(entries.map(([name, link]) => [name.toLowerCase(), link]));
-}
-
-export function linkDetailsView(link: LinkRecord, baseUrl: string, mode: Mode) {
-  return {
-    id: link.id,
-    shorturl: shortUrl(link, baseUrl),
-    longurl: link.url,
-    title: link.metatitle,
-    description: link.metadescription,
-    location: targetMap(link.geotarget.map((target) => [target.location, target.link]), mode),
-    device: targetMap(link.devicetarget.map((target) => [target.device, target.link]), mode),
-    expiry: link.expiry,
-    date: link.date,
-  };
 }
 
 const TOP = 10;

@@ -1,54 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import QRCode from "qrcode";
-import type { QrRecord } from "./state";
-import { SaveError, type Store } from "./store";
-import { parseTimestamp, qrUrl } from "./views";
-import { destinationFor, recordVisit, visitorOf } from "./visits";
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-function page(response: ServerResponse, status: number, title: string, body: string): void {
-  response.writeHead(status, { "Content-Type": "text/html; charset=utf-8" });
-  response.end(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`);
-}
-
-export function notFoundPage(response: ServerResponse, status = 404): void {
-  page(response, status, status === 405 ? "405 Method Not Allowed" : "404 Not Found", `<h1>${status === 405 ? "405 Method Not Allowed" : "404 Not Found"}</h1>`);
-}
-
-/** What a QR code encodes: its tracked link for links, the content itself for the rest. */
-export function qrContent(qr: QrRecord, baseUrl: string): string {
-  const data = qr.data as Record<string, string>;
-  switch (qr.type) {
-    case "link":
-      return qrUrl(qr, baseUrl);
-    case "email":
-      return `mailto:${data.email}?subject=${encodeURIComponent(data.subject ?? "")}&body=${encodeURIComponent(data.body ?? "")}`;
-    case "sms":
-      return `SMSTO:${data.phone}:${data.message ?? ""}`;
-    case "phone":
-      return `tel:${String(qr.data)}`;
-    case "wifi":
-      return `WIFI:T:${data.encryption ?? "WPA"};S:${data.ssid};P:${data.password ?? ""};;`;
-    case "vcard":
-      return [
-        "BEGIN:VCARD",
-        "VERSION:3.0",
-        `N:${data.lastname ?? ""};${data.firstname ?? ""}`,
-        `FN:${[data.firstname, data.lastname].filter(Boolean).join(" ") || data.organization || ""}`,
-        data.organization ? `ORG:${data.organization}` : "",
-        data.phone ? `TEL;TYPE=WORK:${data.phone}` : "",
-        data.cell ? `TEL;TYPE=CELL:${data.cell}` : "",
-        data.email ? `EMAIL:${data.email}` : "",
-        data.site ? `URL:${data.site}` : "",
-        "END:VCARD",
-      ]
-        .filter(Boolean)
-        .join("\n");
-    default:
-      return String(qr.data);
-  }
-}
+import { SaveError, type Store } from "../persistence/store";
+import { qrContent } from "../views/addresses";
+import { parseTimestamp } from "../views/dates";
+import { recordVisit } from "../visits/stats";
+import { destinationFor, visitorOf } from "../visits/visitor";
+import { escapeHtml, page } from "./html";
 
 /**
  * A Location header's value: header values must be Latin-1, so a URL with other characters is sent

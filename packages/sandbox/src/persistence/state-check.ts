@@ -1,5 +1,6 @@
-import { countMap, type State, type Stats } from "./state";
-import { isRecord } from "./values";
+import { isRecord } from "../values";
+import { countMap, type Stats } from "../visits/stats";
+import type { State } from "./state";
 
 /**
  * The check of a data file's state before the sandbox uses it: every collection an array of

@@ -1,33 +1,10 @@
 /**
  * The shape of the sandbox's data: the records of each collection and the state that holds them,
- * read by the store (in memory) and by the data file (on disk) alike.
+ * read by the store (in memory) and by the data file (on disk) alike. The link record lives with
+ * its fields and views in `routes/link-record.ts`.
  */
-
-/** A map of counts keyed by what visitors send (referrers...): no prototype, so `constructor` or `__proto__` is a key like any other. */
-export function countMap(entries: Iterable<[string, number]> = []): Record<string, number> {
-  const map = Object.create(null) as Record<string, number>;
-  for (const [key, count] of entries) map[key] = count;
-  return map;
-}
-
-export interface Targets {
-  geotarget: Array<{ location: string; link: string }>;
-  devicetarget: Array<{ device: string; link: string }>;
-  parameters: Array<{ name: string; value: string }>;
-}
-
-/** Aggregated visits of a link or scans of a QR code. The maps have no prototype: their keys come from visitors. */
-export interface Stats {
-  clicks: number;
-  visitors: string[];
-  countries: Record<string, number>;
-  referrers: Record<string, number>;
-  browsers: Record<string, number>;
-  os: Record<string, number>;
-  social: Record<string, number>;
-  /** Every visitor id hashed into a bitmap (base64), for the unique count once `visitors` is full. */
-  sketch?: string;
-}
+import type { LinkRecord } from "../routes/link-record";
+import type { Stats } from "../visits/stats";
 
 export interface UserRecord {
   id: number;
@@ -63,22 +40,6 @@ export interface OverlayRecord {
   type: "message" | "contact";
   name: string;
   date: string;
-}
-
-export interface LinkRecord extends Targets {
-  id: number;
-  userId: number;
-  alias: string;
-  /** The branded domain (with scheme), or null for the service's own. */
-  domain: string | null;
-  url: string;
-  type: string;
-  password: string | null;
-  expiry: string | null;
-  metatitle: string;
-  metadescription: string;
-  date: string;
-  stats: Stats;
 }
 
 export interface PixelRecord {
@@ -130,10 +91,6 @@ export interface State {
   qrs: QrRecord[];
   plans: PlanRecord[];
   sso: SsoToken[];
-}
-
-export function emptyStats(): Stats {
-  return { clicks: 0, visitors: [], countries: countMap(), referrers: countMap(), browsers: countMap(), os: countMap(), social: countMap() };
 }
 
 export function emptyState(): State {

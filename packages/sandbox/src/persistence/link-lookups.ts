@@ -1,4 +1,5 @@
-import { newestFirst, type LinkRecord } from "./state";
+import type { LinkRecord } from "../routes/link-record";
+import { newestFirst } from "./state";
 
 function pushTo<K>(map: Map<K, LinkRecord[]>, key: K, link: LinkRecord): void {
   const list = map.get(key);
@@ -32,7 +33,7 @@ function sortedPosition(list: LinkRecord[], link: LinkRecord): number {
  * operations; rebuilt when `state.links` was replaced or changed length behind the store's back
  * (tests push links directly).
  */
-export class LinkIndex {
+export class LinkLookups {
   private source: LinkRecord[] | undefined;
   private length = -1;
   private byId = new Map<number, LinkRecord>();

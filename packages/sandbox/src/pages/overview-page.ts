@@ -5,17 +5,18 @@
  * an independent check of the client. No script runs on the page.
  */
 import type { ServerResponse } from "node:http";
-import { newestFirst, type LinkRecord, type QrRecord, type Stats } from "./state";
-import type { Store } from "./store";
-import { qrUrl, shortUrl } from "./views";
-import { uniqueVisitors } from "./visits";
+import { newestFirst, type QrRecord } from "../persistence/state";
+import type { Store } from "../persistence/store";
+import type { LinkRecord } from "../routes/link-record";
+import { qrUrl, shortUrl } from "../views/addresses";
+import { uniqueVisitors, type Stats } from "../visits/stats";
+import { escapeHtml } from "./html";
 
 /** Cards per kind: a sandbox seeded with 100,000 links still answers a small page. */
 const MAX_CARDS = 50;
 const TOP = 5;
 const MAX_LABEL = 60;
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 const cut = (value: string) => (value.length > MAX_LABEL ? `${value.slice(0, MAX_LABEL - 1)}…` : value);
 const number = (value: number) => value.toLocaleString("en-US");
 

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { applyFault } from "./apply-fault";
+import { applyFault } from "../faults/apply-fault";
+import { notFoundPage } from "../pages/html";
+import { SaveError } from "../persistence/store";
+import { findRoute } from "../routes";
+import { Failure, type ApiBody } from "../routes/shared";
+import type { Sandbox } from "../sandbox";
+import { errorText } from "../values";
 import { bearerKey, parseObject, readBody, sendJson } from "./http-io";
-import { notFoundPage } from "./public";
 import type { RateWindows } from "./rate-windows";
 import type { RequestLog } from "./request-log";
-import { findRoute } from "./routes";
-import { Failure, type ApiBody } from "./routes/shared";
-import type { Sandbox } from "./sandbox";
-import { SaveError } from "./store";
-import { errorText } from "./values";
 
 /** What serving `/api/*` needs beside the request: the sandbox it answers for and the server's own bookkeeping. */
 export interface ApiServer {

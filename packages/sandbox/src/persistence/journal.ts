@@ -1,4 +1,4 @@
-import { isRecord } from "./values";
+import { isRecord } from "../values";
 
 /**
  * The journal beside a data file's snapshot (`FILE.journal`): a header line naming the snapshot's

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FaultKind, FaultRule } from "./faults";
+import type { FaultKind, FaultRule } from "./fault-injector";
 
 /** What a failing server, or a proxy before it, sends instead of the API's JSON: one answer per fault that answers at once. */
 const FAULT_ANSWERS: Record<Exclude<FaultKind, "drop" | "delay">, { status: number; headers: Record<string, string>; body: string }> = {
