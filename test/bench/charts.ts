@@ -4,7 +4,8 @@
  * counts), and hostile statistics (10,000 countries, names of 1 MB) beside parsing the same answer.
  */
 import { performance } from 'node:perf_hooks';
-import { clickChart, StatisticsSchema } from '@linkshort/client';
+import { clickChart } from '@linkshort/client';
+import { StatisticsSchema } from '../../packages/client/src/resources/shared';
 import { ms, percentile, type Row } from './row';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);

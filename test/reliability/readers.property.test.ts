@@ -6,7 +6,8 @@
 import { deepStrictEqual } from 'node:assert';
 import fc from 'fast-check';
 import * as z from 'zod/v4';
-import { count, flag, identifier, isDecimalString, LinkShortClient, text } from '@linkshort/client';
+import { LinkShortClient } from '@linkshort/client';
+import { count, flag, identifier, isDecimalString, text } from '../../packages/client/src/resources/fields';
 import { HttpCore } from '../../packages/client/src/http';
 import { readerOf, Rejected } from '../../packages/client/src/readers';
 

@@ -3,7 +3,7 @@ import { accountId } from "./link-index/account";
 import type { CoreClientOptions } from "./options";
 import { AccountResource } from "./resources/account";
 import { DomainsResource } from "./resources/domains";
-import { LinksResource } from "./resources/links";
+import { LinksResource } from "./resources/links/links";
 import { OverlaysResource, SplashPagesResource } from "./resources/pages";
 import { PixelsResource } from "./resources/pixels";
 import { PlansResource } from "./resources/plans";

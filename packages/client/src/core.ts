@@ -1,25 +1,80 @@
 /**
  * The client with no default transport: for hosts that bring their own HTTP and timers (n8n).
  * Nothing reachable from here imports anything but `zod/v4` or touches timers or process globals.
+ *
+ * Every name here is public surface, listed by test/public-surface.test.ts.
  */
 export { LinkShortClient } from "./client";
 export type { CoreClientOptions, RateLimitOptions, RequestOptions } from "./options";
-export * from "./errors";
-export * from "./inputs";
-export * from "./schemas";
-export { PagePromise } from "./pagination";
-export { LARGE_PAGE_SIZE, SAFE_PAGE_SIZE, pageSizeAfter } from "./page-size";
+export {
+  AbortedError,
+  ApiError,
+  AuthenticationError,
+  ConnectionError,
+  LinkShortError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ResponseError,
+  ResponseTooLargeError,
+  TimeoutError,
+  TooManyPagesError,
+  ValidationError,
+  type FieldIssue,
+} from "./errors";
+
+export { IdSchema, formatTimestamp, isHttpUrl } from "./resources/fields";
+export { PaginationSchema, type Created, type MessageResult, type PageLimit, type PaginationInput, type Statistics } from "./resources/shared";
+export type { Account, AccountUpdateInput } from "./resources/account";
+export type { Domain, DomainCreateInput, DomainUpdateInput } from "./resources/domains";
+export type { Overlay, SplashPage } from "./resources/pages";
+export type { LinkChange } from "./resources/links/links";
+export {
+  LinkCreateSchema,
+  LinkListSchema,
+  LinkUpdateSchema,
+  REDIRECT_TYPES,
+  type Link,
+  type LinkCreated,
+  type LinkCreateInput,
+  type LinkDetails,
+  type LinkListInput,
+  type LinkUpdated,
+  type LinkUpdateInput,
+  type LinkWithStats,
+  type RedirectType,
+} from "./resources/links/schemas";
+export { UTM_FIELDS, UtmSchema, type Utm, type UtmField } from "./resources/links/utm";
+export { PIXEL_TYPES, type Pixel, type PixelCreateInput, type PixelType, type PixelUpdateInput } from "./resources/pixels";
+export { PLAN_TYPES, PlanSubscribeSchema, type Plan, type PlanSubscribeInput } from "./resources/plans";
+export {
+  QR_DATA_SCHEMAS,
+  QR_TYPES,
+  QrCodeCreateSchema,
+  WIFI_ENCRYPTIONS,
+  type QrCode,
+  type QrCodeCreated,
+  type QrCodeCreateInput,
+  type QrCodeUpdateInput,
+  type QrCodeWithStats,
+  type QrData,
+  type QrType,
+} from "./resources/qr-codes";
+export { USER_FILTERS, UserCreateSchema, UserListSchema, type LoginLink, type User, type UserCreated, type UserCreateInput, type UserListInput } from "./resources/users";
+
+export { PagePromise, type Page } from "./pagination";
+export { LARGE_PAGE_SIZE } from "./page-size";
 export { RateLimiter, type RateLimitHeadroom } from "./rate-limit";
 export type { Sleep, Transport, TransportRequest, TransportResponse } from "./transport";
+
 export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SearchOrder, type SyncOptions } from "./link-index/link-index";
 export { AccountRegistry, LinkIndexRegistry, MAX_INDEXED_ACCOUNTS } from "./link-index/registry";
 export { freshnessSentence } from "./link-index/freshness";
-export { accountBaseUrl, accountId, sha256Hex } from "./link-index/account";
+export { accountId, sha256Hex } from "./link-index/account";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
-export { aliasFromShortUrl, aliasKey, MAX_ADDRESS_LENGTH, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./link-index/short-url";
-export type { LinkChange } from "./resources/links";
-export { createOrReuse, createTracked, hiddenOptionsKey, reusableLink, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
-export { UTM_FIELDS, UtmSchema, withUtm, type Utm, type UtmField } from "./utm";
+export { aliasFromShortUrl, qrCodeUrlKey } from "./link-index/short-url";
+export { createOrReuse, createTracked, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
+
 export { toRgbColour } from "./colour";
 export { clickChart, type ChartStatistics, type ClickChart, type ClickChartOptions } from "./charts";

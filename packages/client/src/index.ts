@@ -5,7 +5,7 @@ import { nodeSleep, undiciTransport } from "./undici-transport";
 
 export * from "./core";
 export { nodeSleep, undiciTransport } from "./undici-transport";
-export { FileIndexStore } from "./link-index/file-store";
+export { FileIndexStore, type FileIndexStoreOptions } from "./link-index/file-store";
 
 export type LinkShortClientOptions = Omit<CoreClientOptions, "transport" | "sleep"> & Partial<Pick<CoreClientOptions, "transport" | "sleep">>;
 

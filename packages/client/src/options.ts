@@ -3,7 +3,7 @@
  * options: a bad one is a `ValidationError` naming it, before anything is sent.
  */
 import type { FieldIssue } from "./errors";
-import { isHttpUrl } from "./inputs";
+import { isHttpUrl } from "./resources/fields";
 import type { RateLimiter } from "./rate-limit";
 import type { Sleep, Transport } from "./transport";
 

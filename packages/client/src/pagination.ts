@@ -1,5 +1,14 @@
 import { TooManyPagesError } from "./errors";
-import type { Page } from "./schemas";
+
+/** One page of a list, with its items. */
+export interface Page<T> {
+  items: T[];
+  result: number;
+  perpage: number;
+  currentpage: number;
+  nextpage: number | null;
+  maxpage: number;
+}
 
 /** Pages one walk reads at most unless the client says otherwise (`maxPages`). */
 export const DEFAULT_MAX_PAGES = 10_000;

@@ -1,6 +1,7 @@
 import { inflateSync } from "node:zlib";
 import fc from "fast-check";
-import { clickChart, StatisticsSchema, type Statistics } from "../src/core";
+import { clickChart, type Statistics } from "../src/core";
+import { StatisticsSchema } from "../src/resources/shared";
 import { zlibCompress } from "../src/charts/png";
 import { barsOf, decodePng } from "../../../test/charts/png-reader";
 

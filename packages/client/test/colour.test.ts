@@ -1,4 +1,4 @@
-import { isRgbColour } from "../src/inputs";
+import { isRgbColour } from "../src/resources/fields";
 import { MAX_COLOUR_INPUT_LENGTH, toRgbColour } from "../src/colour";
 
 describe("toRgbColour", () => {

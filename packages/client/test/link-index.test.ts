@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createOrReuse, shortUrlKey } from "../src";
+import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createOrReuse } from "../src";
+import { shortUrlKey } from "../src/link-index/short-url";
 import { fillLinks } from "./fill-links";
 
 const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));

@@ -1,5 +1,6 @@
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { LinkShortClient, ValidationError, withUtm } from "../src";
+import { LinkShortClient, ValidationError } from "../src";
+import { withUtm } from "../src/resources/links/utm";
 
 describe("UTM fields", () => {
   let sandbox: Sandbox;

@@ -3,7 +3,6 @@ import {
   formatTimestamp,
   REDIRECT_TYPES,
   UTM_FIELDS,
-  TIMESTAMP_PATTERN,
   type LinkCreateInput,
   type LinkDetails,
   type LinkUpdateInput,
@@ -113,6 +112,9 @@ export function targetsToText(map: Record<string, string>): string {
     .map(([name, link]) => `${name} = ${link}`)
     .join("\n");
 }
+
+/** The API's `YYYY-MM-DD HH:MM:SS`. */
+const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 const localTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 

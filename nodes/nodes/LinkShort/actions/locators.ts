@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
-import { freshnessSentence, MAX_ADDRESS_LENGTH, qrCodeUrlKey, type LinkShortClient } from '@linkshort/client/core';
+import { freshnessSentence, qrCodeUrlKey, type LinkShortClient } from '@linkshort/client/core';
 import { linkIndexFor } from '../../shared/accountIndexes';
 
 interface LocatorKind {
@@ -56,6 +56,9 @@ function asId(value: unknown): number {
 const BY_URL_MAX_SWEEP_PAGES = 100;
 /** QR code pages one By URL lookup reads at most (QR codes are not indexed; accounts hold few). */
 const BY_URL_MAX_QR_PAGES = 50;
+
+/** Longer text is not an address anyone pasted: a lookup's memo key keeps at most this much of it. */
+const MAX_ADDRESS_LENGTH = 4_096;
 
 /** What each execution's client has already resolved: each distinct address costs one lookup per execution. */
 const resolvedAddresses = new WeakMap<LinkShortClient, Map<string, Promise<number>>>();

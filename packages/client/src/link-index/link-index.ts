@@ -1,10 +1,10 @@
 import type { LinkShortClient } from "../client";
 import { AbortedError } from "../errors";
-import { PagePromise } from "../pagination";
+import { PagePromise, type Page } from "../pagination";
 import { pageSizeToAsk, recordPageSize, SAFE_PAGE_SIZE } from "../page-size";
 import type { RequestOptions } from "../resources/shared";
-import type { LinkChange } from "../resources/links";
-import type { Link, Page } from "../schemas";
+import type { LinkChange } from "../resources/links/links";
+import type { Link } from "../resources/links/schemas";
 import type { Sleep } from "../transport";
 import { LinkTable, tableQuery } from "./link-table";
 import type { IndexedLink } from "./search";

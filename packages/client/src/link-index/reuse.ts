@@ -1,8 +1,7 @@
 import type { LinkShortClient } from "../client";
 import { NotFoundError } from "../errors";
-import { LinkCreateSchema, type LinkCreateInput } from "../inputs";
-import type { LinkCreated, LinkDetails } from "../schemas";
-import { withUtm } from "../utm";
+import { LinkCreateSchema, REUSE_DETAILS_MATCH, type LinkCreated, type LinkCreateBody, type LinkCreateInput, type LinkDetails } from "../resources/links/schemas";
+import { withUtm } from "../resources/links/utm";
 import { validate } from "../validate";
 import type { LinkIndex } from "./link-index";
 import type { IndexedLink } from "./search";
@@ -16,33 +15,18 @@ export interface CreateOrReuseOptions {
 
 export type ReusableLink = LinkCreated & { reused: boolean };
 
-type CheckedInput = ReturnType<typeof checkedBody>;
-
-const checkedBody = (input: LinkCreateInput) => withUtm(validate(LinkCreateSchema, input, "links.create"));
+const checkedBody = (input: LinkCreateInput): LinkCreateBody => withUtm(validate(LinkCreateSchema, input, "links.create"));
 
 /**
  * What a link was made with that neither the list nor a link's GET shows (redirect type,
  * parameters with the UTM fields, whether it has a password), as the index records it for the
  * links it saw made. A link without this record cannot be compared on them.
  */
-export function hiddenOptionsKey(body: Pick<CheckedInput, "type" | "password" | "parameters">): string {
+export function hiddenOptionsKey(body: Pick<LinkCreateBody, "type" | "password" | "parameters">): string {
   const type = body.type === undefined ? "direct" : String(body.type);
   const parameters = (body.parameters ?? []).map(({ name, value }) => [name, value]);
   return JSON.stringify([body.password === undefined ? 0 : 1, type, parameters]);
 }
-
-/** `{location: link}` of a GET's answer, from the input's list (the server lower-cases the names). */
-function targetsOf<K extends string>(targets: Array<Record<K | "link", string>> | undefined, key: K): string {
-  const entries = (targets ?? []).map((target) => [target[key].trim().toLowerCase(), target.link] as const);
-  return JSON.stringify(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-const sortedTargets = (map: Record<string, string>) =>
-  JSON.stringify(Object.entries(map).map(([name, link]) => [name.toLowerCase(), link] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-
-/** Some servers keep only the date part of an expiry. */
-const sameExpiry = (asked: string | undefined, held: string | null) =>
-  asked === undefined ? held === null : held !== null && (held === asked || (held.length === 10 && asked.startsWith(held)));
 
 /** Whether the host a link's short URL is on is the one asked for (the service's own when none). */
 function onDomain(link: IndexedLink, domain: string | undefined, client: LinkShortClient): boolean {
@@ -50,14 +34,31 @@ function onDomain(link: IndexedLink, domain: string | undefined, client: LinkSho
   return host !== undefined && shortUrlKey(link.shorturl)?.startsWith(`${host}/`) === true;
 }
 
+type DetailsMatch = (asked: unknown, details: LinkDetails) => boolean;
+
+const DETAILS_MATCHES = Object.entries(REUSE_DETAILS_MATCH).filter((entry): entry is [keyof LinkCreateBody, DetailsMatch] => typeof entry[1] === "function");
+
+/**
+ * The fields the details never show that reuse compares all the same: the alias and the domain
+ * with the index's copy, the redirect type and the parameters with what the index recorded when
+ * the link was made.
+ */
+const COMPARED_UNSHOWN = new Set<string>(["custom", "domain", "type", "parameters"]);
+
+/** Whether every field `body` gives can be compared with a link: one that cannot (a password) makes a new link. */
+function comparable(body: LinkCreateBody): boolean {
+  const compared = (key: string) => COMPARED_UNSHOWN.has(key) || DETAILS_MATCHES.some(([shown]) => shown === key);
+  return Object.entries(body).every(([key, value]) => value === undefined || compared(key));
+}
+
 /**
  * The account's newest indexed link that can be handed back for `body` as it stands in the index:
  * the same long URL, alias (if asked), domain, title and description, and recorded as made with
  * the same redirect type and parameters and no password. Undefined when there is none, or when the
- * request asks for a password (the API never shows one, so no link can be compared with it).
+ * request gives a field no link can be compared on (a password: the API never shows one).
  */
-export function reusableLink(index: LinkIndex, body: CheckedInput, client: LinkShortClient): IndexedLink | undefined {
-  if (body.password !== undefined) return undefined;
+export function reusableLink(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient): IndexedLink | undefined {
+  if (!comparable(body)) return undefined;
   const hidden = hiddenOptionsKey(body);
   return index.findByLongUrl(
     body.url,
@@ -70,17 +71,10 @@ export function reusableLink(index: LinkIndex, body: CheckedInput, client: LinkS
   );
 }
 
-/** Whether the server's copy of a link, read just now, is still what was asked and what the index holds. */
-function stillMatches(details: LinkDetails, candidate: IndexedLink, body: CheckedInput): boolean {
-  return (
-    details.longurl === body.url &&
-    shortUrlKey(details.shorturl) === shortUrlKey(candidate.shorturl) &&
-    details.title === (body.metatitle ?? "") &&
-    details.description === (body.metadescription ?? "") &&
-    sameExpiry(body.expiry, details.expiry) &&
-    sortedTargets(details.location) === targetsOf(body.geotarget, "location") &&
-    sortedTargets(details.device) === targetsOf(body.devicetarget, "device")
-  );
+/** Whether the server's copy of a link, read just now, is still what was asked (every field its details show) and what the index holds. */
+function stillMatches(details: LinkDetails, candidate: IndexedLink, body: LinkCreateBody): boolean {
+  if (shortUrlKey(details.shorturl) !== shortUrlKey(candidate.shorturl)) return false;
+  return DETAILS_MATCHES.every(([key, matches]) => matches(body[key], details));
 }
 
 /**

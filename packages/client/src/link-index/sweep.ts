@@ -5,8 +5,8 @@
  * dates that a page boundary splits are read whole (`walk.ts`). One request per step: the caller
  * paces the steps (`pacing.ts`) and saves after each.
  */
-import { PagePromise } from "../pagination";
-import type { Link, Page } from "../schemas";
+import { PagePromise, type Page } from "../pagination";
+import type { Link } from "../resources/links/schemas";
 import type { LinkTable } from "./link-table";
 import type { IndexedLink } from "./search";
 import type { IndexMeta, SweepState } from "./store";

@@ -1,7 +1,27 @@
-import { AccountUpdateSchema, type AccountUpdateInput } from "../inputs";
-import { AccountSchema, MessageSchema, type Account, type MessageResult } from "../schemas";
+import * as z from "zod/v4";
 import { validate } from "../validate";
-import { dataOf, Resource, type RequestOptions } from "./shared";
+import { email, identifier, password, text, timestamp } from "./fields";
+import { dataOf, MessageSchema, Resource, type MessageResult, type RequestOptions } from "./shared";
+
+export const AccountUpdateSchema = z
+  .strictObject({ email: email.optional(), password: password.optional() })
+  .refine((input) => input.email !== undefined || input.password !== undefined, {
+    message: "give email, password or both",
+    path: ["email"],
+    when: (payload) => payload.issues.length === 0,
+  });
+export type AccountUpdateInput = z.input<typeof AccountUpdateSchema>;
+
+export const AccountSchema = z.object({
+  id: identifier,
+  email: text,
+  username: text,
+  avatar: text,
+  status: text,
+  expires: timestamp,
+  registered: timestamp,
+});
+export type Account = z.output<typeof AccountSchema>;
 
 const AccountAnswer = dataOf(AccountSchema);
 

@@ -1,8 +1,29 @@
-import { DomainCreateSchema, DomainUpdateSchema, PaginationSchema, type DomainCreateInput, type DomainUpdateInput, type PaginationInput } from "../inputs";
+import * as z from "zod/v4";
 import type { PagePromise } from "../pagination";
-import { CreatedSchema, DomainSchema, MessageSchema, type Created, type Domain, type MessageResult } from "../schemas";
 import { validate } from "../validate";
-import { pagedList, Resource, type RequestOptions } from "./shared";
+import { httpUrl, identifier, text } from "./fields";
+import { CreatedSchema, MessageSchema, pagedList, PaginationSchema, Resource, type Created, type MessageResult, type PaginationInput, type RequestOptions } from "./shared";
+
+export const DomainCreateSchema = z.strictObject({
+  domain: httpUrl,
+  redirectroot: httpUrl.optional(),
+  redirect404: httpUrl.optional(),
+});
+export type DomainCreateInput = z.input<typeof DomainCreateSchema>;
+
+export const DomainUpdateSchema = z.strictObject({
+  redirectroot: httpUrl.optional(),
+  redirect404: httpUrl.optional(),
+});
+export type DomainUpdateInput = z.input<typeof DomainUpdateSchema>;
+
+export const DomainSchema = z.object({
+  id: identifier,
+  domain: text,
+  redirectroot: text,
+  redirect404: text,
+});
+export type Domain = z.output<typeof DomainSchema>;
 
 const DomainPage = pagedList(DomainSchema, "domains");
 

@@ -1,7 +1,13 @@
-import { PaginationSchema, type PaginationInput } from "../inputs";
+import * as z from "zod/v4";
 import type { PagePromise } from "../pagination";
-import { OverlaySchema, SplashPageSchema, type Overlay, type SplashPage } from "../schemas";
-import { pagedList, Resource, type RequestOptions } from "./shared";
+import { identifier, text, timestamp } from "./fields";
+import { pagedList, PaginationSchema, Resource, type PaginationInput, type RequestOptions } from "./shared";
+
+export const SplashPageSchema = z.object({ id: identifier, name: text, date: timestamp });
+export type SplashPage = z.output<typeof SplashPageSchema>;
+
+export const OverlaySchema = z.object({ id: identifier, type: text, name: text, date: timestamp });
+export type Overlay = z.output<typeof OverlaySchema>;
 
 const SplashPageList = pagedList(SplashPageSchema, "splash");
 /** The document names the array `cta`; deployed servers name it `overlay`. */

@@ -1,8 +1,35 @@
-import { PaginationSchema, PixelCreateSchema, PixelUpdateSchema, type PaginationInput, type PixelCreateInput, type PixelUpdateInput } from "../inputs";
+import * as z from "zod/v4";
 import type { PagePromise } from "../pagination";
-import { CreatedSchema, MessageSchema, PixelSchema, type Created, type MessageResult, type Pixel } from "../schemas";
 import { validate } from "../validate";
-import { pagedList, Resource, type RequestOptions } from "./shared";
+import { identifier, nonEmpty, text, timestamp } from "./fields";
+import { CreatedSchema, MessageSchema, pagedList, PaginationSchema, Resource, type Created, type MessageResult, type PaginationInput, type RequestOptions } from "./shared";
+
+export const PIXEL_TYPES = [
+  "gtmpixel",
+  "gapixel",
+  "fbpixel",
+  "adwordspixel",
+  "linkedinpixel",
+  "twitterpixel",
+  "adrollpixel",
+  "quorapixel",
+  "pinterest",
+  "bing",
+  "snapchat",
+  "reddit",
+] as const;
+export type PixelType = (typeof PIXEL_TYPES)[number];
+
+const pixelType = z.enum(PIXEL_TYPES, `must be one of ${PIXEL_TYPES.join(", ")}`);
+
+export const PixelCreateSchema = z.strictObject({ type: pixelType, name: nonEmpty, tag: nonEmpty });
+export type PixelCreateInput = z.input<typeof PixelCreateSchema>;
+
+export const PixelUpdateSchema = z.strictObject({ name: nonEmpty.optional(), tag: nonEmpty });
+export type PixelUpdateInput = z.input<typeof PixelUpdateSchema>;
+
+export const PixelSchema = z.object({ id: identifier, type: text, name: text, tag: text, date: timestamp });
+export type Pixel = z.output<typeof PixelSchema>;
 
 const PixelPage = pagedList(PixelSchema, "pixels");
 

@@ -1,9 +1,60 @@
 import * as z from "zod/v4";
-import { IdSchema, PlanSubscribeSchema, type PlanSubscribeInput } from "../inputs";
 import { singlePage, type PagePromise } from "../pagination";
-import { MessageSchema, PlanSchema, type MessageResult, type Plan } from "../schemas";
+import { isPlainObject, normaliser, Rejected } from "../readers";
 import { validateAll } from "../validate";
-import { dataOf, Resource, type RequestOptions } from "./shared";
+import { count, flag, IdSchema, identifier, isEmptyMap, readCount, text, timestampInput, TIMESTAMP_DESCRIPTION } from "./fields";
+import { dataOf, MessageSchema, Resource, type MessageResult, type RequestOptions } from "./shared";
+
+export const PLAN_TYPES = ["monthly", "yearly", "lifetime"] as const;
+
+export const PlanSubscribeSchema = z.strictObject({
+  type: z
+    .enum(PLAN_TYPES, { error: (issue) => (issue.input === undefined ? "is required" : `must be one of ${PLAN_TYPES.join(", ")}`) })
+    .describe("Billing period: monthly, yearly or lifetime"),
+  expiration: timestampInput.optional().describe(`When the subscription ends: ${TIMESTAMP_DESCRIPTION}. Omit to derive it from type`),
+});
+export type PlanSubscribeInput = z.input<typeof PlanSubscribeSchema>;
+
+const featureLimit = z.object({ enabled: flag });
+const countedLimit = z.object({ enabled: flag, count: count });
+const price = normaliser((value): number | null | Rejected => {
+  if (value === null || value === undefined) return null;
+  const parsed = readCount(value);
+  return parsed instanceof Rejected ? new Rejected("expected a price") : parsed;
+});
+const PricesSchema = z.object({ monthly: price, yearly: price, lifetime: price });
+
+export const PlanSchema = z.object({
+  id: identifier,
+  name: text,
+  free: flag,
+  prices: normaliser((value): z.output<typeof PricesSchema> | null | Rejected => {
+    if (isEmptyMap(value)) return null;
+    if (!isPlainObject(value)) return new Rejected("expected prices");
+    const parsed = PricesSchema.safeParse(value);
+    return parsed.success ? parsed.data : new Rejected("expected numeric prices");
+  }),
+  limits: z.object({
+    links: count,
+    clicks: count,
+    retention: count,
+    custom: featureLimit.optional(),
+    multiple: featureLimit.optional(),
+    alias: featureLimit.optional(),
+    device: featureLimit.optional(),
+    geo: featureLimit.optional(),
+    bundle: featureLimit.optional(),
+    parameters: featureLimit.optional(),
+    export: featureLimit.optional(),
+    api: featureLimit.optional(),
+    team: countedLimit.optional(),
+    splash: countedLimit.optional(),
+    overlay: countedLimit.optional(),
+    pixels: countedLimit.optional(),
+    domain: countedLimit.optional(),
+  }),
+});
+export type Plan = z.output<typeof PlanSchema>;
 
 const PlanList = dataOf(z.array(PlanSchema));
 

@@ -1,15 +1,58 @@
+/** What every resource shares: the base class, list parameters and envelopes, and the answers several resources give. */
 import * as z from "zod/v4";
 import type { HttpCore } from "../http";
 import type { RequestOptions } from "../options";
-import { IdSchema } from "../inputs";
 import { ValidationError } from "../errors";
-import { PagePromise } from "../pagination";
+import { PagePromise, type Page } from "../pagination";
 import { pageSizeToAsk, recordPageSize } from "../page-size";
-import { reshaped } from "../readers";
-import { PageInfoSchema, type Page } from "../schemas";
+import { Rejected, normaliser, reshaped } from "../readers";
 import { validate, validateAll } from "../validate";
+import { count, countMap, IdSchema, identifier, positiveInteger, readCount, text } from "./fields";
 
 export type { RequestOptions };
+
+export const PaginationSchema = z.strictObject({
+  limit: positiveInteger.optional().describe("Items per page (default 15)"),
+  page: positiveInteger.optional().describe("Page number, from 1"),
+});
+/**
+ * A list's page size is a number, or `"large"`: as large a page as the account's server gives
+ * (see `page-size.ts`), for callers that read many items. The schemas check numbers; the list
+ * resolves `"large"` to one before they see it.
+ */
+export type PageLimit = number | "large";
+export type PaginationInput = Omit<z.input<typeof PaginationSchema>, "limit"> & { limit?: PageLimit };
+
+/** The numbers of a paged list envelope. */
+export const PageInfoSchema = z.object({
+  result: count,
+  perpage: count,
+  currentpage: count,
+  nextpage: normaliser((value): number | null | Rejected => {
+    if (value === null || value === undefined) return null;
+    const parsed = readCount(value);
+    return parsed instanceof Rejected ? new Rejected("expected a page number") : parsed;
+  }),
+  maxpage: count,
+});
+
+export const CreatedSchema = z.object({ id: identifier });
+export type Created = z.output<typeof CreatedSchema>;
+
+export const MessageSchema = z.object({ message: text });
+export type MessageResult = z.output<typeof MessageSchema>;
+
+/** A link's clicks or a QR code's scans. */
+export const StatisticsSchema = z.object({
+  clicks: count,
+  uniqueClicks: count,
+  topCountries: countMap,
+  topReferrers: countMap,
+  topBrowsers: countMap,
+  topOs: countMap,
+  socialCount: countMap,
+});
+export type Statistics = z.output<typeof StatisticsSchema>;
 
 /** The schema of a paged list envelope whose items are under one of `arrayNames`. */
 export function pagedList<T extends z.ZodType>(item: T, ...arrayNames: string[]) {

@@ -2,7 +2,7 @@
 import { IdSchema, PlanSubscribeSchema, UserCreateSchema, UserListSchema, type User } from "@linkshort/client";
 import * as z from "zod/v4";
 import { CreatedUserOutput, MessageOutput, PlansOutput, UserOutput, UsersOutput, type UserWithoutKey } from "../outputs";
-import { CHANGE, CREATE, described, define, idOf, READ, TIMESTAMP } from "./define";
+import { CHANGE, CREATE, described, define, idOf, READ } from "./define";
 
 /** The user's fields but its API key, listed one by one so that a new field is shown only once it is added here. */
 function withoutKey(user: User): UserWithoutKey {
@@ -27,10 +27,7 @@ export const subscribeUserToPlan = define({
   input: z.strictObject({
     planId: IdSchema.describe("The plan's id"),
     userId: IdSchema.describe("The user's id"),
-    ...described(PlanSubscribeSchema, {
-      type: "Billing period: monthly, yearly or lifetime",
-      expiration: `When the subscription ends: ${TIMESTAMP}. Omit to derive it from type`,
-    }),
+    ...described(PlanSubscribeSchema),
   }),
   output: MessageOutput,
   annotations: CHANGE,
@@ -42,7 +39,7 @@ export const listUsers = define({
   name: "list_users",
   title: "List users (admin)",
   description: "Lists the service's users, optionally only admins, free or pro users, or those with an e-mail address. Administrators only.",
-  input: z.strictObject(described(UserListSchema, { filter: "Only admin, free or pro users", email: "Only users whose e-mail address matches this" })),
+  input: z.strictObject(described(UserListSchema)),
   output: UsersOutput,
   annotations: READ,
   admin: true,
@@ -65,13 +62,7 @@ export const createUser = define({
   title: "Create a user (admin)",
   description: "Creates a user account. Each call creates a new user. Administrators only.",
   input: z.strictObject(
-    described(UserCreateSchema, {
-      username: "3 to 20 letters or digits",
-      email: "The user's e-mail address",
-      password: "At least 5 characters",
-      planid: "The plan to put the user on (from list_plans)",
-      expiration: `When the plan ends: ${TIMESTAMP}`,
-    }),
+    described(UserCreateSchema, { planid: "The plan to put the user on (from list_plans)" }),
   ),
   output: CreatedUserOutput,
   annotations: CREATE,

@@ -137,11 +137,20 @@ export function define<Input extends z.ZodType = typeof NO_ARGUMENTS>(definition
   };
 }
 
-/** The fields of one of the client's input schemas, each described for the model. Every field needs a description. */
-export function described<Shape extends Record<string, z.ZodType>>(schema: z.ZodObject<Shape>, descriptions: { [K in keyof Shape]: string }): Shape {
+/**
+ * The fields of one of the client's input schemas as a tool lists them: described by the client's
+ * schema, or by `overrides` where a tool says more (another tool to ask first). A field with no
+ * description fails here, when the module loads: the model needs one for every field.
+ */
+export function described<Shape extends Record<string, z.ZodType>>(schema: z.ZodObject<Shape>, overrides: { [K in keyof Shape]?: string } = {}): Shape {
   const shape: Record<string, z.ZodType> = {};
-  for (const key of Object.keys(schema.shape)) shape[key] = schema.shape[key]!.describe(descriptions[key]!);
-  // Every key of `Shape` was copied with its own schema, only described.
+  for (const key of Object.keys(schema.shape)) {
+    const field = schema.shape[key]!;
+    const description = overrides[key] ?? field.description;
+    if (description === undefined) throw new Error(`The input field "${key}" has no description`);
+    shape[key] = overrides[key] === undefined ? field : field.describe(description);
+  }
+  // Every key of `Shape` was copied with its own schema, at most described anew.
   return shape as Shape;
 }
 
@@ -150,5 +159,3 @@ export const idOf = (what: string) => ({ id: IdSchema.describe(`The ${what}'s nu
 export const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: true };
 export const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 export const CHANGE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
-
-export const TIMESTAMP = "a date and time formatted YYYY-MM-DD HH:MM:SS, in the server's time zone";

@@ -4,35 +4,18 @@ import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../link-index";
 import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
 import { statisticsChart } from "./chart";
-import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, TIMESTAMP, type ToolContext } from "./define";
+import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 
-const linkFieldDescriptions = {
-  url: "The long URL to shorten, http or https",
-  custom: "Custom alias, the part after the domain: 3 to 50 letters, digits or hyphens. Omit for a generated one",
-  password: "Visitors must enter this password before they are redirected",
-  domain: "A branded domain of the account, as listed by list_domains (e.g. https://go.example.com). Omit for the service's own",
-  expiry: `When the link stops redirecting: ${TIMESTAMP}`,
-  geotarget: "Send visitors from a country elsewhere: [{location: country name, link: URL}]",
-  devicetarget: "Send visitors on a device elsewhere: [{device: e.g. iPhone, Android, link: URL}]",
-  parameters: "Query parameters appended to the long URL: [{name, value}]",
-  utm: "Campaign tracking fields appended to the long URL as utm_source, utm_medium, utm_campaign, utm_term and utm_content: {source, medium, campaign, term, content}, each optional",
-  metatitle: "Title shown when the short link is shared",
-  metadescription: "Description shown when the short link is shared",
-};
+/** What a model is told beyond the client's descriptions: where to find a value with another tool. */
+const DOMAIN_DESCRIPTION = "A branded domain of the account, as listed by list_domains (e.g. https://go.example.com). Omit for the service's own";
 
-export const LinkCreateInput = z.strictObject(
-  described(LinkCreateSchema, {
-    ...linkFieldDescriptions,
-    type: "Redirect type: direct (default), frame, splash, the id of a custom splash page, or overlay-<id> for a call-to-action overlay",
-  }),
-);
+export const LinkCreateInput = z.strictObject(described(LinkCreateSchema, { domain: DOMAIN_DESCRIPTION }));
 
 const LinkUpdateInput = z.strictObject({
   ...idOf("link"),
   ...described(LinkUpdateSchema, {
-    ...linkFieldDescriptions,
+    domain: DOMAIN_DESCRIPTION,
     url: "The long URL, required even when it does not change (then give the current one, from get_link); the short URL stays the same",
-    type: "Redirect type: direct, frame or splash",
   }),
 });
 

@@ -3,7 +3,7 @@ import { PagePromise, PaginationSchema, type LinkShortClient, type Page } from "
 import * as z from "zod/v4";
 import { described, type ToolContext } from "./define";
 
-export const PageInput = z.strictObject(described(PaginationSchema, { limit: "Items per page (default 15)", page: "Page number, from 1" }));
+export const PageInput = z.strictObject(described(PaginationSchema));
 
 type PageArguments = z.output<typeof PageInput>;
 

@@ -7,18 +7,6 @@ import { statisticsChart } from "./chart";
 import { AnswerWithImage, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 import { onePageOf, PageInput } from "./paging";
 
-const qrFieldDescriptions = {
-  type: "What the QR code holds: link, text, email, phone, sms, wifi or vcard",
-  data:
-    "Depends on type. link: a URL string. text: a string (at most 1000 characters). phone: a phone number string. " +
-    "email: {email, subject?, body?}. sms: {phone, message?}. wifi: {ssid, password?, encryption?: WPA, WEP or nopass}. " +
-    "vcard: {firstname?, lastname?, organization?, phone?, cell?, fax?, email?, site?, street?, city?, state?, country?, zip?} with at least a name or organization",
-  background: "Background colour written rgb(r,g,b); default white",
-  foreground: "Foreground colour written rgb(r,g,b); default black",
-  logo: "URL of a .png or .jpg image placed in the middle",
-  name: "A name to find the QR code by",
-};
-
 /** Types whose `data` is an object. */
 const OBJECT_DATA_TYPES = new Set(["email", "sms", "wifi", "vcard"]);
 /** Longer text is not a QR code's data: it is left as it is, for the client to refuse. */
@@ -43,14 +31,14 @@ function dataFromText(args: unknown): unknown {
   }
 }
 
-const QrCodeCreateInput = z.preprocess(dataFromText, z.strictObject(described(QrCodeCreateSchema, qrFieldDescriptions)));
+const QrCodeCreateInput = z.preprocess(dataFromText, z.strictObject(described(QrCodeCreateSchema)));
 
 /**
  * The same input with `data`'s shapes spelled out, so that clients which build a form from the
  * schema (the Inspector, n8n's MCP Client) can send an object for e-mail, SMS, Wi-Fi and vCard codes.
  * Which shape goes with which `type` is the client's rule, checked before anything is sent.
  */
-const QrCodeCreateListedInput = z.strictObject(described(QrCodeCreateSchema, qrFieldDescriptions)).extend({
+const QrCodeCreateListedInput = z.strictObject(described(QrCodeCreateSchema)).extend({
   data: z
     .union([
       z.string().describe("link: a URL; text: up to 1000 characters; phone: a phone number; for email, sms, wifi and vcard also the object's JSON text"),
@@ -59,7 +47,7 @@ const QrCodeCreateListedInput = z.strictObject(described(QrCodeCreateSchema, qrF
       QR_DATA_SCHEMAS.wifi.describe("wifi: the network name (ssid), with an optional password and encryption"),
       QR_DATA_SCHEMAS.vcard.describe("vcard: a contact card with at least a first name, last name or organization"),
     ])
-    .describe(qrFieldDescriptions.data),
+    .describe(QrCodeCreateSchema.shape.data.description ?? ""),
 });
 
 /** A QR code's answer with its image (PNG as image content), or with why there is none. */

@@ -1,20 +1,23 @@
-import { LinkCreateSchema, LinkListSchema, LinkUpdateSchema, type LinkCreateInput, type LinkListInput, type LinkUpdateInput } from "../inputs";
-import type { PagePromise } from "../pagination";
+import type { PagePromise } from "../../pagination";
+import { validate } from "../../validate";
+import { MessageSchema, pagedList, Resource, type MessageResult, type RequestOptions } from "../shared";
 import {
   LinkCreatedSchema,
+  LinkCreateSchema,
+  LinkListSchema,
   LinkSchema,
   LinkUpdatedSchema,
+  LinkUpdateSchema,
   LinkWithStatsSchema,
-  MessageSchema,
   type Link,
   type LinkCreated,
+  type LinkCreateInput,
+  type LinkListInput,
   type LinkUpdated,
+  type LinkUpdateInput,
   type LinkWithStats,
-  type MessageResult,
-} from "../schemas";
-import { withUtm } from "../utm";
-import { validate } from "../validate";
-import { pagedList, Resource, type RequestOptions } from "./shared";
+} from "./schemas";
+import { withUtm } from "./utm";
 
 const LinkPage = pagedList(LinkSchema, "urls");
 
