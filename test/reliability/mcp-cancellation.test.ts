@@ -7,7 +7,7 @@ import { LinkShortClient } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ServerLinkIndex } from "../../packages/mcp/src/link-index";
+import { ServerLinkIndex } from "../../packages/mcp/src/server-index";
 import { createLinkShortMcpServer } from "../../packages/mcp/src/server";
 
 let sandbox: Sandbox;

@@ -8,7 +8,7 @@ import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { fillLinks } from "../../packages/client/test/fill-links";
-import { ServerLinkIndex } from "../../packages/mcp/src/link-index";
+import { ServerLinkIndex } from "../../packages/mcp/src/server-index";
 import { createLinkShortMcpServer } from "../../packages/mcp/src/server";
 
 const COUNT = 10_000;

@@ -4,7 +4,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotoco
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
 import { isLoopback } from "./http";
-import { ServerLinkIndex } from "./link-index";
+import { ServerLinkIndex } from "./server-index";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
 
 /** The base URL as logs may show it: without a user name or password. */

@@ -1,3 +1,3 @@
 export { createLinkShortMcpServer, startHttpServer, type HttpServer, type HttpServerOptions, type LinkShortMcpOptions } from "./server";
 export { clientFromEnvironment, ConfigError, parseCommandLine, type CommandLine } from "./config";
-export { ServerLinkIndex, type FreshnessAnswer, type ServerLinkIndexOptions } from "./link-index";
+export { ServerLinkIndex, type FreshnessAnswer, type ServerLinkIndexOptions } from "./server-index";

@@ -15,7 +15,7 @@ import {
 import packageJson from "../package.json";
 import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION } from "./apps";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
-import { serverLinkIndexFor, type ServerLinkIndex } from "./link-index";
+import { serverLinkIndexFor, type ServerLinkIndex } from "./server-index";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
 import { AnswerWithImage, type ToolContext, type ToolDefinition } from "./tools/define";
 

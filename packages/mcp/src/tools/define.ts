@@ -12,7 +12,7 @@ import { IdSchema, type LinkShortClient } from "@linkshort/client";
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import { STATISTICS_VIEW_TOOL_META } from "../apps";
-import type { ServerLinkIndex } from "../link-index";
+import type { ServerLinkIndex } from "../server-index";
 
 /** What a tool's work gets: the client, the server's link index, and the signal that ends the call (cancelled or past its deadline). */
 export interface ToolContext {

@@ -1,7 +1,7 @@
 /** The link tools: shorten_link, get_link, update_link and delete_link, and the link inputs that shorten_links shares. */
 import { createOrReuse, createTracked, LinkCreateSchema, LinkUpdateSchema, type LinkCreateInput as ClientLinkCreateInput } from "@linkshort/client";
 import * as z from "zod/v4";
-import { SWEEP_PAGES_PER_CALL } from "../link-index";
+import { SWEEP_PAGES_PER_CALL } from "../server-index";
 import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
 import { statisticsChart } from "./chart";
 import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
