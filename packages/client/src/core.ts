@@ -14,10 +14,10 @@ export type { Sleep, Transport, TransportRequest, TransportResponse } from "./tr
 export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SearchOrder, type SyncOptions } from "./link-index/link-index";
 export { AccountRegistry, LinkIndexRegistry, MAX_INDEXED_ACCOUNTS } from "./link-index/registry";
 export { freshnessSentence } from "./link-index/freshness";
-export { accountBaseUrl, accountId, sha256Hex } from "./link-index/account";
+export { accountBaseUrl, accountId, sha256Hex } from "./account-id";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
-export { aliasFromShortUrl, aliasKey, MAX_ADDRESS_LENGTH, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./link-index/short-url";
+export { aliasFromShortUrl, aliasKey, MAX_ADDRESS_LENGTH, qrCodeUrlKey, shortUrlKey, trimTrailingSlashes } from "./addresses";
 export type { LinkChange } from "./resources/links";
 export { createOrReuse, createTracked, hiddenOptionsKey, reusableLink, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 export { UTM_FIELDS, UtmSchema, withUtm, type Utm, type UtmField } from "./utm";

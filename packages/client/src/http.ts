@@ -1,8 +1,8 @@
 import type * as z from "zod/v4";
 import { clientErrorOf, envelopeOf, excerptOf } from "./answers";
 import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "./errors";
-import { trimTrailingSlashes } from "./link-index/short-url";
-import { accountId } from "./link-index/account";
+import { trimTrailingSlashes } from "./addresses";
+import { accountId } from "./account-id";
 import { clientOptionIssues, requestOptionIssues, type CoreClientOptions, type RequestOptions } from "./options";
 import { sharedLimiter, type Clock, type RateLimiter, type RateLimitHeadroom } from "./rate-limit";
 import { DEFAULT_MAX_PAGES } from "./pagination";

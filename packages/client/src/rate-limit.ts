@@ -1,5 +1,5 @@
 import { AbortedError } from "./errors";
-import { accountId } from "./link-index/account";
+import { accountId } from "./account-id";
 import { isPlausibleReset, resetOf } from "./window-reset";
 import type { Sleep, TransportResponse } from "./transport";
 import { headerValue } from "./transport";

@@ -8,7 +8,7 @@ import type { Link, Page } from "../schemas";
 import type { Sleep } from "../transport";
 import { LinkTable, tableQuery } from "./link-table";
 import type { IndexedLink } from "./search";
-import { aliasFromShortUrl } from "./short-url";
+import { aliasFromShortUrl } from "../addresses";
 import { isStoredIndex, MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredLink } from "./store";
 import { SweepPacer } from "./pacing";
 import { startSweep, sweepStep, type SweepHost } from "./sweep";

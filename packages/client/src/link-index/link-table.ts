@@ -5,7 +5,7 @@
  * the date as seconds, and one map from alias to ids.
  */
 import { MAX_QUERY_WORDS, RANK, type IndexedLink } from "./search";
-import { aliasKey, MAX_ADDRESS_LENGTH, shortUrlKey } from "./short-url";
+import { aliasKey, MAX_ADDRESS_LENGTH, shortUrlKey } from "../addresses";
 import type { StoredLink } from "./store";
 
 /** Which fields hold capital letters (searched with a case-insensitive pattern, not `indexOf`). */
