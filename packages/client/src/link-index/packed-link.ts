@@ -4,7 +4,6 @@
  * case-insensitive pattern), the short URL kept as a shared prefix and the alias, the date as
  * seconds, the walk's generation and the case bits in one number.
  */
-import type { StoredLink } from "./store";
 
 /** Which fields hold capital letters (searched with a case-insensitive pattern, not `indexOf`). */
 export const MIXED_ALIAS = 1;
@@ -33,7 +32,7 @@ export const mixedOf = (entry: Entry) => entry.seenAndMixed & 15;
 const hasCapitals = (text: string) => text !== text.toLowerCase();
 
 /** `seen` and the MIXED_ bits of `link`'s fields, packed as `seenAndMixed` keeps them. */
-export function seenAndMixedOf(link: StoredLink): number {
+export function seenAndMixedOf(link: { seen: number; alias: string; longurl: string; title: string; description: string }): number {
   return (
     link.seen * 16 +
     ((hasCapitals(link.alias) ? MIXED_ALIAS : 0) |
