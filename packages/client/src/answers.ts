@@ -14,7 +14,7 @@ import {
   ResponseError,
   TimeoutError,
 } from "./errors";
-import { resetOf } from "./window-reset";
+import { spentWindowResetOf } from "./rate-window";
 import { headerValue, type TransportRequest, type TransportResponse } from "./transport";
 
 type Redact = (text: string) => string;
@@ -68,10 +68,7 @@ function retryAfterMs(value: unknown, now: number): number | undefined {
 }
 
 function rateLimitError(message: string, status: number, retryAfter: unknown, response: TransportResponse, now: number): RateLimitError {
-  // The window's reset says when the limit lifts only if the answer says that window is spent: a
-  // proxy's 429 that passes on headers of a window with requests left lifts at its Retry-After.
-  const windowHasRoom = Number(headerValue(response.headers, "x-ratelimit-remaining")) > 0;
-  return new RateLimitError(message, status, retryAfterMs(retryAfter, now), windowHasRoom ? undefined : resetOf(response));
+  return new RateLimitError(message, status, retryAfterMs(retryAfter, now), spentWindowResetOf(response));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { HttpCore } from "./http";
-import { accountId } from "./link-index/account";
+import { accountId } from "./account-id";
 import type { CoreClientOptions } from "./options";
 import { AccountResource } from "./resources/account";
 import { DomainsResource } from "./resources/domains";

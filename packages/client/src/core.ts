@@ -70,10 +70,10 @@ export type { Sleep, Transport, TransportRequest, TransportResponse } from "./tr
 export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SearchOrder, type SyncOptions } from "./link-index/link-index";
 export { AccountRegistry, LinkIndexRegistry, MAX_INDEXED_ACCOUNTS } from "./link-index/registry";
 export { freshnessSentence } from "./link-index/freshness";
-export { accountId, sha256Hex } from "./link-index/account";
+export { accountId, sha256Hex } from "./account-id";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
-export { aliasFromShortUrl, qrCodeUrlKey } from "./link-index/short-url";
+export { aliasFromShortUrl, qrCodeUrlKey } from "./addresses";
 export { createOrReuse, createTracked, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 
 export { toRgbColour } from "./colour";

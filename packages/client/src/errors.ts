@@ -1,4 +1,4 @@
-import { isPlausibleReset } from "./window-reset";
+import { isPlausibleReset } from "./rate-window";
 
 /** One field of the input that failed validation, and why. */
 export interface FieldIssue {

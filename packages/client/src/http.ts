@@ -1,10 +1,11 @@
 import type * as z from "zod/v4";
 import { clientErrorOf, envelopeOf, excerptOf } from "./answers";
 import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "./errors";
-import { trimTrailingSlashes } from "./link-index/short-url";
-import { accountId } from "./link-index/account";
+import { trimTrailingSlashes } from "./addresses";
+import { accountId } from "./account-id";
 import { clientOptionIssues, requestOptionIssues, type CoreClientOptions, type RequestOptions } from "./options";
-import { sharedLimiter, type Clock, type RateLimiter, type RateLimitHeadroom } from "./rate-limit";
+import { sharedLimiter } from "./limiter-registry";
+import type { Clock, RateLimiter, RateLimitHeadroom } from "./rate-limit";
 import { DEFAULT_MAX_PAGES } from "./pagination";
 import { readerOf, Rejected } from "./readers";
 import { keyRedactor } from "./redact";
@@ -54,12 +55,12 @@ export class HttpCore {
     this.transport = options.transport;
     this.clock = { now: options.now ?? Date.now, sleep: options.sleep };
     this.random = options.random ?? Math.random;
+    this.account = accountId(this.baseUrl, options.apiKey);
     const rateLimit = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
-    this.limiter = rateLimit ? (rateLimit.limiter ?? sharedLimiter(this.baseUrl, options.apiKey)) : undefined;
+    this.limiter = rateLimit ? (rateLimit.limiter ?? sharedLimiter(this.account)) : undefined;
     this.maxRateLimitWaitMs = rateLimit?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
-    this.account = accountId(this.baseUrl, options.apiKey);
     this.defaults = {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,

@@ -57,6 +57,19 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   /**
+   * A page size of at most `maxLimit` and the page number whose page holds list positions `first`
+   * to `last` (counted from 0); undefined when no such page does. The one rule for reading a run of
+   * items whole (a run of equal dates that pages split) in every front end.
+   */
+  static pageHolding(first: number, last: number, maxLimit: number): { page: number; limit: number } | undefined {
+    for (let limit = last - first + 1; limit <= maxLimit; limit += 1) {
+      const page = Math.floor(first / limit) + 1;
+      if (page * limit > last) return { page, limit };
+    }
+    return undefined;
+  }
+
+  /**
    * Every page from the first, up to the one `isLastPage` says ends the list. Fails with
    * `TooManyPagesError` rather than read more than `maxPages` pages.
    */

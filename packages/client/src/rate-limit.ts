@@ -1,8 +1,6 @@
 import { AbortedError } from "./errors";
-import { accountId } from "./link-index/account";
-import { isPlausibleReset, resetOf } from "./window-reset";
+import { windowEnded, windowOf } from "./rate-window";
 import type { Sleep, TransportResponse } from "./transport";
-import { headerValue } from "./transport";
 
 export interface Clock {
   now: () => number;
@@ -38,7 +36,7 @@ export class RateLimiter {
 
   /** Counts a request as in flight if it may leave at once (the common case, with no promise); false otherwise. */
   tryAcquire(now: number): boolean {
-    if (this.resetAt !== undefined && now >= this.resetAt) return false;
+    if (windowEnded(this.resetAt, now)) return false;
     if (!this.headersAbsent && (this.remaining === undefined || this.remaining <= 0)) return false;
     if (this.remaining !== undefined) this.remaining -= 1;
     this.inFlight += 1;
@@ -64,7 +62,7 @@ export class RateLimiter {
     for (;;) {
       if (wait.signal?.aborted) throw new AbortedError();
       const now = clock.now();
-      if (this.resetAt !== undefined && now >= this.resetAt) {
+      if (windowEnded(this.resetAt, now)) {
         this.remaining = this.limit;
         this.resetAt = undefined;
         this.blocked = false;
@@ -126,21 +124,20 @@ export class RateLimiter {
    */
   headroom(now: number): RateLimitHeadroom | undefined {
     if (this.headersAbsent || this.limit === undefined || this.remaining === undefined) return undefined;
-    if (this.resetAt !== undefined && now >= this.resetAt) return { limit: this.limit, remaining: this.limit, resetAt: undefined };
+    if (windowEnded(this.resetAt, now)) return { limit: this.limit, remaining: this.limit, resetAt: undefined };
     return { limit: this.limit, remaining: Math.max(0, this.remaining), resetAt: this.resetAt };
   }
 
   /** Records an answer's headers (call before `release`). */
   observe(response: Pick<TransportResponse, "headers">, now: number): void {
-    const limit = Number(headerValue(response.headers, "x-ratelimit-limit"));
-    const remaining = Number(headerValue(response.headers, "x-ratelimit-remaining"));
-    const resetAt = resetOf(response);
-    if (!Number.isFinite(remaining) || headerValue(response.headers, "x-ratelimit-remaining") === undefined || !isPlausibleReset(resetAt, now)) {
+    const word = windowOf(response, now);
+    if (word === undefined) {
       if (this.limit === undefined && this.remaining === undefined) this.headersAbsent = true;
       return;
     }
     this.headersAbsent = false;
-    if (Number.isFinite(limit) && limit > 0) this.limit = limit;
+    if (word.limit !== undefined) this.limit = word.limit;
+    const { remaining, resetAt } = word;
     if (this.blocked && this.resetAt !== undefined && resetAt <= this.resetAt) return;
     this.blocked = false;
     const uncounted = Math.max(0, this.inFlight - 1);
@@ -176,7 +173,7 @@ export class RateLimiter {
 
   /** Nothing in flight or waiting, and the window known to it has ended by `now`: forgetting it loses nothing. */
   isIdle(now: number): boolean {
-    return this.inFlight === 0 && !this.probing && this.waiting === 0 && (this.resetAt === undefined || now >= this.resetAt);
+    return this.inFlight === 0 && !this.probing && this.waiting === 0 && (this.resetAt === undefined || windowEnded(this.resetAt, now));
   }
 }
 
@@ -213,92 +210,3 @@ export interface AcquireWait {
   afterLimitAnswer?: boolean;
 }
 
-
-/**
- * The process's limiters, one per account, under its `accountId` (a digest of the key: the key
- * itself is kept nowhere here). An entry whose window has passed with nothing in flight or
- * waiting is released at the next sweep, so keys used once (100,000 short-lived clients) do not
- * stay for the life of the process; clients hold a handle that finds the entry again, or a new
- * one, so clients of one key still share one limiter after a release.
- */
-const MIN_SWEEP_SIZE = 64;
-const SWEEP_EVERY_MS = 60_000;
-
-class LimiterRegistry {
-  private readonly limiters = new Map<string, RateLimiter>();
-  private sweepAtSize = MIN_SWEEP_SIZE;
-  private lastSweep = Number.NEGATIVE_INFINITY;
-
-  /** The limiter of `id`, made (after sweeping idle ones, when due) if there is none. */
-  limiterFor(id: string, now: number): RateLimiter {
-    const existing = this.limiters.get(id);
-    if (existing) return existing;
-    if (this.limiters.size >= this.sweepAtSize || now - this.lastSweep >= SWEEP_EVERY_MS) this.sweep(now);
-    const limiter = new RateLimiter();
-    this.limiters.set(id, limiter);
-    return limiter;
-  }
-
-  peek(id: string): RateLimiter | undefined {
-    return this.limiters.get(id);
-  }
-
-  ids(): string[] {
-    return [...this.limiters.keys()];
-  }
-
-  private sweep(now: number): void {
-    for (const [id, limiter] of this.limiters) if (limiter.isIdle(now)) this.limiters.delete(id);
-    this.lastSweep = now;
-    // Sweeps by size cost O(1) per new entry on average: the next waits for the map to double.
-    this.sweepAtSize = Math.max(MIN_SWEEP_SIZE, this.limiters.size * 2);
-  }
-}
-
-const registry = new LimiterRegistry();
-
-/** A client's handle on its key's shared limiter: every call goes to the registry's current entry for the key. */
-class SharedLimiter extends RateLimiter {
-  constructor(private readonly id: string) {
-    super();
-  }
-
-  override tryAcquire(now: number): boolean {
-    return registry.limiterFor(this.id, now).tryAcquire(now);
-  }
-
-  override acquire(clock: Clock, wait: AcquireWait): Promise<number> {
-    return registry.limiterFor(this.id, clock.now()).acquire(clock, wait);
-  }
-
-  override observe(response: Pick<TransportResponse, "headers">, now: number): void {
-    registry.limiterFor(this.id, now).observe(response, now);
-  }
-
-  override blockUntil(until: number): void {
-    // Called right after a limit answer, while the request still counts as in flight: the entry exists.
-    (registry.peek(this.id) ?? registry.limiterFor(this.id, Number.NEGATIVE_INFINITY)).blockUntil(until);
-  }
-
-  override release(): void {
-    registry.peek(this.id)?.release();
-  }
-
-  override headroom(now: number): RateLimitHeadroom | undefined {
-    return registry.peek(this.id)?.headroom(now);
-  }
-
-  override isIdle(now: number): boolean {
-    return registry.peek(this.id)?.isIdle(now) ?? true;
-  }
-}
-
-/** The limiter shared by every client of one base URL and API key in this process. */
-export function sharedLimiter(baseUrl: string, apiKey: string): RateLimiter {
-  return new SharedLimiter(accountId(baseUrl, apiKey));
-}
-
-/** The ids under which the process keeps shared limiters (for tests: how many, and that no key is among them). */
-export function sharedLimiterIds(): string[] {
-  return registry.ids();
-}

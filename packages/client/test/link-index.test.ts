@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createOrReuse } from "../src";
-import { shortUrlKey } from "../src/link-index/short-url";
+import { shortUrlKey } from "../src/addresses";
 import { fillLinks } from "./fill-links";
 
 const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));

@@ -1,3 +1,4 @@
+import { PagePromise } from "../src/core";
 import { scripted, type Handler } from "./helpers";
 
 function linkServer(total: number, options: { perpage?: number; lyingNextpage?: boolean; maxpage?: (pages: number) => number } = {}): Handler {
@@ -85,5 +86,36 @@ describe("pagination", () => {
     const ids: number[] = [];
     for await (const p of client.plans.list()) ids.push(p.id);
     expect(ids).toEqual([1, 2]);
+  });
+});
+
+describe("PagePromise.pageHolding: the page that holds a run of list positions whole", () => {
+  it("finds the smallest page size whose page holds the run", () => {
+    expect(PagePromise.pageHolding(0, 0, 1_000)).toEqual({ page: 1, limit: 1 });
+    // A run that pages of 100 split (positions 98 to 102) fits page 15 of 7 (positions 98 to 104).
+    expect(PagePromise.pageHolding(98, 102, 1_000)).toEqual({ page: 15, limit: 7 });
+  });
+
+  it("finds none when no page of at most maxLimit holds the run", () => {
+    expect(PagePromise.pageHolding(0, 10, 5)).toBeUndefined();
+    expect(PagePromise.pageHolding(98, 100, 3)).toBeUndefined(); // pages of 3 start at 96 and 99
+  });
+
+  it("answers a page that holds the run whenever some page size up to the cap does, and the smallest such size", () => {
+    for (let first = 0; first < 60; first += 1) {
+      for (let last = first; last < first + 25; last += 1) {
+        for (const maxLimit of [1, 3, 10, 26, 40]) {
+          const holds = (limit: number) => (Math.floor(first / limit) + 1) * limit > last;
+          const sizes = Array.from({ length: maxLimit }, (_, i) => i + 1).filter((limit) => limit >= last - first + 1 && holds(limit));
+          const found = PagePromise.pageHolding(first, last, maxLimit);
+          if (sizes.length === 0) expect(found).toBeUndefined();
+          else {
+            expect(found?.limit).toBe(sizes[0]);
+            expect((found!.page - 1) * found!.limit).toBeLessThanOrEqual(first);
+            expect(found!.page * found!.limit).toBeGreaterThan(last);
+          }
+        }
+      }
+    }
   });
 });

@@ -1,4 +1,36 @@
-import type { IndexFreshness } from "./link-index";
+import type { IndexMeta } from "./store";
+
+/** How fresh an answer from the index is. */
+export interface IndexFreshness {
+  /** Links in the index. */
+  known: number;
+  /** How many links the server holds, as its pages imply; null before the first read. */
+  serverCount: number | null;
+  /** `serverCount` was counted to the end of the list, not estimated from the page count. */
+  serverCountExact: boolean;
+  /** A full sweep has finished: every link that existed then is in the index. */
+  complete: boolean;
+  /** When the last full sweep finished (epoch ms). */
+  lastFullSweepAt: number | null;
+  /** When the newest links were last read (epoch ms). */
+  lastSyncAt: number | null;
+  /** The sweep under way: the next page of how many. */
+  sweep: { page: number; pages: number } | null;
+}
+
+/** The freshness of an index with `known` links and this meta. */
+export function freshnessOf(meta: IndexMeta, known: number): IndexFreshness {
+  const sweep = meta.sweep;
+  return {
+    known,
+    serverCount: meta.serverCount,
+    serverCountExact: meta.serverCountExact,
+    complete: meta.lastFullSweepAt !== null,
+    lastFullSweepAt: meta.lastFullSweepAt,
+    lastSyncAt: meta.lastSyncAt,
+    sweep: sweep && { page: sweep.page, pages: sweep.pages },
+  };
+}
 
 const count = (value: number) => value.toLocaleString("en-US");
 

@@ -1,72 +1,11 @@
 /**
- * The links of an index, kept small: n8n keeps up to 8 accounts in a worker, and an account may
- * hold 100,000 links. One flat record a link, with no lower-cased copies (mixed-case fields are
- * searched with a case-insensitive pattern), the short URL kept as a shared prefix and the alias,
- * the date as seconds, and one map from alias to ids.
+ * The links of an index, kept small (one packed record a link, `packed-link.ts`), with one map from
+ * alias to ids; looked up by id, short URL, alias and long URL, and searched (`search.ts` ranks).
  */
-import { MAX_QUERY_WORDS, RANK, type IndexedLink } from "./search";
-import { aliasKey, MAX_ADDRESS_LENGTH, shortUrlKey } from "./short-url";
+import { aliasKey, shortUrlKey } from "../addresses";
+import { mixedOf, packDate, seenAndMixedOf, seenOf, unpackDate, type Entry } from "./packed-link";
+import { keepBest, rankEntry, RANK, type IndexedLink, type Scored, type TableQuery } from "./search";
 import type { StoredLink } from "./store";
-
-/** Which fields hold capital letters (searched with a case-insensitive pattern, not `indexOf`). */
-const MIXED_ALIAS = 1;
-const MIXED_LONG_URL = 2;
-const MIXED_TITLE = 4;
-const MIXED_DESCRIPTION = 8;
-
-interface Entry {
-  id: number;
-  alias: string;
-  /** The index of the short URL's prefix (it is prefix + alias), or the whole short URL when it is not so made. */
-  short: number | string;
-  longurl: string;
-  title: string;
-  description: string;
-  /** Seconds since 1970 read as UTC when the date is `YYYY-MM-DD HH:MM:SS`, else as given. */
-  date: number | string | null;
-  clicks: number;
-  /** The generation of the walk that last saw it, times 16, plus the MIXED_ bits: one number, not two. */
-  seenAndMixed: number;
-}
-
-const seenOf = (entry: Entry) => Math.floor(entry.seenAndMixed / 16);
-const mixedOf = (entry: Entry) => entry.seenAndMixed & 15;
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
-function packDate(date: string | null): number | string | null {
-  const parts = date === null ? null : DATE.exec(date);
-  if (!parts) return date;
-  const seconds = Date.UTC(+parts[1]!, +parts[2]! - 1, +parts[3]!, +parts[4]!, +parts[5]!, +parts[6]!) / 1000;
-  return unpackDate(seconds) === date ? seconds : date;
-}
-
-function unpackDate(date: number | string | null): string | null {
-  return typeof date === "number" ? new Date(date * 1000).toISOString().slice(0, 19).replace("T", " ") : date;
-}
-
-const hasCapitals = (text: string) => text !== text.toLowerCase();
-
-/** A query made ready once for every entry. */
-export interface TableQuery {
-  text: string;
-  shortKey: string | undefined;
-  alias: string;
-  words: Array<{ text: string; pattern: RegExp }>;
-}
-
-export function tableQuery(query: string): TableQuery {
-  const text = query.slice(0, MAX_ADDRESS_LENGTH).trim().toLowerCase();
-  const words = text
-    .split(/\s+/)
-    .filter((word) => word !== "")
-    .slice(0, MAX_QUERY_WORDS)
-    .map((word) => ({ text: word, pattern: new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i") }));
-  return { text, shortKey: text.includes(".") ? shortUrlKey(text) : undefined, alias: aliasKey(text), words };
-}
-
-/** Where `word` is in `field` (-1: nowhere), case-insensitively. */
-const find = (field: string, mixed: boolean, word: { text: string; pattern: RegExp }) => (mixed ? field.search(word.pattern) : field.indexOf(word.text));
 
 export class LinkTable {
   readonly #entries = new Map<number, Entry>();
@@ -80,6 +19,7 @@ export class LinkTable {
   readonly #prefixKeys: string[] = [];
   readonly #prefixPaths: string[] = [];
   #highest: number | undefined = 0;
+  readonly #shortPathOf = (entry: Entry) => this.#shortPath(entry);
 
   get size(): number {
     return this.#entries.size;
@@ -158,12 +98,7 @@ export class LinkTable {
       description: link.description,
       date: packDate(link.date),
       clicks: link.clicks,
-      seenAndMixed:
-        link.seen * 16 +
-        ((hasCapitals(link.alias) ? MIXED_ALIAS : 0) |
-          (hasCapitals(link.longurl) ? MIXED_LONG_URL : 0) |
-          (hasCapitals(link.title) ? MIXED_TITLE : 0) |
-          (hasCapitals(link.description) ? MIXED_DESCRIPTION : 0)),
+      seenAndMixed: seenAndMixedOf(link),
     };
     this.#entries.set(link.id, entry);
     if (link.hidden === undefined) this.#hidden.delete(link.id);
@@ -219,53 +154,21 @@ export class LinkTable {
    */
   search(query: TableQuery, limit: number, byClicks: boolean): { links: IndexedLink[]; matches: number } {
     const exactShort = query.shortKey === undefined ? undefined : this.idAtShortUrl(query.shortKey);
-    const best: Array<{ score: number; entry: Entry }> = [];
+    const best: Scored[] = [];
     /** The worst of the best once `limit` are kept: what ranks below it is left out at once. */
-    let floor: { score: number; entry: Entry } | undefined;
+    let floor: Scored | undefined;
     let matches = 0;
     for (const entry of this.#entries.values()) {
-      const rank = entry.id === exactShort ? RANK.shortUrl : this.#rank(entry, query);
+      const rank = entry.id === exactShort ? RANK.shortUrl : rankEntry(entry, query, this.#prefixPaths, this.#shortPathOf);
       if (rank === 0) continue;
       matches += 1;
       const score = byClicks ? entry.clicks : rank;
       if (floor !== undefined && (score < floor.score || (score === floor.score && entry.id < floor.entry.id))) continue;
       best.push({ score, entry });
-      if (best.length > limit * 2 + 64) floor = this.#trim(best, limit);
+      if (best.length > limit * 2 + 64) floor = keepBest(best, limit);
     }
-    this.#trim(best, limit);
+    keepBest(best, limit);
     return { links: best.map(({ entry }) => this.#link(entry)), matches };
-  }
-
-  /** Keeps the best `limit`, best first; answers the worst kept when there are that many. */
-  #trim(best: Array<{ score: number; entry: Entry }>, limit: number): { score: number; entry: Entry } | undefined {
-    best.sort((a, b) => b.score - a.score || b.entry.id - a.entry.id);
-    if (best.length > limit) best.length = limit;
-    return best.length === limit ? best[limit - 1] : undefined;
-  }
-
-  /** How well `entry` matches (0: not at all). Every word must appear in one of the fields. */
-  #rank(entry: Entry, query: TableQuery): number {
-    if (query.text === "") return 1;
-    const { alias, longurl } = entry;
-    const mixed = mixedOf(entry);
-    if (alias.length === query.alias.length && (mixed & MIXED_ALIAS ? alias.toLowerCase() : alias) === query.alias) return RANK.alias;
-    if (longurl.length === query.text.length && (mixed & MIXED_LONG_URL ? longurl.toLowerCase() : longurl) === query.text) return RANK.longUrl;
-    const prefixPath = typeof entry.short === "number" ? this.#prefixPaths[entry.short]! : undefined;
-    let score = 0;
-    for (const word of query.words) {
-      let wordScore = 0;
-      const inAlias = find(alias, (mixed & MIXED_ALIAS) !== 0, word);
-      if (inAlias === 0) wordScore = RANK.aliasStart;
-      else if (inAlias > 0) wordScore = RANK.alias_;
-      if (find(entry.title, (mixed & MIXED_TITLE) !== 0, word) !== -1) wordScore += RANK.title;
-      const inPath = prefixPath === undefined ? this.#shortPath(entry).includes(word.text) : inAlias !== -1 || prefixPath.includes(word.text);
-      if (inPath) wordScore += RANK.shortUrlText;
-      if (find(longurl, (mixed & MIXED_LONG_URL) !== 0, word) !== -1) wordScore += RANK.longUrlText;
-      if (entry.description !== "" && find(entry.description, (mixed & MIXED_DESCRIPTION) !== 0, word) !== -1) wordScore += RANK.description;
-      if (wordScore === 0) return 0;
-      score += wordScore;
-    }
-    return score;
   }
 
   #unlist(entry: Entry): void {

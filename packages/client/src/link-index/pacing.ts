@@ -1,4 +1,7 @@
+import { AbortedError } from "../errors";
 import type { RateLimitHeadroom } from "../rate-limit";
+import { momentInWindow, windowPassed } from "../rate-window";
+import type { Sleep } from "../transport";
 
 /** The sweep's share of each window it may take at once; the rest of its share comes evenly over the window. */
 const BURST_SHARE = 1 / 4;
@@ -39,7 +42,7 @@ export class SweepPacer {
     const budget = this.#budget(headroom, share);
     const needed = this.#spent + this.#others(headroom) + 1 - Math.max(1, Math.floor(budget * BURST_SHARE));
     if (needed > budget || resetAt <= this.#startedAt) return resetAt;
-    return Math.max(now, Math.min(resetAt, this.#startedAt + ((resetAt - this.#startedAt) * needed) / budget));
+    return Math.max(now, Math.min(resetAt, momentInWindow(this.#startedAt, resetAt, needed, budget)));
   }
 
   #follow(headroom: RateLimitHeadroom, now: number): void {
@@ -64,7 +67,52 @@ export class SweepPacer {
     const burst = Math.max(1, Math.floor(budget * BURST_SHARE));
     const { resetAt } = headroom;
     if (resetAt === undefined || resetAt <= this.#startedAt) return budget;
-    const passed = Math.min(1, Math.max(0, (now - this.#startedAt) / (resetAt - this.#startedAt)));
+    const passed = windowPassed(this.#startedAt, resetAt, now);
     return Math.min(budget, burst + Math.floor((budget - burst) * passed));
+  }
+}
+
+/** A read due at the reset waits this much past it: the server's window must have turned. */
+const PAST_RESET_MS = 50;
+const MIN_WAIT_MS = 50;
+
+/**
+ * The sweep's turns in the key's windows: all but the reserve until the first full sweep is done,
+ * `share` of each window after it, and the wait for the next turn.
+ */
+export class SweepTurns {
+  readonly #pacer: SweepPacer;
+  readonly #share: number;
+  readonly #sleep: Sleep | undefined;
+  readonly #now: () => number;
+
+  constructor(options: { reserve: number; share: number; sleep: Sleep | undefined; now: () => number }) {
+    this.#pacer = new SweepPacer(options.reserve);
+    this.#share = options.share;
+    this.#sleep = options.sleep;
+    this.#now = options.now;
+  }
+
+  /** Whether the sweep may read now; `swept`: a full sweep has finished (the sweep keeps to its share). */
+  mayRead(headroom: RateLimitHeadroom | undefined, swept: boolean): boolean {
+    return this.#pacer.mayRead(headroom, this.#shareNow(swept), this.#now());
+  }
+
+  sent(): void {
+    this.#pacer.sent();
+  }
+
+  /** Sleeps until the sweep may read again (a later moment of the window, or the next one); false when there is no sleep or no known time. */
+  async waitForTurn(headroomNow: () => RateLimitHeadroom | undefined, swept: boolean, signal: AbortSignal | undefined): Promise<boolean> {
+    const headroom = headroomNow();
+    const at = headroom && this.#pacer.nextReadAt(headroom, this.#shareNow(swept), this.#now());
+    if (this.#sleep === undefined || at === undefined) return false;
+    if (signal?.aborted) throw new AbortedError();
+    await this.#sleep(Math.max(MIN_WAIT_MS, at - this.#now() + (at === headroom?.resetAt ? PAST_RESET_MS : 0)), signal);
+    return true;
+  }
+
+  #shareNow(swept: boolean): number {
+    return swept ? this.#share : 1;
   }
 }

@@ -5,7 +5,7 @@ import { withUtm } from "../resources/links/utm";
 import { validate } from "../validate";
 import type { LinkIndex } from "./link-index";
 import type { IndexedLink } from "./search";
-import { sameAlias, shortUrlKey } from "./short-url";
+import { sameAlias, shortUrlKey } from "../addresses";
 
 export interface CreateOrReuseOptions {
   signal?: AbortSignal;

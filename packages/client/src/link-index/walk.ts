@@ -6,6 +6,7 @@
  * neither show another. The run's place in the list is fixed (the dates around it differ), so one
  * answer whose window holds the whole run holds every link of it.
  */
+import { PagePromise } from "../pagination";
 
 /** A link as the walk looks at it. */
 export interface WalkItem {
@@ -34,15 +35,6 @@ export function leadingRunEnd(items: readonly WalkItem[], date: string): number 
 
 export { dateKey };
 
-/** A page number and size whose window holds list positions `first` to `last` (from 0); undefined when none of at most `maxLimit` does. */
-export function coveringPage(first: number, last: number, maxLimit = MAX_COVER_LIMIT): { page: number; limit: number } | undefined {
-  for (let limit = last - first + 1; limit <= maxLimit; limit += 1) {
-    const page = Math.floor(first / limit) + 1;
-    if (page * limit > last) return { page, limit };
-  }
-  return undefined;
-}
-
 /** Times the pages a run spans are read again when no one window can hold it (each read shows its links in a new order). */
 export const REREADS = 3;
 
@@ -54,7 +46,7 @@ export const REREADS = 3;
 export function coveringReads(runs: ReadonlyArray<readonly [number, number]>, perpage: number, maxLimit = MAX_COVER_LIMIT): Array<[number, number, number, number]> {
   const reads: Array<[number, number, number, number]> = [];
   for (const [first, last] of runs) {
-    const window = coveringPage(first, last, maxLimit);
+    const window = PagePromise.pageHolding(first, last, maxLimit);
     if (window) reads.push([window.page, window.limit, first, last]);
     else reads.push(...rereads(first, last, perpage));
   }

@@ -3,7 +3,7 @@
  * client sends requests to it (scheme and host in lower case, no default port, no trailing slash
  * or `/api`), and a digest of the API key. The key itself is never part of it.
  */
-import { trimTrailingSlashes } from "./short-url";
+import { trimTrailingSlashes } from "./addresses";
 
 /** A base URL as accounts are told apart: `https://X/`, `https://x` and `https://x/api` are one service. */
 export function accountBaseUrl(baseUrl: string): string {
