@@ -34,15 +34,6 @@ function holdsWhole(answer: Answered<Dated>, date: string): boolean {
 	return above && below;
 }
 
-/** A page size up to `cap` and a page number whose page holds the offsets `from` to `to`; undefined when none does. */
-export function windowFor(from: number, to: number, cap: number): { size: number; page: number } | undefined {
-	for (let size = to - from + 1; size <= cap; size += 1) {
-		const page = Math.floor(from / size) + 1;
-		if (to < page * size) return { size, page };
-	}
-	return undefined;
-}
-
 /** A run not read whole: its date, where it starts, and (for one longer than any page) the ids seen of it so far. */
 export interface BrokenRun {
 	date: string;
@@ -105,9 +96,9 @@ export async function readSplitRuns<T extends Dated>(
 	for (const [date, { from, to }] of places) {
 		if (skip(date) || atOpenEnd(from, to) || boundedInOne(date, from, to) || answers.some((answer) => holdsWhole(answer, date))) continue;
 		// With an item either side, so that the answer shows the run is whole.
-		const window = windowFor(Math.max(0, from - 1), to + 1, cap);
+		const window = PagePromise.pageHolding(Math.max(0, from - 1), to + 1, cap);
 		if (window) {
-			const answer = mayRead() ? await unlessRateLimited(read(window.page, window.size)) : RATE_LIMITED;
+			const answer = mayRead() ? await unlessRateLimited(read(window.page, window.limit)) : RATE_LIMITED;
 			if (answer === RATE_LIMITED) {
 				limited ||= requests < budget;
 				broken.push({ date, from, seenIds: [] });
