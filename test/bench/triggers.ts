@@ -11,6 +11,7 @@ import { LinkIndex, LinkShortClient } from '@linkshort/client';
 import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import type { Row } from './row';
+import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
 
 /** The trigger's own figures: pages a poll and the polls a pass takes (nodes/README.md states them). */
 const SCAN_PAGES_PER_POLL = 12;
@@ -283,14 +284,8 @@ async function runNewLinkBurst(maxPageSize: number | undefined, unstableTies: bo
         alias: `bench-burst-${id}`,
         domain: null,
         url: `https://example.com/bench-burst/${id}`,
-        type: 'direct',
-        password: null,
-        expiry: null,
-        geotarget: [],
-        devicetarget: [],
-        parameters: [],
+        ...linkDefaults(),
         metatitle: '',
-        metadescription: '',
         date: new Date(from + Math.floor(i / 30) * 1000).toISOString().slice(0, 19).replace('T', ' '),
         stats: emptyStats(),
       });

@@ -4,6 +4,7 @@ import { LinkShortClient } from '@linkshort/client';
 import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import { poll, type Credentials } from './harness';
+import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
 
 /**
  * New Link and New QR Code when more is new than one poll reads (a burst of thousands, a deep
@@ -87,14 +88,8 @@ function addLinks(count: number, from: number, perSecond = 30): number[] {
       alias: `burst${id}`,
       domain: null,
       url: `https://example.com/burst/${id}`,
-      type: 'direct',
-      password: null,
-      expiry: null,
-      geotarget: [],
-      devicetarget: [],
-      parameters: [],
+      ...linkDefaults(),
       metatitle: `Burst ${i}`,
-      metadescription: '',
       date: new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' '),
       stats: emptyStats(),
     });

@@ -1,4 +1,5 @@
 import { emptyStats, type Sandbox } from "@linkshort/sandbox";
+import { linkDefaults } from "../../sandbox/src/routes/link-record";
 
 /**
  * Gives the sandbox's user `count` links straight in its store (a test or bench setup, not an API
@@ -14,14 +15,8 @@ export function fillLinks(sandbox: Sandbox, count: number, clicksOf: (index: num
       alias: `fill${i}`,
       domain: null,
       url: `https://example.com/fill/${i}`,
-      type: "direct",
-      password: null,
-      expiry: null,
-      geotarget: [],
-      devicetarget: [],
-      parameters: [],
+      ...linkDefaults(),
       metatitle: i === 0 ? "The aardvark page" : `Fill ${i}`,
-      metadescription: "",
       date: new Date(start + i * 1000).toISOString().slice(0, 19).replace("T", " "),
       stats: { ...emptyStats(), clicks: clicksOf(i) },
     });

@@ -7,6 +7,7 @@
 import { emptyStats, startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { LinkIndex, LinkShortClient, RateLimiter, undiciTransport } from "../src";
 import { fillLinks } from "./fill-links";
+import { linkDefaults } from "../../sandbox/src/routes/link-record";
 
 let sandbox: Sandbox;
 let client: LinkShortClient;
@@ -89,14 +90,8 @@ function fillInBursts(count: number, burst: number): void {
       alias: `burst${i}`,
       domain: null,
       url: `https://example.com/burst/${i}`,
-      type: "direct",
-      password: null,
-      expiry: null,
-      geotarget: [],
-      devicetarget: [],
-      parameters: [],
+      ...linkDefaults(),
       metatitle: `Burst ${i}`,
-      metadescription: "",
       date: new Date(start + Math.floor(i / burst) * 60_000).toISOString().slice(0, 19).replace("T", " "),
       stats: emptyStats(),
     });
