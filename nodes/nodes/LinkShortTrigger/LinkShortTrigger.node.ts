@@ -12,7 +12,7 @@ import { linkShortClient } from '../shared/client';
 import { toNodeError } from '../shared/errors';
 import { EVENT_NAMES, EVENTS, type EventName } from './events';
 import type { EventParameters, PollEvent } from './events/event';
-import { RATE_LIMITED, unlessRateLimited } from './events/scan';
+import { RATE_LIMITED, unlessRateLimited } from './events/pageReader';
 
 /** How versions before the client's account rule recorded the account: a digest alone. */
 const LEGACY_ACCOUNT_DIGEST = /^[0-9a-f]{32}$/;

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Link, LinkShortClient, QrCode } from '@linkshort/client/core';
 import type { EventParameters, PollEvent } from './event';
 import { linkPages, mostClicked, qrPages } from './reading';
-import { pollsPerPass, type PageReader } from './scan';
+import type { PageReader } from './pageReader';
+import { pollsPerPass } from './scan';
 import { isCountMap, isRecord } from './storedShapes';
 import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type Snapshot, type TrackedState, type Tracker } from './tracking';
 

@@ -1,7 +1,8 @@
 import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
 import type { EventParameters } from './event';
 import type { Floor, NewItemsState, PendingRead } from './newItemsState';
-import { RATE_LIMITED, SCAN_PAGES_PER_POLL, unlessRateLimited, type PageReader } from './scan';
+import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { SCAN_PAGES_PER_POLL } from './scan';
 import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 import type { Link, LinkShortClient, Page, QrCode, RequestOptions } from '@linkshort/client/core';
 import type { EventParameters } from './event';
-import type { PageReader } from './scan';
+import type { PageReader } from './pageReader';
 import { NO_WAIT } from './tracking';
 
 /** Page sizes of the new-item events: a quiet poll reads one page, so a small one costs the least. */

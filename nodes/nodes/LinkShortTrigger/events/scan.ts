@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { LARGE_PAGE_SIZE, PagePromise, RateLimitError, type Page } from '@linkshort/client/core';
+import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
+import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
 import { isId, isIdList, isRecord } from './storedShapes';
 import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
@@ -38,17 +39,6 @@ export interface ScanCursor extends IDataObject {
 	run?: { date: string; ids: number[] } | null;
 	/** The list's pages at `pageSize`, as its last answer said (for the notice of how long a pass takes). */
 	pages: number;
-}
-
-/** What `unlessRateLimited` gives when the key's rate limit was spent. */
-export const RATE_LIMITED = Symbol('rate limited');
-
-/** `promise`'s value, or `RATE_LIMITED` when it failed on the key's spent rate limit; other failures fail as they are. */
-export async function unlessRateLimited<T>(promise: Promise<T>): Promise<T | typeof RATE_LIMITED> {
-	return await promise.catch((error: unknown) => {
-		if (error instanceof RateLimitError) return RATE_LIMITED;
-		throw error;
-	});
 }
 
 export const firstCursor = (): ScanCursor => ({ pass: 1, page: 1, pageSize: 0, anchors: [], gapSuspected: false, pages: 0 });
@@ -98,8 +88,6 @@ export interface ScanStep<T> {
 	rateLimited: boolean;
 }
 
-/** Reads one page at `limit` items ('large': the size the client asks the account for), never waiting for the rate limit. */
-export type PageReader<T> = (page: number, limit: number | 'large') => Promise<Page<T>>;
 
 /**
  * One poll's share of a pass: from the cursor, at most `limits.requests` requests, up to the pass's

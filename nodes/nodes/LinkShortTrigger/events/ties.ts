@@ -1,5 +1,5 @@
 import { PagePromise } from '@linkshort/client/core';
-import { RATE_LIMITED, unlessRateLimited, type PageReader } from './scan';
+import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
 
 /**
  * Deployed servers list by a date kept to the second and give items of the same second in no

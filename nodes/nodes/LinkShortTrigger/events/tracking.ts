@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { aliasFromShortUrl, NotFoundError, PagePromise, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
 import type { EventParameters } from './event';
-import { firstCursor, isScanCursor, pollsPerPass, RATE_LIMITED, scanStep, SCAN_PAGES_PER_POLL, unlessRateLimited, type PageReader, type ScanCursor } from './scan';
+import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { firstCursor, isScanCursor, pollsPerPass, scanStep, SCAN_PAGES_PER_POLL, type ScanCursor } from './scan';
 import { isCountMap, isRecord } from './storedShapes';
 
 /** The most watched links one poll reads (one request each); more are read in turns, this many a poll. */

@@ -1,9 +1,9 @@
 import { REDIRECT_TYPES } from "@linkshort/client/core";
 import { shortUrl } from "../views/addresses";
-import type { Mode } from "../views/answers";
+import type { Mode } from "../views/mode";
 import { parseTimestamp } from "../views/dates";
 import type { Stats } from "../visits/stats";
-import { Failure, TIMESTAMP, isUrl, mine, oneOf, text, type ApiContext } from "./shared";
+import { Failure, TIMESTAMP, isUrl, oneOf, text } from "./checks";
 
 /**
  * A link as the sandbox keeps it, how a create or update body fills it, and how the API shows it:
@@ -81,24 +81,35 @@ function parameters(value: unknown): Array<{ name: string; value: string }> {
   });
 }
 
-function linkType(context: ApiContext, value: unknown, allowCustom: boolean): string {
+function linkType(context: LinkBodyContext, value: unknown, allowCustom: boolean): string {
   if (value === undefined || value === null || value === "") return "direct";
   const type = text(value);
   if (oneOf(REDIRECT_TYPES, type)) return type;
   if (allowCustom && /^\d+$/.test(type)) {
-    if (!mine(context.store.state.splash, context).some((page) => page.id === Number(type))) throw new Failure("Custom splash page does not exist.");
+    if (!context.store.state.splash.some((page) => page.userId === context.user.id && page.id === Number(type))) throw new Failure("Custom splash page does not exist.");
     return type;
   }
   const overlay = /^overlay-(\d+)$/.exec(type);
   if (allowCustom && overlay) {
-    if (!mine(context.store.state.overlays, context).some((item) => item.id === Number(overlay[1]))) throw new Failure("CTA overlay does not exist.");
+    if (!context.store.state.overlays.some((item) => item.userId === context.user.id && item.id === Number(overlay[1]))) throw new Failure("CTA overlay does not exist.");
     return type;
   }
   throw new Failure("Invalid redirect type.");
 }
 
+/**
+ * What reading a body's link fields needs of its request (a route's `ApiContext` is one): the body,
+ * the time, and the user's splash pages and overlays, which custom redirect types name.
+ */
+export interface LinkBodyContext {
+  body: Record<string, unknown>;
+  now: number;
+  user: { id: number };
+  store: { state: { splash: ReadonlyArray<{ id: number; userId: number }>; overlays: ReadonlyArray<{ id: number; userId: number }> } };
+}
+
 /** The link fields a create or update body sets: on update, what the body leaves out keeps its value. */
-export function linkFields(context: ApiContext, existing: LinkRecord | undefined): LinkFields {
+export function linkFields(context: LinkBodyContext, existing: LinkRecord | undefined): LinkFields {
   const { body } = context;
   const previous = existing ?? linkDefaults();
   if (!isUrl(body.url)) throw new Failure("Please enter a valid URL.");

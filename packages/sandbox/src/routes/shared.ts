@@ -1,7 +1,10 @@
 import type { DateTieOrder } from "../date-ties";
 import type { UserRecord } from "../persistence/state";
 import type { Store } from "../persistence/store";
-import type { Mode } from "../views/answers";
+import type { Mode } from "../views/mode";
+import { Failure } from "./checks";
+
+export { Failure, TIMESTAMP, isUrl, oneOf, text } from "./checks";
 
 /**
  * What every resource's routes share: the request context, the answer envelope, ownership checks
@@ -32,15 +35,6 @@ export interface ApiContext {
 
 export type ApiBody = Record<string, unknown>;
 
-/** A failure answered the deployed way: HTTP 200 (or 403) with `error: 1` and a message. */
-export class Failure extends Error {
-  constructor(
-    message: string,
-    readonly status = 200,
-  ) {
-    super(message);
-  }
-}
 
 type Handler = (context: ApiContext) => ApiBody;
 
@@ -79,24 +73,9 @@ export function isEmail(value: string): boolean {
   const dot = value.indexOf(".", at + 2);
   return dot !== -1 && dot < value.length - 1;
 }
-export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 const DEFAULT_PAGE_SIZE = 15;
 
-/** The server's own URL check (deliberately not the client's): http or https with a host, no whitespace. */
-export function isUrl(value: unknown): value is string {
-  if (typeof value !== "string" || /\s/.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
-}
 
-/** A body field as text, the way PHP reads form and JSON values. */
-export function text(value: unknown, fallback = ""): string {
-  return typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
-}
 
 /**
  * Pages as deployed servers do: `limit` 0 or not a number means 15, a page below 1 means 1. A
@@ -136,5 +115,3 @@ export function removeItem<T>(items: T[], item: T): void {
   items.splice(items.indexOf(item), 1);
 }
 
-/** Whether a value is one of a spec enumeration's members. */
-export const oneOf = (values: readonly string[], value: string): boolean => values.includes(value);

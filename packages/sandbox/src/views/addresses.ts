@@ -1,18 +1,23 @@
-import type { QrRecord } from "../persistence/state";
-
 /** The addresses the API hands out (short URLs, QR codes' tracked links) and what a QR code encodes. */
+
+/** What of a QR code its addresses and content are made of. */
+interface QrContent {
+  code: string;
+  type: string;
+  data: unknown;
+}
 
 export function shortUrl(link: { domain: string | null; alias: string }, baseUrl: string): string {
   return `${link.domain ?? baseUrl}/${link.alias}`;
 }
 
 /** A QR code's tracked link: scanning it counts a scan (`/qr/{code}`). */
-export function qrUrl(qr: Pick<QrRecord, "code">, baseUrl: string): string {
+export function qrUrl(qr: Pick<QrContent, "code">, baseUrl: string): string {
   return `${baseUrl}/qr/${qr.code}`;
 }
 
 /** What a QR code encodes: its tracked link for links, the content itself for the rest. */
-export function qrContent(qr: QrRecord, baseUrl: string): string {
+export function qrContent(qr: QrContent, baseUrl: string): string {
   const data = qr.data as Record<string, string>;
   switch (qr.type) {
     case "link":

@@ -1,11 +1,12 @@
 import type { PlanRecord, QrRecord, UserRecord } from "../persistence/state";
 import { uniqueVisitors, type Stats } from "../visits/stats";
 import { qrUrl } from "./addresses";
+import type { Mode } from "./mode";
+
+export type { Mode } from "./mode";
 
 /** The answer shapes of accounts, users, statistics, QR codes and plans (a link's are in `routes/link-record.ts`). */
 
-/** "deployed" answers as real servers do (docs/deployed-servers.md); "document" exactly as docs/api.md describes. */
-export type Mode = "deployed" | "document";
 
 export function accountView(user: UserRecord, plans: PlanRecord[]) {
   const plan = plans.find((candidate) => candidate.id === user.planId);

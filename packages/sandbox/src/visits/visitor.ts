@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { UAParser } from "ua-parser-js";
-import type { LinkRecord } from "../routes/link-record";
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 
@@ -54,7 +53,15 @@ export function visitorOf(request: IncomingMessage): Visitor {
 }
 
 /** Where a visit goes: geo-targeting first, then device targeting, then the long URL; parameters appended. */
-export function destinationFor(link: LinkRecord, visitor: Visitor): string {
+/** What of a link decides where its visits go. */
+interface LinkTargets {
+  url: string;
+  geotarget: Array<{ location: string; link: string }>;
+  devicetarget: Array<{ device: string; link: string }>;
+  parameters: Array<{ name: string; value: string }>;
+}
+
+export function destinationFor(link: LinkTargets, visitor: Visitor): string {
   const geo = visitor.country && link.geotarget.find((target) => target.location.toLowerCase() === visitor.country!.toLowerCase());
   const device = link.devicetarget.find((target) => visitor.deviceNames.includes(target.device.toLowerCase()));
   const target = geo ? geo.link : device ? device.link : link.url;
