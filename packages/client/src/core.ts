@@ -23,7 +23,7 @@ export {
   type FieldIssue,
 } from "./errors";
 
-export { IdSchema, formatTimestamp, isHttpUrl } from "./resources/fields";
+export { IdSchema, formatTimestamp, isHttpUrl, timestampParts } from "./resources/fields";
 export { PaginationSchema, type Created, type MessageResult, type PageLimit, type PaginationInput, type Statistics } from "./resources/shared";
 export type { Account, AccountUpdateInput } from "./resources/account";
 export type { Domain, DomainCreateInput, DomainUpdateInput } from "./resources/domains";

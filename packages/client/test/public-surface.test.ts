@@ -143,6 +143,7 @@ const CORE = [
   "isHttpUrl",
   "qrCodeUrlKey",
   "sha256Hex",
+  "timestampParts",
   "toRgbColour",
 ];
 

@@ -2,6 +2,7 @@ import {
   aliasFromShortUrl,
   formatTimestamp,
   REDIRECT_TYPES,
+  timestampParts,
   UTM_FIELDS,
   type LinkCreateInput,
   type LinkDetails,
@@ -113,23 +114,13 @@ export function targetsToText(map: Record<string, string>): string {
     .join("\n");
 }
 
-/** The API's `YYYY-MM-DD HH:MM:SS`. */
-const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
 const localTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** An API timestamp read as wall-clock time here, as the form writes one. */
 export function dateFromTimestamp(value: string | null): Date | null {
-  const match = value ? TIMESTAMP_PATTERN.exec(value.length === 10 ? `${value} 00:00:00` : value) : null;
-  if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const parts = value ? timestampParts(value.length === 10 ? `${value} 00:00:00` : value) : null;
+  if (!parts) return null;
+  const [year, month, day, hour, minute, second] = parts;
   return new Date(year, month - 1, day, hour, minute, second);
 }
 

@@ -1,3 +1,5 @@
+import { timestampParts } from "../resources/fields";
+
 /**
  * A link as the table keeps it, packed small: n8n keeps up to 8 accounts in a worker, and an
  * account may hold 100,000 links. No lower-cased copies (mixed-case fields are searched with a
@@ -42,12 +44,11 @@ export function seenAndMixedOf(link: { seen: number; alias: string; longurl: str
   );
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
 export function packDate(date: string | null): number | string | null {
-  const parts = date === null ? null : DATE.exec(date);
+  const parts = date === null ? null : timestampParts(date);
   if (!parts) return date;
-  const seconds = Date.UTC(+parts[1]!, +parts[2]! - 1, +parts[3]!, +parts[4]!, +parts[5]!, +parts[6]!) / 1000;
+  const [year, month, day, hour, minute, second] = parts;
+  const seconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
   return unpackDate(seconds) === date ? seconds : date;
 }
 

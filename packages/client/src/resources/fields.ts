@@ -40,10 +40,16 @@ export function isEmail(value: string): boolean {
   return dot !== -1 && dot < domain.length - 1;
 }
 
-export function isTimestamp(value: string): boolean {
+/** The API's `YYYY-MM-DD HH:MM:SS` read as its numbers (month 1 to 12), or null when written otherwise. */
+export function timestampParts(value: string): [year: number, month: number, day: number, hour: number, minute: number, second: number] | null {
   const match = TIMESTAMP_PATTERN.exec(value);
-  if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  return match ? (match.slice(1).map(Number) as [number, number, number, number, number, number]) : null;
+}
+
+export function isTimestamp(value: string): boolean {
+  const parts = timestampParts(value);
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second] = parts;
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   return (
     date.getUTCFullYear() === year &&
