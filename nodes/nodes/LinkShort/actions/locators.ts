@@ -57,7 +57,7 @@ const BY_URL_MAX_SWEEP_PAGES = 100;
 /** QR code pages one By URL lookup reads at most (QR codes are not indexed; accounts hold few). */
 const BY_URL_MAX_QR_PAGES = 50;
 
-/** Longer text is not an address anyone pasted: a lookup's memo key keeps at most this much of it. */
+/** Longer text is not an address anyone pasted: a lookup's memo key keeps at most this much of it (the client's address rules cap at the same length). */
 const MAX_ADDRESS_LENGTH = 4_096;
 
 /** What each execution's client has already resolved: each distinct address costs one lookup per execution. */

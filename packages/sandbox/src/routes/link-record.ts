@@ -111,7 +111,8 @@ export interface LinkBodyContext {
 /** The link fields a create or update body sets: on update, what the body leaves out keeps its value. */
 export function linkFields(context: LinkBodyContext, existing: LinkRecord | undefined): LinkFields {
   const { body } = context;
-  const previous = existing ?? linkDefaults();
+  // A field the stored link lacks is its default, as everywhere else: the update writes it in.
+  const previous = { ...linkDefaults(), ...existing };
   if (!isUrl(body.url)) throw new Failure("Please enter a valid URL.");
   let expiry = previous.expiry;
   if (body.expiry !== undefined && body.expiry !== null && body.expiry !== "") {
