@@ -1,9 +1,7 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { performance } from 'node:perf_hooks';
-import { LinkShortClient } from '@linkshort/client';
-import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
+import type { IDataObject } from 'n8n-workflow';
+import { emptyStats } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
-import { poll, type Credentials } from './harness';
+import { client, sandbox, start, Trigger } from './polled-trigger';
 import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
 
 /**
@@ -16,64 +14,6 @@ import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
 jest.setTimeout(120_000);
 
 const MAX_REQUESTS_PER_POLL = 12;
-
-const realNow = () => performance.timeOrigin + performance.now();
-let hostOffset = 0;
-let sandbox: Sandbox;
-let client: LinkShortClient;
-let credentials: Credentials;
-
-async function start(options: { maxPageSize?: number; rateLimit?: { limit: number; windowMs: number } } = {}) {
-  sandbox = await startSandbox({
-    seed: 'minimal',
-    rateLimit: options.rateLimit ?? { limit: 1_000_000, windowMs: 60_000 },
-    now: () => realNow() + hostOffset,
-    ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}),
-  });
-  credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
-  client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
-}
-
-beforeEach(() => {
-  hostOffset = 0;
-  jest.spyOn(Date, 'now').mockImplementation(() => realNow() + hostOffset);
-});
-afterEach(async () => {
-  jest.restoreAllMocks();
-  await sandbox?.close();
-});
-
-/** A trigger polled a minute apart, its static data through JSON between polls (as n8n saves it). */
-class Trigger {
-  staticData: IDataObject = {};
-  emitted: IDataObject[] = [];
-  requestsPerPoll: number[] = [];
-  constructor(private readonly parameters: INodeParameters) {}
-
-  async poll(pollBudgetMs?: number) {
-    const before = sandbox.requests.length;
-    const { result, staticData } = await poll(credentials, this.parameters, JSON.parse(JSON.stringify(this.staticData)) as IDataObject, 'trigger', pollBudgetMs);
-    this.staticData = JSON.parse(JSON.stringify(staticData ?? {})) as IDataObject;
-    const items = (result?.[0] ?? []).map((item) => item.json);
-    this.emitted.push(...items);
-    this.requestsPerPoll.push(sandbox.requests.length - before);
-    hostOffset += 60_000;
-    return items;
-  }
-
-  get reading() {
-    return (this.staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
-  }
-
-  /** Polls until no read is under way (the baseline, or what is new, read to its end); returns the polls it took. */
-  async pollUntilRead(most = 40) {
-    for (let polls = 1; polls <= most; polls += 1) {
-      await this.poll();
-      if (this.reading === null) return polls;
-    }
-    throw new Error(`a read still under way after ${most} polls`);
-  }
-}
 
 const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
 

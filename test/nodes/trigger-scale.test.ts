@@ -1,9 +1,7 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { performance } from 'node:perf_hooks';
-import { LinkShortClient } from '@linkshort/client';
-import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
+import { emptyStats } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
-import { poll, type Credentials } from './harness';
+import { poll } from './harness';
+import { client, credentials, sandbox, start, Trigger } from './polled-trigger';
 
 /**
  * The click, threshold and scan events on large accounts, each poll through n8n-core's
@@ -16,69 +14,6 @@ jest.setTimeout(120_000);
 /** Requests one poll may send (the issue's goal), and with three watched links. */
 const MAX_REQUESTS_PER_POLL = 15;
 const MAX_WATCHED_REQUESTS = 4;
-
-const realNow = () => performance.timeOrigin + performance.now();
-let hostOffset = 0;
-let sandbox: Sandbox;
-let client: LinkShortClient;
-let credentials: Credentials;
-
-async function start(options: { maxPageSize?: number; rateLimit?: { limit: number; windowMs: number } } = {}) {
-  sandbox = await startSandbox({
-    seed: 'minimal',
-    rateLimit: options.rateLimit ?? { limit: 1_000_000, windowMs: 60_000 },
-    now: () => realNow() + hostOffset,
-    ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}),
-  });
-  credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
-  client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
-}
-
-beforeEach(() => {
-  hostOffset = 0;
-  jest.spyOn(Date, 'now').mockImplementation(() => realNow() + hostOffset);
-});
-afterEach(async () => {
-  jest.restoreAllMocks();
-  await sandbox?.close();
-});
-
-/** A trigger polled a minute apart, its static data through JSON between polls (as n8n saves it). */
-class Trigger {
-  staticData: IDataObject = {};
-  emitted: IDataObject[] = [];
-  requestsPerPoll: number[] = [];
-  constructor(private readonly parameters: INodeParameters) {}
-
-  async poll(pollBudgetMs?: number) {
-    const before = sandbox.requests.length;
-    const { result, staticData } = await poll(credentials, this.parameters, JSON.parse(JSON.stringify(this.staticData)) as IDataObject, 'trigger', pollBudgetMs);
-    this.staticData = JSON.parse(JSON.stringify(staticData ?? {})) as IDataObject;
-    const items = (result?.[0] ?? []).map((item) => item.json);
-    this.emitted.push(...items);
-    this.requestsPerPoll.push(sandbox.requests.length - before);
-    hostOffset += 60_000;
-    return items;
-  }
-
-  /** Polls until the baseline is read; returns the number of polls it took. */
-  async readBaseline() {
-    for (let polls = 1; polls <= 50; polls += 1) {
-      await this.poll();
-      if ((this.staticData.state as { baselineRead?: boolean } | undefined)?.baselineRead) return polls;
-    }
-    throw new Error('the baseline was never read');
-  }
-
-  /** Polls until `done(emitted so far)`; returns the number of polls it took. */
-  async pollUntil(done: () => boolean, most = 50) {
-    for (let polls = 1; polls <= most; polls += 1) {
-      await this.poll();
-      if (done()) return polls;
-    }
-    throw new Error(`not done within ${most} polls`);
-  }
-}
 
 const userLinks = () => sandbox.store.state.links.filter((link) => link.userId === 2);
 const clickLink = (id: number, clicks: number) => {
