@@ -3,10 +3,10 @@
  * (it closes its request there) instead of holding it to the deadline. For both eras' requests.
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { CLI } from "./helpers";
+import { startHttpServerProcess } from "./helpers";
 
 let sandbox: Sandbox;
 /** The sandbox, except that link 7 is never answered. */
@@ -31,19 +31,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
   const { port } = hung.address() as AddressInfo;
-  mcp = spawn(process.execPath, [CLI, "--http", "0", "--deadline", "60"], {
-    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: `http://127.0.0.1:${port}`, LINKSHORT_API_KEY: sandbox.userKey },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  url = await new Promise<string>((resolve, reject) => {
-    mcp.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (address) resolve(address);
-    });
-    mcp.once("exit", (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
-  });
+  ({ child: mcp, url } = await startHttpServerProcess({ baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.userKey }, ["--deadline", "60"]));
 });
 
 afterAll(async () => {

@@ -2,41 +2,30 @@
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { request } from "node:http";
-import { CLI, sessionOf, type Session } from "./helpers";
+import { sessionOf, startHttpServerProcess, type Session } from "./helpers";
 
 let sandbox: Sandbox;
 let server: ChildProcess;
 let url: string;
-let stderr = "";
+let stderr: () => string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  server = spawn(process.execPath, [CLI, "--http", "0"], {
-    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    server.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (address) resolve(address);
-    });
-    server.once("exit", (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
-  });
+  ({ child: server, url, stderr } = await startHttpServerProcess({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }));
 });
 
 afterAll(async () => {
   server.kill();
   await sandbox.close();
-  expect(stderr).not.toContain(sandbox.userKey);
+  expect(stderr()).not.toContain(sandbox.userKey);
 });
 
 async function connect(): Promise<Session> {
   const client = new Client({ name: "linkshort-mcp-http-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return sessionOf(client, () => stderr);
+  return sessionOf(client, stderr);
 }
 
 test("binds 127.0.0.1 and serves the tools to several clients", async () => {

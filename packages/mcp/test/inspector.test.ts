@@ -6,11 +6,11 @@
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import Ajv2020 from "ajv/dist/2020";
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI } from "./helpers";
+import { CLI, startHttpServerProcess } from "./helpers";
 
 const INSPECTOR = require.resolve("@modelcontextprotocol/inspector/clients/launcher/build/index.js");
 const catalogDirectory = mkdtempSync(join(tmpdir(), "linkshort-inspector-"));
@@ -55,19 +55,7 @@ const httpTarget = () => ["--transport", "http", "--server-url", httpUrl];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: { limit: 10_000, windowMs: 60_000 } });
-  httpServer = spawn(process.execPath, [CLI, "--http", "0", "--admin"], {
-    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.adminKey },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  httpUrl = await new Promise<string>((resolve, reject) => {
-    httpServer.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (address) resolve(address);
-    });
-    httpServer.once("exit", (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
-  });
+  ({ child: httpServer, url: httpUrl } = await startHttpServerProcess({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey }, ["--admin"]));
 });
 
 afterAll(async () => {

@@ -11,9 +11,9 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyHttpClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { TOOLS } from "../src/tools";
-import { CLI } from "./helpers";
+import { CLI, startHttpServerProcess } from "./helpers";
 
 const CURRENT = "2026-07-28";
 
@@ -24,16 +24,7 @@ const environment = () => ({ PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: s
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: { limit: 10_000, windowMs: 60_000 } });
-  httpServer = spawn(process.execPath, [CLI, "--http", "0"], { env: environment(), stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  httpUrl = await new Promise<string>((resolve, reject) => {
-    httpServer.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (address) resolve(address);
-    });
-    httpServer.once("exit", (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
-  });
+  ({ child: httpServer, url: httpUrl } = await startHttpServerProcess({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }));
 });
 
 afterAll(async () => {
