@@ -4,7 +4,7 @@ import { appendFileSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writ
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter } from "../src";
+import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, type IndexChanges, type IndexMeta, type StoredLink } from "../src";
 import { fillLinks } from "./fill-links";
 
 let sandbox: Sandbox;
@@ -62,6 +62,80 @@ it("a damaged snapshot is rewritten at the next start, so the start after it rea
   expect(index.freshness().known).toBe(120);
   // The newest page on each of the two syncs: nothing else is read.
   expect(sandbox.requests.slice(before).filter((request) => request.path === "/api/urls").length).toBeLessThanOrEqual(2);
+});
+
+describe("a compaction that died between placing the snapshot and emptying the journal", () => {
+  const account = "https://links.example.com\nkey-digest";
+  const meta: IndexMeta = { version: 1, account, frontierId: 9_000, sweep: null, generation: 1, lastFullSweepAt: null, lastSyncAt: 1, serverCount: null, serverCountExact: false };
+  const linkOf = (id: number, longurl: string): StoredLink => ({
+    id,
+    alias: `l${id}`,
+    shorturl: `https://sho.rt/l${id}`,
+    longurl,
+    title: `Link ${id}`,
+    description: "",
+    date: "2026-11-26 04:00:00",
+    clicks: 0,
+    seen: 1,
+  });
+  const changes = (links: Map<number, StoredLink>, upserted: StoredLink[], deleted: number[], reset = false): IndexChanges => {
+    for (const link of upserted) links.set(link.id, link);
+    for (const id of deleted) links.delete(id);
+    return { meta, upserted, deleted, all: () => [...links.values()], ...(reset ? { reset } : {}) };
+  };
+
+  it("the older journal is not replayed over the newer snapshot: a link deleted in that save stays deleted, a re-pointed link keeps its new URL", async () => {
+    const gone = linkOf(1, "https://example.com/deleted-in-the-compacting-save");
+    const moved = linkOf(2, "https://example.com/old-address");
+    const links = new Map<number, StoredLink>();
+    const store = new FileIndexStore(path);
+    await store.save(changes(links, [gone, moved], [], true));
+    // A first sync's page of links: the journal passes 1 MiB, so the next save compacts.
+    const page = Array.from({ length: 6_000 }, (_, at) => linkOf(3 + at, `https://example.com/page/${at}`));
+    await store.save(changes(links, [...page, gone, moved], []));
+    const journalBeforeCompaction = readFileSync(`${path}.journal`, "utf8");
+    expect(journalBeforeCompaction.length).toBeGreaterThan(1024 * 1024);
+
+    await store.save(changes(links, [{ ...moved, longurl: "https://example.com/new-address" }], [gone.id]));
+    expect(readFileSync(`${path}.journal`, "utf8")).toBe("");
+    // The process died after the rename: the journal was never emptied.
+    writeFileSync(`${path}.journal`, journalBeforeCompaction);
+    await store.release();
+
+    const reopened = new FileIndexStore(path);
+    const index = new LinkIndex({ store: reopened, account });
+    await index.load();
+    expect(index.get(gone.id)).toBeUndefined();
+    expect(index.findByLongUrl(gone.longurl)).toBeUndefined();
+    expect(index.get(moved.id)?.longurl).toBe("https://example.com/new-address");
+    expect(index.findByLongUrl("https://example.com/old-address")).toBeUndefined();
+    expect(index.freshness().known).toBe(page.length + 1);
+
+    // The next save rewrites the snapshot and empties the journal: what it saved is read, the stale lines never return.
+    const made = linkOf(9_001, "https://example.com/after-the-crash");
+    await reopened.save(changes(links, [made], []));
+    await reopened.release();
+    const third = new LinkIndex({ store: new FileIndexStore(path), account });
+    await third.load();
+    expect(third.get(made.id)?.longurl).toBe(made.longurl);
+    expect(third.get(gone.id)).toBeUndefined();
+    expect(third.get(moved.id)?.longurl).toBe("https://example.com/new-address");
+  });
+
+  it("a snapshot and journal written before journal lines named their snapshot load as before, and the next save rewrites them in the new form", async () => {
+    const kept = linkOf(1, "https://example.com/kept");
+    writeFileSync(path, JSON.stringify({ meta, links: [kept, linkOf(2, "https://example.com/deleted-later")] }));
+    writeFileSync(`${path}.journal`, `${JSON.stringify({ meta, upserted: [{ ...kept, longurl: "https://example.com/kept-moved" }], deleted: [2] })}\n`);
+    const store = new FileIndexStore(path);
+    const loaded = await store.load();
+    expect(loaded?.links).toEqual([{ ...kept, longurl: "https://example.com/kept-moved" }]);
+
+    const links = new Map(loaded!.links.map((link) => [link.id, link]));
+    await store.save(changes(links, [linkOf(3, "https://example.com/new")], []));
+    await store.release();
+    expect(readFileSync(`${path}.journal`, "utf8")).toBe("");
+    expect((await new FileIndexStore(path).load())?.links.map((link) => link.longurl)).toEqual(["https://example.com/kept-moved", "https://example.com/new"]);
+  });
 });
 
 describe("the file's lease", () => {

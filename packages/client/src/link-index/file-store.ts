@@ -20,6 +20,12 @@ interface Lease {
   renewedAt: number;
 }
 
+/** The id a snapshot names itself by (absent in snapshots of earlier versions). */
+function snapshotIdOf(snapshot: unknown): string | undefined {
+  const id = snapshot !== null && typeof snapshot === "object" ? (snapshot as { id?: unknown }).id : undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
 /** A lease naming this host and a process that no longer runs (killed, crashed): it is stale at once. */
 function holderIsGone(lease: Lease): boolean {
   if (lease.host !== hostname() || !Number.isSafeInteger(lease.pid) || lease.pid <= 0) return false;
@@ -39,6 +45,9 @@ function holderIsGone(lease: Lease): boolean {
  * save); another process reads them but keeps its changes in memory, so two never both write.
  * The files are made readable by their owner only. The snapshot names its account (the index
  * checks it: see `LinkIndexOptions.account`); a save marked `reset` rewrites it whole.
+ * Each snapshot has an id of its own, and each journal line names the snapshot it follows: lines
+ * a compaction left behind (it died after placing the snapshot, before emptying the journal) are
+ * older than the snapshot and are skipped.
  */
 export interface FileIndexStoreOptions {
   now?: () => number;
@@ -63,6 +72,8 @@ export class FileIndexStore implements LinkIndexStore {
   #owner: boolean | undefined;
   #journalBytes = 0;
   #snapshotBytes = 0;
+  /** The id of the snapshot on disk, which the journal's lines follow; undefined in files of earlier versions. */
+  #snapshotId: string | undefined;
 
   constructor(path: string, options: FileIndexStoreOptions = {}) {
     this.#given = path;
@@ -116,7 +127,9 @@ export class FileIndexStore implements LinkIndexStore {
       const text = await readFile(this.#path, "utf8");
       const parsed: unknown = JSON.parse(text);
       if (isStoredIndex(parsed)) stored = parsed;
-      this.#snapshotBytes = stored ? Buffer.byteLength(text) : 0;
+      this.#snapshotId = snapshotIdOf(parsed);
+      // A snapshot of an earlier version names no id: the first save writes one that does.
+      this.#snapshotBytes = stored && this.#snapshotId !== undefined ? Buffer.byteLength(text) : 0;
     } catch {
       this.#snapshotBytes = 0;
     }
@@ -128,7 +141,7 @@ export class FileIndexStore implements LinkIndexStore {
     this.#journalBytes = Buffer.byteLength(journal);
     for (const line of journal.split("\n")) {
       if (line === "") continue;
-      let change: { meta?: IndexMeta; upserted?: unknown[]; deleted?: unknown[] };
+      let change: { snapshot?: unknown; meta?: IndexMeta; upserted?: unknown[]; deleted?: unknown[] };
       try {
         change = JSON.parse(line) as typeof change;
       } catch {
@@ -136,6 +149,11 @@ export class FileIndexStore implements LinkIndexStore {
         // folds it into the snapshot and empties the journal, so no later line is appended onto it.
         this.#snapshotBytes = 0;
         break;
+      }
+      if (change.snapshot !== this.#snapshotId) {
+        // Written before the snapshot was placed, and held in it already (or undone by it): the first save empties the journal.
+        this.#snapshotBytes = 0;
+        continue;
       }
       for (const link of change.upserted ?? []) if (isStoredLink(link)) links.set(link.id, link);
       for (const id of change.deleted ?? []) if (typeof id === "number") links.delete(id);
@@ -151,7 +169,7 @@ export class FileIndexStore implements LinkIndexStore {
       await this.#compact(changes.meta, changes.all());
       return;
     }
-    const line = `${JSON.stringify({ meta: changes.meta, upserted: changes.upserted, deleted: changes.deleted })}\n`;
+    const line = `${JSON.stringify({ snapshot: this.#snapshotId, meta: changes.meta, upserted: changes.upserted, deleted: changes.deleted })}\n`;
     await appendFile(this.#journal, line, { mode: PRIVATE_FILE });
     this.#journalBytes += Buffer.byteLength(line);
   }
@@ -163,11 +181,13 @@ export class FileIndexStore implements LinkIndexStore {
   }
 
   async #compact(meta: IndexMeta, links: StoredLink[]): Promise<void> {
-    const text = JSON.stringify({ meta, links });
+    const id = randomUUID();
+    const text = JSON.stringify({ id, meta, links });
     const temporary = `${this.#path}.${this.#token}.tmp`;
     await writeFile(temporary, text, { mode: PRIVATE_FILE });
     await rename(temporary, this.#path);
-    // After the snapshot is in place: a crash in between replays a journal the snapshot already holds, which changes nothing.
+    // Lines appended from now on follow this snapshot; those still in the journal (a crash before it is emptied) are skipped.
+    this.#snapshotId = id;
     await writeFile(this.#journal, "", { mode: PRIVATE_FILE });
     await chmod(this.#journal, PRIVATE_FILE); // one an older version made may be readable by others
     this.#snapshotBytes = Buffer.byteLength(text);
