@@ -3,6 +3,7 @@ import { clientErrorOf, envelopeOf, excerptOf } from "./answers";
 import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "./errors";
 import { trimTrailingSlashes } from "./addresses";
 import { accountId } from "./account-id";
+import { sleepUnlessAborted } from "./abortable-wait";
 import { clientOptionIssues, requestOptionIssues, type CoreClientOptions, type RequestOptions } from "./options";
 import { sharedLimiter } from "./limiter-registry";
 import type { Clock, RateLimiter, RateLimitHeadroom } from "./rate-limit";
@@ -121,7 +122,7 @@ export class HttpCore {
           continue;
         }
         if (retries < maxRetries && this.isRetryable(error, request.method)) {
-          await this.clock.sleep(this.backoffMs(retries), signal);
+          await sleepUnlessAborted(this.clock.sleep, this.backoffMs(retries), signal);
           retries += 1;
           continue;
         }

@@ -1,3 +1,4 @@
+import { sleepUnlessAborted, untilAborted } from "./abortable-wait";
 import { AbortedError } from "./errors";
 import { windowEnded, windowOf } from "./rate-window";
 import type { Sleep, TransportResponse } from "./transport";
@@ -86,8 +87,7 @@ export class RateLimiter {
       // window to other processes once, and goes first in the next.
       const sleepMs = (this.resetAt ?? now + 1000) + this.resetMarginMs - (wait.afterLimitAnswer ? 1 : 0) - now;
       if (now - started + sleepMs > wait.maxWaitMs) throw wait.tooLong(sleepMs);
-      // A host's sleep may ignore the signal (n8n's does): the abort is raced here too.
-      await untilAborted(clock.sleep(sleepMs, wait.signal), wait.signal);
+      await sleepUnlessAborted(clock.sleep, sleepMs, wait.signal);
     }
   }
 
@@ -175,18 +175,6 @@ export class RateLimiter {
   isIdle(now: number): boolean {
     return this.inFlight === 0 && !this.probing && this.waiting === 0 && (this.resetAt === undefined || windowEnded(this.resetAt, now));
   }
-}
-
-/** `promise`, or an `AbortedError` as soon as `signal` aborts (the listener is removed either way). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new AbortedError());
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(new AbortedError());
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
 export interface RateLimitHeadroom {

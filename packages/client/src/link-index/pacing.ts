@@ -1,4 +1,4 @@
-import { AbortedError } from "../errors";
+import { sleepUnlessAborted } from "../abortable-wait";
 import type { RateLimitHeadroom } from "../rate-limit";
 import { momentInWindow, windowPassed } from "../rate-window";
 import type { Sleep } from "../transport";
@@ -107,8 +107,7 @@ export class SweepTurns {
     const headroom = headroomNow();
     const at = headroom && this.#pacer.nextReadAt(headroom, this.#shareNow(swept), this.#now());
     if (this.#sleep === undefined || at === undefined) return false;
-    if (signal?.aborted) throw new AbortedError();
-    await this.#sleep(Math.max(MIN_WAIT_MS, at - this.#now() + (at === headroom?.resetAt ? PAST_RESET_MS : 0)), signal);
+    await sleepUnlessAborted(this.#sleep, Math.max(MIN_WAIT_MS, at - this.#now() + (at === headroom?.resetAt ? PAST_RESET_MS : 0)), signal);
     return true;
   }
 

@@ -1,0 +1,51 @@
+/**
+ * A closed command's abort reaches the extension as the client's AbortedError, also when it lands
+ * in one of the client's waits: Raycast's sleep rejects with the signal's reason (a DOMException).
+ */
+import { AbortedError } from "@linkshort/client/core";
+import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { mock } from "./raycast-api-mock";
+import { getClient } from "../../raycast-extension/src/api/client";
+import { getAccountIndex, syncIndex } from "../../raycast-extension/src/api/account-indexes";
+
+let sandbox: Sandbox;
+afterEach(() => sandbox.close());
+
+const apiRequests = () => sandbox.requests.filter((request) => request.path.startsWith("/api/"));
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function useSandbox(options: Parameters<typeof startSandbox>[0]): Promise<void> {
+  sandbox = await startSandbox(options);
+  mock.reset();
+  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+}
+
+it("an abort during the backoff before a retry rejects with AbortedError, and nothing more is sent", async () => {
+  await useSandbox({ faults: [{ kind: "5xx" }] });
+  const controller = new AbortController();
+  const reading = getClient()
+    .links.get(1, { signal: controller.signal })
+    .catch((error: unknown) => error);
+  // The second try's answer came back: its backoff (500 to 1,000 ms) is under way.
+  while (apiRequests().length < 2) await pause(5);
+  await pause(150);
+  controller.abort();
+  expect(await reading).toBeInstanceOf(AbortedError);
+  await pause(1_000);
+  expect(apiRequests()).toHaveLength(2);
+});
+
+it("an abort while the index's sweep waits for its turn rejects the sync with AbortedError", async () => {
+  // Six requests a minute: the sweep reads its share of the window, then waits a long while for its next turn.
+  await useSandbox({ seed: { links: 1_000 }, maxPageSize: 100, rateLimit: { limit: 6, windowMs: 60_000 } });
+  const controller = new AbortController();
+  const syncing = syncIndex(getAccountIndex(), { wait: true, signal: controller.signal }).catch((error: unknown) => error);
+  let seen = -1;
+  while (apiRequests().length === 0 || apiRequests().length !== seen) {
+    seen = apiRequests().length;
+    await pause(300);
+  }
+  controller.abort();
+  expect(await syncing).toBeInstanceOf(AbortedError);
+  expect(apiRequests()).toHaveLength(seen);
+});
