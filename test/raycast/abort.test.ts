@@ -49,3 +49,29 @@ it("an abort while the index's sweep waits for its turn rejects the sync with Ab
   expect(await syncing).toBeInstanceOf(AbortedError);
   expect(apiRequests()).toHaveLength(seen);
 });
+
+it("a sync shared with a view that closes while the sweep waits goes on for the view still open", async () => {
+  await useSandbox({ seed: { links: 1_000 }, maxPageSize: 100, rateLimit: { limit: 6, windowMs: 60_000 } });
+  const account = getAccountIndex();
+  const closing = new AbortController();
+  const staying = new AbortController();
+  const first = syncIndex(account, { wait: true, signal: closing.signal }).catch((error: unknown) => error);
+  let secondEnded: unknown = "still syncing";
+  const second = syncIndex(account, { wait: true, signal: staying.signal }).then(
+    () => (secondEnded = "resolved"),
+    (error: unknown) => (secondEnded = error),
+  );
+  let seen = -1;
+  while (apiRequests().length === 0 || apiRequests().length !== seen) {
+    seen = apiRequests().length;
+    await pause(300);
+  }
+  closing.abort();
+  expect(await first).toBeInstanceOf(AbortedError);
+  // The open view's call saw the shared sync end aborted and started its own, which waits for its turn.
+  await pause(300);
+  expect(secondEnded).toBe("still syncing");
+  staying.abort();
+  await second;
+  expect(secondEnded).toBeInstanceOf(AbortedError);
+});
