@@ -16,9 +16,11 @@ const limitsAsked = (requests: Sandbox['requests']) => requests.filter((request)
 describe('one client state per account in an n8n process, whichever node file uses it', () => {
   it("paces the node's and the trigger's requests on one key in one window: a trigger poll sends nothing into a window the node spent", async () => {
     const limit = 3;
-    // The sandbox's clock stands still: the window the node spends lasts the whole test.
-    const now = Date.now();
-    sandbox = await startSandbox({ rateLimit: { limit, windowMs: 60_000 }, now: () => now });
+    const windowMs = 60_000;
+    // The sandbox's clock stands still at the start of the next window (its windows are aligned to
+    // whole minutes): the window the node spends ends a minute or more from now, after the test.
+    const now = (Math.floor(Date.now() / windowMs) + 1) * windowMs;
+    sandbox = await startSandbox({ rateLimit: { limit, windowMs }, now: () => now });
     account = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
 
     const items = await executeNode(account, { resource: 'account', operation: 'get' }, Array.from({ length: limit }, () => ({ json: {} })));
