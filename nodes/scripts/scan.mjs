@@ -49,21 +49,25 @@ for (const entry of [...pkg.n8n.credentials, ...pkg.n8n.nodes]) {
 	const icons = typeof icon === 'string' ? [icon] : Object.values(icon ?? {});
 	loaded[entry] = { name: (instance.description ?? instance).name, icons: icons.map((i) => join(dirname(entry), i.replace(/^file:/, ''))) };
 }
-console.log(JSON.stringify(loaded));
+// Every file of the package the entries loaded (the chunk the node files share among them).
+const files = Object.keys(require.cache).filter((file) => file.startsWith(base + '/')).map((file) => file.slice(base.length + 1));
+console.log(JSON.stringify({ loaded, files }));
 `;
 let loaded;
+let loadedFiles = [];
 try {
-	loaded = JSON.parse(execFileSync(process.execPath, ['-e', loader], { cwd: join(isolated, '..'), stdio: ['ignore', 'pipe', 'pipe'] }).toString());
+	({ loaded, files: loadedFiles } = JSON.parse(execFileSync(process.execPath, ['-e', loader], { cwd: join(isolated, '..'), stdio: ['ignore', 'pipe', 'pipe'] }).toString()));
 	console.log(`packed package loads alone: ${Object.entries(loaded).map(([entry, { name }]) => `${name} (${entry})`).join(', ')}`);
 } catch (error) {
 	failed = true;
 	console.log(`packed package does NOT load alone (is dist from \`npm run build\`?): ${String(error.stderr ?? error).split('\n').find((line) => /Error/.test(line))}`);
 }
 
-// What ships is exactly what n8n needs: each entry n8n loads, the codex file beside each node,
-// the icons they name, and package.json, README.md, LICENSE. No sources, tests, maps or typings.
+// What ships is exactly what n8n needs: each entry n8n loads and the files they load (the shared
+// chunk), the codex file beside each node, the icons they name, and package.json, README.md,
+// LICENSE. No sources, tests, maps or typings.
 if (loaded) {
-	const expected = new Set(['package.json', 'README.md', 'LICENSE']);
+	const expected = new Set(['package.json', 'README.md', 'LICENSE', ...loadedFiles]);
 	for (const [entry, { icons }] of Object.entries(loaded)) {
 		expected.add(entry);
 		if (entry.endsWith('.node.js')) expected.add(`${entry}on`);

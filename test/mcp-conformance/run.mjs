@@ -119,11 +119,10 @@ export const CHECKS_NOT_APPLICABLE = {
   'server-sse-multiple-streams/server-sse-multiple-streams-session': 'a session-scoped stream: the server is stateless (0.1.16 warns that it has no session)',
 };
 
-/** Node >= 22 for the suite: the Node 24 binary the n8n harness keeps (installed with n8n on first use). */
+/** Node >= 22 for the suite: the Node 24 binary the n8n harness keeps (installed alone, without n8n, on first use). */
 async function node24() {
-  const { ensureN8n, NODE24_BINARY } = await import('../n8n/n8n.mjs');
-  if (!existsSync(NODE24_BINARY)) await ensureN8n();
-  return NODE24_BINARY;
+  const { ensureNode24 } = await import('../n8n/n8n.mjs');
+  return await ensureNode24();
 }
 
 async function startServer() {
