@@ -37,13 +37,24 @@ export type ConfirmationCodec = RequestStateCodec<AskedFor>;
 /** How long the person has to answer (the request state expires with it). */
 const ANSWER_WITHIN_SECONDS = 10 * 60;
 
+const MIN_KEY_BYTES = 32;
+
+let processCodec: ConfirmationCodec | undefined;
+let lastKeyed: { key: Uint8Array | string; codec: ConfirmationCodec } | undefined;
+
 /**
- * Signs and checks the request state of the questions. Every server instance that may receive the
- * answer must share the key: by default one random key per process (every round of a flow reaches
- * the same process over stdio and over this package's HTTP server).
+ * What signs and checks the request state of the questions. Every server instance that may receive
+ * an answer must share the key: without one, the process's own random key (every round of a flow
+ * reaches the same process over stdio and over this package's HTTP server). Kept, not made anew for
+ * each server (one per HTTP request).
  */
-export function confirmationCodec(key: Uint8Array | string = randomBytes(32)): ConfirmationCodec {
-  return createRequestStateCodec<AskedFor>({ key, ttlSeconds: ANSWER_WITHIN_SECONDS });
+export function confirmationCodec(key?: Uint8Array | string): ConfirmationCodec {
+  if (key === undefined) return (processCodec ??= createRequestStateCodec<AskedFor>({ key: randomBytes(MIN_KEY_BYTES), ttlSeconds: ANSWER_WITHIN_SECONDS }));
+  if (lastKeyed?.key === key) return lastKeyed.codec;
+  const bytes = typeof key === "string" ? Buffer.byteLength(key) : key.byteLength;
+  if (bytes < MIN_KEY_BYTES) throw new RangeError(`requestStateKey: must be at least ${MIN_KEY_BYTES} bytes (it has ${bytes})`);
+  lastKeyed = { key, codec: createRequestStateCodec<AskedFor>({ key, ttlSeconds: ANSWER_WITHIN_SECONDS }) };
+  return lastKeyed.codec;
 }
 
 const CONFIRMATION = "confirm";

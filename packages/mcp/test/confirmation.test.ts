@@ -50,9 +50,9 @@ function callParams(name: string, args: Record<string, unknown>, { capabilities 
   };
 }
 
-async function inMemoryWire(client: LinkShortClient, admin: boolean): Promise<Wire> {
+async function inMemoryWire(client: LinkShortClient, admin: boolean, requestStateKey?: string): Promise<Wire> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const connection = serveStdio(() => createLinkShortMcpServer({ client, admin }), { transport: serverSide });
+  const connection = serveStdio(() => createLinkShortMcpServer({ client, admin, requestStateKey }), { transport: serverSide });
   const waiting = new Map<number, (answer: Answer) => void>();
   clientSide.onmessage = (message: JSONRPCMessage) => {
     const { id } = message as { id?: unknown };
@@ -240,6 +240,27 @@ describe.each([
     expect(answer.result?.isError).toBeFalsy();
     expect(linkExists(id)).toBe(false);
   });
+});
+
+test("servers given one requestStateKey take each other's questions' answers; a server with another key refuses them", async () => {
+  const key = "a key every server behind one address shares, 32+ bytes";
+  const [asking, answered, stranger] = await Promise.all([
+    inMemoryWire(userClient, false, key),
+    inMemoryWire(userClient, false, key),
+    inMemoryWire(userClient, false, "another key of at least thirty-two bytes"),
+  ]);
+  try {
+    const id = await newLink();
+    const question = await asking.call("delete_link", { id }, { capabilities: ASKS });
+    const answer = { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string };
+    expect((await stranger.call("delete_link", { id }, answer)).error?.code).toBe(-32602);
+    expect(linkExists(id)).toBe(true);
+    expect((await answered.call("delete_link", { id }, answer)).result?.isError).toBeFalsy();
+    expect(linkExists(id)).toBe(false);
+  } finally {
+    await Promise.all([asking.close(), answered.close(), stranger.close()]);
+  }
+  expect(() => createLinkShortMcpServer({ client: userClient, requestStateKey: "too short" })).toThrow("requestStateKey: must be at least 32 bytes (it has 9)");
 });
 
 describe("the SDKs' clients, in memory (served as over stdio)", () => {
