@@ -157,9 +157,10 @@ describe.each([
       expect(tool.exists(id)).toBe(true);
     });
 
-    test("a cancel, and an answer that is no elicitation result, stop the call too", async () => {
+    test("a cancel, an answer that is no elicitation result, and one the SDK cannot read (wrapped) stop the call too", async () => {
       const id = await tool.make();
-      for (const inputResponses of [{ confirm: { action: "cancel" } }, { confirm: { roots: [] } }]) {
+      const wrapped = { confirm: { method: "elicitation/create", result: { action: "accept", content: { confirm: true } } } };
+      for (const inputResponses of [{ confirm: { action: "cancel" } }, { confirm: { roots: [] } }, wrapped]) {
         const answer = await wireFor(tool).call(tool.name, { id }, { capabilities: ASKS, inputResponses });
         expect(textOf(answer)).toMatch(/did not confirm/);
       }
@@ -201,6 +202,20 @@ describe.each([
       expect(replayed.error?.message).toMatch(/requestState/);
       expect(tool.exists(asked)).toBe(true);
       expect(tool.exists(other)).toBe(true);
+    });
+
+    test("a yes given after ten minutes is refused (-32602): nothing is deleted", async () => {
+      const id = await tool.make();
+      const question = await wireFor(tool).call(tool.name, { id }, { capabilities: ASKS });
+      const now = Date.now();
+      const clock = jest.spyOn(Date, "now").mockReturnValue(now + 10 * 60_000 + 2_000);
+      try {
+        const late = await wireFor(tool).call(tool.name, { id }, { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
+        expect(late.error?.code).toBe(-32602);
+      } finally {
+        clock.mockRestore();
+      }
+      expect(tool.exists(id)).toBe(true);
     });
 
     test("a tampered state is refused (-32602): nothing is deleted", async () => {
