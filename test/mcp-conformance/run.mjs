@@ -6,8 +6,11 @@
 // WARNING fail. The scenarios and checks that do not apply are listed below, each with why; a
 // scenario listed nowhere fails, so that a new suite version cannot pass unread.
 // Ends with "MCP conformance: N passed, N failed" (scripts/run-tests.mjs counts that line).
+// Given scenario names (`node test/mcp-conformance/run.mjs input-required-result-tampered-state`),
+// it runs only those, each with every suite that has it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,11 +20,14 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(join(ROOT, 'packages/mcp/package.json'));
 const CLI = join(ROOT, 'packages/mcp/dist/cli.js');
 
+/** Each suite, run whole with `args`; one scenario of it runs with `--spec-version <revision>` (--requirements does not take --scenario). */
 export const SUITES = [
   { label: '0.1.16 (up to 2025-11-25)', entry: '@modelcontextprotocol/conformance/dist/index.js', args: [] },
-  { label: '0.2.0-alpha.12 --requirements 2025-11-25', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2025-11-25'] },
-  { label: '0.2.0-alpha.12 --requirements 2026-07-28', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2026-07-28'] },
+  { label: '0.2.0-alpha.12 --requirements 2025-11-25', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2025-11-25'], revision: '2025-11-25' },
+  { label: '0.2.0-alpha.12 --requirements 2026-07-28', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2026-07-28'], revision: '2026-07-28' },
 ];
+
+const oneScenario = (suite, scenario) => ['--scenario', scenario, ...(suite.revision ? ['--spec-version', suite.revision] : [])];
 
 /** Scenarios every check of which applies to this server. */
 export const APPLICABLE = new Set([
@@ -57,7 +63,7 @@ export const NOT_APPLICABLE = {
   'tools-call-error': `${FIXTURE} tool errors: packages/mcp/test/tools.test.ts, failures.test.ts`,
   'tools-call-with-progress': `${FIXTURE} progress: packages/mcp/test/protocol-2026.test.ts (shorten_links)`,
   'tools-call-sampling': `${FIXTURE} the server asks for no sampling`,
-  'tools-call-elicitation': `${FIXTURE} the delete confirmation by elicitation: packages/mcp/test/protocol-2026.test.ts`,
+  'tools-call-elicitation': `${FIXTURE} the delete confirmation by elicitation: packages/mcp/test/protocol-2026.test.ts, confirmation.test.ts`,
   'elicitation-sep1034-defaults': FIXTURE.slice(0, -1),
   'elicitation-sep1330-enums': FIXTURE.slice(0, -1),
   'json-schema-2020-12': `${FIXTURE} every schema compiled by a 2020-12-only validator: packages/mcp/test/schemas.test.ts`,
@@ -78,18 +84,16 @@ for (const scenario of [
   'basic-elicitation',
   'basic-sampling',
   'basic-list-roots',
-  'request-state',
   'multiple-input-requests',
   'multi-round',
   'missing-input-response',
   'result-type',
-  'tampered-state',
   'capability-check',
   'ignore-extra-params',
   'validate-input',
 ]) {
   NOT_APPLICABLE[`input-required-result-${scenario}`] =
-    `${FIXTURE} (it passes or fails on the missing tool alone) the delete confirmation by input_required: packages/mcp/test/protocol-2026.test.ts`;
+    `${FIXTURE} (it passes or fails on the missing tool alone) the delete confirmation by input_required: packages/mcp/test/protocol-2026.test.ts, confirmation.test.ts`;
 }
 NOT_APPLICABLE['input-required-result-non-tool-request'] = `${NO_PROMPTS} (it asks for input_required on prompts/get)`;
 for (const scenario of [
@@ -106,6 +110,19 @@ for (const scenario of [
 ]) {
   NOT_APPLICABLE[`tasks-${scenario}`] = 'the tasks extension, which the server does not offer (not scored for 2026-07-28)';
 }
+
+/**
+ * Scenarios of a fixture tool whose every check applies to the server's delete confirmation: they run
+ * through a relay that hands the fixture's calls (by name, with no arguments) to delete_link of a link
+ * made for the scenario, the same name and arguments in every round, as a client's own rounds would be.
+ * Each name: the suite's fixture tool.
+ */
+export const THROUGH_DELETE_LINK = {
+  // Asked (input_required with inputRequests and a requestState), then answered with the state echoed: a complete result.
+  'input-required-result-request-state': 'test_input_required_result_request_state',
+  // Asked, then answered with the state altered: a JSON-RPC error (-32602), nothing deleted.
+  'input-required-result-tampered-state': 'test_input_required_result_tampered_state',
+};
 
 /** Checks of applicable scenarios that need the suite's fixtures, with why. */
 export const CHECKS_NOT_APPLICABLE = {
@@ -141,13 +158,57 @@ async function startServer() {
     });
     child.once('exit', (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
   });
+  const makeLink = async (name) => {
+    const response = await fetch(`${sandbox.baseUrl}/api/url/add`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.userKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `https://example.com/conformance/${name}` }),
+    });
+    const { id } = await response.json();
+    return { id, exists: () => sandbox.store.state.links.some((link) => link.id === id) };
+  };
   return {
     url,
+    makeLink,
     stop: async () => {
       child.kill();
       await sandbox.close();
     },
   };
+}
+
+/** A relay to `serverUrl` that hands the calls of `fixtureTool` to delete_link of `linkId`; everything else goes on as it came. */
+async function startDeleteLinkRelay(serverUrl, fixtureTool, linkId) {
+  const relay = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', async () => {
+      let body = Buffer.concat(chunks).toString('utf8');
+      const headers = {};
+      for (const name of ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name']) {
+        if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+      }
+      try {
+        const message = JSON.parse(body);
+        if (message?.method === 'tools/call' && message.params?.name === fixtureTool) {
+          message.params = { ...message.params, name: 'delete_link', arguments: { id: linkId } };
+          headers['mcp-name'] = 'delete_link';
+          body = JSON.stringify(message);
+        }
+      } catch {
+        // Not JSON: the server says what it makes of it.
+      }
+      try {
+        const answer = await fetch(serverUrl, { method: request.method, headers, ...(request.method === 'POST' ? { body } : {}) });
+        response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        response.end(Buffer.from(await answer.arrayBuffer()));
+      } catch (error) {
+        response.writeHead(502).end(String(error));
+      }
+    });
+  });
+  await new Promise((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${relay.address().port}/mcp`, close: () => new Promise((resolve) => relay.close(resolve)) };
 }
 
 /** Each scenario's checks from the suite's output folder (one folder per scenario: <kind>-<scenario>-<timestamp>). */
@@ -162,45 +223,104 @@ function checksOf(outputDirectory) {
   });
 }
 
+/**
+ * Runs a suite against `url` (whole, or the one scenario `args` name) and reads what it wrote. Not
+ * spawnSync: a relay in this process must answer meanwhile.
+ */
+async function runSuite(node, suite, url, args) {
+  const output = mkdtempSync(join(tmpdir(), 'linkshort-mcp-conformance-'));
+  const child = spawn(node, [require.resolve(suite.entry), 'server', '--url', url, ...args, '--output-dir', output], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  const keep = (chunk) => (said = (said + chunk.toString()).slice(-4000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const status = await new Promise((resolve) => child.once('close', resolve));
+  return { run: { status, said }, scenarios: checksOf(output) };
+}
+
+/** Whether a suite has a server scenario at its revision (from its `list`: "  - name [revision,...]" under "Server scenarios"). */
+function suiteHas(node, suite, scenario) {
+  const serverSection = spawnSync(node, [require.resolve(suite.entry), 'list'], { encoding: 'utf8' }).stdout.split('\n\n')[0];
+  for (const line of serverSection.split('\n')) {
+    const [, name, revisions] = /^ {2}- (\S+) \[([^\]]*)\]$/.exec(line) ?? [];
+    if (name === scenario) return suite.revision === undefined || revisions.split(',').includes(suite.revision);
+  }
+  return false;
+}
+
+/** A scenario of THROUGH_DELETE_LINK, through the relay, on a link of its own; the tampered state must also leave the link. */
+async function runThroughDeleteLink(node, suite, server, scenario) {
+  const link = await server.makeLink(scenario);
+  const relay = await startDeleteLinkRelay(server.url, THROUGH_DELETE_LINK[scenario], link.id);
+  try {
+    const { scenarios } = await runSuite(node, suite, relay.url, oneScenario(suite, scenario));
+    const checks = scenarios.find((ran) => ran.scenario === scenario)?.checks ?? [{ id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario wrote no checks' }];
+    if (scenario === 'input-required-result-tampered-state') {
+      checks.push({ id: 'linkshort-nothing-deleted', status: link.exists() ? 'SUCCESS' : 'FAILURE', errorMessage: 'the link was deleted on a tampered state' });
+    }
+    return checks;
+  } finally {
+    await relay.close();
+  }
+}
+
 async function main() {
+  const only = process.argv.slice(2);
   const node = await node24();
   const server = await startServer();
   let passed = 0;
   let failed = 0;
+  const count = (scenario, checks) => {
+    for (const check of checks) {
+      const why = CHECKS_NOT_APPLICABLE[`${scenario}/${check.id}`];
+      if (why !== undefined) {
+        console.log(`  not applicable  ${scenario} / ${check.id}: ${why}`);
+      } else if (check.status === 'SUCCESS') {
+        passed += 1;
+        console.log(`  passed          ${scenario} / ${check.id}`);
+      } else if (check.status === 'FAILURE' || check.status === 'WARNING') {
+        failed += 1;
+        console.log(`  FAILED          ${scenario} / ${check.id} (${check.status}): ${String(check.errorMessage ?? check.description ?? '').slice(0, 500)}`);
+      }
+    }
+  };
   try {
+    const ranNamed = new Set();
     for (const suite of SUITES) {
-      const output = mkdtempSync(join(tmpdir(), 'linkshort-mcp-conformance-'));
-      const run = spawnSync(node, [require.resolve(suite.entry), 'server', '--url', server.url, ...suite.args, '--output-dir', output], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-      const scenarios = checksOf(output);
+      if (only.length > 0) {
+        for (const scenario of only.filter((name) => suiteHas(node, suite, name))) {
+          ranNamed.add(scenario);
+          console.log(`\n--- conformance ${suite.label}: ${scenario} ---`);
+          if (THROUGH_DELETE_LINK[scenario] !== undefined) count(scenario, await runThroughDeleteLink(node, suite, server, scenario));
+          else if (NOT_APPLICABLE[scenario] !== undefined) console.log(`  not applicable  ${scenario}: ${NOT_APPLICABLE[scenario]}`);
+          else count(scenario, (await runSuite(node, suite, server.url, oneScenario(suite, scenario))).scenarios.find((ran) => ran.scenario === scenario)?.checks ?? [{ id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario wrote no checks' }]);
+        }
+        continue;
+      }
+      const { run, scenarios } = await runSuite(node, suite, server.url, suite.args);
       console.log(`\n--- conformance ${suite.label}: ${scenarios.length} scenarios run (exit ${run.status}) ---`);
       if (scenarios.length === 0) {
         failed += 1;
-        console.log(`FAILED: the suite ran no scenario: ${(run.stderr || run.stdout).slice(-2000)}`);
+        console.log(`FAILED: the suite ran no scenario: ${run.said.slice(-2000)}`);
         continue;
       }
       for (const { scenario, checks } of scenarios) {
-        if (NOT_APPLICABLE[scenario] !== undefined) {
+        if (THROUGH_DELETE_LINK[scenario] !== undefined) {
+          console.log(`  through delete_link  ${scenario}:`);
+          count(scenario, await runThroughDeleteLink(node, suite, server, scenario));
+        } else if (NOT_APPLICABLE[scenario] !== undefined) {
           console.log(`  not applicable  ${scenario}: ${NOT_APPLICABLE[scenario]}`);
-          continue;
-        }
-        if (!APPLICABLE.has(scenario)) {
+        } else if (!APPLICABLE.has(scenario)) {
           failed += 1;
           console.log(`  FAILED          ${scenario}: a scenario this test does not classify; read it and list it as applicable or not, with why`);
-          continue;
-        }
-        for (const check of checks) {
-          const why = CHECKS_NOT_APPLICABLE[`${scenario}/${check.id}`];
-          if (why !== undefined) {
-            console.log(`  not applicable  ${scenario} / ${check.id}: ${why}`);
-          } else if (check.status === 'SUCCESS') {
-            passed += 1;
-            console.log(`  passed          ${scenario} / ${check.id}`);
-          } else if (check.status === 'FAILURE' || check.status === 'WARNING') {
-            failed += 1;
-            console.log(`  FAILED          ${scenario} / ${check.id} (${check.status}): ${String(check.errorMessage ?? check.description ?? '').slice(0, 500)}`);
-          }
+        } else {
+          count(scenario, checks);
         }
       }
+    }
+    for (const scenario of only.filter((name) => !ranNamed.has(name))) {
+      failed += 1;
+      console.log(`  FAILED          ${scenario}: no suite has this scenario`);
     }
   } finally {
     await server.stop();

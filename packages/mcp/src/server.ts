@@ -1,19 +1,8 @@
 import type { LinkShortClient } from "@linkshort/client";
-import {
-  acceptedContent,
-  CLIENT_CAPABILITIES_META_KEY,
-  inputRequired,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type CallToolResult,
-  type ClientCapabilities,
-  type InputRequiredResult,
-  type ServerContext,
-  type Tool,
-} from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ClientCapabilities, type ServerContext, type Tool } from "@modelcontextprotocol/server";
 import packageJson from "../package.json";
 import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION } from "./apps";
+import { confirmationCodec, confirmationNeeded } from "./confirmation";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
 import { serverLinkIndexFor, type ServerLinkIndex } from "./server-index";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
@@ -32,7 +21,16 @@ export interface LinkShortMcpOptions {
   callDeadlineMs?: number;
   /** The link index find_links searches; by default one per client, in memory, first synced on the first lookup. */
   linkIndex?: ServerLinkIndex;
+  /**
+   * The key (at least 32 bytes) that signs the request state of a delete's question, so that only the
+   * answer to that question, for that call, confirms it. Servers behind one address that may each get
+   * a question's answer need the same key. Default: one random key per process.
+   */
+  requestStateKey?: Uint8Array | string;
 }
+
+/** The codec of the process's own random key, for the servers given no `requestStateKey`. */
+let processCodec: ReturnType<typeof confirmationCodec> | undefined;
 
 /** How long a tool that answers at its deadline with what it did (shorten_links) has to do so once its signal aborts. */
 const ANSWER_AFTER_ABORT_MS = 2_000;
@@ -142,48 +140,19 @@ function clientCapabilities(server: Server, ctx: ServerContext): ClientCapabilit
   return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
 }
 
-/** Whether the person behind the client can be asked a yes-or-no question. */
-function canAskThePerson(server: Server, ctx: ServerContext): boolean {
-  const elicitation = clientCapabilities(server, ctx)?.elicitation;
-  // `elicitation: {}` (2025-06-18) means forms; later clients name the modes they take.
-  return elicitation !== undefined && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
-}
-
-const CONFIRMATION = "confirm";
-
-const confirmationForm = () => ({
-  type: "object" as const,
-  properties: { [CONFIRMATION]: { type: "boolean" as const, title: "Yes, delete it", default: false } },
-  required: [CONFIRMATION],
-});
-
-/**
- * Before a delete: asks the person (2026-07-28 `input_required`, which the SDK turns into an
- * elicitation for 2025-11-25 clients over stdio) and answers the call unless they said yes. A client
- * that cannot ask gets today's behaviour: the tool runs, its description having told the model to ask.
- */
-function confirmationNeeded(tool: ToolDefinition, args: unknown, server: Server, ctx: ServerContext): CallToolResult | InputRequiredResult | undefined {
-  if (!tool.confirmation || !canAskThePerson(server, ctx)) return undefined;
-  const responses = ctx.mcpReq.inputResponses;
-  if (responses === undefined || !(CONFIRMATION in responses)) {
-    return inputRequired({
-      inputRequests: { [CONFIRMATION]: inputRequired.elicit({ mode: "form", message: tool.confirmation(args), requestedSchema: confirmationForm() }) },
-    });
-  }
-  if (acceptedContent(responses, CONFIRMATION)?.confirm === true) return undefined;
-  return toolError(`Not done: the user did not confirm ${tool.name}, so nothing was deleted. Do not call it again unless the user asks.`);
-}
-
 /** An MCP server whose tools call `client`. Cheap to make: every tool definition and schema is shared. */
 export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
   const { client } = options;
   const deadlineMs = options.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
   const links = options.linkIndex ?? serverLinkIndexFor(client);
+  const codec = options.requestStateKey === undefined ? (processCodec ??= confirmationCodec()) : confirmationCodec(options.requestStateKey);
   const server = new Server(
     { name: "linkshort", title: "LinkShort", version: packageJson.version },
     {
       capabilities: { tools: {}, resources: {}, extensions: { [UI_EXTENSION]: {} } },
       instructions: INSTRUCTIONS,
+      // Checked before any handler runs: a state this process did not sign, or past its time, is a -32602.
+      requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
       cacheHints: {
         "tools/list": LIST_CACHE,
         "server/discover": LIST_CACHE,
@@ -207,7 +176,7 @@ export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
     if (!tool || (tool.admin && !options.admin)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownTool(name, tool !== undefined));
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return toolError(client.redact(invalidArguments(tool.name, parsed.error.issues)));
-    const unconfirmed = confirmationNeeded(tool, parsed.data, server, ctx);
+    const unconfirmed = await confirmationNeeded(tool, parsed.data, ctx, clientCapabilities(server, ctx), codec);
     if (unconfirmed) return unconfirmed;
     const viewShown = tool.listingWithApps !== tool.listing && rendersApps(clientCapabilities(server, ctx));
     const result = await runWithDeadline(tool, parsed.data, client, links, ctx.mcpReq.signal, deadlineMs, progressReporter(ctx), viewShown);
