@@ -49,11 +49,15 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 
   /**
    * Whether `page`, the answer to a request for page number `requested`, ends the list: at
-   * `maxpage`, at a short or empty page, or when the server did not move forward. Never trusts
-   * `nextpage`, which deployed servers get wrong at the end. The one rule for every front end.
+   * `maxpage`, at an empty page, when the server did not move forward, or at a page shorter than
+   * one before it in the same walk (`heldBefore`: the most items an earlier page held). Never
+   * trusts `nextpage`, which deployed servers get wrong at the end. A page shorter than its
+   * `perpage` alone does not end the list while `maxpage` says more: some servers cap pages yet
+   * write the asked limit into `perpage`, so the end-of-list signals disagree, and the list is read
+   * on (where `maxpage` was wrong instead, the next page is empty). The one rule for every front end.
    */
-  static isLastPage(page: Page<unknown>, requested: number): boolean {
-    return page.items.length === 0 || page.currentpage >= page.maxpage || page.items.length < page.perpage || page.currentpage < requested;
+  static isLastPage(page: Page<unknown>, requested: number, heldBefore = 0): boolean {
+    return page.items.length === 0 || page.currentpage >= page.maxpage || page.currentpage < requested || page.items.length < heldBefore;
   }
 
   /**
@@ -76,9 +80,11 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page = await this.first();
     let requested = this.startPage;
+    let heldBefore = 0;
     for (let read = 1; ; read += 1) {
       yield page;
-      if (PagePromise.isLastPage(page, requested)) return;
+      if (PagePromise.isLastPage(page, requested, heldBefore)) return;
+      heldBefore = Math.max(heldBefore, page.items.length);
       if (read >= this.maxPages) throw new TooManyPagesError(this.maxPages, page.maxpage);
       requested = page.currentpage + 1;
       page = await this.fetchPage(requested);
