@@ -61,6 +61,17 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   /**
+   * How many items a page of `page`'s size holds on its server: its `perpage`, or its item count
+   * when it holds fewer while `maxpage` says a page follows (a page before the last is full: the
+   * server capped the size but wrote the asked limit into `perpage`). Its item count when the
+   * server gave no `perpage`. What a reader that counts list positions from page numbers uses.
+   */
+  static sizeGiven(page: Page<unknown>): number {
+    if (page.perpage <= 0) return Math.max(1, page.items.length);
+    return page.items.length > 0 && page.items.length < page.perpage && page.currentpage < page.maxpage ? page.items.length : page.perpage;
+  }
+
+  /**
    * A page size of at most `maxLimit` and the page number whose page holds list positions `first`
    * to `last` (counted from 0); undefined when no such page does. The one rule for reading a run of
    * items whole (a run of equal dates that pages split) in every front end.

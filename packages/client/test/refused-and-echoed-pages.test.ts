@@ -125,4 +125,20 @@ describe("a server that caps pages at 50 but writes the asked limit into perpage
     expect(PagePromise.isLastPage(page(20, 3, 10, 4), 3, 50)).toBe(true);
     expect(PagePromise.isLastPage(page(0, 2, 10, 3), 2)).toBe(true);
   });
+
+  it("sizeGiven is the item count of a page shorter than its perpage that maxpage says is not the last, else perpage", () => {
+    const page = (items: number, perpage: number, currentpage: number, maxpage: number): Page<number> => ({
+      items: Array.from({ length: items }, (_, i) => i),
+      result: items,
+      perpage,
+      currentpage,
+      nextpage: currentpage + 1,
+      maxpage,
+    });
+    expect(PagePromise.sizeGiven(page(50, 1000, 1, 10))).toBe(50);
+    expect(PagePromise.sizeGiven(page(25, 1000, 10, 10))).toBe(1000);
+    expect(PagePromise.sizeGiven(page(100, 100, 1, 3))).toBe(100);
+    expect(PagePromise.sizeGiven(page(0, 100, 4, 3))).toBe(100);
+    expect(PagePromise.sizeGiven(page(7, 0, 1, 1))).toBe(7);
+  });
 });
