@@ -69,6 +69,18 @@ describe('a server that caps pages at 50 but writes the asked limit into perpage
 		expect(new Set(all.map((item) => item.json.id)).size).toBe(475);
 	});
 
+	it('Link Received Clicks emits the clicked links among 475 that all have clicks (a scan of every page)', async () => {
+		await start({ maxPageSize: 50, oversizedPages: 'echo' });
+		fillLinks(sandbox, 475, () => 1);
+		const trigger = new Trigger({ event: 'newLinkClicks' });
+		await trigger.pollUntil(() => (trigger.staticData.state as { baselineRead?: boolean } | undefined)?.baselineRead === true, 5);
+		const clicked = ['fill470', 'fill200', 'fill3'];
+		for (const alias of clicked) await (await fetch(`${sandbox.baseUrl}/${alias}`, { redirect: 'manual' })).arrayBuffer();
+		await trigger.pollUntil(() => trigger.emitted.length >= clicked.length, 5);
+		expect(trigger.emitted.map((item) => item.alias).sort()).toEqual([...clicked].sort());
+		expect(trigger.emitted.every((item) => item.previousClicks === 1 && item.clicks === 2)).toBe(true);
+	});
+
 	it('New Link emits every one of 175 new links, once and oldest first', async () => {
 		await start({ maxPageSize: 50, oversizedPages: 'echo' });
 		fillLinks(sandbox, 20);
