@@ -110,6 +110,15 @@ describe("a server that caps pages at 50 but writes the asked limit into perpage
     expect(limits()).toHaveLength(10);
   });
 
+  it("LinkIndex.sync indexes 475 of 475 and trusts its walk, in as few requests as against a server whose perpage says 50", async () => {
+    const { client, sandbox } = await account(475, 50, "echo");
+    const before = sandbox.requests.length;
+    const freshness = await new LinkIndex({ minSyncIntervalMs: 0 }).sync(client);
+    expect(freshness).toMatchObject({ known: 475, complete: true });
+    // The first page, the last (the count), then the 10 pages of 50 of the walk.
+    expect(sandbox.requests.length - before).toBeLessThanOrEqual(12);
+  });
+
   it("isLastPage reads on past a page shorter than perpage while maxpage says more, and stops at a page shorter than an earlier one of the walk", () => {
     const page = (items: number, currentpage: number, maxpage: number, nextpage: number | null): Page<number> => ({
       items: Array.from({ length: items }, (_, i) => i),

@@ -102,7 +102,7 @@ export abstract class Resource {
           // A size the server refuses is read at a smaller one, as if the server capped pages there.
           const { answer, limit } = await readAtAllowedSize(this.core.account, query.limit, (limit) => read(limit, page));
           query.limit = limit;
-          if (large) recordPageSize(this.core.account, limit, answer.perpage);
+          if (large) recordPageSize(this.core.account, limit, PagePromise.sizeGiven(answer));
           return answer;
         },
         (query.page as number | undefined) ?? 1,
