@@ -101,11 +101,12 @@ export function recordPageSize(account: string, asked: number, perpage: number):
  */
 export async function readAtAllowedSize<T>(account: string, limit: number, read: (limit: number) => Promise<T>): Promise<{ answer: T; limit: number }> {
   let asked = allowedPageSize(account, limit);
-  let refused: number | undefined;
+  /** The last size refused (0: none yet). */
+  let refused = 0;
   for (;;) {
     try {
       const answer = await read(asked);
-      if (refused !== undefined) remember(account, (entry) => (entry.refused = Math.min(entry.refused ?? refused!, refused!)));
+      if (refused > 0) remember(account, (entry) => (entry.refused = Math.min(entry.refused ?? refused, refused)));
       return { answer, limit: asked };
     } catch (error) {
       if (!isPageSizeRefusal(error)) throw error;
