@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 import { LinkShortClient } from '@linkshort/client';
-import { startSandbox, type Sandbox } from '@linkshort/sandbox';
+import { startSandbox, type OversizedPages, type Sandbox } from '@linkshort/sandbox';
 import { poll, type Credentials } from './harness';
 
 /**
@@ -17,12 +17,13 @@ export let sandbox: Sandbox;
 export let client: LinkShortClient;
 export let credentials: Credentials;
 
-export async function start(options: { maxPageSize?: number; rateLimit?: { limit: number; windowMs: number } } = {}) {
+export async function start(options: { maxPageSize?: number; oversizedPages?: OversizedPages; rateLimit?: { limit: number; windowMs: number } } = {}) {
   sandbox = await startSandbox({
     seed: 'minimal',
     rateLimit: options.rateLimit ?? { limit: 1_000_000, windowMs: 60_000 },
     now: () => realNow() + hostOffset,
     ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}),
+    ...(options.oversizedPages ? { oversizedPages: options.oversizedPages } : {}),
   });
   credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
   client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });

@@ -49,11 +49,26 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 
   /**
    * Whether `page`, the answer to a request for page number `requested`, ends the list: at
-   * `maxpage`, at a short or empty page, or when the server did not move forward. Never trusts
-   * `nextpage`, which deployed servers get wrong at the end. The one rule for every front end.
+   * `maxpage`, at an empty page, when the server did not move forward, or at a page shorter than
+   * one before it in the same walk (`heldBefore`: the most items an earlier page held). Never
+   * trusts `nextpage`, which deployed servers get wrong at the end. A page shorter than its
+   * `perpage` alone does not end the list while `maxpage` says more: some servers cap pages yet
+   * write the asked limit into `perpage`, so the end-of-list signals disagree, and the list is read
+   * on (where `maxpage` was wrong instead, the next page is empty). The one rule for every front end.
    */
-  static isLastPage(page: Page<unknown>, requested: number): boolean {
-    return page.items.length === 0 || page.currentpage >= page.maxpage || page.items.length < page.perpage || page.currentpage < requested;
+  static isLastPage(page: Page<unknown>, requested: number, heldBefore = 0): boolean {
+    return page.items.length === 0 || page.currentpage >= page.maxpage || page.currentpage < requested || page.items.length < heldBefore;
+  }
+
+  /**
+   * How many items a page of `page`'s size holds on its server: its `perpage`, or its item count
+   * when it holds fewer while `maxpage` says a page follows (a page before the last is full: the
+   * server capped the size but wrote the asked limit into `perpage`). Its item count when the
+   * server gave no `perpage`. What a reader that counts list positions from page numbers uses.
+   */
+  static sizeGiven(page: Page<unknown>): number {
+    if (page.perpage <= 0) return Math.max(1, page.items.length);
+    return page.items.length > 0 && page.items.length < page.perpage && page.currentpage < page.maxpage ? page.items.length : page.perpage;
   }
 
   /**
@@ -76,9 +91,11 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page = await this.first();
     let requested = this.startPage;
+    let heldBefore = 0;
     for (let read = 1; ; read += 1) {
       yield page;
-      if (PagePromise.isLastPage(page, requested)) return;
+      if (PagePromise.isLastPage(page, requested, heldBefore)) return;
+      heldBefore = Math.max(heldBefore, page.items.length);
       if (read >= this.maxPages) throw new TooManyPagesError(this.maxPages, page.maxpage);
       requested = page.currentpage + 1;
       page = await this.fetchPage(requested);

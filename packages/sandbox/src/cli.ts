@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { FaultInjector } from "./faults/fault-injector";
+import { oversizedPagesOf } from "./oversized-pages";
 import { parseSeed } from "./seed/seed";
 import { startSandbox } from "./server";
 import { errorText } from "./values";
@@ -16,6 +17,10 @@ const usage = `linkshort-sandbox: a local server of the Link-Shortening Service 
   --rate-limit N/S    N requests per S seconds and key (default 30/60)
   --max-page-size N   lists give at most N items a page, whatever limit asks
                       (default: no maximum, as deployed servers document none)
+  --oversized-pages HOW  what a limit above --max-page-size gets: cap (a page of N
+                      that says so in perpage), refuse (the servers' error "The limit
+                      must be between 1 and N."), echo (a page of N whose perpage
+                      repeats the limit asked); default cap
   --faults SPEC       inject faults, e.g. "5xx:0.1,drop:0.05" (kinds: 5xx drop delay html empty malformed 429)
   --admin-key KEY     fixed API key for the seeded admin
   --user-key KEY      fixed API key for the seeded user
@@ -32,6 +37,7 @@ async function main(): Promise<void> {
       data: { type: "string" },
       "rate-limit": { type: "string", default: "30/60" },
       "max-page-size": { type: "string" },
+      "oversized-pages": { type: "string" },
       faults: { type: "string" },
       "admin-key": { type: "string" },
       "user-key": { type: "string" },
@@ -53,6 +59,8 @@ async function main(): Promise<void> {
   const maxPageSize = values["max-page-size"] === undefined ? undefined : Number(values["max-page-size"]);
   if (maxPageSize !== undefined && !(Number.isSafeInteger(maxPageSize) && maxPageSize > 0)) throw new Error(`--max-page-size: "${values["max-page-size"]}" must be a positive whole number`);
 
+  const oversizedPages = values["oversized-pages"] === undefined ? undefined : oversizedPagesOf(values["oversized-pages"], "--oversized-pages");
+
   const sandbox = await startSandbox({
     port,
     host: values.host,
@@ -61,6 +69,7 @@ async function main(): Promise<void> {
     ...(values.data ? { dataFile: values.data } : {}),
     rateLimit: { limit: Number(rate[1]), windowMs: Number(rate[2]) * 1000 },
     ...(maxPageSize !== undefined ? { maxPageSize } : {}),
+    ...(oversizedPages !== undefined ? { oversizedPages } : {}),
     ...(values.faults ? { faults: FaultInjector.parse(values.faults) } : {}),
     keys: { ...(values["admin-key"] ? { admin: values["admin-key"] } : {}), ...(values["user-key"] ? { user: values["user-key"] } : {}) },
   });

@@ -5,4 +5,5 @@ export { seededRandom } from "./seeded-random";
 export type { Mode } from "./views/answers";
 export type { SeedOption } from "./seed/seed";
 export type { DateTieOrder } from "./date-ties";
+export type { OversizedPages } from "./oversized-pages";
 export { emptyStats } from "./visits/stats";

@@ -1,6 +1,7 @@
 import type { DateTieOrder } from "./date-ties";
 import type { FaultInjector, FaultRule } from "./faults/fault-injector";
 import type { LoggedRequest } from "./http/request-log";
+import type { OversizedPages } from "./oversized-pages";
 import type { Store } from "./persistence/store";
 import type { SeedOption } from "./seed/seed";
 import type { Mode } from "./views/answers";
@@ -46,6 +47,12 @@ export interface SandboxOptions {
    * that cap their pages.
    */
   maxPageSize?: number;
+  /**
+   * What a list answers a `limit` above `maxPageSize` (see `oversized-pages.ts`): "cap" (default)
+   * a page of that size that says so in `perpage`; "refuse" the deployed servers' error envelope;
+   * "echo" a page of that size whose `perpage` repeats the `limit` asked.
+   */
+  oversizedPages?: OversizedPages;
   /** Bounds of `sandbox.requests`: the newest `maxEntries` (default 50,000) of the last `maxAgeMs` (default 1 hour). */
   requestLog?: { maxEntries?: number; maxAgeMs?: number };
 }
@@ -59,6 +66,8 @@ export interface Sandbox {
   mode: Mode;
   /** The largest page a list gives; undefined for no maximum. May be changed while it runs. */
   maxPageSize: number | undefined;
+  /** What a list answers a `limit` above `maxPageSize`; may be changed while it runs. */
+  oversizedPages: OversizedPages;
   /** How links of the same second are listed by date; may be changed at any time. */
   dateTies: DateTieOrder;
   /**

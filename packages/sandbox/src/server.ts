@@ -6,6 +6,7 @@ import { handleControl } from "./http/control-routes";
 import { sendJson } from "./http/http-io";
 import { RateWindows } from "./http/rate-windows";
 import { RequestLog } from "./http/request-log";
+import { oversizedPagesOf } from "./oversized-pages";
 import { notFoundPage } from "./pages/html";
 import { overviewPage } from "./pages/overview-page";
 import { handlePublic } from "./pages/public-pages";
@@ -26,6 +27,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (options.maxPageSize !== undefined && !(Number.isSafeInteger(options.maxPageSize) && options.maxPageSize > 0)) {
     throw new Error(`maxPageSize: ${String(options.maxPageSize)} must be a positive whole number`);
   }
+  if (options.oversizedPages !== undefined) oversizedPagesOf(options.oversizedPages, "oversizedPages");
   const now = options.now ?? (() => Date.now());
   const store = new Store(options.dataFile);
   try {
@@ -105,6 +107,7 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     faults,
     mode: options.mode ?? "deployed",
     maxPageSize: options.maxPageSize,
+    oversizedPages: options.oversizedPages ?? "cap",
     dateTies: options.dateTies ?? "by-id",
     requests: log.entries,
     close: async () => {

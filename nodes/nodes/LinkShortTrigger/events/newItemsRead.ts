@@ -146,12 +146,12 @@ export async function readShare<T extends Dated>(
 		const answer = requests === 0 ? await list.read(page, ask) : await unlessRateLimited(list.read(page, ask));
 		if (answer === RATE_LIMITED) break;
 		requests += 1;
-		const granted = answer.perpage > 0 ? answer.perpage : Math.max(1, answer.items.length);
+		const granted = PagePromise.sizeGiven(answer);
 		if (granted < (ask === 'large' ? LARGE_PAGE_SIZE : ask)) cap = Math.min(cap, granted);
 		size = granted;
 		for (const item of answer.items) if (!seen.has(item.id)) seen.set(item.id, item);
 		answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
-		if (page === 1) pages = Math.ceil((answer.maxpage * Math.max(1, answer.perpage)) / list.pageSize);
+		if (page === 1) pages = Math.ceil((answer.maxpage * granted) / list.pageSize);
 		const pageLast = answer.items[answer.items.length - 1];
 		if (!floorFixed && floor === null && deep) floor = deepFloor(newestDate([...seen.values()], null));
 		if (!floorFixed && !deep && stepSuspected()) {

@@ -121,7 +121,8 @@ export async function scanStep<T extends { id: number; date: string | null }>(re
 			break;
 		}
 		requests += 1;
-		const granted = answer.perpage > 0 ? answer.perpage : answer.items.length;
+		// The pass's size is what its first page held (a server may write the asked limit into `perpage`); after that, `perpage` tells a change of size.
+		const granted = size > 0 && answer.perpage > 0 ? answer.perpage : PagePromise.sizeGiven(answer);
 		if (size > 0 && granted !== size) {
 			// The server's page size changed under the pass: its page numbers no longer match. The
 			// pass starts over under the new size; what it read so far is kept (reading again is harmless).

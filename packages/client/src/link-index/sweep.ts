@@ -71,6 +71,12 @@ export async function sweepStep(host: SweepHost, read: ReadPage): Promise<void> 
   sweep.pages = Math.max(1, page.maxpage);
   const last = PagePromise.isLastPage(page, sweep.page);
   if (sweep.phase === "probe") {
+    const given = PagePromise.sizeGiven(page);
+    if (given < page.perpage) {
+      // The server wrote the asked limit into perpage: the sweep asks what it gives, so that each answer's perpage is true.
+      sweep.asked = given;
+      sweep.perpage = given;
+    }
     sweep.highestAtStart = page.items.reduce((max, item) => Math.max(max, item.id), 0);
     // The first page of the first sweep: every later link is newer than these.
     host.meta().frontierId ??= sweep.highestAtStart;
@@ -176,7 +182,7 @@ function seenByWalk(host: SweepHost, sweep: SweepState): number {
 
 function estimateCount(host: SweepHost, page: Page<Link>): void {
   if (host.meta().serverCountExact && host.meta().serverCount !== null) return;
-  host.meta().serverCount = Math.max(host.links.size, page.maxpage * page.perpage);
+  host.meta().serverCount = Math.max(host.links.size, page.maxpage * PagePromise.sizeGiven(page));
   host.meta().serverCountExact = false;
 }
 

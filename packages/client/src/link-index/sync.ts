@@ -68,7 +68,7 @@ export async function runSync(host: SyncHost, client: LinkShortClient, options: 
       await sweepStep(host, async (page, limit) => {
         const answer = await readPage(client, page, signal, limit);
         // What the walk's size teaches about the server; a read that covers a run of equal dates asks for less on purpose.
-        if (host.givenPageSize === undefined && limit === host.meta().sweep?.asked) recordPageSize(client.accountId, limit, answer.perpage);
+        if (host.givenPageSize === undefined && limit === host.meta().sweep?.asked) recordPageSize(client.accountId, limit, PagePromise.sizeGiven(answer));
         return answer;
       });
       if (host.meta().frontierId !== null && host.meta().lastSyncAt === null) host.meta().lastSyncAt = startedAt;

@@ -4,7 +4,7 @@ import type { HttpCore } from "../http";
 import type { RequestOptions } from "../options";
 import { ValidationError } from "../errors";
 import { PagePromise, type Page } from "../pagination";
-import { pageSizeToAsk, recordPageSize } from "../page-size";
+import { pageSizeToAsk, readAtAllowedSize, recordPageSize } from "../page-size";
 import { Rejected, normaliser, reshaped } from "../readers";
 import { validate, validateAll } from "../validate";
 import { count, countMap, IdSchema, identifier, positiveInteger, readCount, text } from "./fields";
@@ -95,10 +95,14 @@ export abstract class Resource {
       const query = checked as Record<string, string | number | undefined>;
       // One size for the whole walk: a page number means something only under the size it was asked with.
       if (large) query.limit = pageSizeToAsk(this.core.account);
+      const read = (limit: number | undefined, page: number) => this.core.request({ method: "GET", path, query: { ...query, limit, page } }, schema, options) as Promise<Page<Item>>;
       return new PagePromise<Item>(
         async (page) => {
-          const answer = (await this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options)) as Page<Item>;
-          if (large) recordPageSize(this.core.account, query.limit as number, answer.perpage);
+          if (typeof query.limit !== "number") return read(undefined, page);
+          // A size the server refuses is read at a smaller one, as if the server capped pages there.
+          const { answer, limit } = await readAtAllowedSize(this.core.account, query.limit, (limit) => read(limit, page));
+          query.limit = limit;
+          if (large) recordPageSize(this.core.account, limit, PagePromise.sizeGiven(answer));
           return answer;
         },
         (query.page as number | undefined) ?? 1,

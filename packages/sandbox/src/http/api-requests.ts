@@ -68,7 +68,7 @@ function answer(sandbox: Sandbox, method: string, path: string, url: URL, raw: s
   }
   try {
     const body = parseObject(raw, "The request body");
-    const result = route.handler({ store, user, body, query: url.searchParams, params, mode, baseUrl: sandbox.baseUrl, now: current, maxPageSize: sandbox.maxPageSize, dateTies: sandbox.dateTies });
+    const result = route.handler({ store, user, body, query: url.searchParams, params, mode, baseUrl: sandbox.baseUrl, now: current, maxPageSize: sandbox.maxPageSize, oversizedPages: sandbox.oversizedPages, dateTies: sandbox.dateTies });
     if (route.writes) store.commit();
     return { status: 200, body: result };
   } catch (error) {

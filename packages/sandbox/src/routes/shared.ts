@@ -1,4 +1,5 @@
 import type { DateTieOrder } from "../date-ties";
+import type { OversizedPages } from "../oversized-pages";
 import type { UserRecord } from "../persistence/state";
 import type { Store } from "../persistence/store";
 import type { Mode } from "../views/mode";
@@ -29,6 +30,8 @@ export interface ApiContext {
   now: number;
   /** The largest page a list gives (undefined: no maximum). */
   maxPageSize: number | undefined;
+  /** What a list answers a `limit` above `maxPageSize` (absent: a capped page that says its size). */
+  oversizedPages?: OversizedPages;
   /** How links of the same second are listed by date (absent: by id). */
   dateTies?: DateTieOrder;
 }
@@ -80,19 +83,24 @@ const DEFAULT_PAGE_SIZE = 15;
 /**
  * Pages as deployed servers do: `limit` 0 or not a number means 15, a page below 1 means 1. A
  * larger `limit` than the sandbox's `maxPageSize` (none by default, as deployed servers document
- * none) gives pages of that size, and `perpage` says so.
+ * none) is answered as `oversizedPages` says: a page of that size whose `perpage` says so
+ * ("cap"), the servers' error envelope ("refuse"), or a page of that size whose `perpage` repeats
+ * the `limit` asked while `maxpage` and `nextpage` count pages of the size given ("echo").
  */
-export function paginate<T>(items: readonly T[], { query, mode, maxPageSize }: Pick<ApiContext, "query" | "mode" | "maxPageSize">) {
+export function paginate<T>(items: readonly T[], { query, mode, maxPageSize, oversizedPages = "cap" }: Pick<ApiContext, "query" | "mode" | "maxPageSize" | "oversizedPages">) {
   const limitParam = Number.parseInt(query.get("limit") ?? "", 10);
   const asked = Number.isFinite(limitParam) && limitParam > 0 ? limitParam : DEFAULT_PAGE_SIZE;
-  const limit = maxPageSize === undefined ? asked : Math.min(asked, maxPageSize);
+  const oversized = maxPageSize !== undefined && asked > maxPageSize;
+  if (oversized && oversizedPages === "refuse") throw new Failure(`The limit must be between 1 and ${maxPageSize}.`);
+  const limit = oversized ? maxPageSize : asked;
   const pageParam = Number.parseInt(query.get("page") ?? "", 10);
   const page = Number.isFinite(pageParam) && pageParam > 1 ? pageParam : 1;
   const maxpage = Math.max(1, Math.ceil(items.length / limit));
   const slice = items.slice((page - 1) * limit, page * limit);
   // Deployed servers always announce a next page, even at the end.
   const nextpage = mode === "deployed" ? page + 1 : Math.min(page + 1, maxpage);
-  return { slice, info: { result: slice.length, perpage: limit, currentpage: page, nextpage, maxpage } };
+  const perpage = oversized && oversizedPages === "echo" ? asked : limit;
+  return { slice, info: { result: slice.length, perpage, currentpage: page, nextpage, maxpage } };
 }
 
 /** The caller's item with the id of the path, or the server's "does not exist" (also for another user's item). */
