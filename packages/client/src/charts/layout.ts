@@ -54,9 +54,12 @@ const BAR_HEIGHT = 14;
 const COUNT_CELLS = 7;
 const COLUMN_GAP = 32;
 
-/** Characters East Asian fonts draw two cells wide: counted twice so that a cut label fits in the SVG too. */
+/**
+ * Characters East Asian fonts draw two cells wide, and any beyond the BMP (the PNG draws those as
+ * six hex digits): counted twice so that a cut label fits in the SVG too.
+ */
 function cellsOf(codePoint: number): number {
-  return codePoint >= 0x1100 && ((codePoint <= 0x115f) || (codePoint >= 0x2e80 && codePoint <= 0xa4cf) || (codePoint >= 0xac00 && codePoint <= 0xd7a3) || (codePoint >= 0xf900 && codePoint <= 0xfaff) || (codePoint >= 0xfe30 && codePoint <= 0xfe4f) || (codePoint >= 0xff00 && codePoint <= 0xff60) || (codePoint >= 0xffe0 && codePoint <= 0xffe6) || codePoint >= 0x1f300)
+  return codePoint >= 0x1100 && ((codePoint <= 0x115f) || (codePoint >= 0x2e80 && codePoint <= 0xa4cf) || (codePoint >= 0xac00 && codePoint <= 0xd7a3) || (codePoint >= 0xf900 && codePoint <= 0xfaff) || (codePoint >= 0xfe30 && codePoint <= 0xfe4f) || (codePoint >= 0xff00 && codePoint <= 0xff60) || (codePoint >= 0xffe0 && codePoint <= 0xffe6) || codePoint > 0xffff)
     ? 2
     : 1;
 }
