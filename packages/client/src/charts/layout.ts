@@ -125,8 +125,13 @@ function barRows(shapes: Shape[], column: Column, top: number, rows: ChartRow[],
   return top + rows.length * ROW;
 }
 
+/** The requested width within `MIN_WIDTH` and `MAX_WIDTH`, in whole pixels. */
+export function clampWidth(requested: number): number {
+  return Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Number.isFinite(requested) ? requested : DEFAULT_WIDTH)));
+}
+
 export function layoutChart(model: ChartModel, requestedWidth: number, unit: "clicks" | "scans"): Layout {
-  const width = Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Number.isFinite(requestedWidth) ? requestedWidth : DEFAULT_WIDTH)));
+  const width = clampWidth(requestedWidth);
   const shapes: Shape[] = [];
   const inner: Column = { x: PAD, width: width - 2 * PAD };
   const titleText = model.title || (unit === "scans" ? "QR code scans" : "Link clicks");
