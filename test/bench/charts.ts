@@ -4,7 +4,7 @@
  * counts), and hostile statistics (10,000 countries, names of 1 MB) beside parsing the same answer.
  */
 import { performance } from 'node:perf_hooks';
-import { clickChart } from '@linkshort/client';
+import { clickChart, seriesChart, type ClickSeries } from '@linkshort/client';
 import { StatisticsSchema } from '../../packages/client/src/resources/shared';
 import { ms, percentile, type Row } from './row';
 
@@ -68,6 +68,30 @@ export function measureCharts(): Row[] {
       goal: '< 30 KB',
       met: size < 30 * 1024,
     });
+  }
+
+  // The series chart at its largest: a month of hours (744 buckets), some gaps and spread counts,
+  // labels written in a time zone; and the statistics chart with names in five scripts.
+  const month: ClickSeries = {
+    granularity: 'hour',
+    timeZone: 'Europe/Berlin',
+    buckets: Array.from({ length: 744 }, (_, index) => ({ start: Date.UTC(2026, 9, 1) + index * 3_600_000, count: index % 97 < 5 ? null : (index * 7919) % 1000, exact: index % 50 > 3 })),
+  };
+  const scripts = { topCountries: { 'Zürich': 9, 'Москва': 8, 'Αθήνα': 7, '東京店': 6, '😀 café': 5 }, clicks: 40 };
+  for (const [label, draw] of [
+    ['series chart, a month of hours, 640 px', () => seriesChart(month, { title: 'go.example.com/spring-sale' })],
+    ['series chart, a month of hours, 1,600 px, dark', () => seriesChart(month, { title: 'go.example.com/spring-sale', width: 1600, theme: 'dark' })],
+    ['statistics chart, names in Latin, Cyrillic, Greek, CJK and emoji, 640 px', () => clickChart(scripts, { title: 'Москва · Αθήνα · 東京店' })],
+  ] as const) {
+    const render = times(() => {
+      const chart = draw();
+      chart.png();
+      chart.svg();
+    }, 200);
+    const p50 = percentile(render, 50);
+    rows.push({ figure: `chart: render PNG + SVG, ${label}, p50 (p99 ${ms(percentile(render, 99))})`, measured: ms(p50), baseline: '20 ms', ratio: (p50 / 20).toFixed(3), goal: '< 20 ms', met: p50 < 20 });
+    const size = draw().png().length;
+    rows.push({ figure: `chart: PNG size, ${label}`, measured: `${(size / 1024).toFixed(1)} KB`, baseline: '30 KB', ratio: (size / 1024 / 30).toFixed(3), goal: '< 30 KB', met: size < 30 * 1024 });
   }
 
   // Hostile: 10,000 countries with names of 1 KB and one of 1 MB, as a server could send them.

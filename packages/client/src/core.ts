@@ -77,4 +77,14 @@ export { aliasFromShortUrl, qrCodeUrlKey } from "./addresses";
 export { createOrReuse, createTracked, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 
 export { toRgbColour } from "./colour";
-export { clickChart, type ChartStatistics, type ClickChart, type ClickChartOptions } from "./charts";
+export {
+  clickChart,
+  seriesChart,
+  type ChartStatistics,
+  type ClickChart,
+  type ClickChartOptions,
+  type ClickSeries,
+  type SeriesBucket,
+  type SeriesChartOptions,
+  type SeriesGranularity,
+} from "./charts";

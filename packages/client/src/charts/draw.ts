@@ -1,6 +1,6 @@
 /** A layout drawn as SVG text or as the pixels of a PNG, in a light or a dark palette. */
-import { GLYPH_HEIGHT, GLYPH_WIDTH, glyphOf, hasGlyph, REPLACEMENT } from "./font";
-import { CELL, SCALE, textCells, type ColourName, type Layout } from "./layout";
+import { characterShape } from "./glyphs";
+import { CELL, SCALE, type ColourName, type Layout } from "./layout";
 import { encodeIndexedPng } from "./png";
 
 export type Theme = "light" | "dark";
@@ -55,17 +55,6 @@ export function drawSvg(layout: Layout, theme: Theme, description: string): stri
   return parts.join("");
 }
 
-/** The characters the pixel font draws for a text: accents dropped (é as e), anything else a box. */
-function drawableCharacters(text: string): string[] {
-  return [...text].flatMap((character) => {
-    if (hasGlyph(character)) return [character];
-    const base = character.normalize("NFD").charAt(0);
-    if (base !== character && hasGlyph(base)) return [base];
-    // A character two cells wide in the layout keeps its two cells, as two boxes.
-    return textCells(character) === 2 ? [REPLACEMENT, REPLACEMENT] : [REPLACEMENT];
-  });
-}
-
 export function drawPng(layout: Layout, theme: Theme): Uint8Array {
   const { width, height } = layout;
   const pixels = new Uint8Array(width * height);
@@ -81,19 +70,12 @@ export function drawPng(layout: Layout, theme: Theme): Uint8Array {
       fill(shape.x, shape.y, shape.width, shape.height, colour);
       continue;
     }
-    const characters = drawableCharacters(shape.text);
-    const textWidth = characters.length * CELL - SCALE;
+    const characters = [...shape.text].map(characterShape);
+    const textWidth = characters.reduce((cells, character) => cells + character.cells, 0) * CELL - SCALE;
     let x = shape.align === "end" ? shape.x - textWidth : shape.x;
     for (const character of characters) {
-      const glyph = glyphOf(character);
-      for (let row = 0; row < GLYPH_HEIGHT; row += 1) {
-        const bits = glyph[row] as number;
-        if (bits === 0) continue;
-        for (let column = 0; column < GLYPH_WIDTH; column += 1) {
-          if (bits & (1 << (GLYPH_WIDTH - 1 - column))) fill(x + column * SCALE, shape.y + row * SCALE, SCALE, SCALE, colour);
-        }
-      }
-      x += CELL;
+      for (const [left, top, rectWidth, rectHeight] of character.rects) fill(x + left, shape.y + top, rectWidth, rectHeight, colour);
+      x += character.cells * CELL;
     }
   }
   return encodeIndexedPng(width, height, pixels, paletteOf(theme));

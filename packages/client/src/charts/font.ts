@@ -1,8 +1,9 @@
 /**
  * A 5x7 pixel font of our own drawing (ASCII, an ellipsis and a replacement box), for the text
- * of the PNG chart: the core has no font renderer and may load none. Each glyph sits in a cell 5
- * pixels wide and 9 high: rows 0-6 hold capitals and digits, rows 7-8 the descenders of g, j,
- * p, q, y and the comma. The sheet is drawn in bands of eight glyphs, `#` a pixel, `.` none.
+ * of the PNG chart: the core has no font renderer and may load none (glyphs.ts adds Latin beyond
+ * ASCII, Greek and Cyrillic). Each glyph sits in a cell 5 pixels wide and 9 high: rows 0-6
+ * hold capitals and digits, rows 7-8 the descenders of g, j, p, q, y and the comma. The sheet
+ * is drawn in bands of eight glyphs, `#` a pixel, `.` none.
  */
 const SHEET: ReadonlyArray<readonly [string, ...string[]]> = [
   [
@@ -154,14 +155,10 @@ const SHEET: ReadonlyArray<readonly [string, ...string[]]> = [
 export const GLYPH_WIDTH = 5;
 export const GLYPH_HEIGHT = 9;
 /** Rows 0-6 are above the baseline. */
-export const GLYPH_ASCENT = 7;
-/** The character drawn for anything the sheet lacks. */
-export const REPLACEMENT = "\ufffd";
-
 /** A glyph as rows of bits, bit 4 the leftmost pixel. */
 export type Glyph = readonly number[];
 
-let glyphs: Map<string, Glyph> | undefined;
+let sheet: Map<string, Glyph> | undefined;
 
 function parseSheet(): Map<string, Glyph> {
   const table = new Map<string, Glyph>([[" ", new Array<number>(GLYPH_HEIGHT).fill(0)]]);
@@ -180,14 +177,8 @@ function parseSheet(): Map<string, Glyph> {
   return table;
 }
 
-/** The glyph of one character; the replacement box for any the font does not have. */
-export function glyphOf(character: string): Glyph {
-  glyphs ??= parseSheet();
-  return glyphs.get(character) ?? (glyphs.get(REPLACEMENT) as Glyph);
-}
-
-/** Whether the font draws this character (rather than the replacement box). */
-export function hasGlyph(character: string): boolean {
-  glyphs ??= parseSheet();
-  return glyphs.has(character);
+/** The glyph the ASCII sheet has for one character, if it has one. */
+export function sheetGlyph(character: string): Glyph | undefined {
+  sheet ??= parseSheet();
+  return sheet.get(character);
 }

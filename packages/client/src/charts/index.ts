@@ -6,8 +6,11 @@
 import { drawPng, drawSvg, type Theme } from "./draw";
 import { DEFAULT_WIDTH, formatCount, layoutChart } from "./layout";
 import { chartModel, type ChartModel, type ChartStatistics } from "./model";
+import { layoutSeries } from "./series-layout";
+import { seriesModel, type ClickSeries, type SeriesModel } from "./series-model";
 
 export type { ChartStatistics } from "./model";
+export type { ClickSeries, SeriesBucket, SeriesGranularity } from "./series-model";
 
 export interface ClickChartOptions {
   /** The line on top, such as the short URL or the QR code's name; cut to fit. */
@@ -50,6 +53,47 @@ export function clickChart(stats: ChartStatistics, options: ClickChartOptions = 
   const model = chartModel(stats, options.title ?? "");
   const layout = layoutChart(model, options.width ?? DEFAULT_WIDTH, unit);
   const description = describe(model, unit);
+  return {
+    width: layout.width,
+    height: layout.height,
+    description,
+    svg: () => drawSvg(layout, theme, description),
+    png: () => drawPng(layout, theme),
+  };
+}
+
+export interface SeriesChartOptions extends ClickChartOptions {
+  /** The language of the default axis labels, such as "en-GB" (the default) or "de". */
+  locale?: string;
+}
+
+function describeSeries(model: SeriesModel, unit: "clicks" | "scans"): string {
+  const subject = model.title ? `${model.title}: ` : "";
+  const first = model.bars[0];
+  const last = model.bars[model.bars.length - 1];
+  if (!first || !last || model.gaps === model.bars.length) return `${subject}no data for this period`;
+  const plural = (count: number) => `${count} ${model.granularity}${count === 1 ? "" : "s"}`;
+  const notes = [
+    `${formatCount(model.total)} ${unit} from ${first.label} to ${last.label}, by ${model.granularity}, at most ${formatCount(model.peak)} in one`,
+    ...(model.gaps > 0 ? [`${plural(model.gaps)} with no data`] : []),
+    ...(model.spread > 0 ? [`${plural(model.spread)} spread over a sampling gap`] : []),
+  ];
+  return `${subject}${notes.join("; ")}`;
+}
+
+/**
+ * The chart of a series of clicks over time: a bar per hour, day or month (a gap where there is
+ * no data, a lighter bar where a count is spread over a sampling gap) and the period's total.
+ * Labels are the buckets' own or their starts in the series' time zone. Throws a
+ * `ValidationError` naming the field for a bad series (granularity, time zone, a bucket's start,
+ * count or flag) or locale.
+ */
+export function seriesChart(series: ClickSeries, options: SeriesChartOptions = {}): ClickChart {
+  const unit = options.unit === "scans" ? "scans" : "clicks";
+  const theme: Theme = options.theme === "dark" ? "dark" : "light";
+  const model = seriesModel(series, options.title ?? "", options.locale ?? "en-GB");
+  const layout = layoutSeries(model, options.width ?? DEFAULT_WIDTH, unit);
+  const description = describeSeries(model, unit);
   return {
     width: layout.width,
     height: layout.height,

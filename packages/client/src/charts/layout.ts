@@ -54,9 +54,12 @@ const BAR_HEIGHT = 14;
 const COUNT_CELLS = 7;
 const COLUMN_GAP = 32;
 
-/** Characters East Asian fonts draw two cells wide: counted twice so that a cut label fits in the SVG too. */
+/**
+ * Characters East Asian fonts draw two cells wide, and any beyond the BMP (the PNG draws those as
+ * six hex digits): counted twice so that a cut label fits in the SVG too.
+ */
 function cellsOf(codePoint: number): number {
-  return codePoint >= 0x1100 && ((codePoint <= 0x115f) || (codePoint >= 0x2e80 && codePoint <= 0xa4cf) || (codePoint >= 0xac00 && codePoint <= 0xd7a3) || (codePoint >= 0xf900 && codePoint <= 0xfaff) || (codePoint >= 0xfe30 && codePoint <= 0xfe4f) || (codePoint >= 0xff00 && codePoint <= 0xff60) || (codePoint >= 0xffe0 && codePoint <= 0xffe6) || codePoint >= 0x1f300)
+  return codePoint >= 0x1100 && ((codePoint <= 0x115f) || (codePoint >= 0x2e80 && codePoint <= 0xa4cf) || (codePoint >= 0xac00 && codePoint <= 0xd7a3) || (codePoint >= 0xf900 && codePoint <= 0xfaff) || (codePoint >= 0xfe30 && codePoint <= 0xfe4f) || (codePoint >= 0xff00 && codePoint <= 0xff60) || (codePoint >= 0xffe0 && codePoint <= 0xffe6) || codePoint > 0xffff)
     ? 2
     : 1;
 }
@@ -122,8 +125,13 @@ function barRows(shapes: Shape[], column: Column, top: number, rows: ChartRow[],
   return top + rows.length * ROW;
 }
 
+/** The requested width within `MIN_WIDTH` and `MAX_WIDTH`, in whole pixels. */
+export function clampWidth(requested: number): number {
+  return Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Number.isFinite(requested) ? requested : DEFAULT_WIDTH)));
+}
+
 export function layoutChart(model: ChartModel, requestedWidth: number, unit: "clicks" | "scans"): Layout {
-  const width = Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Number.isFinite(requestedWidth) ? requestedWidth : DEFAULT_WIDTH)));
+  const width = clampWidth(requestedWidth);
   const shapes: Shape[] = [];
   const inner: Column = { x: PAD, width: width - 2 * PAD };
   const titleText = model.title || (unit === "scans" ? "QR code scans" : "Link clicks");

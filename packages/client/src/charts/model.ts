@@ -55,9 +55,12 @@ function isInvisible(code: number): boolean {
   return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || code === 0xfeff;
 }
 
-/** A name from the server as plain text of at most `MAX_TEXT` characters, never a broken surrogate pair. */
+/**
+ * A name from the server as plain text of at most `MAX_TEXT` characters, never a broken surrogate
+ * pair; composed (NFC), so that "u" with a combining diaeresis is drawn as the "ü" it shows as.
+ */
 export function cleanText(value: string): string {
-  const prefix = value.length > MAX_TEXT * 2 ? value.slice(0, MAX_TEXT * 2) : value;
+  const prefix = (value.length > MAX_TEXT * 2 ? value.slice(0, MAX_TEXT * 2) : value).normalize("NFC");
   let visible = "";
   for (let index = 0; index < prefix.length; index += 1) visible += isInvisible(prefix.charCodeAt(index)) ? " " : prefix.charAt(index);
   let text = visible.replace(/\s+/g, " ").trim();
