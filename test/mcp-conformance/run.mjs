@@ -1,6 +1,10 @@
 // The official MCP conformance suite against `linkshort-mcp --http` (over a sandbox account): the
 // npm-latest 0.1.16 (revisions up to 2025-11-25) and the pinned 0.2.0-alpha.12 at 2025-11-25 and at
-// 2026-07-28. The suite needs Node >= 22: it runs under the Node 24 the n8n harness keeps.
+// 2026-07-28, and the 2026-07-28 scenarios again against `--sign-in` (every request carrying a
+// signed-in person's OAuth token, added by a proxy, since the suite sends none). The authorization
+// server's scenarios (`authorization` command: its metadata, and the code grant with PKCE, the
+// suite's sign-in link followed here as a person would, through the sign-in page) run against
+// `--sign-in` too. The suite needs Node >= 22: it runs under the Node 24 the n8n harness keeps.
 //
 // Every check of a scenario that applies to this server (tools, and the MCP Apps view as its one resource) counts: SUCCESS passes, FAILURE and
 // WARNING fail. The scenarios and checks that do not apply are listed below, each with why; a
@@ -25,6 +29,8 @@ export const SUITES = [
   { label: '0.1.16 (up to 2025-11-25)', entry: '@modelcontextprotocol/conformance/dist/index.js', args: [] },
   { label: '0.2.0-alpha.12 --requirements 2025-11-25', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2025-11-25'], revision: '2025-11-25' },
   { label: '0.2.0-alpha.12 --requirements 2026-07-28', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2026-07-28'], revision: '2026-07-28' },
+  // The same with everyone signing in (--sign-in): the suite sends no token of its own, so a proxy adds a signed-in person's.
+  { label: '0.2.0-alpha.12 --requirements 2026-07-28, signed in (OAuth)', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2026-07-28'], revision: '2026-07-28', signedIn: true },
 ];
 
 const oneScenario = (suite, scenario) => ['--scenario', scenario, ...(suite.revision ? ['--spec-version', suite.revision] : [])];
@@ -142,11 +148,12 @@ async function node24() {
   return await ensureNode24();
 }
 
-async function startServer() {
+/** The built server on a sandbox account; with `args` such as --sign-in. */
+async function startServer(args = []) {
   const { startSandbox } = await import(join(ROOT, 'packages/sandbox/dist/index.js'));
   const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
-  const child = spawn(process.execPath, [CLI, '--http', '0'], {
-    env: { PATH: process.env.PATH ?? '', LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey },
+  const child = spawn(process.execPath, [CLI, '--http', '0', ...args], {
+    env: { PATH: process.env.PATH ?? '', LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: args.includes('--sign-in') ? '' : sandbox.userKey },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -170,6 +177,7 @@ async function startServer() {
   return {
     url,
     makeLink,
+    userKey: sandbox.userKey,
     stop: async () => {
       child.kill();
       await sandbox.close();
@@ -264,6 +272,106 @@ async function runThroughDeleteLink(node, suite, server, scenario) {
   }
 }
 
+
+/** The authorization server's scenarios (`authorization` command), against `linkshort-mcp --http --sign-in`. */
+export const AUTHORIZATION_SCENARIOS = ['authorization-server-metadata-endpoint', 'authorization-code-grant'];
+
+async function freePort() {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * Signs in where the suite says to ("Access the following URL in your browser"), as a person
+ * would: the sign-in page fetched, its form posted with the sandbox user's key, and the redirect
+ * followed to the suite's callback.
+ */
+async function signInForTheSuite(authorizationUrl, issuer, apiKey) {
+  const page = await fetch(authorizationUrl, { redirect: 'manual' });
+  const html = await page.text();
+  const field = (name) => (new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '').replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)));
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
+  const answer = await fetch(`${issuer}/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: issuer, Cookie: cookie },
+    body: new URLSearchParams({ request: field('request'), csrf_token: field('csrf_token'), api_key: apiKey }).toString(),
+  });
+  const location = answer.headers.get('location');
+  if (answer.status !== 303 || location === null) throw new Error(`the sign-in answered ${answer.status}`);
+  return location;
+}
+
+/** Runs the `authorization` command once (the code grant takes its endpoints from the metadata scenario's answer), signing in when it asks. */
+async function runAuthorizationScenarios(node, output) {
+  const server = await startServer(['--sign-in']);
+  const issuer = new URL(server.url).origin;
+  try {
+    const port = await freePort();
+    const registration = await fetch(`${issuer}/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [`http://127.0.0.1:${port}/callback`] }),
+    });
+    const { client_id: clientId } = await registration.json();
+    const args = ['authorization', '--url', issuer, '--client-id', clientId, '--resource', server.url, '--port', String(port), '--output-dir', output];
+    const child = spawn(node, [require.resolve('mcp-conformance-next/dist/index.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    let signedIn = false;
+    const authorizationUrl = new RegExp(`^${issuer.replace(/[.]/g, '\\.')}/authorize\\?\\S+`, 'm');
+    child.stdout.on('data', (chunk) => {
+      printed += chunk.toString();
+      const url = authorizationUrl.exec(printed)?.[0];
+      if (url && !signedIn) {
+        signedIn = true;
+        signInForTheSuite(url, issuer, server.userKey).then(async (location) => (await fetch(location)).text()).catch((error) => console.log(`  the sign-in for the suite failed: ${error.message}`));
+      }
+    });
+    child.stderr.on('data', (chunk) => (printed += chunk.toString()));
+    const timer = setTimeout(() => child.kill(), 60_000);
+    await new Promise((resolve) => child.once('exit', resolve));
+    clearTimeout(timer);
+    if (printed.includes(server.userKey)) throw new Error("the API key appeared in the suite's output");
+  } finally {
+    await server.stop();
+  }
+}
+
+/** An access token of the sandbox user's, through the sign-in page and the token endpoint. */
+async function accessTokenFor(server) {
+  const issuer = new URL(server.url).origin;
+  const redirect = 'http://127.0.0.1:9/callback';
+  const { client_id: clientId } = await (await fetch(`${issuer}/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirect] }) })).json();
+  const { createHash, randomBytes } = await import('node:crypto');
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', resource: server.url });
+  const code = new URL(await signInForTheSuite(`${issuer}/authorize?${query}`, issuer, server.userKey)).searchParams.get('code');
+  const body = new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirect });
+  const tokens = await (await fetch(`${issuer}/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body })).json();
+  return tokens.access_token;
+}
+
+/** A proxy in front of `server` that adds the bearer token to every request (the Host and every other header as sent). */
+async function withBearer(server, token) {
+  const { createServer, request } = await import('node:http');
+  const target = new URL(server.url);
+  const proxy = createServer((incoming, outgoing) => {
+    const forwarded = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...incoming.headers, authorization: `Bearer ${token}` } }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${proxy.address().port}/mcp`, close: () => new Promise((resolve) => { proxy.closeAllConnections(); proxy.close(resolve); }) };
+}
+
 async function main() {
   const only = process.argv.slice(2);
   const node = await node24();
@@ -285,7 +393,20 @@ async function main() {
     }
   };
   try {
-    const ranNamed = new Set();
+    const ranNamed = new Set(only.filter((name) => AUTHORIZATION_SCENARIOS.includes(name)));
+    if (only.length === 0 || only.some((name) => AUTHORIZATION_SCENARIOS.includes(name))) {
+      const authorization = mkdtempSync(join(tmpdir(), 'linkshort-mcp-conformance-authorization-'));
+      await runAuthorizationScenarios(node, authorization);
+      const ran = checksOf(authorization);
+      console.log(`\n--- conformance 0.2.0-alpha.12 authorization (--sign-in): ${ran.length} scenarios run ---`);
+      for (const scenario of new Set([...AUTHORIZATION_SCENARIOS, ...ran.map((entry) => entry.scenario.replace(/^authorization-server-/, ''))])) {
+        if (only.length > 0 && !only.includes(scenario)) continue;
+        const checks = AUTHORIZATION_SCENARIOS.includes(scenario)
+          ? (ran.find((entry) => entry.scenario === `authorization-server-${scenario}`)?.checks ?? [{ id: scenario, status: 'FAILURE', errorMessage: 'the scenario wrote no checks' }])
+          : [{ id: scenario, status: 'FAILURE', errorMessage: 'an authorization scenario this test does not classify; read it and list it' }];
+        count(`authorization ${scenario}`, checks);
+      }
+    }
     for (const suite of SUITES) {
       if (only.length > 0) {
         for (const scenario of only.filter((name) => suiteHas(node, suite, name))) {
@@ -297,7 +418,12 @@ async function main() {
         }
         continue;
       }
-      const { run, scenarios } = await runSuite(node, suite, server.url, suite.args);
+      const signedIn = suite.signedIn ? await startServer(['--sign-in']) : undefined;
+      const proxy = signedIn ? await withBearer(signedIn, await accessTokenFor(signedIn)) : undefined;
+      const { run, scenarios } = await runSuite(node, suite, proxy?.url ?? server.url, suite.args).finally(async () => {
+        await proxy?.close();
+        await signedIn?.stop();
+      });
       console.log(`\n--- conformance ${suite.label}: ${scenarios.length} scenarios run (exit ${run.status}) ---`);
       if (scenarios.length === 0) {
         failed += 1;

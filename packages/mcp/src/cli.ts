@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-import { AuthenticationError, FileIndexStore, PermissionError, type LinkShortClient } from "@linkshort/client";
+import { FileIndexStore } from "@linkshort/client";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
-import { clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
-import { isLoopback } from "./http";
+import { People } from "./auth/people";
+import { API_KEY_HEADER } from "./auth/sign-in";
+import { clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
+import { isLoopback, type HttpServerOptions } from "./http";
+import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
+import type { Person } from "./auth/people";
 
 /** The base URL as logs may show it: without a user name or password. */
 function shown(baseUrl: string): string {
@@ -41,21 +45,49 @@ function serveStdio(create: () => Server, stop: () => void): void {
 }
 
 /**
- * Whether the key may use the admin tools, asked once at start (one request: the plans list).
- * When the server cannot tell, the tools stay, and their calls say what the server answers.
+ * Everyone signs in as themselves: each request acts as its person's own account (their client, so
+ * their rate budget and link index; the admin tools only for administrators' keys, with --admin).
  */
-async function keyIsAdministrators(client: LinkShortClient): Promise<boolean> {
-  try {
-    await client.plans.list({ signal: AbortSignal.timeout(10_000), maxRetries: 0 });
-    return true;
-  } catch (error) {
-    if (error instanceof PermissionError || error instanceof AuthenticationError) {
-      say("--admin: the API key is not an administrator's (the server refused to list plans), so the admin tools are not offered.");
-      return false;
-    }
-    say(`--admin: could not check the API key's role (${error instanceof Error ? client.redact(error.message).slice(0, 300) : "unknown error"}); the admin tools are offered.`);
-    return true;
-  }
+async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, signIn: SignInCommandLine): Promise<void> {
+  const { host, port, allowedHosts } = commandLine.http!;
+  const baseClient = clientFromEnvironment(process.env, commandLine.maxWaitSeconds, true);
+  process.on("uncaughtException", (error) => say(`unexpected error: ${error.message.slice(0, 300)}`));
+  process.on("unhandledRejection", (reason) => say(`unexpected error: ${reason instanceof Error ? reason.message.slice(0, 300) : "unknown"}`));
+  if (tokenFrom(process.env, undefined) !== undefined) throw new ConfigError(`${TOKEN_VARIABLE} and --sign-in exclude each other: with --sign-in everyone signs in with their own key`);
+  const people = new People({ clientFor: (apiKey) => clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds), admin: commandLine.admin, say });
+  const publicUrl = publicUrlFrom(process.env, signIn);
+  const secret = signInSecretFrom(process.env);
+  const options: HttpServerOptions = {
+    host,
+    port,
+    allowedHosts,
+    signIn: {
+      people,
+      serviceLabel: shown(baseClient.baseUrl),
+      allowInsecureClientMetadata: signIn.allowLocalClientMetadata,
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
+      ...(secret !== undefined ? { secret } : {}),
+    },
+  };
+  const create = (person?: Person) => {
+    if (person === undefined) throw new Error("a request reached the tools without a person");
+    return createLinkShortMcpServer({ client: person.client, admin: person.admin, callDeadlineMs: commandLine.deadlineSeconds * 1000 });
+  };
+  const server = await startHttpServer(create, options);
+  if (signIn.allowLocalClientMetadata) say("WARNING: --allow-local-client-metadata fetches client metadata documents over http and from this machine's addresses: for tests only.");
+  say(
+    `serving ${shown(baseClient.baseUrl)} over Streamable HTTP at ${server.url} for people who sign in as themselves (OAuth, resource ${server.resource}, or their key in ${API_KEY_HEADER}); ` +
+      `${commandLine.admin ? "the admin tools for administrators' keys" : "without the admin tools (--admin adds them for administrators' keys)"}; each person's links indexed in memory`,
+  );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const bounded = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
+    void Promise.race([server.close(), bounded]).finally(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }
 
 async function main(): Promise<void> {
@@ -64,12 +96,13 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  if (commandLine.http?.signIn !== undefined) return serveSignIn(commandLine, commandLine.http.signIn);
   const client = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
   // A failure outside a tool call is logged, never allowed to stop the server.
   process.on("uncaughtException", (error) => say(client.redact(`unexpected error: ${error.message}`)));
   process.on("unhandledRejection", (reason) => say(client.redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
 
-  const admin = commandLine.admin && (await keyIsAdministrators(client));
+  const admin = commandLine.admin && (await keyIsAdministrators(client, say));
   const indexFile = indexFileFrom(process.env, commandLine);
   const linkIndex = new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile) });
   const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex });

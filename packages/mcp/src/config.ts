@@ -9,6 +9,10 @@ export const BASE_URL_VARIABLE = "LINKSHORT_BASE_URL";
 export const API_KEY_VARIABLE = "LINKSHORT_API_KEY";
 /** The bearer token HTTP clients must send; required to serve beyond loopback. */
 export const TOKEN_VARIABLE = "LINKSHORT_MCP_TOKEN";
+/** With --sign-in: the server's public address (issuer and resource of its tokens). */
+export const PUBLIC_URL_VARIABLE = "LINKSHORT_MCP_PUBLIC_URL";
+/** With --sign-in: the secret that signs tokens and wraps keys (at least 32 bytes, hex or base64); random when unset. */
+export const SIGN_IN_SECRET_VARIABLE = "LINKSHORT_MCP_SIGN_IN_SECRET";
 /** Where the link index is kept between runs (memory when unset). */
 export const INDEX_FILE_VARIABLE = "LINKSHORT_MCP_INDEX_FILE";
 const MIN_TOKEN_LENGTH = 16;
@@ -32,11 +36,17 @@ export interface CommandLine {
   /** Keep the link index in this file (a snapshot, with a journal and a lock beside it). */
   indexFile?: string;
   /** Serve Streamable HTTP on this port instead of stdio. */
-  http?: { port: number; host: string; allowedHosts: string[]; tokenFile?: string };
+  http?: { port: number; host: string; allowedHosts: string[]; tokenFile?: string; signIn?: SignInCommandLine };
+}
+
+export interface SignInCommandLine {
+  publicUrl?: string;
+  /** For tests only: client metadata documents over http and from this machine. */
+  allowLocalClientMetadata: boolean;
 }
 
 export const USAGE = `Usage: linkshort-mcp [--admin] [--max-wait SECONDS] [--deadline SECONDS] [--index-file PATH]
-                     [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH]]
+                     [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH | --sign-in [--public-url URL]]]
 
 An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configuration:
   ${BASE_URL_VARIABLE}   the service's address, e.g. https://short.example.com (required)
@@ -49,6 +59,14 @@ An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configur
                         (e.g. mcp.team.example); repeat for several
   --token-file PATH     the bearer token every HTTP request must carry, read from this file
   ${TOKEN_VARIABLE}   the same token from the environment (the file wins)
+  --sign-in             everyone signs in as themselves, with their own API key: by OAuth (the server is
+                        its own authorization server; the sign-in page asks for the key) or with the key
+                        in the X-LinkShort-Api-Key header. ${API_KEY_VARIABLE} is then not used.
+  --public-url URL      with --sign-in, the address people reach the server at, e.g.
+                        https://mcp.team.example (https beyond this machine; default http://HOST:PORT)
+  ${PUBLIC_URL_VARIABLE}  the same address from the environment (the flag wins)
+  ${SIGN_IN_SECRET_VARIABLE}  signs the tokens and wraps the keys (32+ bytes, hex or base64;
+                        default random, so a restart signs everyone out)
   --admin               also offer the administrators' tools (plans, users)
   --max-wait SECONDS    longest wait for the rate limit before a tool answers "retry after N s" (default ${DEFAULT_MAX_WAIT_SECONDS})
   --deadline SECONDS    longest a tool call may take before it answers with an error (default ${DEFAULT_DEADLINE_SECONDS})
@@ -79,6 +97,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
         "allowed-host": { type: "string", multiple: true },
         "token-file": { type: "string" },
         "index-file": { type: "string" },
+        "sign-in": { type: "boolean", default: false },
+        "public-url": { type: "string" },
+        "allow-local-client-metadata": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     }));
@@ -86,9 +107,17 @@ export function parseCommandLine(argv: string[]): CommandLine {
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
   const port = wholeNumber(values.http, "--http", 0, 65535);
-  for (const flag of ["host", "allowed-host", "token-file"] as const) {
+  for (const flag of ["host", "allowed-host", "token-file", "public-url"] as const) {
     if (values[flag] !== undefined && port === undefined) throw new ConfigError(`--${flag} needs --http PORT`);
   }
+  if (values["sign-in"] && port === undefined) throw new ConfigError("--sign-in needs --http PORT");
+  if (!values["sign-in"] && (values["public-url"] !== undefined || values["allow-local-client-metadata"])) {
+    throw new ConfigError(`--${values["public-url"] !== undefined ? "public-url" : "allow-local-client-metadata"} needs --sign-in`);
+  }
+  if (values["sign-in"] && values["token-file"] !== undefined) throw new ConfigError("--token-file and --sign-in exclude each other: with --sign-in everyone signs in with their own key");
+  const signIn: SignInCommandLine | undefined = values["sign-in"]
+    ? { allowLocalClientMetadata: values["allow-local-client-metadata"], ...(values["public-url"] !== undefined ? { publicUrl: publicUrl(values["public-url"], "--public-url") } : {}) }
+    : undefined;
   const allowedHosts = (values["allowed-host"] ?? []).map((name) => {
     if (!/^[A-Za-z0-9.-]{1,253}$/.test(name) && isIP(name) === 0) throw new ConfigError(`--allowed-host must be a host name or IP address, not "${name.slice(0, 100)}"`);
     return name.toLowerCase();
@@ -100,9 +129,52 @@ export function parseCommandLine(argv: string[]): CommandLine {
     deadlineSeconds: wholeNumber(values.deadline, "--deadline", 1, 300) ?? DEFAULT_DEADLINE_SECONDS,
     ...(values["index-file"] !== undefined ? { indexFile: indexFilePath(values["index-file"], "--index-file") } : {}),
     ...(port !== undefined
-      ? { http: { port, host: values.host ?? "127.0.0.1", allowedHosts, ...(values["token-file"] !== undefined ? { tokenFile: values["token-file"] } : {}) } }
+      ? {
+          http: {
+            port,
+            host: values.host ?? "127.0.0.1",
+            allowedHosts,
+            ...(values["token-file"] !== undefined ? { tokenFile: values["token-file"] } : {}),
+            ...(signIn !== undefined ? { signIn } : {}),
+          },
+        }
       : {}),
   };
+}
+
+const isLoopbackName = (hostname: string) => hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+
+/** A public address: an origin (no path, query or user), https unless it names this machine. */
+export function publicUrl(text: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${source} must be an address such as https://mcp.team.example, not "${text.slice(0, 100)}"`);
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackName(url.hostname))) {
+    throw new ConfigError(`${source} must be an https address (OAuth needs TLS; http only for localhost), not "${url.origin}"`);
+  }
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new ConfigError(`${source} must be the server's origin only (scheme, host and port), e.g. ${url.origin}: the MCP endpoint is its /mcp`);
+  }
+  return url.origin;
+}
+
+/** The public address for --sign-in: the flag, else the environment's; undefined lets the server use its own address. */
+export function publicUrlFrom(env: NodeJS.ProcessEnv, signIn: SignInCommandLine): string | undefined {
+  if (signIn.publicUrl !== undefined) return signIn.publicUrl;
+  const fromEnv = env[PUBLIC_URL_VARIABLE];
+  return fromEnv === undefined || fromEnv === "" ? undefined : publicUrl(fromEnv, PUBLIC_URL_VARIABLE);
+}
+
+/** The sign-in secret from the environment (hex or base64, at least 32 bytes); undefined when unset. */
+export function signInSecretFrom(env: NodeJS.ProcessEnv): Uint8Array | undefined {
+  const text = env[SIGN_IN_SECRET_VARIABLE];
+  if (text === undefined || text === "") return undefined;
+  const bytes = /^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0 ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
+  if (bytes.length < 32) throw new ConfigError(`${SIGN_IN_SECRET_VARIABLE} must hold at least 32 bytes, hex or base64 (e.g. from \`openssl rand -hex 32\`)`);
+  return new Uint8Array(bytes);
 }
 
 /**
@@ -152,12 +224,21 @@ export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined,
 
 const VARIABLE_OF_FIELD: Record<string, string> = { baseUrl: BASE_URL_VARIABLE, apiKey: API_KEY_VARIABLE };
 
-/** The client for the service named in the environment; the client itself judges the values. */
-export function clientFromEnvironment(env: NodeJS.ProcessEnv, maxWaitSeconds: number): LinkShortClient {
+/** A client of the service for one key, as the server makes them. */
+export function clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
+  return new LinkShortClient({ baseUrl, apiKey, rateLimit: { maxWaitMs: maxWaitSeconds * 1000 }, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "linkshort-mcp" });
+}
+
+/**
+ * The client for the service named in the environment; the client itself judges the values. With
+ * --sign-in there is no key in the environment: the client is then only the base URL's check and
+ * the maker of each person's client.
+ */
+export function clientFromEnvironment(env: NodeJS.ProcessEnv, maxWaitSeconds: number, signIn = false): LinkShortClient {
   const baseUrl = env[BASE_URL_VARIABLE] ?? "";
-  const apiKey = env[API_KEY_VARIABLE] ?? "";
+  const apiKey = signIn ? "sign-in-checks-the-base-url-only" : (env[API_KEY_VARIABLE] ?? "");
   try {
-    return new LinkShortClient({ baseUrl, apiKey, rateLimit: { maxWaitMs: maxWaitSeconds * 1000 }, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "linkshort-mcp" });
+    return clientFor(baseUrl, apiKey, maxWaitSeconds);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const problems = error.issues.map((issue) => {

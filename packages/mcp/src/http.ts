@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { isIPv4, isIPv6, type AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import type { Person } from "./auth/people";
+import { API_KEY_HEADER, SignIn, writeWebResponse, type SignInSettings } from "./auth/sign-in";
 
 export interface HttpServerOptions {
   port: number;
@@ -13,11 +15,15 @@ export interface HttpServerOptions {
   allowedHosts?: readonly string[];
   /** The bearer token every request must carry; required when `host` is not a loopback address. */
   token?: string;
+  /** Everyone signs in as themselves (OAuth, or their key in a header) instead of a team token. */
+  signIn?: SignInSettings;
 }
 
 export interface HttpServer {
   /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp */
   url: string;
+  /** With sign-in: the public MCP endpoint (the resource tokens are for). */
+  resource?: string;
   close(): Promise<void>;
 }
 
@@ -78,13 +84,16 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
  * streamed (progress arrives as server-sent events). A client that goes away aborts the request,
  * which cancels its tool call.
  */
-async function serveThroughSdk(mcp: McpHttpHandler, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function serveThroughSdk(mcp: McpHttpHandler, request: IncomingMessage, response: ServerResponse, person?: Person): Promise<void> {
   const body = await bodyOf(request);
   const gone = new AbortController();
   response.on("close", () => gone.abort());
   const headers = new Headers();
-  for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) headers.append(request.rawHeaders[i]!, request.rawHeaders[i + 1]!);
-  const answer = await mcp.fetch(new Request(new URL(request.url ?? "/mcp", "http://localhost"), { method: "POST", headers, body, signal: gone.signal }));
+  for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+    // A person's key goes no further than the check of it.
+    if (request.rawHeaders[i]!.toLowerCase() !== API_KEY_HEADER) headers.append(request.rawHeaders[i]!, request.rawHeaders[i + 1]!);
+  }
+  const answer = await mcp.fetch(new Request(new URL(request.url ?? "/mcp", "http://localhost"), { method: "POST", headers, body, signal: gone.signal }), person === undefined ? undefined : { authInfo: { token: "", clientId: "", scopes: [], extra: { person } } });
   response.writeHead(answer.status, Object.fromEntries(answer.headers));
   if (answer.body === null) {
     response.end();
@@ -102,23 +111,30 @@ async function serveThroughSdk(mcp: McpHttpHandler, request: IncomingMessage, re
  * get a fresh MCP server over the same client (so the client's pacing is shared). Whatever the bind,
  * it answers only requests addressed to an allowed host name (keeping web pages from reaching it by
  * DNS rebinding), refuses pages of other origins, and, given a token, requests without it. Beyond
- * loopback it starts only with a token.
+ * loopback it starts only with a token, or with sign-in, where each request acts as the person it
+ * was signed in as (`createMcpServer` gets that person).
  */
-export async function startHttpServer(createMcpServer: () => Server, listen: HttpServerOptions): Promise<HttpServer> {
-  if (!isLoopback(listen.host) && listen.token === undefined) {
+export async function startHttpServer(createMcpServer: (person?: Person) => Server, listen: HttpServerOptions): Promise<HttpServer> {
+  if (!isLoopback(listen.host) && listen.token === undefined && listen.signIn === undefined) {
     throw new UnsafeHttpConfigurationError(`serving on ${listen.host}, beyond this machine, needs a bearer token`);
   }
   const allowed = new Set([...LOOPBACK_NAMES, ...(listen.allowedHosts ?? []).map(hostnameOf)]);
   if (!WILDCARD_ADDRESSES.has(listen.host)) allowed.add(hostnameOf(listen.host));
   allowed.delete("");
   const expectedToken = listen.token === undefined ? undefined : digest(listen.token);
-  const mcp = createMcpHandler(() => createMcpServer(), { legacy: "stateless", maxRequestBodySize: MAX_BODY_BYTES });
+  if (listen.signIn?.publicUrl !== undefined) allowed.add(new URL(listen.signIn.publicUrl).hostname);
+  const mcp = createMcpHandler((context) => createMcpServer(context.authInfo?.extra?.person as Person | undefined), { legacy: "stateless", maxRequestBodySize: MAX_BODY_BYTES });
+  // Made once the address is known (the public address defaults to it).
+  let signIn: SignIn | undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (!allowed.has(hostnameOf(request.headers.host))) {
       sendJsonRpcError(response, 403, "Forbidden: this server answers only requests addressed to an allowed host name");
       return;
     }
+    const url = new URL(request.url ?? "/", "http://localhost");
+    // The sign-in's endpoints check origins their own way (the sign-in form must be same-origin; the others carry no cookies).
+    if (signIn !== undefined && (await signIn.route(request, response, url))) return;
     const origin = request.headers.origin;
     if (origin !== undefined && !allowed.has(originHost(origin))) {
       sendJsonRpcError(response, 403, "Forbidden: requests from this origin are not allowed");
@@ -128,7 +144,7 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
       sendJsonRpcError(response, 401, "Unauthorized: send the server's token as Authorization: Bearer <token>", { "WWW-Authenticate": "Bearer" });
       return;
     }
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") {
+    if (url.pathname !== "/mcp") {
       sendJsonRpcError(response, 404, "Not found: the MCP endpoint is /mcp");
       return;
     }
@@ -147,7 +163,10 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
       sendJsonRpcError(response, 413, `Payload too large: at most ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
       return;
     }
-    await serveThroughSdk(mcp, request, response);
+    if (signIn === undefined) return serveThroughSdk(mcp, request, response);
+    const person = await signIn.personOf(request);
+    if (person instanceof Response) return writeWebResponse(response, person);
+    await serveThroughSdk(mcp, request, response, person);
   };
   const httpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -161,8 +180,10 @@ export async function startHttpServer(createMcpServer: () => Server, listen: Htt
   });
   const { port } = httpServer.address() as AddressInfo;
   const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
+  if (listen.signIn !== undefined) signIn = new SignIn(listen.signIn, listen.signIn.publicUrl ?? `http://${WILDCARD_ADDRESSES.has(listen.host) ? "127.0.0.1" : host}:${port}`);
   return {
     url: `http://${host}:${port}/mcp`,
+    ...(signIn !== undefined ? { resource: signIn.resource } : {}),
     close: () =>
       new Promise<void>((resolve, reject) => {
         void mcp.close();

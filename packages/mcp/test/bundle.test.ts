@@ -3,9 +3,16 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import "./helpers"; // fails early, with advice, when the bundle is not built
 
-const ALLOWED = [/^@linkshort\/client$/, /^@modelcontextprotocol\/server(\/stdio)?$/, /^zod\/v4$/, /^(node:)?(http|util|crypto|net|fs|stream|os)$/];
+// jose, https and dns are the sign-in's (--sign-in): its tokens, and fetching client metadata documents.
+const ALLOWED = [/^@linkshort\/client$/, /^@modelcontextprotocol\/server(\/stdio)?$/, /^zod\/v4$/, /^jose$/, /^(node:)?(http|https|dns|util|crypto|net|fs|stream|os)$/];
 
-test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's server package, zod and node:http/util/crypto/net/fs/stream/os (the home folder of the index file)", (name) => {
+/** The bytes of the bundle that come from src/auth/ (the bundler marks each module's code with its path). */
+function signInBytes(source: string): number {
+  const sections = source.split(/^(?=\/\/ (?:src\/|package\.json))/m);
+  return sections.filter((section) => section.startsWith("// src/auth/")).reduce((sum, section) => sum + Buffer.byteLength(section), 0);
+}
+
+test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's server package, zod, jose and node:http/https/dns/util/crypto/net/fs/stream/os (the home folder of the index file)", (name) => {
   const file = join(__dirname, "../dist", name);
   const source = readFileSync(file, "utf8");
   const required = [...source.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]!);
@@ -16,5 +23,9 @@ test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's s
   // The one check of its own: arguments against the tool's input schema (the client's schemas), as the SDK's McpServer did.
   expect([...source.matchAll(/safeParse\(/g)].length).toBeLessThanOrEqual(1);
   // The server's code, and the MCP Apps statistics view (a self-contained page of under 12 KB).
-  expect(statSync(file).size).toBeLessThan(92_000);
+  const signIn = signInBytes(source);
+  expect(signIn).toBeGreaterThan(0);
+  expect(statSync(file).size - signIn).toBeLessThan(92_000);
+  // The sign-in (an OAuth authorization server and its page), on a budget of its own.
+  expect(signIn).toBeLessThan(48_000);
 });

@@ -78,9 +78,9 @@ export interface HttpServerProcess {
 }
 
 /** The built server on Streamable HTTP at a free port (`--http 0` and `args`), once it says where it listens. */
-export async function startHttpServerProcess(env: { baseUrl: string; apiKey: string }, args: string[] = []): Promise<HttpServerProcess> {
+export async function startHttpServerProcess(env: { baseUrl: string; apiKey: string; more?: Record<string, string> }, args: string[] = []): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [CLI, "--http", "0", ...args], {
-    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: env.baseUrl, LINKSHORT_API_KEY: env.apiKey },
+    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: env.baseUrl, LINKSHORT_API_KEY: env.apiKey, ...env.more },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

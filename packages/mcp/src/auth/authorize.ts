@@ -1,0 +1,117 @@
+/**
+ * The authorization endpoint (OAuth 2.1, authorization code with PKCE S256 only): GET shows the
+ * sign-in page for a checked request; POST takes the person's API key from that page, checks it
+ * with the service, and sends the person back to the client with a one-time code and `iss`
+ * (RFC 9207). The page is guarded three ways: the request it carries is signed, its CSRF value
+ * must match the sign-in cookie, and the POST must come from this server's own origin.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import { OAuthError, redirectMatches, type ClientRegistry } from "./clients";
+import { cookiesOf, readForm } from "./http-io";
+import { sendProblemPage, sendSignInPage } from "./sign-in-page";
+import type { AuthStore } from "./store";
+import { CODE_SECONDS, GRANT_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
+
+/** What the service said of a key pasted into the sign-in page. */
+export type KeyCheck = { accepted: true; accountId: string } | { accepted: false; problem: string; status: number };
+
+export interface AuthorizeContext {
+  tokens: TokenService;
+  store: AuthStore;
+  clients: ClientRegistry;
+  /** Asks the service whether the key is good (`GET /api/account`). */
+  checkKey: (apiKey: string) => Promise<KeyCheck>;
+  serviceLabel: string;
+}
+
+const COOKIE = "linkshort_sign_in";
+export const SCOPE = "linkshort";
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+/** The request's fields, as the sign-in form carries them signed. */
+type SignInFields = { client_id: string; redirect_uri: string; code_challenge: string; state: string; csrf: string; client_label: string };
+
+function redirectWith(response: ServerResponse, redirectUri: string, params: Record<string, string | undefined>): void {
+  const target = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) target.searchParams.set(name, value);
+  response.writeHead(303, { Location: target.href, "Cache-Control": "no-store" });
+  response.end();
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export async function showSignIn(context: AuthorizeContext, url: URL, response: ServerResponse): Promise<void> {
+  const query = url.searchParams;
+  const clientId = query.get("client_id") ?? "";
+  let client;
+  try {
+    client = await context.clients.find(clientId);
+  } catch (error) {
+    if (error instanceof OAuthError) return sendProblemPage(response, 400, `The application is not known here: ${error.message}.`);
+    throw error;
+  }
+  const asked = query.get("redirect_uri") ?? (client.redirectUris.length === 1 ? client.redirectUris[0]! : "");
+  if (!redirectMatches(client.redirectUris, asked)) {
+    return sendProblemPage(response, 400, "The application asked to send you to an address it did not register (redirect_uri).");
+  }
+  // From here, problems go back to the client, which can tell the person.
+  const state = query.get("state") ?? undefined;
+  const refuse = (error: string, description: string) => redirectWith(response, asked, { error, error_description: description, state, iss: context.tokens.issuer });
+  if (query.get("response_type") !== "code") return refuse("unsupported_response_type", "response_type must be code");
+  const challenge = query.get("code_challenge") ?? "";
+  if (query.get("code_challenge_method") !== "S256" || !PKCE_CHALLENGE.test(challenge)) {
+    return refuse("invalid_request", "PKCE is required: code_challenge (43 characters) with code_challenge_method S256");
+  }
+  const resource = query.get("resource");
+  if (resource !== null && resource !== context.tokens.resource) return refuse("invalid_target", `resource must be ${context.tokens.resource}`);
+  const csrf = randomToken();
+  const fields: SignInFields = { client_id: client.clientId, redirect_uri: asked, code_challenge: challenge, state: state ?? "", csrf, client_label: client.clientName ?? client.clientId };
+  const secure = context.tokens.issuer.startsWith("https:") ? "; Secure" : "";
+  const cookie = `${COOKIE}=${csrf}; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=900${secure}`;
+  sendSignInPage(response, 200, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: await context.tokens.signInRequest(fields), csrf }, cookie);
+}
+
+/** Whether a form post comes from this server's own page: by Origin, else by Sec-Fetch-Site or Referer. */
+function fromOwnPage(request: IncomingMessage, issuer: string): boolean {
+  const own = new URL(issuer).origin;
+  const origin = request.headers.origin;
+  if (origin !== undefined) return origin === own;
+  const site = request.headers["sec-fetch-site"];
+  if (site !== undefined) return site === "same-origin";
+  const referer = request.headers.referer;
+  try {
+    return referer !== undefined && new URL(referer).origin === own;
+  } catch {
+    return false;
+  }
+}
+
+export async function completeSignIn(context: AuthorizeContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (!fromOwnPage(request, context.tokens.issuer)) return sendProblemPage(response, 403, "This sign-in did not come from this server's own page.");
+  const form = await readForm(request);
+  const signed = await context.tokens.verifySignInRequest(form.get("request") ?? "");
+  if (signed === undefined) return sendProblemPage(response, 400, "This sign-in page has expired or was altered. Start again from the application.");
+  const fields = signed as unknown as SignInFields;
+  const cookie = cookiesOf(request).get(COOKIE) ?? "";
+  const csrf = form.get("csrf_token") ?? "";
+  if (!sameText(csrf, fields.csrf) || !sameText(cookie, fields.csrf)) {
+    return sendProblemPage(response, 403, "This sign-in could not be confirmed as yours (its CSRF value does not match). Start again from the application.");
+  }
+  const apiKey = (form.get("api_key") ?? "").trim();
+  const again = (status: number, problem: string) =>
+    sendSignInPage(response, status, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: form.get("request")!, csrf, problem });
+  if (apiKey === "" || apiKey.length > 512 || /\s/.test(apiKey)) return again(400, "Paste your API key: one word, without spaces.");
+  const check = await context.checkKey(apiKey);
+  if (!check.accepted) return again(check.status, check.problem);
+  const code = randomToken();
+  const now = nowSeconds();
+  const grant = { id: randomToken(), clientId: fields.client_id, accountId: check.accountId, wrappedKey: await context.tokens.wrapKey(apiKey), scope: SCOPE, resource: context.tokens.resource, expiresAt: now + GRANT_SECONDS };
+  await context.store.saveCode(sha256(code), { grant, redirectUri: fields.redirect_uri, codeChallenge: fields.code_challenge, expiresAt: now + CODE_SECONDS });
+  response.setHeader("Set-Cookie", `${COOKIE}=; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=0`);
+  redirectWith(response, fields.redirect_uri, { code, state: fields.state === "" ? undefined : fields.state, iss: context.tokens.issuer });
+}

@@ -1,0 +1,180 @@
+/**
+ * Everyone signs in as themselves: the server is its own OAuth 2.1 authorization server (RFC 8414
+ * metadata, dynamic registration, authorization, token and revocation endpoints) and the resource
+ * server of its MCP endpoint (RFC 9728 metadata; `401` naming it). A request to /mcp acts as the
+ * person its access token was issued to, or whose key it carries in the key header.
+ */
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError as SdkOAuthError,
+  OAuthErrorCode,
+  oauthMetadataResponse,
+  requireBearerAuth,
+  type AuthInfo,
+  type OAuthMetadata,
+} from "@modelcontextprotocol/server";
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { completeSignIn, SCOPE, showSignIn, type AuthorizeContext } from "./authorize";
+import { ClientRegistry, OAuthError } from "./clients";
+import { readBody, readForm, sendJson, sendOAuthError } from "./http-io";
+import type { People, Person } from "./people";
+import { MemoryAuthStore, type AuthStore } from "./store";
+import { revocationEndpoint, tokenEndpoint } from "./token-endpoint";
+import { nowSeconds, TokenService } from "./tokens";
+
+/** The header that carries a person's own API key (never `Authorization`, which is OAuth's). */
+export const API_KEY_HEADER = "x-linkshort-api-key";
+
+export interface SignInSettings {
+  people: People;
+  /** The server's public address (an origin: scheme, host, port), the issuer; its /mcp is the resource. Default: the address it listens at. */
+  publicUrl?: string;
+  /** Signs the tokens and wraps the keys: 32 bytes or more. Default: random, so a restart signs everyone out. */
+  secret?: Uint8Array;
+  store?: AuthStore;
+  /** For tests only: client metadata documents over http and from this machine. */
+  allowInsecureClientMetadata?: boolean;
+  /** The service the keys are for, as the sign-in page names it. */
+  serviceLabel: string;
+}
+
+const CORS_PREFLIGHT = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+  "Access-Control-Allow-Headers": "Content-Type, Authorization, MCP-Protocol-Version",
+  "Access-Control-Max-Age": "600",
+};
+
+function webRequest(request: IncomingMessage, url: URL): Request {
+  const headers = new Headers();
+  for (const name of ["authorization", "origin", "accept"]) {
+    const value = request.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return new Request(url, { method: request.method === "HEAD" ? "HEAD" : request.method === "OPTIONS" ? "OPTIONS" : "GET", headers });
+}
+
+export async function writeWebResponse(response: ServerResponse, answer: Response): Promise<void> {
+  response.writeHead(answer.status, Object.fromEntries(answer.headers));
+  response.end(Buffer.from(await answer.arrayBuffer()));
+}
+
+export class SignIn {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly resourceMetadataUrl: string;
+  readonly #tokens: TokenService;
+  readonly #store: AuthStore;
+  readonly #context: AuthorizeContext;
+  readonly #metadata: OAuthMetadata;
+  readonly #gate: (request: Request) => Promise<AuthInfo | Response>;
+
+  constructor(
+    private readonly settings: SignInSettings,
+    publicUrl: string,
+  ) {
+    this.issuer = new URL(publicUrl).origin;
+    this.resource = `${this.issuer}/mcp`;
+    this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(this.resource));
+    this.#tokens = new TokenService({ issuer: this.issuer, resource: this.resource, secret: settings.secret ?? randomBytes(32) });
+    this.#store = settings.store ?? new MemoryAuthStore();
+    const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
+    this.#context = { tokens: this.#tokens, store: this.#store, clients, checkKey: (key) => settings.people.checkKey(key), serviceLabel: settings.serviceLabel };
+    this.#metadata = {
+      issuer: this.issuer,
+      authorization_endpoint: `${this.issuer}/authorize`,
+      token_endpoint: `${this.issuer}/token`,
+      registration_endpoint: `${this.issuer}/register`,
+      revocation_endpoint: `${this.issuer}/revoke`,
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
+      revocation_endpoint_auth_methods_supported: ["none"],
+      scopes_supported: [SCOPE],
+      authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
+    };
+    this.#gate = requireBearerAuth({
+      verifier: { verifyAccessToken: (token) => this.#verify(token) },
+      expectedResource: new URL(this.resource),
+      resourceMetadataUrl: this.resourceMetadataUrl,
+    });
+  }
+
+  /** Serves the sign-in's own paths; false for any other path. */
+  async route(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
+    const path = url.pathname;
+    if (path.startsWith("/.well-known/")) {
+      const insecure = this.issuer.startsWith("http:");
+      const answer = oauthMetadataResponse(webRequest(request, url), {
+        oauthMetadata: this.#metadata,
+        resourceServerUrl: new URL(this.resource),
+        scopesSupported: [SCOPE],
+        resourceName: "LinkShort",
+        dangerouslyAllowInsecureIssuerUrl: insecure,
+      });
+      if (answer === undefined) return false;
+      await writeWebResponse(response, answer);
+      return true;
+    }
+    const endpoint = ["/authorize", "/token", "/register", "/revoke"].includes(path) ? path : undefined;
+    if (endpoint === undefined) return false;
+    try {
+      if (request.method === "OPTIONS" && endpoint !== "/authorize") {
+        response.writeHead(204, CORS_PREFLIGHT);
+        response.end();
+      } else if (endpoint === "/authorize" && request.method === "GET") await showSignIn(this.#context, url, response);
+      else if (request.method !== "POST") {
+        response.setHeader("Allow", endpoint === "/authorize" ? "GET, POST" : "POST");
+        sendOAuthError(response, new OAuthError("invalid_request", `use ${endpoint === "/authorize" ? "GET or POST" : "POST"}`, 405));
+      } else if (endpoint === "/authorize") await completeSignIn(this.#context, request, response);
+      else if (endpoint === "/token") await tokenEndpoint(this.#context, await readForm(request), response);
+      else if (endpoint === "/revoke") await revocationEndpoint(this.#context, await readForm(request), response);
+      else await this.#register(request, response);
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      sendOAuthError(response, error);
+    }
+    return true;
+  }
+
+  async #register(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let metadata: unknown;
+    try {
+      metadata = JSON.parse(await readBody(request));
+    } catch (error) {
+      if (error instanceof OAuthError) throw error;
+      throw new OAuthError("invalid_client_metadata", "the body must be JSON");
+    }
+    sendJson(response, 201, await this.#context.clients.register(metadata));
+  }
+
+  /**
+   * The person a request to /mcp acts as: by the key header, else by its access token. Otherwise
+   * the answer to send: 401 with `WWW-Authenticate` naming the resource metadata.
+   */
+  async personOf(request: IncomingMessage): Promise<Person | Response> {
+    const key = request.headers[API_KEY_HEADER];
+    if (typeof key === "string") {
+      const found = await this.settings.people.personForHeaderKey(key.trim());
+      if ("client" in found) return found;
+      const status = found.status === 502 ? 503 : 401;
+      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status });
+    }
+    const authorization = request.headers.authorization;
+    const answer = await this.#gate(new Request(this.resource, { headers: typeof authorization === "string" ? { authorization } : {} }));
+    return answer instanceof Response ? answer : (answer.extra!.person as Person);
+  }
+
+  async #verify(token: string): Promise<AuthInfo> {
+    const claims = await this.#tokens.verifyAccessToken(token);
+    const grant = claims === undefined ? undefined : await this.#store.grant(claims.grantId, nowSeconds());
+    if (claims === undefined || grant === undefined || grant.accountId !== claims.accountId) {
+      throw new SdkOAuthError(OAuthErrorCode.InvalidToken, "the access token is invalid, expired or revoked");
+    }
+    const person = await this.settings.people.person(await this.#tokens.unwrapKey(grant.wrappedKey));
+    return { token, clientId: claims.clientId, scopes: claims.scope.split(" ").filter(Boolean), expiresAt: claims.expiresAt, resource: new URL(this.resource), extra: { person } };
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * What the sign-in remembers, behind one small interface so that a shared store (Postgres, for
+ * replicas) can take the memory one's place. Codes and refresh tokens are kept by their SHA-256
+ * only; the person's API key only wrapped (encrypted with the server's secret, see tokens.ts).
+ */
+
+/** An OAuth client: registered dynamically (RFC 7591) or described by its metadata document. */
+export interface OAuthClient {
+  clientId: string;
+  redirectUris: string[];
+  clientName?: string;
+  /** When a registered client's record was made (seconds since the epoch). */
+  issuedAt: number;
+}
+
+/** One sign-in of one person at one client: what its access and refresh tokens stand for. */
+export interface Grant {
+  id: string;
+  clientId: string;
+  accountId: string;
+  /** The person's API key, encrypted with the server's secret (a compact JWE). */
+  wrappedKey: string;
+  scope: string;
+  /** The resource its tokens are for (RFC 8707). */
+  resource: string;
+  expiresAt: number;
+}
+
+/** An authorization code waiting to be exchanged, with what it was issued for. */
+export interface PendingCode {
+  grant: Grant;
+  redirectUri: string;
+  codeChallenge: string;
+  expiresAt: number;
+}
+
+/** What taking a one-time secret (a code, a refresh token) found. */
+export type Taken<T> = { state: "fresh"; value: T } | { state: "used"; grantId: string } | { state: "unknown" };
+
+export interface AuthStore {
+  saveClient(client: OAuthClient): Promise<void>;
+  client(clientId: string): Promise<OAuthClient | undefined>;
+  saveCode(codeHash: string, code: PendingCode): Promise<void>;
+  /** The code, once: later takes answer "used" with the grant it made, until it expires. */
+  takeCode(codeHash: string, now: number): Promise<Taken<PendingCode>>;
+  saveGrant(grant: Grant): Promise<void>;
+  /** The grant unless it was revoked or has expired. */
+  grant(grantId: string, now: number): Promise<Grant | undefined>;
+  revokeGrant(grantId: string): Promise<void>;
+  saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number): Promise<void>;
+  /** The refresh token's grant, once: a token used before answers "used" (a replay). */
+  takeRefreshToken(tokenHash: string, now: number): Promise<Taken<string>>;
+}
+
+interface OneTime<T> {
+  value: T;
+  grantId: string;
+  used: boolean;
+  expiresAt: number;
+}
+
+/** Bounds that keep a flood of registrations or abandoned sign-ins from filling the memory. */
+const MAX_CLIENTS = 10_000;
+const MAX_PENDING = 100_000;
+
+function take<T>(entries: Map<string, OneTime<T>>, hash: string, now: number): Taken<T> {
+  const entry = entries.get(hash);
+  if (entry === undefined || entry.expiresAt <= now) {
+    entries.delete(hash);
+    return { state: "unknown" };
+  }
+  if (entry.used) return { state: "used", grantId: entry.grantId };
+  entry.used = true;
+  return { state: "fresh", value: entry.value };
+}
+
+function bounded<K, V>(map: Map<K, V>, max: number): void {
+  while (map.size > max) map.delete(map.keys().next().value as K);
+}
+
+/** The store of one process: sign-ins end with it (a restart signs everyone out). */
+export class MemoryAuthStore implements AuthStore {
+  readonly #clients = new Map<string, OAuthClient>();
+  readonly #codes = new Map<string, OneTime<PendingCode>>();
+  readonly #grants = new Map<string, Grant>();
+  readonly #refreshTokens = new Map<string, OneTime<string>>();
+
+  saveClient(client: OAuthClient): Promise<void> {
+    this.#clients.set(client.clientId, client);
+    bounded(this.#clients, MAX_CLIENTS);
+    return Promise.resolve();
+  }
+
+  client(clientId: string): Promise<OAuthClient | undefined> {
+    return Promise.resolve(this.#clients.get(clientId));
+  }
+
+  saveCode(codeHash: string, code: PendingCode): Promise<void> {
+    this.#codes.set(codeHash, { value: code, grantId: code.grant.id, used: false, expiresAt: code.expiresAt });
+    bounded(this.#codes, MAX_PENDING);
+    return Promise.resolve();
+  }
+
+  takeCode(codeHash: string, now: number): Promise<Taken<PendingCode>> {
+    return Promise.resolve(take(this.#codes, codeHash, now));
+  }
+
+  saveGrant(grant: Grant): Promise<void> {
+    this.#grants.set(grant.id, grant);
+    // The oldest sign-ins go first when the bound is reached (they expire first too).
+    bounded(this.#grants, MAX_PENDING);
+    return Promise.resolve();
+  }
+
+  grant(grantId: string, now: number): Promise<Grant | undefined> {
+    const grant = this.#grants.get(grantId);
+    return Promise.resolve(grant !== undefined && grant.expiresAt > now ? grant : undefined);
+  }
+
+  revokeGrant(grantId: string): Promise<void> {
+    this.#grants.delete(grantId);
+    return Promise.resolve();
+  }
+
+  saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number): Promise<void> {
+    this.#refreshTokens.set(tokenHash, { value: grantId, grantId, used: false, expiresAt });
+    bounded(this.#refreshTokens, MAX_PENDING);
+    return Promise.resolve();
+  }
+
+  takeRefreshToken(tokenHash: string, now: number): Promise<Taken<string>> {
+    return Promise.resolve(take(this.#refreshTokens, tokenHash, now));
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The token endpoint (authorization code with PKCE; refresh tokens rotated on every use, a replayed
+ * one ending its whole sign-in) and revocation (RFC 7009). Clients are public: they prove
+ * themselves with the PKCE verifier and their client_id, never a secret.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { OAuthError, redirectMatches } from "./clients";
+import { sendJson } from "./http-io";
+import type { AuthStore, Grant } from "./store";
+import { ACCESS_TOKEN_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
+
+const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export interface TokenContext {
+  tokens: TokenService;
+  store: AuthStore;
+}
+
+function required(form: Map<string, string>, name: string): string {
+  const value = form.get(name);
+  if (value === undefined || value === "") throw new OAuthError("invalid_request", `${name} is required`);
+  return value;
+}
+
+function verifierMatches(verifier: string, challenge: string): boolean {
+  if (!PKCE_VERIFIER.test(verifier)) return false;
+  const computed = Buffer.from(createHash("sha256").update(verifier).digest("base64url"));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}
+
+function checkResource(context: TokenContext, form: Map<string, string>): void {
+  const resource = form.get("resource");
+  if (resource !== undefined && resource !== context.tokens.resource) throw new OAuthError("invalid_target", `resource must be ${context.tokens.resource}`);
+}
+
+async function issue(context: TokenContext, grant: Grant, response: ServerResponse): Promise<void> {
+  const refreshToken = randomToken();
+  await context.store.saveRefreshToken(sha256(refreshToken), grant.id, grant.expiresAt);
+  const accessToken = await context.tokens.accessToken({ grantId: grant.id, accountId: grant.accountId, clientId: grant.clientId, scope: grant.scope });
+  sendJson(response, 200, { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: grant.scope }, { Pragma: "no-cache" });
+}
+
+const invalidGrant = (description: string) => new OAuthError("invalid_grant", description);
+
+async function exchangeCode(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
+  const code = required(form, "code");
+  const clientId = required(form, "client_id");
+  const verifier = required(form, "code_verifier");
+  checkResource(context, form);
+  const taken = await context.store.takeCode(sha256(code), nowSeconds());
+  if (taken.state === "used") {
+    // A code used twice was stolen or replayed: the tokens the first use got end too (OAuth 2.1 §4.1.3).
+    await context.store.revokeGrant(taken.grantId);
+    throw invalidGrant("this code was already used");
+  }
+  if (taken.state === "unknown") throw invalidGrant("this code is unknown or expired");
+  const pending = taken.value;
+  if (pending.grant.clientId !== clientId) throw invalidGrant("this code was issued to another client");
+  const redirectUri = form.get("redirect_uri");
+  if (redirectUri !== undefined && !redirectMatches([pending.redirectUri], redirectUri)) throw invalidGrant("redirect_uri differs from the authorization request's");
+  if (!verifierMatches(verifier, pending.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
+  await context.store.saveGrant(pending.grant);
+  await issue(context, pending.grant, response);
+}
+
+async function refresh(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
+  const token = required(form, "refresh_token");
+  const clientId = required(form, "client_id");
+  checkResource(context, form);
+  const now = nowSeconds();
+  const taken = await context.store.takeRefreshToken(sha256(token), now);
+  if (taken.state === "used") {
+    // Rotated tokens are used once: a second use means two holders, so the sign-in ends for both.
+    await context.store.revokeGrant(taken.grantId);
+    throw invalidGrant("this refresh token was already used; sign in again");
+  }
+  if (taken.state === "unknown") throw invalidGrant("this refresh token is unknown or expired");
+  const grant = await context.store.grant(taken.value, now);
+  if (grant === undefined) throw invalidGrant("this sign-in has ended; sign in again");
+  if (grant.clientId !== clientId) {
+    await context.store.revokeGrant(grant.id);
+    throw invalidGrant("this refresh token was issued to another client");
+  }
+  await issue(context, grant, response);
+}
+
+export async function tokenEndpoint(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
+  const grantType = required(form, "grant_type");
+  if (grantType === "authorization_code") return exchangeCode(context, form, response);
+  if (grantType === "refresh_token") return refresh(context, form, response);
+  throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+}
+
+/** RFC 7009: ends the sign-in a token belongs to (its access and refresh tokens alike). Answers 200 whatever the token. */
+export async function revocationEndpoint(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
+  const token = required(form, "token");
+  const clientId = form.get("client_id");
+  const claims = await context.tokens.verifyAccessToken(token);
+  if (claims !== undefined) {
+    if (clientId === undefined || clientId === claims.clientId) await context.store.revokeGrant(claims.grantId);
+  } else {
+    const taken = await context.store.takeRefreshToken(sha256(token), nowSeconds());
+    const grantId = taken.state === "fresh" ? taken.value : taken.state === "used" ? taken.grantId : undefined;
+    const grant = grantId === undefined ? undefined : await context.store.grant(grantId, nowSeconds());
+    if (grant !== undefined && (clientId === undefined || clientId === grant.clientId)) await context.store.revokeGrant(grant.id);
+  }
+  response.writeHead(200, { "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" });
+  response.end();
+}
