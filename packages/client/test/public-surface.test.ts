@@ -71,6 +71,7 @@ const CORE = [
   "MAX_INDEXED_ACCOUNTS",
   "MemoryIndexStore",
   "MessageResult",
+  "NOT_REUSED",
   "NotFoundError",
   "Overlay",
   "PIXEL_TYPES",
@@ -143,6 +144,7 @@ const CORE = [
   "isHttpUrl",
   "qrCodeUrlKey",
   "sha256Hex",
+  "timestampIso",
   "timestampParts",
   "toRgbColour",
 ];
