@@ -9,9 +9,9 @@ const EVENT_NOTICES: Record<EventName, string> = {
 	newLink: 'The first check only records the links that exist and starts nothing. After that, each new link starts the workflow once.',
 	newQrCode: 'The first check only records the QR codes that exist and starts nothing. After that, each new QR code starts the workflow once.',
 	linkClickThreshold:
-		'The first check only records which links are already past the threshold and starts nothing. On an account with more than about 1,000 links, a change can take several checks to arrive: pick the links to watch for the next check.',
+		'The first check only records which links are already past the threshold and starts nothing. On an account with more than about 1,000 links, a change can take several checks to arrive, unless you choose the links to watch in Link Names or IDs.',
 	newLinkClicks:
-		'The first check only records each link\'s clicks and starts nothing. On an account with more than about 1,000 links, new clicks can take several checks to arrive: pick the links to watch for the next check.',
+		'The first check only records each link\'s clicks and starts nothing. On an account with more than about 1,000 links, new clicks can take several checks to arrive, unless you choose the links to watch in Link Names or IDs.',
 	newQrScans:
 		'The first check only records each QR code\'s scans and starts nothing. On an account with more than about 1,000 QR codes, new scans can take several checks to arrive.',
 };
