@@ -44,13 +44,36 @@ const SLACK_API_NODE = "n8n-nodes-base.slack";
 export function examplesPointedAt(examplesFolder, folder, slackUrl) {
   mkdirSync(folder, { recursive: true });
   for (const file of readdirSync(examplesFolder).filter((name) => name.endsWith(".json"))) {
-    const workflow = JSON.parse(readFileSync(join(examplesFolder, file), "utf8").replaceAll(SLACK_PLACEHOLDER, slackUrl));
+    const text = readFileSync(join(examplesFolder, file), "utf8");
+    const workflow = JSON.parse(text.replaceAll(SLACK_PLACEHOLDER, slackUrl));
+    const notes = [];
     for (const node of workflow.nodes ?? []) {
       if (node.type !== SLACK_API_NODE) continue;
       node.disabled = true;
       node.notes = "Switched off in the local demo: the Slack stand-in takes webhook messages only. Add a Slack credential and switch it on to send the chart.";
+      notes.push(stickyNote(`Why "${node.name}" is off`, [node.position[0] - 60, node.position[1] + 180], `## Off in this local demo\n**${node.name}** needs Slack's own API, which the local Slack stand-in does not answer, so it is switched off. Add a Slack credential, set the channel, and switch it on (select it, press D) to send the chart.`));
     }
+    if (text.includes(SLACK_PLACEHOLDER)) {
+      const right = Math.max(...workflow.nodes.map((node) => node.position[0] + (node.parameters?.width ?? 100))) + 40;
+      notes.push(stickyNote("Slack in this local demo", [right, -340], `## Slack in this local demo\nSlack messages go to a local stand-in at ${slackUrl}, which prints each one where \`npm start\` runs. Set SLACK_WEBHOOK_URL to a Slack incoming webhook before \`npm start\` to post to Slack instead.`));
+    }
+    workflow.nodes = [...(workflow.nodes ?? []), ...notes];
     writeFileSync(join(folder, file), `${JSON.stringify(workflow, null, 2)}\n`);
   }
   return folder;
+}
+
+let stickyNotes = 0;
+
+/** A sticky note on the canvas (n8n's own node type for notes). */
+function stickyNote(name, position, content) {
+  stickyNotes += 1;
+  return {
+    id: `5e1c0000-0000-4000-8000-${String(stickyNotes).padStart(12, "0")}`,
+    name,
+    type: "n8n-nodes-base.stickyNote",
+    typeVersion: 1,
+    position,
+    parameters: { content, width: 440, height: 200, color: 3 },
+  };
 }

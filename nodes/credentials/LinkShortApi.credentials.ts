@@ -1,5 +1,9 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+/**
+ * Tested by the nodes' `linkShortApiTest` (`testedBy`), which says what to fix in Base URL or API Key
+ * for each way the test fails, where a test request could answer only with a network error's code.
+ */
 export class LinkShortApi implements ICredentialType {
 	name = 'linkShortApi';
 
@@ -38,35 +42,5 @@ export class LinkShortApi implements ICredentialType {
 				Authorization: '=Bearer {{$credentials.apiKey}}',
 			},
 		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			// The lookbehind starts the trailing-slash match only at the first slash of a run: /\/+$/ alone
-			// backtracks quadratically over a long run of slashes in the middle of the address.
-			baseURL: '={{$credentials.baseUrl.replace(/(?<!\\/)\\/+$/, "").replace(/\\/api$/, "")}}',
-			url: '/api/account',
-			method: 'GET',
-		},
-		// Deployed servers answer a refused key with HTTP 403 (see real-world-notes); n8n's rule types
-		// do not mix response-code and body rules in one list.
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The service refused this API key. Copy the key again from the Developer API page of your account (all of it, no spaces), and check that Base URL is the address of the account that issued it.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'No API answered at this Base URL. Use the address of your link-shortening service, such as https://short.example.com, without /api.',
-				},
-			},
-		],
 	};
 }

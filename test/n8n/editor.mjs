@@ -1,8 +1,10 @@
 // n8n's own editor in headless Chromium (Debian's `chromium`, driven by playwright-core; no browser
 // download), as a person uses it: sign in, open each example workflow, open the LinkShort node,
 // pick resources, operations and QR types and see which fields show, run steps and read the output
-// panel, and run the trigger's "Fetch Test Event". A screenshot of each step goes to the folder it
-// prints. Ends with "n8n editor: N passed, N failed".
+// panel, and run the trigger's "Fetch Test Event"; what a new user meets: every example and every
+// optional field opens without a parameter issue, the node creator's descriptions and event names,
+// and each event's notice. A screenshot of each step goes to the folder it prints. Ends with
+// "n8n editor: N passed, N failed".
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -14,11 +16,18 @@ import { examplesPointedAt, startSlackStandIn } from '../../scripts/slack-stand-
 
 const require = createRequire(import.meta.url);
 const { startSandbox } = require(join(ROOT, 'packages/sandbox/dist/index.js'));
+// The built nodes, as n8n loads them: what the editor should show comes from their descriptions.
+const { LinkShort } = require(join(ROOT, 'nodes/dist/nodes/LinkShort/LinkShort.node.js'));
+const { LinkShortTrigger } = require(join(ROOT, 'nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js'));
+const ACTION_NODE = new LinkShort().description;
+const TRIGGER_NODE = new LinkShortTrigger().description;
+const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
+const CREDENTIAL = { linkShortApi: { id: 'linkshortAccount', name: 'LinkShort account' } };
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = process.env.EDITOR_SCREENSHOTS ?? join(ROOT, '.cache/n8n-editor-screenshots');
 // The whole suite, n8n's start included, must end well inside npm test's budget.
-const SUITE_LIMIT_MS = Number(process.env.EDITOR_TEST_LIMIT_MS ?? 6 * 60_000);
+const SUITE_LIMIT_MS = Number(process.env.EDITOR_TEST_LIMIT_MS ?? 9 * 60_000);
 const STEP_LIMIT_MS = 60_000;
 const OWNER = { email: 'owner@linkshort.test', firstName: 'Link', lastName: 'Short', password: 'Linkshort-test-1' };
 const EXAMPLES = ['shorten-links-from-a-form.json', 'weekly-link-report.json', 'alert-slack-on-click-threshold.json'];
@@ -42,6 +51,45 @@ const CHECKS_WORKFLOW = {
   settings: { executionOrder: 'v1' },
   active: false,
 };
+
+/** A value n8n accepts for a required field, so that only the optional fields can show an issue. */
+function requiredValue(property) {
+  if (property.type === 'resourceLocator') return { __rl: true, mode: 'id', value: '1' };
+  if (property.type === 'number') return 1;
+  if (property.type === 'string') return property.name === 'email' ? 'someone@example.com' : 'https://example.com/sample';
+  return property.default;
+}
+
+/**
+ * One LinkShort node per operation that has optional fields, each with every optional field added
+ * (at the default n8n gives a field when a person adds it) and its required fields filled in.
+ */
+function everyOptionalFieldWorkflow() {
+  const shownFor = (property, resource, operation) => property.displayOptions?.show?.resource?.includes(resource) && property.displayOptions.show.operation?.includes(operation);
+  const resources = ACTION_NODE.properties.find((property) => property.name === 'resource').options.map((option) => option.value);
+  const nodes = [];
+  for (const resource of resources) {
+    const selector = ACTION_NODE.properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource));
+    for (const { value: operation } of selector.options) {
+      const own = ACTION_NODE.properties.filter((property) => shownFor(property, resource, operation));
+      const collections = own.filter((property) => property.type === 'collection');
+      if (collections.length === 0) continue;
+      const parameters = { resource, operation };
+      for (const property of own.filter((candidate) => candidate.required)) parameters[property.name] = requiredValue(property);
+      for (const collection of collections) parameters[collection.name] = Object.fromEntries(collection.options.map((option) => [option.name, option.default]));
+      nodes.push({
+        id: `e1000000-0000-4000-8000-${String(nodes.length + 1).padStart(12, '0')}`,
+        name: `${resource} ${operation}`,
+        type: 'n8n-nodes-linkshort.linkShort',
+        typeVersion: ACTION_NODE.defaultVersion,
+        position: [(nodes.length % 6) * 220, Math.floor(nodes.length / 6) * 200],
+        parameters,
+        credentials: CREDENTIAL,
+      });
+    }
+  }
+  return { id: 'lsEveryOptional', name: 'LinkShort every optional field', nodes, connections: {}, settings: { executionOrder: 'v1' }, active: false };
+}
 
 const { check: recordCheck, fail, finish } = checkList('n8n editor');
 let shot = 0;
@@ -166,6 +214,70 @@ class Editor {
     return label;
   }
 
+  /** The issues the open node shows beside its parameters, once the lists that load from the server have loaded. */
+  async parameterIssues() {
+    // n8n checks an option against its list only once the list has loaded from the server (the
+    // sandbox keeps a real server's 30 requests a minute, so a list may wait for its window).
+    await waitFor(
+      'the node\'s lists to load',
+      async () => !(await this.ndv.locator('input').evaluateAll((inputs) => inputs.some((input) => /loading options/i.test(input.value ?? '')))),
+      90_000,
+    );
+    await this.page.waitForTimeout(1_000);
+    // The credential's own notice (a node whose credential is still to be chosen) is not a parameter issue.
+    return await this.ndv.locator('[data-test-id="parameter-issues"]:visible').evaluateAll((issues) =>
+      issues
+        .filter((issue) => !issue.closest('[data-test-id^="node-credentials"]'))
+        .map((issue) => {
+          let holder = issue.parentElement;
+          while (holder && !holder.querySelector('[data-test-id="input-label"]')) holder = holder.parentElement;
+          return holder?.querySelector('[data-test-id="input-label"]')?.textContent?.trim() || 'a parameter';
+        }),
+    );
+  }
+
+  /** Adds a field through a collection's "Add Field" button, as a person does. */
+  async addField(label) {
+    const button = this.ndv.locator('[data-test-id="collection-parameter-add-dropdown"], [data-test-id="collection-parameter-add"]').first();
+    await button.click();
+    const option = this.page.locator('[role="menuitem"]:visible, .el-select-dropdown__item:visible, [data-test-id="collection-parameter-option"]:visible').filter({ hasText: label });
+    await option.first().click();
+  }
+
+  /** Opens the node creator after the node `afterNode` (the plus on its free output), or as the first step, and searches it. */
+  async searchNodeCreator(text, afterNode) {
+    if (afterNode) {
+      await this.canvasNode(afterNode).hover();
+      await this.canvasNode(afterNode).locator('[data-test-id="canvas-handle-plus"]').first().click();
+    } else {
+      await this.page.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]').first().click();
+    }
+    const search = this.page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]').first();
+    await search.waitFor({ timeout: STEP_LIMIT_MS });
+    await search.fill(text);
+    await this.page.waitForTimeout(500);
+  }
+
+  /** The node creator's items as shown: each name with its description. */
+  async creatorItems() {
+    return await this.page.locator('[data-test-id="node-creator"]').evaluate((creator) =>
+      [...creator.querySelectorAll('[data-test-id="node-creator-item-name"]')].map((name) => {
+        const item = name.closest('[data-test-id="item-iterator-item"]') ?? name.parentElement?.parentElement;
+        return { name: name.textContent.trim(), description: item?.querySelector('[data-test-id="node-creator-item-description"]')?.textContent?.trim() ?? '' };
+      }),
+    );
+  }
+
+  async closeNodeCreator() {
+    await this.page.keyboard.press('Escape');
+    await this.page.locator('[data-test-id="node-creator"]').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  }
+
+  /** What the open node's parameter panel reads. */
+  async parametersText() {
+    return await this.ndv.locator('[data-test-id="node-parameters"]').innerText();
+  }
+
   /** What the output panel shows (collapsed details such as the stack trace are not seen). */
   async outputText() {
     return await this.ndv.locator('[data-test-id="output-panel"]').innerText();
@@ -208,6 +320,8 @@ async function main() {
     assert(imported.code === 0, `import:credentials failed: ${imported.stderr}${imported.stdout}`);
     const examples = examplesPointedAt(join(ROOT, 'nodes/examples'), join(userFolder, 'examples'), slack.url);
     writeFileSync(join(examples, 'editor-checks.json'), JSON.stringify(CHECKS_WORKFLOW));
+    const optional = everyOptionalFieldWorkflow();
+    writeFileSync(join(examples, 'every-optional-field.json'), JSON.stringify(optional));
     const workflows = [...EXAMPLES, 'editor-checks.json'].map((file) => JSON.parse(readFileSync(join(examples, file), 'utf8')));
     const result = await n8nCli(userFolder, port, ['import:workflow', '--separate', `--input=${examples}`]);
     assert(result.code === 0, `import:workflow failed: ${result.stderr}${result.stdout}`);
@@ -236,16 +350,21 @@ async function main() {
     await check('signs in through n8n\'s sign-in page', () => editor.signIn());
 
     for (const workflow of workflows.slice(0, EXAMPLES.length)) {
-      await check(`opens the example "${workflow.name}" with all its nodes on the canvas`, async () => {
-        await editor.openWorkflow(workflow.id, workflow.nodes.map((node) => node.name));
-        const linkShortNodes = workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-linkshort.'));
+      const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE);
+      await check(`opens the example "${workflow.name}" with all its nodes and sticky notes on the canvas`, async () => {
+        await editor.openWorkflow(workflow.id, nodes.map((node) => node.name));
+        const linkShortNodes = nodes.filter((node) => node.type.startsWith('n8n-nodes-linkshort.'));
         assert(linkShortNodes.length > 0, 'the example has no LinkShort node');
         for (const node of linkShortNodes) {
           const issues = await editor.canvasNode(node.name).locator('[data-test-id="node-issues"]').count();
           assert(issues === 0, `the node "${node.name}" shows issues on the canvas`);
         }
+        const notes = workflow.nodes.filter((node) => node.type === STICKY_NOTE);
+        assert(notes.length > 0, 'the example has no sticky note');
+        await waitFor('the sticky notes on the canvas', async () => (await editor.page.locator('[data-test-id="sticky"]').count()) === notes.length, 10_000);
       });
     }
+
 
     const checks = workflows.at(-1);
     await check('QR Code -> Create, type Text: only the Text field shows, and the step runs', async () => {
@@ -273,6 +392,23 @@ async function main() {
       await editor.runStep();
       await waitFor('the Wi-Fi QR code in the sandbox', () => sandbox.store.state.qrs.some((qr) => qr.data?.ssid === 'Editor Cafe'));
       assert(/1 item/.test(await editor.outputText()), 'the output panel shows no item');
+    });
+
+    await check('Link -> Create, Add Field -> Redirect Type (a list loaded from the service): starts on Direct, with no issue; the UTM fields stand together', async () => {
+      await editor.choose('resource', 'Link');
+      await editor.choose('operation', 'Create');
+      await editor.fill('url', 'https://example.com/add-field');
+      await editor.addField('Redirect Type');
+      await waitFor('Redirect Type to show', async () => (await editor.shownParameters()).includes('type'), 10_000);
+      const redirectType = editor.ndv.locator('[data-test-id="parameter-input-type"] input').first();
+      await waitFor('Redirect Type\'s list to load', async () => !/loading/i.test(await redirectType.inputValue()), 20_000);
+      const shown = await redirectType.inputValue();
+      assert(shown === 'Direct', `Redirect Type starts on "${shown}"`);
+      const issues = await editor.parameterIssues();
+      assert(issues.length === 0, `the added field shows issues: ${issues.join(' | ')}`);
+      const labels = ACTION_NODE.properties.find((property) => property.name === 'additionalFields' && property.displayOptions.show.resource.includes('link')).options.map((option) => option.displayName);
+      const utm = labels.map((label, position) => (label.startsWith('UTM ') ? position : -1)).filter((position) => position >= 0);
+      assert(utm.length === 5 && utm.at(-1) - utm[0] === 4, `the UTM fields are apart: ${labels}`);
     });
 
     await check('Link -> Get Many: Limit shows, and hides once Return All is on', async () => {
@@ -324,12 +460,66 @@ async function main() {
       await editor.page.keyboard.press('Escape');
       const names = options.map((option) => option.trim());
       assert(names.includes('Link') && names.includes('QR Code'), `the Resource list shows ${names}`);
+      assert(names[0] === 'Link', `the Resource list does not start with Link: ${names}`);
       assert(!names.includes('Custom API Call'), `the Resource list offers Custom API Call: ${names}`);
       await editor.closeNode();
     });
 
+    const eventNames = TRIGGER_NODE.properties.find((property) => property.name === 'event').options.map((option) => option.name);
+    await check('the node creator, after a node: "LinkShort" and "shorten" show what the actions do, and "Shorten a link" comes first', async () => {
+      await editor.openWorkflow(checks.id, ['Start', 'LinkShort']);
+      for (const search of ['LinkShort', 'shorten']) {
+        await editor.searchNodeCreator(search, 'LinkShort');
+        const items = await editor.creatorItems();
+        await editor.closeNodeCreator();
+        const app = items.find((item) => item.name === 'LinkShort');
+        assert(app, `searching "${search}" shows no LinkShort item: ${JSON.stringify(items)}`);
+        assert(!/^Starts a workflow/i.test(app.description) && /shorten links/i.test(app.description), `searching "${search}": LinkShort reads "${app.description}"`);
+      }
+      await editor.searchNodeCreator('LinkShort', 'LinkShort');
+      await editor.page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^LinkShort$/ }).first().click();
+      await editor.page.waitForTimeout(500);
+      const actions = (await editor.creatorItems()).map((item) => item.name);
+      await editor.closeNodeCreator();
+      const firstAction = actions.find((name) => !eventNames.includes(name) && name !== 'LinkShort');
+      assert(firstAction === 'Shorten a link', `the first action is "${firstAction}": ${actions}`);
+    });
+
+    await check('the node creator, as the first step: LinkShort\'s events carry the names the trigger\'s panel shows', async () => {
+      await editor.page.goto(`${editor.baseUrl}/workflow/new`);
+      await editor.searchNodeCreator('LinkShort');
+      await editor.page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^LinkShort$/ }).first().click();
+      await editor.page.waitForTimeout(500);
+      const shown = (await editor.creatorItems()).map((item) => item.name);
+      await editor.closeNodeCreator();
+      for (const name of eventNames) assert(shown.includes(name), `the creator does not show "${name}": ${shown}`);
+      assert(!shown.some((name) => /^On /.test(name)), `the creator names an event otherwise: ${shown}`);
+    });
+
     const alert = workflows.find((workflow) => workflow.id === 'lsClickAlert');
     const trigger = alert.nodes.find((node) => node.type.endsWith('.linkShortTrigger'));
+    await check('the trigger\'s panel: the Event list shows the same names; each event shows its own plain notice, none of another\'s', async () => {
+      await editor.openWorkflow(alert.id, [trigger.name]);
+      await editor.openNode(trigger.name);
+      await editor.ndv.locator('[data-test-id="parameter-input-event"]').click();
+      await editor.page.locator('.el-select-dropdown__item:visible').first().waitFor();
+      const listed = (await editor.page.locator('.el-select-dropdown__item:visible').allInnerTexts()).map((text) => text.split('\n')[0].trim());
+      await editor.page.keyboard.press('Escape');
+      assert(JSON.stringify(listed) === JSON.stringify(eventNames), `the Event list shows ${listed}`);
+      const notices = Object.fromEntries(TRIGGER_NODE.properties.filter((property) => property.type === 'notice').map((property) => [property.displayOptions.show.event[0], property.displayName]));
+      const values = TRIGGER_NODE.properties.find((property) => property.name === 'event').options;
+      for (const { name, value } of values) {
+        await editor.choose('event', name);
+        const text = await editor.parametersText();
+        assert(text.includes(notices[value]), `"${name}" does not show its notice: ${text.slice(0, 600)}`);
+        for (const [other, notice] of Object.entries(notices)) if (other !== value) assert(!text.includes(notice), `"${name}" shows the notice of ${other}`);
+        assert(!/Each poll sends|N ÷|requests/.test(text), `"${name}" shows engineering notes: ${text.slice(0, 600)}`);
+        if (value === 'newQrScans') assert(!/Link IDs|links to watch/.test(text), `"${name}" speaks of links: ${text.slice(0, 600)}`);
+      }
+      await editor.choose('event', values.find((option) => option.value === 'linkClickThreshold').name);
+      await editor.closeNode();
+    });
+
     await check('the LinkShort Trigger\'s "Fetch Test Event" shows an event in the output panel', async () => {
       await editor.openWorkflow(alert.id, [trigger.name]);
       await editor.openNode(trigger.name);
@@ -337,6 +527,32 @@ async function main() {
       assert(label === 'Fetch Test Event', `the trigger's button reads "${label}"`);
       const output = await editor.outputText();
       assert(/\d+ items?/.test(output) && output.includes(sandbox.baseUrl), `the output panel shows: ${output.slice(0, 400)}`);
+    });
+
+    // Last: opening every node loads its lists from the sandbox, which spends its rate-limit window.
+    for (const workflow of workflows.slice(0, EXAMPLES.length)) {
+      const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE);
+      await check(`every node of the example "${workflow.name}" opens without a parameter issue`, async () => {
+        await editor.openWorkflow(workflow.id, nodes.map((node) => node.name));
+        for (const node of nodes) {
+          await editor.openNode(node.name);
+          const issues = await editor.parameterIssues();
+          await editor.closeNode();
+          assert(issues.length === 0, `"${node.name}" shows ${issues.length} parameter issue(s): ${issues.join(' | ')}`);
+        }
+      });
+    }
+
+    await check('every optional field of every LinkShort operation, once added, shows no parameter issue', async () => {
+      await editor.openWorkflow(optional.id, optional.nodes.map((node) => node.name));
+      const failures = [];
+      for (const node of optional.nodes) {
+        await editor.openNode(node.name);
+        const issues = await editor.parameterIssues();
+        await editor.closeNode();
+        if (issues.length > 0) failures.push(`${node.name}: ${issues.join(' | ')}`);
+      }
+      assert(failures.length === 0, `fields with issues: ${failures.join('; ')}`);
     });
   } finally {
     await stopAll();

@@ -75,13 +75,14 @@ describe('the built LinkShort node description', () => {
     }
   });
 
-  it('lists in Resource each resource the node runs, under the name it declares, sorted by that name', () => {
+  it('lists in Resource each resource the node runs, under the name it declares: Link first, then the others sorted by that name', () => {
     const selector = built.find((property) => property.name === 'resource');
     const listed = (selector?.options ?? []).map((option) => ({ ...(option as { name: string; value: string }) }));
     const declared = Object.entries(resources).map(([value, resource]) => ({ name: resource.displayName, value, declaredValue: resource.name }));
     expect(declared.map(({ declaredValue }) => declaredValue)).toEqual(declared.map(({ value }) => value));
-    expect(listed).toEqual(declared.map(({ name, value }) => ({ name, value })).sort((a, b) => a.name.localeCompare(b.name)));
-    expect(listed.map(({ name }) => name)).toEqual(['Account', 'CTA Overlay', 'Domain', 'Link', 'Pixel', 'Plan', 'QR Code', 'Splash Page', 'User']);
+    const [first, ...others] = declared.map(({ name, value }) => ({ name, value }));
+    expect(listed).toEqual([first, ...others.sort((a, b) => a.name.localeCompare(b.name))]);
+    expect(listed.map(({ name }) => name)).toEqual(['Link', 'Account', 'CTA Overlay', 'Domain', 'Pixel', 'Plan', 'QR Code', 'Splash Page', 'User']);
   });
 
   it('keeps the show and hide conditions each field declares, adding its resource and operation', () => {

@@ -4,7 +4,7 @@
  * PollContext). The only stand-in is the server-side credentials store, which hands the
  * credential's data over and applies its generic `authenticate` block, as n8n's server does.
  */
-import { ExecuteContext, LoadOptionsContext, PollContext, PollTriggerExecutor, TriggersAndPollers } from 'n8n-core';
+import { CredentialTestContext, ExecuteContext, LoadOptionsContext, PollContext, PollTriggerExecutor, TriggersAndPollers } from 'n8n-core';
 import {
   createRunExecutionData,
   NodeHelpers,
@@ -105,6 +105,18 @@ function additionalData(credentials: Credentials): IWorkflowExecuteAdditionalDat
   } as unknown as IWorkflowExecuteAdditionalData;
 }
 
+/**
+ * n8n's credential test of a LinkShort API credential as n8n's server runs it: the method the
+ * node names in `testedBy`, called on n8n-core's CredentialTestContext (its `request` helper).
+ */
+export async function testCredential(data: { baseUrl: string; apiKey: string }) {
+  const { description, methods } = nodeTypeInstances[NODE_TYPE]!;
+  const name = description.credentials?.find((credential) => credential.name === 'linkShortApi')?.testedBy;
+  if (typeof name !== 'string' || !methods?.credentialTest?.[name]) throw new Error('the node names no credential test method');
+  const context = new CredentialTestContext(additionalData({ baseUrl: '', apiKey: '' }));
+  return await methods.credentialTest[name].call(context, { id: '1', name: 'LinkShort account', type: 'linkShortApi', data: { ...data } });
+}
+
 /** A workflow with one node of `type`, its parameters completed with their defaults as n8n's editor does. */
 export function workflowWith(type: string, parameters: INodeParameters, options: { continueOnFail?: boolean; staticData?: IDataObject; typeVersion?: number; timezone?: string } = {}) {
   const nodeType = nodeTypeInstances[type]!;
@@ -179,8 +191,8 @@ export async function listSearch(credentials: Credentials, method: string, filte
  * Runs the trigger's `poll()` through n8n-core's PollContext with the given static data;
  * `pollBudgetMs` is what the context's `getPollBudgetMs()` says (n8n's durable scheduler sets it).
  */
-export async function poll(credentials: Credentials, parameters: INodeParameters, staticData: IDataObject, mode: WorkflowExecuteMode = 'trigger', pollBudgetMs?: number) {
-  const { workflow, node } = workflowWith(TRIGGER_TYPE, parameters, { staticData: { [`node:${'LinkShort Trigger'}`]: staticData } });
+export async function poll(credentials: Credentials, parameters: INodeParameters, staticData: IDataObject, mode: WorkflowExecuteMode = 'trigger', pollBudgetMs?: number, timezone?: string) {
+  const { workflow, node } = workflowWith(TRIGGER_TYPE, parameters, { staticData: { [`node:${'LinkShort Trigger'}`]: staticData }, timezone });
   const budget = pollBudgetMs === undefined ? undefined : () => pollBudgetMs;
   const context = new PollContext(workflow, node, additionalData(credentials), mode, 'activate', undefined, undefined, undefined, undefined, undefined, budget);
   const result = await nodeTypeInstances[TRIGGER_TYPE]!.poll!.call(context);

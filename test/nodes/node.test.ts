@@ -49,7 +49,7 @@ describe('LinkShort node through n8n-core', () => {
   });
 
   it('splash pages and CTA overlays: get many', async () => {
-    expect(json(await run(user, { resource: 'splashPage', operation: 'getMany', returnAll: true }))).toEqual([{ id: expect.any(Number), name: 'demo promo splash', date: expect.any(String) }]);
+    expect(json(await run(user, { resource: 'splashPage', operation: 'getMany', returnAll: true }))).toEqual([{ id: expect.any(Number), name: 'demo promo splash', date: expect.any(String), dateIso: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/) }]);
     expect(json(await run(user, { resource: 'overlay', operation: 'getMany', limit: 1 }))).toHaveLength(1);
   });
 
@@ -80,6 +80,7 @@ describe('LinkShort node through n8n-core', () => {
       longurl: 'https://example.com/from-n8n',
       type: overlay!.value,
       expiry: '2099-06-01 12:30:00',
+      expiryIso: '2099-06-01T12:30:00+00:00',
       geotarget: [{ location: 'Canada', link: 'https://example.ca' }],
       devicetarget: [{ device: 'iPhone', link: 'https://apple.example.com' }],
       parameters: [{ name: 'utm_source', value: 'n8n' }],
@@ -107,17 +108,17 @@ describe('LinkShort node through n8n-core', () => {
   it('Simplify (on for new nodes): Get returns one flat item with top lists sorted by count; Get Many flat list items', async () => {
     const link = sandbox.store.state.links.find((candidate) => candidate.userId === 2 && candidate.alias === 'raycast')!;
     const [simple] = json(await run(user, { resource: 'link', operation: 'get', id: link.id }));
-    expect(Object.keys(simple!)).toEqual(['id', 'alias', 'shorturl', 'longurl', 'title', 'description', 'clicks', 'uniqueClicks', 'topCountries', 'topReferrers', 'topBrowsers', 'topOs', 'expiry', 'date']);
+    expect(Object.keys(simple!)).toEqual(['id', 'alias', 'shorturl', 'longurl', 'title', 'description', 'clicks', 'uniqueClicks', 'topCountries', 'topReferrers', 'topBrowsers', 'topOs', 'expiry', 'date', 'dateIso']);
     expect(simple).toMatchObject({ id: link.id, alias: 'raycast', shorturl: `${sandbox.baseUrl}/raycast`, longurl: link.url, clicks: link.stats.clicks });
     const countries = simple!.topCountries as Array<{ name: string; count: number }>;
     expect(countries.length).toBeGreaterThan(1);
     expect(countries.map((entry) => entry.count)).toEqual([...countries.map((entry) => entry.count)].sort((a, b) => b - a));
     expect(countries[0]).toEqual({ name: expect.any(String), count: expect.any(Number) });
     const many = json(await run(user, { resource: 'link', operation: 'getMany', order: 'click', limit: 2 }));
-    expect(many.map((item) => Object.keys(item))).toEqual([['id', 'alias', 'shorturl', 'longurl', 'title', 'clicks', 'date'], ['id', 'alias', 'shorturl', 'longurl', 'title', 'clicks', 'date']]);
+    expect(many.map((item) => Object.keys(item))).toEqual([['id', 'alias', 'shorturl', 'longurl', 'title', 'clicks', 'date', 'dateIso'], ['id', 'alias', 'shorturl', 'longurl', 'title', 'clicks', 'date', 'dateIso']]);
     const [qr] = json(await run(user, { resource: 'qrCode', operation: 'getMany', limit: 1 }));
     const [qrSimple] = json(await run(user, { resource: 'qrCode', operation: 'get', id: qr!.id as number }));
-    expect(Object.keys(qrSimple!)).toEqual(['id', 'name', 'link', 'scans', 'clicks', 'uniqueClicks', 'topCountries', 'topReferrers', 'topBrowsers', 'topOs', 'date']);
+    expect(Object.keys(qrSimple!)).toEqual(['id', 'name', 'link', 'scans', 'clicks', 'uniqueClicks', 'topCountries', 'topReferrers', 'topBrowsers', 'topOs', 'date', 'dateIso']);
   });
 
   it('Simplify off, and nodes of version 1 (saved before Simplify), return the API\'s shape', async () => {
@@ -169,7 +170,7 @@ describe('LinkShort node through n8n-core', () => {
     const id = created!.id as number;
     expect(created).toEqual({ id, type: 'snapchat', name: 'Snap', tag: 'SNAP-1' });
     await run(user, { resource: 'pixel', operation: 'update', id, tag: 'SNAP-2', updateFields: { name: 'Snapchat' } });
-    expect(json(await run(user, { resource: 'pixel', operation: 'getMany', returnAll: true }))).toContainEqual({ id, type: 'snapchat', name: 'Snapchat', tag: 'SNAP-2', date: expect.any(String) });
+    expect(json(await run(user, { resource: 'pixel', operation: 'getMany', returnAll: true }))).toContainEqual({ id, type: 'snapchat', name: 'Snapchat', tag: 'SNAP-2', date: expect.any(String), dateIso: expect.stringMatching(/\+00:00$/) });
     expect(json(await run(user, { resource: 'pixel', operation: 'delete', id }))[0]).toMatchObject({ deleted: true });
   });
 

@@ -46,12 +46,12 @@ describe('names in the editor', () => {
     expect(eventOptions.map((option) => option.name)).toContain('Link Reached Click Threshold');
   });
 
-  it('each event has a node-creator action in title case (n8n lower-cases the name when an option has none)', () => {
+  it('each event has a node-creator action in title case (n8n lower-cases the name when an option has none), the same name the Event list shows (issue 44: one name per event)', () => {
     for (const option of eventOptions) {
-      expect(option.action).toMatch(/^On [A-Z]/);
+      expect(option.action).toBe(option.name);
       for (const word of option.action!.split(' ').filter((w) => !['a', 'an', 'the', 'of'].includes(w))) expect(word[0]).toBe(word[0]!.toUpperCase());
     }
-    expect(eventOptions.find((option) => option.value === 'newQrCode')!.action).toBe('On New QR Code');
+    expect(eventOptions.find((option) => option.value === 'newQrCode')!.action).toBe('New QR Code');
   });
 });
 

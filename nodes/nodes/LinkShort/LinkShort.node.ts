@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { resourceProperties } from './actions/resources';
 import { router } from './actions/router';
+import { linkShortApiTest } from '../shared/credentialTest';
 import { getDomains, getRedirectTypes } from './methods/loadOptions';
 import { searchDomains, searchLinks, searchPixels, searchPlans, searchQrCodes, searchUsers } from './methods/listSearch';
 
@@ -19,11 +20,12 @@ export class LinkShort implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'linkShortApi', required: true }],
+		credentials: [{ name: 'linkShortApi', required: true, testedBy: 'linkShortApiTest' }],
 		properties: resourceProperties(),
 	};
 
 	methods = {
+		credentialTest: { linkShortApiTest },
 		loadOptions: { getDomains, getRedirectTypes },
 		listSearch: { searchLinks, searchQrCodes, searchDomains, searchPixels, searchUsers, searchPlans },
 	};

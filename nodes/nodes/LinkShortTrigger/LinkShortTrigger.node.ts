@@ -10,6 +10,9 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { linkShortClient } from '../shared/client';
 import { toNodeError } from '../shared/errors';
+import { linkShortApiTest } from '../shared/credentialTest';
+import { withDateOffsets } from '../shared/outputDates';
+import { triggerProperties } from './description';
 import { EVENT_NAMES, EVENTS, type EventName } from './events';
 import type { EventParameters, PollEvent } from './events/event';
 import { RATE_LIMITED, unlessRateLimited } from './events/pageReader';
@@ -79,7 +82,8 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 	const event = EVENTS[eventName] as PollEvent<IDataObject> | undefined;
 	if (!event) throw new NodeOperationError(this.getNode(), `Event: "${eventName}" is not a known event`);
 	const client = await linkShortClient(this);
-	const emit = (items: IDataObject[]) => (items.length > 0 ? [this.helpers.returnJsonArray(items)] : null);
+	const timeZone = this.getTimezone();
+	const emit = (items: IDataObject[]) => (items.length > 0 ? [this.helpers.returnJsonArray(withDateOffsets(items, timeZone))] : null);
 
 	if (this.getMode() === 'manual') return emit(await event.sample(client, parameters));
 
@@ -145,8 +149,6 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 	}
 }
 
-const eventOption = (value: EventName, action: string, description: string) => ({ name: EVENT_NAMES[value], value, action, description });
-
 export class LinkShortTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'LinkShort Trigger',
@@ -155,84 +157,18 @@ export class LinkShortTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: `={{ ${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] }}`,
-		description: 'Starts a workflow on new short links or QR codes, when a link reaches a number of clicks, or when clicks and scans grow',
+		// n8n's node creator shows the trigger's description for the node and its trigger together (one entry, its actions and events).
+		description: 'Shorten links, make QR codes and read click statistics; start a workflow on new links or QR codes, a click threshold, clicks or scans',
 		defaults: { name: 'LinkShort Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'linkShortApi', required: true }],
-		properties: [
-			{
-				displayName: 'Event',
-				name: 'event',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					eventOption('linkClickThreshold', 'On Link Reaching a Click Threshold', 'A link\'s clicks reached a number (once per crossing)'),
-					eventOption('newLinkClicks', 'On Link Clicks', 'A link\'s clicks grew since the last check'),
-					eventOption('newLink', 'On New Link', 'A short link was created'),
-					eventOption('newQrCode', 'On New QR Code', 'A QR code was created'),
-					eventOption('newQrScans', 'On QR Code Scans', 'A QR code\'s scans grew since the last check'),
-				],
-				default: 'newLink',
-			},
-			{
-				displayName:
-					'Each poll sends at most 12 requests and never waits for the rate limit. Without Link IDs, a large account is read over several polls: a pass takes about N ÷ 11,000 polls for N links (N ÷ 1,100 where the server gives pages of 100; up to twice that where links made in the same second span its pages), the first pass is a baseline that emits nothing, and a change is emitted within one pass and a poll.',
-				name: 'scanNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { event: ['linkClickThreshold', 'newLinkClicks', 'newQrScans'] } },
-			},
-			{
-				displayName:
-					'Each poll sends at most 12 requests and never waits for the rate limit; with nothing new it sends one. More new items than a poll reads (a bulk import of more than about 1,000 where the server gives pages of 100, several thousand where it gives large pages) are read over the next polls and emitted oldest first, each once: 3,000 take about 10 polls at pages of 100. The first poll records what exists and emits nothing.',
-				name: 'newItemsNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { event: ['newLink', 'newQrCode'] } },
-			},
-			{
-				displayName: 'Threshold',
-				name: 'threshold',
-				type: 'number',
-				default: 100,
-				typeOptions: { minValue: 1 },
-				displayOptions: { show: { event: ['linkClickThreshold'] } },
-				description: 'The number of clicks that fires the trigger. Links already past it when the workflow is activated do not fire.',
-			},
-			{
-				displayName: 'Link Names or IDs',
-				name: 'linkIds',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getLinks' },
-				default: [],
-				displayOptions: { show: { event: ['linkClickThreshold', 'newLinkClicks'] } },
-				description:
-					'Watch only these links; all links when empty. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Minimum New Clicks',
-				name: 'minimumNewClicks',
-				type: 'number',
-				default: 1,
-				typeOptions: { minValue: 1 },
-				displayOptions: { show: { event: ['newLinkClicks'] } },
-				description: 'Emit a link only once it has received at least this many clicks since it was last emitted',
-			},
-			{
-				displayName: 'Minimum New Scans',
-				name: 'minimumNewScans',
-				type: 'number',
-				default: 1,
-				typeOptions: { minValue: 1 },
-				displayOptions: { show: { event: ['newQrScans'] } },
-				description: 'Emit a QR code only once it has been scanned at least this many times since it was last emitted',
-			},
-		],
+		credentials: [{ name: 'linkShortApi', required: true, testedBy: 'linkShortApiTest' }],
+		properties: triggerProperties,
 	};
 
 	methods = {
+		credentialTest: { linkShortApiTest },
 		loadOptions: {
 			/** The account's most recent links, newest first, through the client's paginated list. */
 			async getLinks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -240,7 +176,7 @@ export class LinkShortTrigger implements INodeType {
 				const options: INodePropertyOptions[] = [];
 				try {
 					for await (const link of client.links.list({ order: 'date', limit: 100 })) {
-						options.push({ name: `${link.shorturl} (${link.title || link.longurl})`, value: link.id, description: `ID ${link.id}, ${link.clicks} clicks` });
+						options.push({ name: `${link.shorturl} (${link.title || link.longurl})`, value: link.id, description: `ID ${link.id}, ${link.clicks} ${link.clicks === 1 ? 'click' : 'clicks'}` });
 						if (options.length >= LINK_CHOICES) break;
 					}
 				} catch (error) {

@@ -48,14 +48,14 @@ export function excerptOf(text: string, redact: Redact): string {
 /** Any failure of the transport as the client's error: its own classes pass, others are classified by their code. */
 export function clientErrorOf(error: unknown, request: TransportRequest, redact: Redact): LinkShortError {
   if (error instanceof LinkShortError) {
-    if (error instanceof ConnectionError) return new ConnectionError(redact(error.message), error.mayHaveReachedServer);
+    if (error instanceof ConnectionError) return new ConnectionError(redact(error.message), error.mayHaveReachedServer, error.code);
     return error;
   }
   if (request.signal?.aborted) return new AbortedError();
   const code = errorCode(error);
   if (TIMEOUT_CODES.has(code)) return new TimeoutError(request.timeoutMs);
   const message = error instanceof Error ? error.message : String(error);
-  return new ConnectionError(redact(`Could not reach the server${code ? ` (${code})` : ""}: ${message}`), !NEVER_SENT_CODES.has(code));
+  return new ConnectionError(redact(`Could not reach the server${code ? ` (${code})` : ""}: ${message}`), !NEVER_SENT_CODES.has(code), code);
 }
 
 /** `Retry-After` as milliseconds, from seconds (number or string) or an HTTP date. */

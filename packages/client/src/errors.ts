@@ -92,6 +92,8 @@ export class ConnectionError extends LinkShortError {
      * unknown host): such a create may be retried without risk of a duplicate.
      */
     readonly mayHaveReachedServer = true,
+    /** The network error's code (`ENOTFOUND`, `ECONNREFUSED`, ...), for a front end's advice; empty when there was none. */
+    readonly code = "",
   ) {
     super(message);
   }

@@ -187,3 +187,50 @@ describe("an index file names its account", () => {
     expect(new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey }).accountId).not.toBe(client.accountId);
   });
 });
+
+describe("why a link was not reused: one sentence, handed over before the create", () => {
+  const reasonFor = async (input: LinkCreateInput) => {
+    const reasons: string[] = [];
+    const answer = await createOrReuse(client, index, input, { onNotReused: (reason) => reasons.push(reason) });
+    return { answer, reasons };
+  };
+
+  it("a reused link gives no reason; a new URL says no link has it", async () => {
+    const url = fresh();
+    expect((await reasonFor({ url })).reasons).toEqual(["no link of this account has this long URL"]);
+    const again = await reasonFor({ url });
+    expect(again).toMatchObject({ answer: { reused: true }, reasons: [] });
+  });
+
+  it("names the password, the fields that differ, and options it cannot see or that differ", async () => {
+    const url = fresh();
+    await createOrReuse(client, index, { url, metatitle: "Spring", utm: { source: "newsletter" } });
+    expect((await reasonFor({ url, password: "secret-7" })).reasons).toEqual(["a password-protected link is never reused, as the service never shows a link's password to compare"]);
+    expect((await reasonFor({ url, metatitle: "Autumn", metadescription: "Leaves", utm: { source: "newsletter" } })).reasons).toEqual([
+      "the link with this long URL has another title and description",
+    ]);
+    const otherUrl = fresh();
+    await createOrReuse(client, index, { url: otherUrl, utm: { source: "newsletter" } });
+    expect((await reasonFor({ url: otherUrl, utm: { source: "twitter" } })).reasons).toEqual([
+      "the link with this long URL was made with another password, redirect type or parameters (UTM fields included)",
+    ]);
+  });
+
+  it("a link made elsewhere: its hidden options cannot be checked, and the create that follows gets that reason first", async () => {
+    const url = fresh();
+    const alias = `made-else-${serial}`;
+    await other.links.create({ url, custom: alias });
+    const reasons: string[] = [];
+    await expect(createOrReuse(client, index, { url, custom: alias }, { onNotReused: (reason) => reasons.push(reason) })).rejects.toThrow(/alias is taken/);
+    expect(reasons).toEqual(["the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked"]);
+  });
+
+  it("a link changed on the server since the index read it: the reason names what changed", async () => {
+    const url = fresh();
+    const made = await createOrReuse(client, index, { url });
+    await other.links.update(made.id, { url, expiry: "2031-01-01 00:00:00" });
+    const { answer, reasons } = await reasonFor({ url });
+    expect(answer.id).not.toBe(made.id);
+    expect(reasons).toEqual(["the link with this long URL has another expiry"]);
+  });
+});

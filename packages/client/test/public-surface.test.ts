@@ -72,6 +72,7 @@ const CORE = [
   "MAX_INDEXED_ACCOUNTS",
   "MemoryIndexStore",
   "MessageResult",
+  "NOT_REUSED",
   "NotFoundError",
   "Overlay",
   "PIXEL_TYPES",
@@ -148,6 +149,7 @@ const CORE = [
   "qrCodeUrlKey",
   "seriesChart",
   "sha256Hex",
+  "timestampIso",
   "timestampParts",
   "toRgbColour",
 ];

@@ -11,8 +11,11 @@ import { qrCode } from './qrCode';
 import { splashPage } from './splashPage';
 import { user } from './user';
 
-/** Every resource, in the order their fields stand in the node's description. */
-export const resources = { account, domain, splashPage, overlay, link, pixel, qrCode, plan, user } as const;
+/**
+ * Every resource, in the order the Resource list and n8n's node creator show them (the creator lists
+ * actions in the order of the description): Link, what most people come for, then the others by name.
+ */
+export const resources = { link, account, overlay, domain, pixel, plan, qrCode, splashPage, user } as const;
 
 export type ResourceName = keyof typeof resources;
 
@@ -45,9 +48,7 @@ export function resourceProperties(): INodeProperties[] {
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: Object.values(resources)
-			.map((resource) => ({ name: resource.displayName, value: resource.name }))
-			.sort((a, b) => a.name.localeCompare(b.name)),
+		options: Object.values(resources).map((resource) => ({ name: resource.displayName, value: resource.name })),
 		default: 'link',
 	};
 	return [selector, ...Object.values(resources).flatMap((resource) => resource.description)];

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { linkShortClient } from '../../shared/client';
 import { linkIndexFor } from '../../shared/accountIndexes';
 import { toNodeError } from '../../shared/errors';
+import { withDateOffsets } from '../../shared/outputDates';
 import { fieldLabel } from './fieldLabel';
 import { ItemWithBinary, type Operation } from './operation';
 import { operationNamed } from './resources';
@@ -30,6 +31,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
 	const client = await linkShortClient(this);
+	const timeZone = this.getTimezone();
 	// The account's link index watches every execution's client, so that what any operation changes
 	// (a link updated with a password, re-pointed, deleted) is known to Create's reuse at once.
 	linkIndexFor(client);
@@ -40,11 +42,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			operation = chosenOperation.call(this, itemIndex);
 			const result = await operation.execute.call(this, client, itemIndex);
 			if (result instanceof ItemWithBinary) {
-				output.push({ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } });
+				output.push({ json: withDateOffsets(result.json, timeZone), binary: result.binary, pairedItem: { item: itemIndex } });
 				continue;
 			}
 			for (const json of Array.isArray(result) ? result : [result]) {
-				output.push({ json: json as IDataObject, pairedItem: { item: itemIndex } });
+				output.push({ json: withDateOffsets(json as IDataObject, timeZone), pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
 			const { properties = [], parameterOf } = operation ?? {};

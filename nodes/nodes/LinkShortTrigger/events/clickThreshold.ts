@@ -21,7 +21,7 @@ const thresholdItem = (link: Link, threshold: number, crossedAgain: boolean): ID
 	...link,
 	threshold,
 	crossedAgain,
-	summary: `${link.shorturl} reached ${link.clicks} clicks (threshold ${threshold}) -> ${link.longurl}`,
+	summary: `${link.shorturl} reached ${link.clicks} click${link.clicks === 1 ? '' : 's'} (threshold ${threshold}) -> ${link.longurl}`,
 });
 
 function thresholdTracker(threshold: number): Tracker<Link, ThresholdState> {

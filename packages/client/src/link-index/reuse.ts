@@ -11,7 +11,38 @@ export interface CreateOrReuseOptions {
   signal?: AbortSignal;
   /** Sweep pages the sync before the lookup may read (a host without timers bounds each call). Default 10. */
   maxSweepPages?: number;
+  /**
+   * Told, before the create is sent, why no existing link could be handed back: one sentence (see
+   * `NOT_REUSED`) a front end shows in its output, or beside the error when the create fails.
+   */
+  onNotReused?: (reason: string) => void;
 }
+
+/** A create field as a person names it in a sentence. */
+const FIELD_WORDS: { [K in keyof LinkCreateBody]-?: string } = {
+  url: "long URL",
+  custom: "alias",
+  password: "password",
+  domain: "domain",
+  expiry: "expiry",
+  geotarget: "geo-targeting",
+  devicetarget: "device targeting",
+  parameters: "parameters",
+  metatitle: "title",
+  metadescription: "description",
+  type: "redirect type",
+};
+
+/** Why `createOrReuse` made a new link instead of handing back an existing one: one sentence each. */
+export const NOT_REUSED = {
+  password: "a password-protected link is never reused, as the service never shows a link's password to compare",
+  noLink: "no link of this account has this long URL",
+  unknownOptions:
+    "the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked",
+  otherOptions: "the link with this long URL was made with another password, redirect type or parameters (UTM fields included)",
+  deleted: "the link with this long URL has just been deleted",
+  differs: (fields: Array<keyof LinkCreateBody>) => `the link with this long URL has another ${fields.map((field) => FIELD_WORDS[field]).join(" and ")}`,
+} as const;
 
 export type ReusableLink = LinkCreated & { reused: boolean };
 
@@ -78,6 +109,28 @@ function stillMatches(details: LinkDetails, candidate: IndexedLink, body: LinkCr
 }
 
 /**
+ * Why no indexed link can be handed back for `body`, as one sentence: the newest link with the
+ * long URL asked is compared field by field, in the order `reusableLink` compares them.
+ */
+function whyNotReusable(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient): string {
+  if (!comparable(body)) return NOT_REUSED.password;
+  const nearest = index.findByLongUrl(body.url);
+  if (!nearest) return NOT_REUSED.noLink;
+  const differing: Array<keyof LinkCreateBody> = [];
+  if (body.custom !== undefined && !sameAlias(nearest.alias, body.custom)) differing.push("custom");
+  if (!onDomain(nearest, body.domain, client)) differing.push("domain");
+  if (nearest.title !== (body.metatitle ?? "")) differing.push("metatitle");
+  if (nearest.description !== (body.metadescription ?? "")) differing.push("metadescription");
+  if (differing.length > 0) return NOT_REUSED.differs(differing);
+  return index.hiddenOptionsOf(nearest.id) === undefined ? NOT_REUSED.unknownOptions : NOT_REUSED.otherOptions;
+}
+
+/** The fields the server's details of a link show that differ from what `body` asks. */
+function differingDetails(details: LinkDetails, body: LinkCreateBody): Array<keyof LinkCreateBody> {
+  return DETAILS_MATCHES.filter(([key, matches]) => !matches(body[key], details)).map(([key]) => key);
+}
+
+/**
  * Shortens `input.url`, or answers with the account's link that is exactly the one asked for:
  * workflows re-run and forms are sent twice. A link is reused only when everything asked can be
  * compared with what it has: the index holds it with the same long URL, alias (if asked), domain,
@@ -93,16 +146,23 @@ export async function createOrReuse(client: LinkShortClient, index: LinkIndex, i
   const request = options.signal ? { signal: options.signal } : {};
   if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10 });
   const candidate = reusableLink(index, body, client);
+  let reason = candidate ? undefined : whyNotReusable(index, body, client);
   if (candidate) {
     try {
       const { details } = await client.links.get(candidate.id, request);
       index.confirmed(details);
       if (stillMatches(details, candidate, body)) return { id: candidate.id, shorturl: details.shorturl, reused: true };
+      // Changed since the index read it: its alias (the short URL) or a field only its details show.
+      const differing = differingDetails(details, body);
+      if (differing.length === 0 || shortUrlKey(details.shorturl) !== shortUrlKey(candidate.shorturl)) differing.unshift("custom");
+      reason = NOT_REUSED.differs(differing);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       index.forget(candidate.id);
+      reason = NOT_REUSED.deleted;
     }
   }
+  options.onNotReused?.(reason ?? NOT_REUSED.noLink);
   return createTracked(client, index, input, options);
 }
 

@@ -7,6 +7,7 @@ import * as z from "zod/v4";
 import { isPlainObject, normaliser, Rejected } from "../readers";
 
 export const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const DATE_ONLY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 export const RGB_PATTERN = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/;
 /** The longest e-mail address SMTP carries (RFC 5321: a 256-octet path, less its angle brackets). */
 export const MAX_EMAIL_LENGTH = 254;
@@ -83,6 +84,29 @@ export function formatTimestamp(date: Date, timeZone = "UTC"): string {
       .map((part) => [part.type, part.value]),
   );
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/**
+ * The API's `YYYY-MM-DD HH:MM:SS`, read as wall-clock time in `timeZone`, as ISO 8601 with that
+ * zone's offset at that moment (`2026-11-16T02:35:10+01:00`); a date alone (some servers keep only
+ * that) as `YYYY-MM-DD`. Null for anything else. In a time skipped by a clock change, the offset
+ * in force just before it.
+ */
+export function timestampIso(value: string, timeZone = "UTC"): string | null {
+  if (DATE_ONLY_PATTERN.test(value)) return value;
+  if (!isTimestamp(value)) return null;
+  const [year, month, day, hour, minute, second] = timestampParts(value)!;
+  const wallClock = Date.UTC(year, month - 1, day, hour, minute, second);
+  const offsetAt = (instant: number) => {
+    const [y, mo, d, h, mi, s] = timestampParts(formatTimestamp(new Date(instant), timeZone))!;
+    return Date.UTC(y, mo - 1, d, h, mi, s) - instant;
+  };
+  // The offset at the wall-clock time read as UTC, then once more at the instant that gives: right
+  // on both sides of a clock change.
+  const offset = offsetAt(wallClock - offsetAt(wallClock));
+  const minutes = Math.round(Math.abs(offset) / 60_000);
+  const sign = offset < 0 ? "-" : "+";
+  return `${value.replace(" ", "T")}${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
 export const required = (what = "is required") => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? "is required" : what) });

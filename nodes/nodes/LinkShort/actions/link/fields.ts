@@ -63,8 +63,9 @@ export function linkParameterOf(field: string): string {
 
 const byDisplayName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
 
+/** The fields by name, then the UTM fields together in the order campaigns name them (source, medium, campaign, term, content). */
 function linkOptions(redirectType: INodeProperties, extra: INodeProperties[] = []): INodeProperties[] {
-	return [...baseLinkOptions(redirectType), ...utmOptions, ...extra].sort(byDisplayName);
+	return [...[...baseLinkOptions(redirectType), ...extra].sort(byDisplayName), ...utmOptions];
 }
 
 function baseLinkOptions(redirectType: INodeProperties): INodeProperties[] {
@@ -107,9 +108,9 @@ function baseLinkOptions(redirectType: INodeProperties): INodeProperties[] {
 			['location', 'Country', 'Canada', 'The country name in English'],
 			['link', 'Link', 'https://example.ca', 'Where visitors from this country go'],
 		]),
-		rowList('Parameters', 'parameters', 'Add Parameter', 'Query parameters added to the destination, such as UTM tags', ['parameters', 'Parameter'], [
-			['name', 'Name', 'utm_source', 'The parameter name'],
-			['value', 'Value', 'newsletter', 'The parameter value'],
+		rowList('Query Parameters', 'parameters', 'Add Query Parameter', 'Other name=value pairs added to the destination URL\'s query (?name=value), besides the UTM fields', ['parameters', 'Parameter'], [
+			['name', 'Name', 'ref', 'The parameter name'],
+			['value', 'Value', 'partner-site', 'The parameter value'],
 		]),
 		{
 			displayName: 'Password',
@@ -130,14 +131,19 @@ function baseLinkOptions(redirectType: INodeProperties): INodeProperties[] {
 	];
 }
 
+/**
+ * Create's list also offers the account's splash pages and CTA overlays, loaded from the service (so
+ * n8n's name for a loaded list); it starts on Direct, the API's default and always in the list, so
+ * an added field is valid.
+ */
 const createRedirectType: INodeProperties = {
 	displayName: 'Redirect Type Name or ID',
 	name: 'type',
 	type: 'options',
 	typeOptions: { loadOptionsMethod: 'getRedirectTypes' },
-	default: '',
+	default: 'direct',
 	description:
-		'Direct, frame, splash, one of your custom splash pages or a CTA overlay. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		'How visitors are sent on: at once, in a frame, through a splash page (the service\'s or one of yours) or with a CTA overlay. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 const updateRedirectType: INodeProperties = {
@@ -155,7 +161,7 @@ const reuseOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to answer with an existing link instead of making another, so a re-run workflow or a form sent twice gives the same short link. A link is reused only when it is exactly the one asked for: the same URL, alias and domain (if set), title, description, expiry, targeting, redirect type and parameters (UTM fields included), with no password, and made by this n8n process since it started; it is checked with the service first (one request). Otherwise the service is asked to create, and it may hand back its own identical link. The output says whether the link was reused.',
+		'Whether to answer with the existing link when it is exactly the one asked for, so a re-run or a form sent twice gives the same short link. A link with a password, or made before n8n last started, cannot always be checked: the output (or the error) says why a link was not reused.',
 };
 
 export const createFields: INodeProperties[] = [

@@ -1,0 +1,83 @@
+import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+import { AuthenticationError, ConnectionError, LinkShortClient, NotFoundError, PermissionError, ResponseError, TimeoutError, ValidationError, type Transport } from '@linkshort/client/core';
+
+const EXAMPLE = 'https://short.example.com';
+
+/**
+ * The client's requests through the helper n8n gives a credential test (the request library's
+ * options); the client adds the key itself here, as no credential is applied to these requests.
+ */
+function credentialTestTransport(context: ICredentialTestFunctions): Transport {
+	return async ({ method, url, headers, body, timeoutMs }) => {
+		const response = (await context.helpers.request({
+			method,
+			uri: url,
+			headers,
+			...(body !== undefined ? { body } : {}),
+			timeout: timeoutMs,
+			json: false,
+			simple: false,
+			resolveWithFullResponse: true,
+		})) as { statusCode: number; headers?: Record<string, string | string[] | undefined>; body?: unknown };
+		const text = typeof response.body === 'string' ? response.body : response.body === undefined || response.body === null ? '' : JSON.stringify(response.body);
+		return { status: response.statusCode, headers: response.headers ?? {}, body: text };
+	};
+}
+
+const hostOf = (baseUrl: string) => {
+	try {
+		return new URL(baseUrl).host;
+	} catch {
+		return baseUrl;
+	}
+};
+
+/** What a person changes in the credential for each way the test can fail. */
+function advice(error: unknown, baseUrl: string): string {
+	const host = hostOf(baseUrl);
+	if (error instanceof ValidationError && !error.issues.some((issue) => issue.field === 'baseUrl')) return 'Enter the API key from the Developer API page of your account.';
+	if (error instanceof ValidationError) {
+		return /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl)
+			? `Base URL must be a web address that starts with https:// (or http://), such as ${EXAMPLE}.`
+			: `Base URL must start with https:// (or http://): write https://${baseUrl.replace(/^\/+/, '') || 'short.example.com'}.`;
+	}
+	if (error instanceof AuthenticationError || error instanceof PermissionError) {
+		return 'The service refused this API key. Copy the key again from the Developer API page of your account (all of it, no spaces), and check that Base URL is the address of the account that issued it.';
+	}
+	if (error instanceof NotFoundError || error instanceof ResponseError) {
+		return `No API answered at this Base URL. Use the address of your link-shortening service, such as ${EXAMPLE}, without /api.`;
+	}
+	if (error instanceof ConnectionError) {
+		if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return `No server named ${host} was found. Check the spelling of Base URL (such as ${EXAMPLE}).`;
+		if (error.code === 'ECONNREFUSED') return `Nothing accepts connections at ${host}. Check the port in Base URL (leave it out for the usual one) and that the service is running.`;
+		if (/CERT|SSL|TLS/.test(error.code)) return `The service at ${host} has a certificate n8n does not trust. Check that Base URL is the service's own address.`;
+		return `Could not reach ${host}. Check Base URL and that n8n can reach the service on its network.`;
+	}
+	if (error instanceof TimeoutError) return `${host} did not answer in time. Check Base URL and that n8n can reach the service on its network.`;
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The credential test both nodes name in `testedBy`: the account's details read with the
+ * credential, and a sentence saying what to fix when that fails.
+ */
+export async function linkShortApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+	const baseUrl = String(credential.data?.baseUrl ?? '').trim();
+	try {
+		const client = new LinkShortClient({
+			baseUrl,
+			apiKey: String(credential.data?.apiKey ?? ''),
+			transport: credentialTestTransport(this),
+			sleep: async (ms) => await sleep(ms),
+			userAgent: 'n8n-nodes-linkshort',
+			maxRetries: 0,
+			timeoutMs: 15_000,
+			rateLimit: false,
+		});
+		await client.account.get();
+		return { status: 'OK', message: 'Connection successful' };
+	} catch (error) {
+		return { status: 'Error', message: advice(error, baseUrl) };
+	}
+}
