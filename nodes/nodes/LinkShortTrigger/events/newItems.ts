@@ -73,7 +73,7 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		const top = newestDate(share.items, state.top);
 		return {
 			fresh: [],
-			state: { floorId: maxId, known: [], top, topSeenAt: parameters.now(), topSettled: false, pages, deepTop: top, deepReadAt: readStartedAt, reading: null },
+			state: { floorId: maxId, known: [], top, topSeenAt: parameters.now(), topSettled: false, pages, deepTop: top, deepReadAt: readStartedAt, reading: null, cap: share.cap },
 		};
 	}
 
@@ -122,6 +122,7 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 			deepTop: baseline ? newest : deepTop,
 			deepReadAt,
 			reading: null,
+			cap: share.cap,
 		},
 	};
 }

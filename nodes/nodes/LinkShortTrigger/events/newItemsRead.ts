@@ -68,31 +68,27 @@ interface Share<T> {
 }
 
 /**
- * The next page to read after one that started at `start` and held `items`: it starts at or
- * just above the run of equal dates the page ended with, so that the run is read whole in one
- * answer (servers give items of one second in no fixed order; see ties.ts), and it is as large
- * as the server gives (up to `cap`), so that a long read asks ever larger pages. Pages are
- * numbered from 1 at a size, so it starts at a multiple of its size; when no size lets it start
- * inside the page (its last run began the page), it starts where the page ended. Of the sizes
- * that fit, the one whose page reaches furthest.
+ * The next page to read after one that started at `start` and held `items`: it holds the run of
+ * equal dates the page ended with and the item before it, so that the run is read whole in one
+ * answer (servers give items of one second in no fixed order; see ties.ts), or, when one run fills
+ * the page, it holds the page's end. Pages are numbered from 1 at a size, so it starts at a
+ * multiple of its size; of the sizes up to `cap`, the one whose page reaches furthest, even when it
+ * reads part of this page again: after a first page of 100, a page of 1,000 from the top reaches
+ * further than any page that starts at 100.
  */
 function nextWindow(start: number, items: Dated[], cap: number): { offset: number; size: number } {
 	const end = start + items.length;
 	const lastDate = dateOf(items[items.length - 1]!);
 	let runStart = items.length - 1;
 	while (runStart > 0 && dateOf(items[runStart - 1]!) === lastDate) runStart -= 1;
-	if (runStart > 0) {
-		// The item before the run is read again too, so that the answer shows where the run begins.
-		const before = start + runStart - 1;
-		let best: { offset: number; size: number } | undefined;
-		for (let size = cap; size > end - before; size -= 1) {
-			const offset = Math.floor(before / size) * size;
-			if (offset > start && offset + size > end && (best === undefined || offset + size > best.offset + best.size)) best = { offset, size };
-		}
-		if (best) return best;
+	// The item before the run is read again too, so that the answer shows where the run begins.
+	const from = runStart > 0 ? start + runStart - 1 : end;
+	let best = { offset: end, size: 1 };
+	for (let size = Math.max(1, cap); size > end - from; size -= 1) {
+		const offset = Math.floor(from / size) * size;
+		if (offset + size > end && offset + size > best.offset + best.size) best = { offset, size };
 	}
-	for (let size = Math.min(end, cap); size > 1; size -= 1) if (end % size === 0) return { offset: end, size };
-	return { offset: end, size: 1 };
+	return best;
 }
 
 export const below = (item: Dated, floor: Floor | null) => floor !== null && (dateOf(item) < floor.date || (floor.inclusive && dateOf(item) === floor.date));
@@ -129,7 +125,7 @@ export async function readShare<T extends Dated>(
 	const startOffset = offset;
 	const descending = pending !== null && pending.offset > 0 && !pending.climbing;
 	/** The most a page of this server holds, once an answer gave less than asked. */
-	let cap = pending?.cap ?? LARGE_PAGE_SIZE;
+	let cap = pending?.cap ?? state.cap ?? LARGE_PAGE_SIZE;
 	let ask: number | 'large' = size > 0 ? size : fresh && !deep ? list.pageSize : 'large';
 	const seen = new Map<number, T>();
 	const answers: Array<Answered<T>> = [];
@@ -148,6 +144,8 @@ export async function readShare<T extends Dated>(
 		requests += 1;
 		const granted = answer.perpage > 0 ? answer.perpage : Math.max(1, answer.items.length);
 		if (granted < (ask === 'large' ? LARGE_PAGE_SIZE : ask)) cap = Math.min(cap, granted);
+		// A server that now gives larger pages than the read remembered.
+		if (ask === 'large' && granted > cap) cap = granted;
 		size = granted;
 		for (const item of answer.items) if (!seen.has(item.id)) seen.set(item.id, item);
 		answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });

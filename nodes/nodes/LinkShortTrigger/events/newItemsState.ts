@@ -29,6 +29,8 @@ export interface NewItemsState extends IDataObject {
 	deepReadAt: number;
 	/** A read that goes on over polls (see PendingRead); null between reads. */
 	reading: PendingRead | null;
+	/** The most items a page of this server held in the last read as far as its answers showed (absent in states kept before it was recorded): a fresh read asks no larger page than that, so that it never asks again for a page a capped server cuts short. */
+	cap?: number;
 }
 
 /** Where a read stops: at the first item dated below `date` (or at it, when `inclusive`); null: the end of the list. */
@@ -116,6 +118,7 @@ export function isNewItemsState(value: unknown): value is NewItemsState {
 		isId(value.pages) &&
 		isDateOrNull(value.deepTop) &&
 		isTime(value.deepReadAt) &&
+		(value.cap === undefined || (isId(value.cap) && (value.cap as number) > 0)) &&
 		(value.reading === undefined || value.reading === null || isPendingRead(value.reading))
 	);
 }
