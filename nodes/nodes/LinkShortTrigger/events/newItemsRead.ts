@@ -1,7 +1,7 @@
 import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
 import type { EventParameters } from './event';
 import type { Floor, NewItemsState, PendingRead } from './newItemsState';
-import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { SCAN_PAGES_PER_POLL } from './scan';
 import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
@@ -139,8 +139,8 @@ export async function readShare<T extends Dated>(
 	while (requests < SCAN_PAGES_PER_POLL && !(requests > 0 && parameters.timeUp())) {
 		const page = ask === 'large' ? 1 : Math.floor(offset / ask) + 1;
 		// A spent rate limit before any page fails the poll as a whole (its state stays); after, the share ends where it is.
-		const answer = requests === 0 ? await list.read(page, ask) : await unlessRateLimited(list.read(page, ask));
-		if (answer === RATE_LIMITED) break;
+		const answer = requests === 0 ? await list.read(page, ask) : await unlessStopped(list.read(page, ask));
+		if (answer === STOPPED) break;
 		requests += 1;
 		const granted = answer.perpage > 0 ? answer.perpage : Math.max(1, answer.items.length);
 		if (granted < (ask === 'large' ? LARGE_PAGE_SIZE : ask)) cap = Math.min(cap, granted);

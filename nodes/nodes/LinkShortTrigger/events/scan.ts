@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
-import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { isId, isIdList, isRecord } from './storedShapes';
 import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
@@ -115,8 +115,8 @@ export async function scanStep<T extends { id: number; date: string | null }>(re
 
 	// A page after the first may split one more run, whose reading again must fit too.
 	while (requests + splits + (answers.length > 0 ? 2 : 1) <= limits.requests && !(requests > 0 && limits.timeUp())) {
-		const answer = await unlessRateLimited(readPage(page, size > 0 ? size : 'large'));
-		if (answer === RATE_LIMITED) {
+		const answer = await unlessStopped(readPage(page, size > 0 ? size : 'large'));
+		if (answer === STOPPED) {
 			rateLimited = true;
 			break;
 		}

@@ -1,5 +1,5 @@
 import { PagePromise } from '@linkshort/client/core';
-import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 
 /**
  * Deployed servers list by a date kept to the second and give items of the same second in no
@@ -98,8 +98,8 @@ export async function readSplitRuns<T extends Dated>(
 		// With an item either side, so that the answer shows the run is whole.
 		const window = PagePromise.pageHolding(Math.max(0, from - 1), to + 1, cap);
 		if (window) {
-			const answer = mayRead() ? await unlessRateLimited(read(window.page, window.limit)) : RATE_LIMITED;
-			if (answer === RATE_LIMITED) {
+			const answer = mayRead() ? await unlessStopped(read(window.page, window.limit)) : STOPPED;
+			if (answer === STOPPED) {
 				limited ||= requests < budget;
 				broken.push({ date, from, seenIds: [] });
 				continue;
@@ -117,8 +117,8 @@ export async function readSplitRuns<T extends Dated>(
 		const size = Math.max(1, cap);
 		let page = Math.floor(from / size) + 1;
 		while (seenIds.size < to - from + 1 && mayRead()) {
-			const answer = await unlessRateLimited(read(page, size));
-			if (answer === RATE_LIMITED) {
+			const answer = await unlessStopped(read(page, size));
+			if (answer === STOPPED) {
 				limited = true;
 				break;
 			}
