@@ -65,3 +65,21 @@ it('2,000 links made within one second on a server giving pages of 1,000: each e
   expect(polls).toBe(1);
   expect(requests).toBeLessThanOrEqual(Math.ceil(2_000 / 1_000) + 2);
 });
+
+describe.each([
+  ['listed in id order', 'by-id'],
+  ['listed in a fresh order on every request', 'unstable'],
+] as const)('2,000 links made within one second on a server capping pages at 100, %s', (_name, ties) => {
+  it('are each emitted once (a run of 20 pages is longer than a poll reads: it is read over polls)', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.dateTies = ties;
+    const { trigger, made } = await readBulk(2_000, 2_000, false);
+    const emitted = ids(trigger.emitted);
+    expect(new Set(emitted).size).toBe(emitted.length);
+    expect([...emitted].sort((a, b) => a - b)).toEqual(made);
+    expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(12);
+    // Later links, and quiet polls, as usual.
+    for (let i = 0; i < 2; i += 1) expect(await trigger.poll()).toEqual([]);
+    expect(trigger.requestsPerPoll.at(-1)).toBe(1);
+  });
+});

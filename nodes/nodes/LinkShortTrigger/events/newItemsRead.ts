@@ -65,6 +65,24 @@ interface Share<T> {
 	pages: number | undefined;
 	/** The read went past the block of its newest date (or to the end of the list). */
 	newestBlockRead: boolean;
+	/** Where the long run being read (PendingRead.run) begins and ends, when these pages showed it. */
+	runEdges: { top?: number; bottom?: number };
+}
+
+/** Where the run of items dated `date` begins (an item newer than it, or the top, above) and ends (an item older, or the end of the list, below), as far as `answers` show. */
+function runEdgesIn(answers: Array<Answered<Dated>>, date: string): { top?: number; bottom?: number } {
+	const dateAt = new Map<number, string>();
+	const edges: { top?: number; bottom?: number } = {};
+	for (const { start, items, endsList } of answers) {
+		items.forEach((item, index) => dateAt.set(start + index, dateOf(item)));
+		if (endsList && items.length > 0 && dateOf(items[items.length - 1]!) === date) edges.bottom = start + items.length;
+	}
+	for (const [at, itemDate] of dateAt) {
+		const above = at === 0 ? null : dateAt.get(at - 1);
+		if (itemDate === date && (above === null || (above !== undefined && above > date))) edges.top = at;
+		if (itemDate < date && above === date) edges.bottom = at;
+	}
+	return edges;
 }
 
 /**
@@ -109,6 +127,7 @@ export async function readShare<T extends Dated>(
 	const known = new Set(state.known);
 	const isNew = (item: T) => item.id > state.floorId && !known.has(item.id);
 	const fresh = pending === null;
+	const longRunDate = pending?.run?.long ? pending.run.date : null;
 	let deep = pending?.deep ?? (startedAt - state.deepReadAt >= SWEEP_EVERY_MS && state.deepReadAt < state.topSeenAt + HIDDEN_WINDOW_MS);
 	const shallowFloor = (): Floor | null => (state.top === null ? null : { date: state.top, inclusive: state.topSettled });
 	const deepFloor = (newest: string | null): Floor | null => {
@@ -189,7 +208,8 @@ export async function readShare<T extends Dated>(
 		// Runs of equal dates that pages split are read again whole (see ties.ts): those below the
 		// floor are not this read's, and the newest of a read that does not start at the top is the next cycle's.
 		const top = newestDate([...seen.values()], null);
-		const skip = (date: string) => below({ id: 0, date }, floor) || (startOffset > 0 && date === top);
+		// A run longer than a poll reads is counted, not read whole (see PendingRead.run).
+		const skip = (date: string) => below({ id: 0, date }, floor) || (startOffset > 0 && date === top) || date === longRunDate;
 		const runs = await readSplitRuns(list.read, answers, cap, SCAN_PAGES_PER_POLL - requests, skip, pending?.run ?? null);
 		for (const item of runs.items) if (!seen.has(item.id)) seen.set(item.id, item);
 		// The oldest run not read whole: the next cycle reads down to it again.
@@ -199,6 +219,7 @@ export async function readShare<T extends Dated>(
 	const items = [...seen.values()];
 	const newest = newestDate(items, null);
 	return {
+		runEdges: longRunDate === null ? {} : runEdgesIn(answers, longRunDate),
 		items,
 		grounded,
 		broken,

@@ -68,8 +68,14 @@ export interface PendingRead extends IDataObject {
 	maxId: number;
 	/** The cycle climbs (it starts above the part last emitted, to reach it in this poll); else it descends to find the bottom. */
 	climbing: boolean;
-	/** The ids seen so far of a run of equal dates longer than any page, which the read goes back to until it has seen it all. */
-	run: { date: string; ids: number[] } | null;
+	/**
+	 * The ids seen so far of a run of equal dates longer than any page, which the read goes back to
+	 * until it has seen it all. `long`: longer than a poll reads (a bulk import within one second):
+	 * the cycles then read down to its bottom from its top (`top`, its place when this cycle saw it),
+	 * emit its new items as they see them (everything older was emitted), and end it once as many of
+	 * its ids were seen as it has places.
+	 */
+	run: { date: string; ids: number[]; long?: boolean; top?: number | null } | null;
 	/** The most items a page of this server holds, as far as its answers showed (1,000 until one gave less than asked). */
 	cap: number;
 }
@@ -101,7 +107,12 @@ const isPendingRead = (value: unknown): value is PendingRead =>
 	isId(value.cap) &&
 	(value.cap as number) > 0 &&
 	typeof value.climbing === 'boolean' &&
-	(value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids)));
+	(value.run === null ||
+		(isRecord(value.run) &&
+			typeof value.run.date === 'string' &&
+			isIdList(value.run.ids) &&
+			(value.run.long === undefined || typeof value.run.long === 'boolean') &&
+			(value.run.top === undefined || value.run.top === null || isId(value.run.top))));
 
 /** The current state, or the one kept by 0.1.0 (no `floorId`; `known` maps ids to dates), which `upgraded` reads. */
 export function isNewItemsState(value: unknown): value is NewItemsState {
