@@ -395,8 +395,8 @@ async function runBulkImport(count: number, perSecond: number, maxPageSize: numb
 const BULK_BEFORE: Record<string, string> = {
   'burst-1000': '7 requests, 1 poll',
   'second-1000': '6 requests, 1 poll',
-  'burst-100': '70 requests, 9 polls',
-  'second-100': 'never read: 0 of 2,000 after 25 polls (253 requests)',
+  'burst-100': '74 requests, 9 polls',
+  'second-100': 'never emitted: 0 of 2,000 after 40 polls (397 requests)',
 };
 
 /** New Link after a bulk import: a burst of 2,500 links (30 a second) and 2,000 links of one second, at 1,000 and at 100 a page. */
