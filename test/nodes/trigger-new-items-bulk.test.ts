@@ -83,3 +83,23 @@ describe.each([
     expect(trigger.requestsPerPoll.at(-1)).toBe(1);
   });
 });
+
+it('New QR Code: 2,000 QR codes made within one second on a server capping pages at 100 are each emitted once', async () => {
+  await start({ maxPageSize: 100 });
+  const second = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+  const addQrCodes = (count: number, date: (i: number) => string) =>
+    Array.from({ length: count }, (_, i) => {
+      const id = sandbox.store.nextId('qrs');
+      sandbox.store.state.qrs.push({ id, userId: 2, code: (0x300000 + id).toString(16), type: 'link', data: `https://example.com/qr-bulk/${id}`, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: null, name: `QR ${id}`, date: date(i), stats: emptyStats() });
+      return id;
+    });
+  addQrCodes(300, (i) => second(Date.UTC(2026, 0, 1) + i * 1000));
+  const trigger = new Trigger({ event: 'newQrCode' });
+  await trigger.pollUntilRead();
+  const made = addQrCodes(2_000, () => second(AFTER_FILL));
+  await trigger.pollUntilRead();
+  const emitted = ids(trigger.emitted);
+  expect(new Set(emitted).size).toBe(emitted.length);
+  expect([...emitted].sort((a, b) => a - b)).toEqual(made);
+  expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(12);
+});
