@@ -103,3 +103,26 @@ it('New QR Code: 2,000 QR codes made within one second on a server capping pages
   expect([...emitted].sort((a, b) => a - b)).toEqual(made);
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(12);
 });
+
+it('2,000 links made within one second, listed in a fresh order on every request, some deleted after each poll once emitted: every surviving link is emitted once (ids seen before a deletion do not count toward the run)', async () => {
+  await start({ maxPageSize: 100 });
+  sandbox.dateTies = 'unstable';
+  fillLinks(sandbox, 500);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  const made = addLinks(2_000, 2_000);
+  const deleted = new Set<number>();
+  for (let polls = 1; polls <= 40; polls += 1) {
+    const items = await trigger.poll();
+    // Links of the run the trigger saw go away before the next poll: the run has fewer places than ids seen.
+    for (const id of ids(items).slice(0, 60)) {
+      sandbox.store.removeLink(sandbox.store.linkById(id)!);
+      deleted.add(id);
+    }
+    if (trigger.reading === null) break;
+  }
+  expect(trigger.reading).toBeNull();
+  const emitted = ids(trigger.emitted);
+  expect(new Set(emitted).size).toBe(emitted.length);
+  expect(made.filter((id) => !deleted.has(id) && !emitted.includes(id))).toEqual([]);
+});

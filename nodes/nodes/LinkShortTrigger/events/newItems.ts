@@ -45,26 +45,30 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 	const run = pending?.run;
 	if (run?.long && !baseline) {
 		// A run of equal dates longer than a poll reads, everything older emitted: its new items go as
-		// they are seen; it ends once this cycle saw its top and as many of its ids as it has places.
+		// they are seen; it ends once as many of its ids were seen as it has places (see PendingRead.run).
 		const runDate = run.date;
-		const ids = new Set(run.ids);
+		const edges = share.runEdges;
+		const measured = edges.top !== undefined && edges.bottom !== undefined ? edges.bottom - edges.top : null;
+		const ids = new Set(measured === null || measured === run.places ? run.ids : []);
+		const places = measured ?? run.places ?? null;
 		const seen = share.items.filter((item) => dateOf(item) === runDate);
 		for (const item of seen) ids.add(item.id);
 		const fresh = seen.filter(isNew).sort((a, b) => a.id - b.id);
 		for (const item of fresh) known.add(item.id);
-		const top = share.runEdges.top ?? run.top ?? null;
+		const top = edges.top ?? run.top ?? null;
+		const bottom = edges.bottom ?? run.bottom ?? null;
 		const withRun = (reading: PendingRead): NewItemsState => ({ ...state, pages, known: [...known], reading });
-		if (!share.grounded) return { fresh, state: withRun(pendingOf({ run: { ...run, ids: [...ids], top } })) };
-		const bottom = share.runEdges.bottom;
 		const size = Math.max(1, share.size);
-		if (top !== null && bottom !== undefined && ids.size >= bottom - top) {
+		if (places !== null && ids.size >= places) {
 			// Whole: the next cycle reads what lies above it, from a poll's worth of pages higher.
-			const next = Math.max(0, top - Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2)));
+			const next = Math.max(0, (top ?? 0) - Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2)));
 			return { fresh, state: withRun(pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: true }, climbing: true, run: null })) };
 		}
-		// Not yet whole (its top not seen, or places not seen in a fresh order): again, from just above its top.
+		const counted = { date: runDate, ids: [...ids], long: true, bottom, places };
+		if (!share.grounded) return { fresh, state: withRun(pendingOf({ run: { ...counted, top } })) };
+		// Not yet whole (places not seen in a fresh order, or not yet counted by one poll): again, from just above its top.
 		const next = top === null ? 0 : Math.max(0, top - size);
-		return { fresh, state: withRun(pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: false }, climbing: true, run: { date: runDate, ids: [...ids], long: true, top: null } })) };
+		return { fresh, state: withRun(pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: false }, climbing: true, run: { ...counted, top: null } })) };
 	}
 
 	if (!share.grounded) {
@@ -95,7 +99,7 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		// as they are seen from now on (everything older was emitted), and it is counted, not read whole.
 		const fresh = share.items.filter(isNew).sort((a, b) => a.id - b.id);
 		for (const item of fresh) known.add(item.id);
-		const run = { date: rangeTop, ids: topRun.map((item) => item.id), long: true, top: null };
+		const run = { date: rangeTop, ids: topRun.map((item) => item.id), long: true, top: null, bottom: share.runEdges.bottom ?? null, places: null };
 		return { fresh, state: { ...state, pages, known: [...known], reading: pendingOf({ offset: 0, size: 0, floor: { date: rangeTop, inclusive: false }, maxId, climbing: true, run }) } };
 	}
 	const longRun = share.broken !== undefined && share.broken.seenIds.length > 0;
@@ -126,7 +130,7 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		const climb = share.broken ? 2 * size : Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2));
 		const next = Math.max(0, from - climb);
 		const floor = share.broken ? { date: share.broken.date, inclusive: false } : top === null ? share.floor : { date: top, inclusive: false };
-		const run = share.broken && share.broken.seenIds.length > 0 ? { date: share.broken.date, ids: share.broken.seenIds } : null;
+		const run = share.broken && share.broken.seenIds.length > 0 ? { date: share.broken.date, ids: share.broken.seenIds, places: share.broken.places } : null;
 		return {
 			fresh,
 			state: {

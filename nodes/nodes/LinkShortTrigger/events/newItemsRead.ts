@@ -65,7 +65,7 @@ interface Share<T> {
 	pages: number | undefined;
 	/** The read went past the block of its newest date (or to the end of the list). */
 	newestBlockRead: boolean;
-	/** Where the long run being read (PendingRead.run) begins and ends, when these pages showed it. */
+	/** Where the long run being read (PendingRead.run), else the run of the newest date, begins and ends, when these pages showed it. */
 	runEdges: { top?: number; bottom?: number };
 }
 
@@ -155,7 +155,10 @@ export async function readShare<T extends Dated>(
 	let pages: number | undefined;
 	let last: T | undefined;
 
-	while (requests < SCAN_PAGES_PER_POLL && !(requests > 0 && parameters.timeUp())) {
+	// A long run is counted by polls that see both its ends: the requests to look at an end the pages may not reach.
+	const run = longRunDate === null ? null : pending!.run!;
+	const endReads = [run?.top != null && run.top < startOffset ? run.top : null, run?.bottom ?? null].filter((place): place is number => place !== null);
+	while (requests < SCAN_PAGES_PER_POLL - endReads.length && !(requests > 0 && parameters.timeUp())) {
 		const page = ask === 'large' ? 1 : Math.floor(offset / ask) + 1;
 		// A spent rate limit before any page fails the poll as a whole (its state stays); after, the share ends where it is.
 		const answer = requests === 0 ? await list.read(page, ask) : await unlessStopped(list.read(page, ask));
@@ -203,6 +206,20 @@ export async function readShare<T extends Dated>(
 		return items.some((item) => state.top !== null && dateOf(item) < state.top) || (pages !== undefined && pages > state.pages && items.length === 0);
 	}
 
+	const endAnswers: Array<Answered<T>> = [];
+	for (const place of endReads) {
+		if (longRunDate === null || requests === 0 || parameters.timeUp()) break;
+		const shown = runEdgesIn([...answers, ...endAnswers], longRunDate);
+		if ((place === run!.bottom ? shown.bottom : shown.top) !== undefined) continue;
+		// The page holding the end's place and the one either side, if the run is still there.
+		const window = PagePromise.pageHolding(Math.max(0, place - 1), place, cap);
+		const answer = window ? await unlessStopped(list.read(window.page, window.limit)) : STOPPED;
+		if (answer === STOPPED) break;
+		requests += 1;
+		endAnswers.push({ start: (answer.currentpage - 1) * answer.perpage, items: answer.items, endsList: PagePromise.isLastPage(answer, window!.page) });
+		for (const item of answer.items) if (dateOf(item) === longRunDate && !seen.has(item.id)) seen.set(item.id, item);
+	}
+
 	let broken: BrokenRun | undefined;
 	if (grounded) {
 		// Runs of equal dates that pages split are read again whole (see ties.ts): those below the
@@ -219,7 +236,7 @@ export async function readShare<T extends Dated>(
 	const items = [...seen.values()];
 	const newest = newestDate(items, null);
 	return {
-		runEdges: longRunDate === null ? {} : runEdgesIn(answers, longRunDate),
+		runEdges: longRunDate !== null ? runEdgesIn([...answers, ...endAnswers], longRunDate) : newest === null ? {} : runEdgesIn(answers, newest),
 		items,
 		grounded,
 		broken,

@@ -73,9 +73,11 @@ export interface PendingRead extends IDataObject {
 	 * until it has seen it all. `long`: longer than a poll reads (a bulk import within one second):
 	 * the cycles then read down to its bottom from its top (`top`, its place when this cycle saw it),
 	 * emit its new items as they see them (everything older was emitted), and end it once as many of
-	 * its ids were seen as it has places.
+	 * its ids were seen as it has places (`places`, as one poll saw its top and its bottom, `bottom`).
+	 * `ids` holds only ids seen while the run kept `places`: a deletion makes it shorter, and the ids
+	 * seen before then are dropped, so that a deleted id never counts for an item not yet seen.
 	 */
-	run: { date: string; ids: number[]; long?: boolean; top?: number | null } | null;
+	run: { date: string; ids: number[]; long?: boolean; top?: number | null; bottom?: number | null; places?: number | null } | null;
 	/** The most items a page of this server holds, as far as its answers showed (1,000 until one gave less than asked). */
 	cap: number;
 }
@@ -112,7 +114,7 @@ const isPendingRead = (value: unknown): value is PendingRead =>
 			typeof value.run.date === 'string' &&
 			isIdList(value.run.ids) &&
 			(value.run.long === undefined || typeof value.run.long === 'boolean') &&
-			(value.run.top === undefined || value.run.top === null || isId(value.run.top))));
+			[value.run.top, value.run.bottom, value.run.places].every((place) => place === undefined || place === null || isId(place))));
 
 /** The current state, or the one kept by 0.1.0 (no `floorId`; `known` maps ids to dates), which `upgraded` reads. */
 export function isNewItemsState(value: unknown): value is NewItemsState {
