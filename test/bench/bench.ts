@@ -16,7 +16,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { measureLinkIndex } from './link-index';
 import { measureMcp } from './mcp';
 import { measureSandbox } from './sandbox';
-import { measureTriggers } from './triggers';
+import { measureBulkImports, measureTriggers } from './triggers';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -406,6 +406,7 @@ async function main() {
     ['sandbox', async () => void rows.push(...(await measureSandbox()))],
     ['charts', async () => void rows.push(...(await import('./charts')).measureCharts())],
     ['triggers', async () => void rows.push(...(await measureTriggers()))],
+    ['bulk-imports', async () => void rows.push(...(await measureBulkImports()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

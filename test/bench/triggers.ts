@@ -335,6 +335,94 @@ async function runNewLinkBurst(maxPageSize: number | undefined, unstableTies: bo
   }
 }
 
+interface BulkOutcome {
+  requests: number;
+  polls: number;
+  duplicates: number;
+  missed: number;
+}
+
+/**
+ * New Link after 500 links read as its baseline, then `count` links made `perSecond` a second (a
+ * bulk import): requests and polls until the read ends (at most 40 polls), duplicates and missed.
+ */
+async function runBulkImport(count: number, perSecond: number, maxPageSize: number | undefined): Promise<BulkOutcome> {
+  const { poll } = await n8nHarness();
+  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });
+  try {
+    fillLinks(sandbox, 500);
+    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+    let staticData: IDataObject = {};
+    const emitted: number[] = [];
+    const pollOnce = async () => {
+      const before = sandbox.requests.length;
+      const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+      for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
+      return sandbox.requests.length - before;
+    };
+    const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+    do await pollOnce();
+    while (reading() !== null);
+    const made: number[] = [];
+    const from = Date.UTC(2026, 0, 2);
+    for (let i = 0; i < count; i += 1) {
+      const id = sandbox.store.nextId('links');
+      const date = new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+      sandbox.store.addLink({ id, userId: 2, alias: `bench-bulk-${id}`, domain: null, url: `https://example.com/bench-bulk/${id}`, ...linkDefaults(), date, stats: emptyStats() });
+      made.push(id);
+    }
+    let requests = 0;
+    let polls = 0;
+    do {
+      requests += await pollOnce();
+      polls += 1;
+    } while (reading() !== null && polls < 40);
+    const counts = new Map<number, number>();
+    for (const id of emitted) counts.set(id, (counts.get(id) ?? 0) + 1);
+    return {
+      requests,
+      polls,
+      duplicates: [...counts.values()].reduce((sum, n) => sum + n - 1, 0),
+      missed: made.filter((id) => !counts.has(id)).length,
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** What New Link cost before issue 43 (measured on the code before it, same scenario). */
+const BULK_BEFORE: Record<string, string> = {
+  'burst-1000': '7 requests, 1 poll',
+  'second-1000': '6 requests, 1 poll',
+  'burst-100': '74 requests, 9 polls',
+  'second-100': 'never emitted: 0 of 2,000 after 40 polls (397 requests)',
+};
+
+/** New Link after a bulk import: a burst of 2,500 links (30 a second) and 2,000 links of one second, at 1,000 and at 100 a page. */
+export async function measureBulkImports(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const maxPageSize of [undefined, 100]) {
+    for (const [kind, count, perSecond] of [
+      ['burst', 2_500, 30],
+      ['second', 2_000, 2_000],
+    ] as const) {
+      const outcome = await runBulkImport(count, perSecond, maxPageSize);
+      const size = maxPageSize ?? 1_000;
+      const goal = Math.ceil(count / size) + 2 + (outcome.polls - 1);
+      rows.push({
+        figure: `8. New Link after ${kind === 'burst' ? 'a burst of 2,500 links (30 a second)' : '2,000 links made within one second'}, ${maxPageSize ? 'server capping pages at 100' : 'server giving pages of 1,000'}: requests and polls until every link is emitted`,
+        measured: `${outcome.requests} requests over ${outcome.polls} polls; ${outcome.duplicates} duplicates, ${outcome.missed} missed`,
+        baseline: BULK_BEFORE[`${kind}-${size}`] ?? '-',
+        ratio: '-',
+        goal: `<= ${goal} requests (ceil(${count} / ${size}) + 2, plus ${outcome.polls - 1} for the polls it went on in), 0 duplicates, 0 missed`,
+        met: outcome.requests <= goal && outcome.duplicates === 0 && outcome.missed === 0,
+      });
+    }
+  }
+  return rows;
+}
+
 /** Requests of the link index's first full sync of `count` links. */
 async function fullReadRequests(count: number, maxPageSize: number | undefined): Promise<number> {
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });

@@ -304,6 +304,8 @@ describe('3. a bulk import of 250 links within one second', () => {
 
 describe('4. a failed poll on any page changes nothing; the next poll catches up exactly once', () => {
   it.each(['5xx', 'html', 'malformed', 'empty'] as const)('%s on the first, second or third page read', async (kind) => {
+    // Pages of at most 200, so that reading 210 new links takes three pages (100, then 200 from the top, then the next 200).
+    sandbox.maxPageSize = 200;
     const trigger = new RestartingTrigger({ event: 'newLink' });
     await trigger.poll();
     const expected: number[] = [];
@@ -351,6 +353,8 @@ describe('4. a failed poll on any page changes nothing; the next poll catches up
     sandbox = await startSandbox({ rateLimit: { limit: 60, windowMs: 2_000 }, now: () => realNow() });
     credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
+    // Pages of at most 200, so that reading 210 new links asks for a page 2.
+    sandbox.maxPageSize = 200;
     const trigger = new RestartingTrigger({ event: 'newLink' });
     await trigger.poll();
     const created = await createLinks(210, 'limited');

@@ -144,6 +144,28 @@ it('a poll past the budget n8n gives it, mid-read, keeps nothing and emits nothi
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
 });
 
+it('a slow answer late in a poll ends at the poll\'s deadline: the poll keeps what it read instead of running past its budget and dropping it', async () => {
+  await start({ maxPageSize: 100 });
+  fillLinks(sandbox, 200);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  const burst = addLinks(2_000, AFTER_FILL);
+  // The poll's third list request is answered after 8 s, past its budget of 4 s (the client's own timeout is 30 s).
+  let lists = 0;
+  sandbox.onApiRequest = ({ path }) => {
+    if (path === '/api/urls' && (lists += 1) === 3) sandbox.faults.set([{ kind: 'delay', delayMs: 8_000, times: 1 }]);
+  };
+  const before = JSON.stringify(trigger.staticData);
+  expect(await trigger.poll(4_000)).toEqual([]);
+  sandbox.onApiRequest = undefined;
+  sandbox.faults.clear();
+  // The two pages it read are kept: the read goes on from below them.
+  expect(JSON.stringify(trigger.staticData)).not.toBe(before);
+  expect((trigger.reading as { offset: number } | null)?.offset).toBeGreaterThan(0);
+  await trigger.pollUntilRead();
+  expect(ids(trigger.emitted)).toEqual(burst);
+});
+
 it('New QR Code: a burst of 1,500 QR codes on a server capping pages at 100 is emitted once, oldest first, at most 12 requests a poll', async () => {
   await start({ maxPageSize: 100 });
   addQrCodes(400, Date.UTC(2026, 0, 1));

@@ -15,7 +15,7 @@ import { withDateOffsets } from '../shared/outputDates';
 import { triggerProperties } from './description';
 import { EVENT_NAMES, EVENTS, type EventName } from './events';
 import type { EventParameters, PollEvent } from './events/event';
-import { RATE_LIMITED, unlessRateLimited } from './events/pageReader';
+import { STOPPED, unlessStopped } from './events/pageReader';
 
 /** How versions before the client's account rule recorded the account: a digest alone. */
 const LEGACY_ACCOUNT_DIGEST = /^[0-9a-f]{32}$/;
@@ -34,6 +34,12 @@ const LEASE_MS = 5 * 60_000;
  * abandons no poll: only a shorter budget (the durable scheduler's) drops a late poll's reading.
  */
 const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
+/**
+ * What a poll keeps of its budget after its last request, to work out and keep its state. Every
+ * request of a poll ends by then (the client's `deadline`, retries included): a late slow answer
+ * ends the poll's reading where it is instead of carrying the poll past its budget.
+ */
+const WRAP_UP_MS = 1_000;
 
 /** Most recent links offered in the Link IDs list (one request per 100). */
 const LINK_CHOICES = 500;
@@ -78,14 +84,18 @@ const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * ran ahead, a counter that is not a number, a state of the wrong shape) is repaired, with a log
  * line: a bad lease or counter is dropped, a bad state gives way to a new baseline.
  */
-async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters, abandonedAt: number): Promise<INodeExecutionData[][] | null> {
+async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters, abandonedAt: number, requestsEndBy: number): Promise<INodeExecutionData[][] | null> {
 	const event = EVENTS[eventName] as PollEvent<IDataObject> | undefined;
 	if (!event) throw new NodeOperationError(this.getNode(), `Event: "${eventName}" is not a known event`);
-	const client = await linkShortClient(this);
+	const client = await linkShortClient(this, this.getMode() === 'manual' ? undefined : requestsEndBy);
 	const timeZone = this.getTimezone();
 	const emit = (items: IDataObject[]) => (items.length > 0 ? [this.helpers.returnJsonArray(withDateOffsets(items, timeZone))] : null);
 
 	if (this.getMode() === 'manual') return emit(await event.sample(client, parameters));
+	if (parameters.now() >= requestsEndBy) {
+		this.logger.warn(`LinkShort Trigger "${this.getNode().name}": n8n gives this poll too little time to read anything; it stops and the next poll goes on`);
+		return null;
+	}
 
 	const staticData = this.getWorkflowStaticData('node');
 	const startedAt = parameters.now();
@@ -123,13 +133,14 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 			repaired('the stored state is not one this event keeps, so a new baseline is taken');
 			goesOn = false;
 		}
-		const outcome = await unlessRateLimited(
+		const outcome = await unlessStopped(
 			goesOn ? event.poll(client, cloned(staticData.state as IDataObject), parameters) : event.baseline(client, parameters).then((state) => ({ items: [], state })),
 		);
-		if (outcome === RATE_LIMITED) {
-			// Requests never wait for the key's rate limit inside a poll: a spent window ends this one
-			// with its state unchanged (the scans keep what they read before it), and the next goes on.
-			parameters.log('the API key\'s rate limit is spent; this poll stops and the next one goes on');
+		if (outcome === STOPPED) {
+			// Requests never wait for the key's rate limit inside a poll, nor outlast its budget: a spent
+			// window or the poll's deadline on its first request ends this one with its state unchanged
+			// (the scans keep what they read before it), and the next goes on.
+			parameters.log('the API key\'s rate limit is spent or the poll\'s time is up; this poll stops and the next one goes on');
 			return null;
 		}
 		if ((isGeneration(staticData.generation) ? staticData.generation : 0) !== generation) return null;
@@ -217,7 +228,7 @@ export class LinkShortTrigger implements INodeType {
 				now,
 				timeUp: () => now() - startedAt >= budgetMs / 2,
 				log,
-			}, budgetMs < DEFAULT_POLL_BUDGET_MS ? startedAt + budgetMs : Number.POSITIVE_INFINITY);
+			}, budgetMs < DEFAULT_POLL_BUDGET_MS ? startedAt + budgetMs : Number.POSITIVE_INFINITY, startedAt + budgetMs - WRAP_UP_MS);
 		} catch (error) {
 			throw toNodeError(this.getNode(), error);
 		}

@@ -102,8 +102,12 @@ export class ConnectionError extends LinkShortError {
 /** No complete answer arrived within the timeout. */
 export class TimeoutError extends LinkShortError {
   override name = "TimeoutError";
-  constructor(readonly timeoutMs: number) {
-    super(`The request timed out after ${timeoutMs} ms`);
+  constructor(
+    readonly timeoutMs: number,
+    /** The call's `deadline` ended it (an attempt cut short, or no time left to send or retry), not an attempt's own timeout. */
+    readonly deadlinePassed = false,
+  ) {
+    super(deadlinePassed ? "The call's deadline passed before it had an answer" : `The request timed out after ${timeoutMs} ms`);
   }
 }
 

@@ -43,7 +43,7 @@ export class HttpCore {
   private readonly maxRateLimitWaitMs: number;
   private readonly maxBodyBytes: number;
   private readonly transport: Transport;
-  private readonly defaults: { timeoutMs: number; maxRetries: number; signal: AbortSignal | undefined };
+  private readonly defaults: { timeoutMs: number; maxRetries: number; signal: AbortSignal | undefined; deadline: number | undefined };
   // The key lives only in private fields: `util.inspect` and `JSON.stringify` of a client never show it.
   readonly #headers: Record<string, string>;
   readonly #redact: (text: string) => string;
@@ -66,6 +66,7 @@ export class HttpCore {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       signal: options.signal,
+      deadline: options.deadline,
     };
     this.#redact = keyRedactor(options.apiKey);
     this.#headers = {
@@ -92,6 +93,9 @@ export class HttpCore {
     const maxRetries = requestOptions?.maxRetries ?? this.defaults.maxRetries;
     const timeoutMs = requestOptions?.timeoutMs ?? this.defaults.timeoutMs;
     const maxRateLimitWaitMs = requestOptions?.maxRateLimitWaitMs ?? this.maxRateLimitWaitMs;
+    const deadline = requestOptions?.deadline ?? this.defaults.deadline;
+    /** What is left of the call's deadline (unbounded without one). */
+    const leftMs = () => (deadline === undefined ? Number.POSITIVE_INFINITY : deadline - this.clock.now());
     const transportRequest = this.buildRequest(request, timeoutMs, signal);
     let retries = 0;
     let rateLimitWaitedMs = 0;
@@ -99,10 +103,11 @@ export class HttpCore {
 
     for (;;) {
       if (signal?.aborted) throw new AbortedError();
+      if (leftMs() <= 0) throw new TimeoutError(timeoutMs, true);
       if (this.limiter && !this.limiter.tryAcquire(this.clock.now())) {
         rateLimitWaitedMs += await this.limiter.acquire(this.clock, {
-          maxWaitMs: maxRateLimitWaitMs - rateLimitWaitedMs,
-          timeoutMs,
+          maxWaitMs: Math.max(0, Math.min(maxRateLimitWaitMs - rateLimitWaitedMs, leftMs())),
+          timeoutMs: Math.max(1, Math.min(timeoutMs, leftMs())),
           tooLong: (waitMs) => this.pacingTooLong(waitMs, maxRateLimitWaitMs),
           timedOut: () => new TimeoutError(timeoutMs),
           signal,
@@ -110,21 +115,29 @@ export class HttpCore {
         });
       }
       let body: unknown;
+      const attemptMs = Math.min(timeoutMs, leftMs());
+      if (attemptMs <= 0) throw new TimeoutError(timeoutMs, true);
       try {
-        const response = await this.send(transportRequest);
+        const response = await this.send(attemptMs < timeoutMs ? { ...transportRequest, timeoutMs: Math.max(1, Math.floor(attemptMs)) } : transportRequest);
         body = envelopeOf(response, this.#redact, this.clock.now());
       } catch (error) {
+        // An attempt cut short to what was left of the deadline: the deadline ended the call.
+        if (error instanceof TimeoutError && attemptMs < timeoutMs) throw new TimeoutError(timeoutMs, true);
         if (error instanceof RateLimitError) {
           rateLimitAnswers += 1;
           const until = this.limitLiftsAt(error);
-          if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + (until - this.clock.now()) > maxRateLimitWaitMs) throw error;
+          if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + (until - this.clock.now()) > maxRateLimitWaitMs || until - this.clock.now() >= leftMs()) throw error;
           this.limiter.blockUntil(until);
           continue;
         }
         if (retries < maxRetries && this.isRetryable(error, request.method)) {
-          await sleepUnlessAborted(this.clock.sleep, this.backoffMs(retries), signal);
-          retries += 1;
-          continue;
+          const backoffMs = this.backoffMs(retries);
+          // A retry whose backoff ends at or past the deadline could not be answered in time.
+          if (backoffMs < leftMs()) {
+            await sleepUnlessAborted(this.clock.sleep, backoffMs, signal);
+            retries += 1;
+            continue;
+          }
         }
         throw error;
       }

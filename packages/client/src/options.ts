@@ -33,6 +33,7 @@ const abortSignal: Check = (value) =>
   typeof value === "object" && value !== null && typeof (value as AbortSignal).aborted === "boolean" && typeof (value as AbortSignal).addEventListener === "function"
     ? undefined
     : "must be an AbortSignal";
+const epochMs: Check = (value) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? undefined : "must be a time in milliseconds since 1970 (the client's `now`)");
 const fn: Check = (value) => (typeof value === "function" ? undefined : "must be a function");
 const headerText: Check = (value) =>
   typeof value === "string" && HEADER_TEXT.test(value) ? undefined : "must be text of printable Latin-1 characters, without line breaks or surrounding spaces";
@@ -43,16 +44,17 @@ function check(issues: FieldIssue[], field: string, value: unknown, rule: Check)
   if (message) issues.push({ field, message });
 }
 
-/** The problems of the options every call accepts (`timeoutMs`, `maxRetries`, `signal`, `maxRateLimitWaitMs`), each named `prefix + field`. */
+/** The problems of the options every call accepts (`timeoutMs`, `maxRetries`, `signal`, `maxRateLimitWaitMs`, `deadline`), each named `prefix + field`. */
 export function requestOptionIssues(options: unknown, prefix = ""): FieldIssue[] {
   if (options === undefined) return [];
   if (typeof options !== "object" || options === null) return [{ field: prefix.replace(/\.$/, "") || "options", message: "must be an object" }];
-  const { timeoutMs, maxRetries, signal, maxRateLimitWaitMs } = options as Record<string, unknown>;
+  const { timeoutMs, maxRetries, signal, maxRateLimitWaitMs, deadline } = options as Record<string, unknown>;
   const issues: FieldIssue[] = [];
   check(issues, `${prefix}timeoutMs`, timeoutMs, positiveMs);
   check(issues, `${prefix}maxRateLimitWaitMs`, maxRateLimitWaitMs, waitMs);
   check(issues, `${prefix}maxRetries`, maxRetries, retries);
   check(issues, `${prefix}signal`, signal, abortSignal);
+  check(issues, `${prefix}deadline`, deadline, epochMs);
   return issues;
 }
 
@@ -98,6 +100,13 @@ export interface RequestOptions {
    * nothing sent, so that a caller with a deadline of its own (a poll) can stop and go on later.
    */
   maxRateLimitWaitMs?: number;
+  /**
+   * When the call must be over, retries and waits included (milliseconds since 1970 by the client's
+   * `now`): each attempt's timeout is cut to what is left, no wait or retry starts that would end past
+   * it, and a call with no time left fails with `TimeoutError` (`deadlinePassed`) before sending. For a
+   * caller that must answer by a time of its own (a trigger's poll budget), without a timer.
+   */
+  deadline?: number;
 }
 
 export interface RateLimitOptions {
@@ -127,6 +136,8 @@ export interface CoreClientOptions {
   maxBodyBytes?: number;
   /** The most pages one walk of a list (`for await`, `toArray`) reads before failing with `TooManyPagesError`. Default 10,000. */
   maxPages?: number;
+  /** When every call of this client must be over (see `RequestOptions.deadline`): for a client made for one bounded piece of work. */
+  deadline?: number;
   /** Pacing from the rate-limit headers; `false` sends at once and fails on a limit answer. */
   rateLimit?: RateLimitOptions | false;
   signal?: AbortSignal;

@@ -8,6 +8,8 @@ import { SCAN_PAGES_PER_POLL } from './scan';
 
 /** After this long, a server that already showed items dated `top` can give that date to no new item. */
 const SETTLE_AFTER_MS = 2_000;
+/** Pages of one date at the top of a share that did not see where they begin: half of what a climbing cycle reads, so that the run is counted over polls rather than read whole. */
+const LONG_RUN_PAGES = (SCAN_PAGES_PER_POLL - 2) / 2;
 
 const maxIdOf = (items: Dated[], atLeast: number) => items.reduce((max, item) => Math.max(max, item.id), atLeast);
 
@@ -40,6 +42,35 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		...changes,
 	});
 
+	const run = pending?.run;
+	if (run?.long && !baseline) {
+		// A run of equal dates longer than a poll reads, everything older emitted: its new items go as
+		// they are seen; it ends once as many of its ids were seen as it has places (see PendingRead.run).
+		const runDate = run.date;
+		const edges = share.runEdges;
+		const measured = edges.top !== undefined && edges.bottom !== undefined ? edges.bottom - edges.top : null;
+		const ids = new Set(measured === null || measured === run.places ? run.ids : []);
+		const places = measured ?? run.places ?? null;
+		const seen = share.items.filter((item) => dateOf(item) === runDate);
+		for (const item of seen) ids.add(item.id);
+		const fresh = seen.filter(isNew).sort((a, b) => a.id - b.id);
+		for (const item of fresh) known.add(item.id);
+		const top = edges.top ?? run.top ?? null;
+		const bottom = edges.bottom ?? run.bottom ?? null;
+		const withRun = (reading: PendingRead): NewItemsState => ({ ...state, pages, known: [...known], reading });
+		const size = Math.max(1, share.size);
+		if (places !== null && ids.size >= places) {
+			// Whole: the next cycle reads what lies above it, from a poll's worth of pages higher.
+			const next = Math.max(0, (top ?? 0) - Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2)));
+			return { fresh, state: withRun(pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: true }, climbing: true, run: null })) };
+		}
+		const counted = { date: runDate, ids: [...ids], long: true, bottom, places };
+		if (!share.grounded) return { fresh, state: withRun(pendingOf({ run: { ...counted, top } })) };
+		// Not yet whole (places not seen in a fresh order, or not yet counted by one poll): again, from just above its top.
+		const next = top === null ? 0 : Math.max(0, top - size);
+		return { fresh, state: withRun(pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: false }, climbing: true, run: { ...counted, top: null } })) };
+	}
+
 	if (!share.grounded) {
 		if (share.items.length === 0) return { fresh: [], state };
 		if (share.fromTop && (pending === null || pending.floor === null)) {
@@ -60,6 +91,17 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 	// that did not start at the top, or a run not read whole): those wait for it, so that a second's
 	// items come together and in id order. The seen part of a run longer than any page goes now.
 	const cutoff = share.broken?.date ?? (share.fromTop ? null : rangeTop);
+	const topRun = share.items.filter((item) => dateOf(item) === rangeTop);
+	const climbedInto = pending?.floor?.date === rangeTop && !pending.floor.inclusive;
+	if (!share.fromTop && !share.broken && !baseline && rangeTop !== null && dateOf(share.items[0]!) === rangeTop && (climbedInto || topRun.length >= LONG_RUN_PAGES * Math.max(1, share.size))) {
+		// The share starts inside the run of its newest date, and that run is longer than a climb reads
+		// whole with it (or the cycle climbed to read it whole and started inside it again): its items go
+		// as they are seen from now on (everything older was emitted), and it is counted, not read whole.
+		const fresh = share.items.filter(isNew).sort((a, b) => a.id - b.id);
+		for (const item of fresh) known.add(item.id);
+		const run = { date: rangeTop, ids: topRun.map((item) => item.id), long: true, top: null, bottom: share.runEdges.bottom ?? null, places: null };
+		return { fresh, state: { ...state, pages, known: [...known], reading: pendingOf({ offset: 0, size: 0, floor: { date: rangeTop, inclusive: false }, maxId, climbing: true, run }) } };
+	}
 	const longRun = share.broken !== undefined && share.broken.seenIds.length > 0;
 	const fresh = share.items
 		.filter(isNew)
@@ -73,7 +115,7 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		const top = newestDate(share.items, state.top);
 		return {
 			fresh: [],
-			state: { floorId: maxId, known: [], top, topSeenAt: parameters.now(), topSettled: false, pages, deepTop: top, deepReadAt: readStartedAt, reading: null },
+			state: { floorId: maxId, known: [], top, topSeenAt: parameters.now(), topSettled: false, pages, deepTop: top, deepReadAt: readStartedAt, reading: null, cap: share.cap },
 		};
 	}
 
@@ -88,7 +130,7 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		const climb = share.broken ? 2 * size : Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2));
 		const next = Math.max(0, from - climb);
 		const floor = share.broken ? { date: share.broken.date, inclusive: false } : top === null ? share.floor : { date: top, inclusive: false };
-		const run = share.broken && share.broken.seenIds.length > 0 ? { date: share.broken.date, ids: share.broken.seenIds } : null;
+		const run = share.broken && share.broken.seenIds.length > 0 ? { date: share.broken.date, ids: share.broken.seenIds, places: share.broken.places } : null;
 		return {
 			fresh,
 			state: {
@@ -109,6 +151,8 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 	}
 	const newest = newestDate(share.items, state.top);
 	const topMoved = newest !== state.top;
+	// A read down to a floor that includes its newest date counted that date's block whole before (a long run, or a settled top): no new item can take that date.
+	const blockCounted = pending !== null && share.floor?.inclusive === true && share.floor.date === newest;
 	return {
 		fresh,
 		state: {
@@ -117,11 +161,12 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 			top: newest,
 			// Taken after the read: the server showed items dated `newest` no later than this.
 			topSeenAt: topMoved || baseline ? parameters.now() : state.topSeenAt,
-			topSettled: topMoved || baseline ? false : state.topSettled || (share.newestBlockRead && startedAt - state.topSeenAt >= SETTLE_AFTER_MS),
+			topSettled: blockCounted || (topMoved || baseline ? false : state.topSettled || (share.newestBlockRead && startedAt - state.topSeenAt >= SETTLE_AFTER_MS)),
 			pages,
 			deepTop: baseline ? newest : deepTop,
 			deepReadAt,
 			reading: null,
+			cap: share.cap,
 		},
 	};
 }

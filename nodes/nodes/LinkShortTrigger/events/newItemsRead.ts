@@ -1,7 +1,7 @@
 import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
 import type { EventParameters } from './event';
 import type { Floor, NewItemsState, PendingRead } from './newItemsState';
-import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { SCAN_PAGES_PER_POLL } from './scan';
 import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
@@ -65,34 +65,48 @@ interface Share<T> {
 	pages: number | undefined;
 	/** The read went past the block of its newest date (or to the end of the list). */
 	newestBlockRead: boolean;
+	/** Where the long run being read (PendingRead.run), else the run of the newest date, begins and ends, when these pages showed it. */
+	runEdges: { top?: number; bottom?: number };
+}
+
+/** Where the run of items dated `date` begins (an item newer than it, or the top, above) and ends (an item older, or the end of the list, below), as far as `answers` show. */
+function runEdgesIn(answers: Array<Answered<Dated>>, date: string): { top?: number; bottom?: number } {
+	const dateAt = new Map<number, string>();
+	const edges: { top?: number; bottom?: number } = {};
+	for (const { start, items, endsList } of answers) {
+		items.forEach((item, index) => dateAt.set(start + index, dateOf(item)));
+		if (endsList && items.length > 0 && dateOf(items[items.length - 1]!) === date) edges.bottom = start + items.length;
+	}
+	for (const [at, itemDate] of dateAt) {
+		const above = at === 0 ? null : dateAt.get(at - 1);
+		if (itemDate === date && (above === null || (above !== undefined && above > date))) edges.top = at;
+		if (itemDate < date && above === date) edges.bottom = at;
+	}
+	return edges;
 }
 
 /**
- * The next page to read after one that started at `start` and held `items`: it starts at or
- * just above the run of equal dates the page ended with, so that the run is read whole in one
- * answer (servers give items of one second in no fixed order; see ties.ts), and it is as large
- * as the server gives (up to `cap`), so that a long read asks ever larger pages. Pages are
- * numbered from 1 at a size, so it starts at a multiple of its size; when no size lets it start
- * inside the page (its last run began the page), it starts where the page ended. Of the sizes
- * that fit, the one whose page reaches furthest.
+ * The next page to read after one that started at `start` and held `items`: it holds the run of
+ * equal dates the page ended with and the item before it, so that the run is read whole in one
+ * answer (servers give items of one second in no fixed order; see ties.ts), or, when one run fills
+ * the page, it holds the page's end. Pages are numbered from 1 at a size, so it starts at a
+ * multiple of its size; of the sizes up to `cap`, the one whose page reaches furthest, even when it
+ * reads part of this page again: after a first page of 100, a page of 1,000 from the top reaches
+ * further than any page that starts at 100.
  */
 function nextWindow(start: number, items: Dated[], cap: number): { offset: number; size: number } {
 	const end = start + items.length;
 	const lastDate = dateOf(items[items.length - 1]!);
 	let runStart = items.length - 1;
 	while (runStart > 0 && dateOf(items[runStart - 1]!) === lastDate) runStart -= 1;
-	if (runStart > 0) {
-		// The item before the run is read again too, so that the answer shows where the run begins.
-		const before = start + runStart - 1;
-		let best: { offset: number; size: number } | undefined;
-		for (let size = cap; size > end - before; size -= 1) {
-			const offset = Math.floor(before / size) * size;
-			if (offset > start && offset + size > end && (best === undefined || offset + size > best.offset + best.size)) best = { offset, size };
-		}
-		if (best) return best;
+	// The item before the run is read again too, so that the answer shows where the run begins.
+	const from = runStart > 0 ? start + runStart - 1 : end;
+	let best = { offset: end, size: 1 };
+	for (let size = Math.max(1, cap); size > end - from; size -= 1) {
+		const offset = Math.floor(from / size) * size;
+		if (offset + size > end && offset + size > best.offset + best.size) best = { offset, size };
 	}
-	for (let size = Math.min(end, cap); size > 1; size -= 1) if (end % size === 0) return { offset: end, size };
-	return { offset: end, size: 1 };
+	return best;
 }
 
 export const below = (item: Dated, floor: Floor | null) => floor !== null && (dateOf(item) < floor.date || (floor.inclusive && dateOf(item) === floor.date));
@@ -113,6 +127,7 @@ export async function readShare<T extends Dated>(
 	const known = new Set(state.known);
 	const isNew = (item: T) => item.id > state.floorId && !known.has(item.id);
 	const fresh = pending === null;
+	const longRunDate = pending?.run?.long ? pending.run.date : null;
 	let deep = pending?.deep ?? (startedAt - state.deepReadAt >= SWEEP_EVERY_MS && state.deepReadAt < state.topSeenAt + HIDDEN_WINDOW_MS);
 	const shallowFloor = (): Floor | null => (state.top === null ? null : { date: state.top, inclusive: state.topSettled });
 	const deepFloor = (newest: string | null): Floor | null => {
@@ -129,7 +144,7 @@ export async function readShare<T extends Dated>(
 	const startOffset = offset;
 	const descending = pending !== null && pending.offset > 0 && !pending.climbing;
 	/** The most a page of this server holds, once an answer gave less than asked. */
-	let cap = pending?.cap ?? LARGE_PAGE_SIZE;
+	let cap = pending?.cap ?? state.cap ?? LARGE_PAGE_SIZE;
 	let ask: number | 'large' = size > 0 ? size : fresh && !deep ? list.pageSize : 'large';
 	const seen = new Map<number, T>();
 	const answers: Array<Answered<T>> = [];
@@ -140,14 +155,19 @@ export async function readShare<T extends Dated>(
 	let pages: number | undefined;
 	let last: T | undefined;
 
-	while (requests < SCAN_PAGES_PER_POLL && !(requests > 0 && parameters.timeUp())) {
+	// A long run is counted by polls that see both its ends: the requests to look at an end the pages may not reach.
+	const run = longRunDate === null ? null : pending!.run!;
+	const endReads = [run?.top != null && run.top < startOffset ? run.top : null, run?.bottom ?? null].filter((place): place is number => place !== null);
+	while (requests < SCAN_PAGES_PER_POLL - endReads.length && !(requests > 0 && parameters.timeUp())) {
 		const page = ask === 'large' ? 1 : Math.floor(offset / ask) + 1;
 		// A spent rate limit before any page fails the poll as a whole (its state stays); after, the share ends where it is.
-		const answer = requests === 0 ? await list.read(page, ask) : await unlessRateLimited(list.read(page, ask));
-		if (answer === RATE_LIMITED) break;
+		const answer = requests === 0 ? await list.read(page, ask) : await unlessStopped(list.read(page, ask));
+		if (answer === STOPPED) break;
 		requests += 1;
 		const granted = PagePromise.sizeGiven(answer);
 		if (granted < (ask === 'large' ? LARGE_PAGE_SIZE : ask)) cap = Math.min(cap, granted);
+		// A server that now gives larger pages than the read remembered.
+		if (ask === 'large' && granted > cap) cap = granted;
 		size = granted;
 		for (const item of answer.items) if (!seen.has(item.id)) seen.set(item.id, item);
 		answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
@@ -186,12 +206,27 @@ export async function readShare<T extends Dated>(
 		return items.some((item) => state.top !== null && dateOf(item) < state.top) || (pages !== undefined && pages > state.pages && items.length === 0);
 	}
 
+	const endAnswers: Array<Answered<T>> = [];
+	for (const place of endReads) {
+		if (longRunDate === null || requests === 0 || parameters.timeUp()) break;
+		const shown = runEdgesIn([...answers, ...endAnswers], longRunDate);
+		if ((place === run!.bottom ? shown.bottom : shown.top) !== undefined) continue;
+		// The page holding the end's place and the one either side, if the run is still there.
+		const window = PagePromise.pageHolding(Math.max(0, place - 1), place, cap);
+		const answer = window ? await unlessStopped(list.read(window.page, window.limit)) : STOPPED;
+		if (answer === STOPPED) break;
+		requests += 1;
+		endAnswers.push({ start: (answer.currentpage - 1) * answer.perpage, items: answer.items, endsList: PagePromise.isLastPage(answer, window!.page) });
+		for (const item of answer.items) if (dateOf(item) === longRunDate && !seen.has(item.id)) seen.set(item.id, item);
+	}
+
 	let broken: BrokenRun | undefined;
 	if (grounded) {
 		// Runs of equal dates that pages split are read again whole (see ties.ts): those below the
 		// floor are not this read's, and the newest of a read that does not start at the top is the next cycle's.
 		const top = newestDate([...seen.values()], null);
-		const skip = (date: string) => below({ id: 0, date }, floor) || (startOffset > 0 && date === top);
+		// A run longer than a poll reads is counted, not read whole (see PendingRead.run).
+		const skip = (date: string) => below({ id: 0, date }, floor) || (startOffset > 0 && date === top) || date === longRunDate;
 		const runs = await readSplitRuns(list.read, answers, cap, SCAN_PAGES_PER_POLL - requests, skip, pending?.run ?? null);
 		for (const item of runs.items) if (!seen.has(item.id)) seen.set(item.id, item);
 		// The oldest run not read whole: the next cycle reads down to it again.
@@ -201,6 +236,7 @@ export async function readShare<T extends Dated>(
 	const items = [...seen.values()];
 	const newest = newestDate(items, null);
 	return {
+		runEdges: longRunDate !== null ? runEdgesIn([...answers, ...endAnswers], longRunDate) : newest === null ? {} : runEdgesIn(answers, newest),
 		items,
 		grounded,
 		broken,

@@ -29,6 +29,8 @@ export interface NewItemsState extends IDataObject {
 	deepReadAt: number;
 	/** A read that goes on over polls (see PendingRead); null between reads. */
 	reading: PendingRead | null;
+	/** The most items a page of this server held in the last read as far as its answers showed (absent in states kept before it was recorded): a fresh read asks no larger page than that, so that it never asks again for a page a capped server cuts short. */
+	cap?: number;
 }
 
 /** Where a read stops: at the first item dated below `date` (or at it, when `inclusive`); null: the end of the list. */
@@ -66,8 +68,16 @@ export interface PendingRead extends IDataObject {
 	maxId: number;
 	/** The cycle climbs (it starts above the part last emitted, to reach it in this poll); else it descends to find the bottom. */
 	climbing: boolean;
-	/** The ids seen so far of a run of equal dates longer than any page, which the read goes back to until it has seen it all. */
-	run: { date: string; ids: number[] } | null;
+	/**
+	 * The ids seen so far of a run of equal dates longer than any page, which the read goes back to
+	 * until it has seen it all. `long`: longer than a poll reads (a bulk import within one second):
+	 * the cycles then read down to its bottom from its top (`top`, its place when this cycle saw it),
+	 * emit its new items as they see them (everything older was emitted), and end it once as many of
+	 * its ids were seen as it has places (`places`, as one poll saw its top and its bottom, `bottom`).
+	 * `ids` holds only ids seen while the run kept `places`: a deletion makes it shorter, and the ids
+	 * seen before then are dropped, so that a deleted id never counts for an item not yet seen.
+	 */
+	run: { date: string; ids: number[]; long?: boolean; top?: number | null; bottom?: number | null; places?: number | null } | null;
 	/** The most items a page of this server holds, as far as its answers showed (1,000 until one gave less than asked). */
 	cap: number;
 }
@@ -99,7 +109,12 @@ const isPendingRead = (value: unknown): value is PendingRead =>
 	isId(value.cap) &&
 	(value.cap as number) > 0 &&
 	typeof value.climbing === 'boolean' &&
-	(value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids)));
+	(value.run === null ||
+		(isRecord(value.run) &&
+			typeof value.run.date === 'string' &&
+			isIdList(value.run.ids) &&
+			(value.run.long === undefined || typeof value.run.long === 'boolean') &&
+			[value.run.top, value.run.bottom, value.run.places].every((place) => place === undefined || place === null || isId(place))));
 
 /** The current state, or the one kept by 0.1.0 (no `floorId`; `known` maps ids to dates), which `upgraded` reads. */
 export function isNewItemsState(value: unknown): value is NewItemsState {
@@ -116,6 +131,7 @@ export function isNewItemsState(value: unknown): value is NewItemsState {
 		isId(value.pages) &&
 		isDateOrNull(value.deepTop) &&
 		isTime(value.deepReadAt) &&
+		(value.cap === undefined || (isId(value.cap) && (value.cap as number) > 0)) &&
 		(value.reading === undefined || value.reading === null || isPendingRead(value.reading))
 	);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
-import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { isId, isIdList, isRecord } from './storedShapes';
 import { readSplitRuns, type Answered, type BrokenRun } from './ties';
 
@@ -36,7 +36,7 @@ export interface ScanCursor extends IDataObject {
 	anchors: number[];
 	gapSuspected: boolean;
 	/** A run of equal dates longer than any page that the pass goes back to until it has seen all of it: its date and the ids seen. */
-	run?: { date: string; ids: number[] } | null;
+	run?: { date: string; ids: number[]; places?: number } | null;
 	/** The list's pages at `pageSize`, as its last answer said (for the notice of how long a pass takes). */
 	pages: number;
 }
@@ -53,7 +53,7 @@ export const isScanCursor = (value: unknown): value is ScanCursor =>
 	isIdList(value.anchors) &&
 	typeof value.gapSuspected === 'boolean' &&
 	isId(value.pages) &&
-	(value.run === undefined || value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids)));
+	(value.run === undefined || value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids) && (value.run.places === undefined || isId(value.run.places))));
 
 /**
  * The ids to find the place by: the last of the page above its final run of equal dates, whose
@@ -115,8 +115,8 @@ export async function scanStep<T extends { id: number; date: string | null }>(re
 
 	// A page after the first may split one more run, whose reading again must fit too.
 	while (requests + splits + (answers.length > 0 ? 2 : 1) <= limits.requests && !(requests > 0 && limits.timeUp())) {
-		const answer = await unlessRateLimited(readPage(page, size > 0 ? size : 'large'));
-		if (answer === RATE_LIMITED) {
+		const answer = await unlessStopped(readPage(page, size > 0 ? size : 'large'));
+		if (answer === STOPPED) {
 			rateLimited = true;
 			break;
 		}
@@ -176,7 +176,7 @@ export async function scanStep<T extends { id: number; date: string | null }>(re
 				pass: cursor.pass,
 				passEnded: false,
 				passComplete: false,
-				cursor: { ...next, page: Math.floor(broken.from / size) + 2, pageSize: size, anchors: [], gapSuspected: next.gapSuspected || gapSuspected, run: broken.seenIds.length > 0 ? { date: broken.date, ids: broken.seenIds } : null },
+				cursor: { ...next, page: Math.floor(broken.from / size) + 2, pageSize: size, anchors: [], gapSuspected: next.gapSuspected || gapSuspected, run: broken.seenIds.length > 0 ? { date: broken.date, ids: broken.seenIds, places: broken.places } : null },
 				requests,
 				rateLimited,
 			};

@@ -1,5 +1,5 @@
 import { PagePromise } from '@linkshort/client/core';
-import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 
 /**
  * Deployed servers list by a date kept to the second and give items of the same second in no
@@ -34,12 +34,21 @@ function holdsWhole(answer: Answered<Dated>, date: string): boolean {
 	return above && below;
 }
 
-/** A run not read whole: its date, where it starts, and (for one longer than any page) the ids seen of it so far. */
+/** A run not read whole: its date, where it starts, and (for one longer than any page) the ids seen of it so far and how many places it had when they were seen. */
 export interface BrokenRun {
 	date: string;
 	from: number;
 	seenIds: number[];
+	places: number;
 }
+
+/**
+ * The ids of a run seen in earlier polls (`before`), counted toward its `places` now only while it
+ * kept as many places: a run of a past second only loses items (deletions), so the same count means
+ * the same items, while a smaller one means some seen ids may be gone and would count for items never seen.
+ */
+export const idsStillCounted = (before: { date: string; ids: number[]; places?: number | null } | null, date: string, places: number): number[] =>
+	before?.date === date && before.places === places ? before.ids : [];
 
 export interface RunsRead<T> {
 	items: T[];
@@ -61,7 +70,7 @@ export async function readSplitRuns<T extends Dated>(
 	cap: number,
 	budget: number,
 	skip: (date: string) => boolean,
-	seenBefore: { date: string; ids: number[] } | null,
+	seenBefore: { date: string; ids: number[]; places?: number | null } | null,
 	/** The first answer does not start a read whose run above it matters (a scan's earlier poll saw it); likewise the last answer's end. */
 	open: { top: boolean; bottom: boolean } = { top: false, bottom: false },
 ): Promise<RunsRead<T>> {
@@ -98,27 +107,27 @@ export async function readSplitRuns<T extends Dated>(
 		// With an item either side, so that the answer shows the run is whole.
 		const window = PagePromise.pageHolding(Math.max(0, from - 1), to + 1, cap);
 		if (window) {
-			const answer = mayRead() ? await unlessRateLimited(read(window.page, window.limit)) : RATE_LIMITED;
-			if (answer === RATE_LIMITED) {
+			const answer = mayRead() ? await unlessStopped(read(window.page, window.limit)) : STOPPED;
+			if (answer === STOPPED) {
 				limited ||= requests < budget;
-				broken.push({ date, from, seenIds: [] });
+				broken.push({ date, from, seenIds: [], places: to - from + 1 });
 				continue;
 			}
 			requests += 1;
 			const answered: Answered<T> = { start: (answer.currentpage - 1) * answer.perpage, items: answer.items, endsList: PagePromise.isLastPage(answer, window.page) };
 			if (holdsWhole(answered, date)) items.push(...answer.items.filter((item) => dateOf(item) === date));
-			else broken.push({ date, from, seenIds: [] });
+			else broken.push({ date, from, seenIds: [], places: to - from + 1 });
 			continue;
 		}
 		// Longer than any page: its pages again, until as many of its items were seen as it has places.
 		const seen = new Map<number, T>();
 		for (const answer of answers) for (const item of answer.items) if (dateOf(item) === date) seen.set(item.id, item);
-		const seenIds = new Set([...seen.keys(), ...(seenBefore?.date === date ? seenBefore.ids : [])]);
+		const seenIds = new Set([...seen.keys(), ...idsStillCounted(seenBefore, date, to - from + 1)]);
 		const size = Math.max(1, cap);
 		let page = Math.floor(from / size) + 1;
 		while (seenIds.size < to - from + 1 && mayRead()) {
-			const answer = await unlessRateLimited(read(page, size));
-			if (answer === RATE_LIMITED) {
+			const answer = await unlessStopped(read(page, size));
+			if (answer === STOPPED) {
 				limited = true;
 				break;
 			}
@@ -131,7 +140,7 @@ export async function readSplitRuns<T extends Dated>(
 			page = page * size > to ? Math.floor(from / size) + 1 : page + 1;
 		}
 		items.push(...seen.values());
-		if (seenIds.size < to - from + 1) broken.push({ date, from, seenIds: [...seenIds] });
+		if (seenIds.size < to - from + 1) broken.push({ date, from, seenIds: [...seenIds], places: to - from + 1 });
 	}
 	return { items, requests, broken };
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { aliasFromShortUrl, NotFoundError, PagePromise, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
 import type { EventParameters } from './event';
-import { RATE_LIMITED, unlessRateLimited, type PageReader } from './pageReader';
+import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { firstCursor, isScanCursor, pollsPerPass, scanStep, SCAN_PAGES_PER_POLL, type ScanCursor } from './scan';
 import { isCountMap, isRecord } from './storedShapes';
 
@@ -75,8 +75,8 @@ export async function pollAccount<T extends { id: number; date: string | null },
 	let budget = SCAN_PAGES_PER_POLL;
 	if (snapshot && state.scan.page === 1) {
 		// Between passes, one request may be all it takes: then the poll is a whole pass.
-		const page = await unlessRateLimited(snapshot.read());
-		if (page === RATE_LIMITED) return { items: [], state };
+		const page = await unlessStopped(snapshot.read());
+		if (page === STOPPED) return { items: [], state };
 		const last = page.items[page.items.length - 1];
 		if (PagePromise.isLastPage(page, 1) || (last !== undefined && !snapshot.interesting(last))) {
 			const emitting = state.baselineRead;
@@ -147,8 +147,8 @@ export async function pollWatched<S extends TrackedState>(client: LinkShortClien
 	let read = 0;
 	while (read < Math.min(ids.length, WATCHED_PER_POLL) && !(read > 0 && parameters.timeUp())) {
 		const id = ids[(start + read) % ids.length]!;
-		const link = await unlessRateLimited(readWatched(client, id));
-		if (link === RATE_LIMITED) break;
+		const link = await unlessStopped(readWatched(client, id));
+		if (link === STOPPED) break;
 		read += 1;
 		if (link === undefined) tracker.forget(state, id);
 		else {

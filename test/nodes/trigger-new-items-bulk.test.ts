@@ -1,0 +1,128 @@
+import type { IDataObject } from 'n8n-workflow';
+import { emptyStats } from '@linkshort/sandbox';
+import { fillLinks } from '../../packages/client/test/fill-links';
+import { sandbox, start, Trigger } from './polled-trigger';
+import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
+
+/**
+ * New Link after a bulk import, through n8n-core's PollContext: a burst of 2,503 links made 30 a
+ * second after a poll that failed, and 2,000 links made within one second. Every link is emitted
+ * once, in at most ceil(links / page size) + 2 requests, plus one page read again for each poll a
+ * read goes on in (the goal of issue 43).
+ */
+jest.setTimeout(120_000);
+
+const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
+/** An hour after fillLinks' last link. */
+const AFTER_FILL = Date.UTC(2026, 0, 2);
+
+function addLinks(count: number, perSecond: number): number[] {
+  const made: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = sandbox.store.nextId('links');
+    const date = new Date(AFTER_FILL + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    sandbox.store.addLink({ id, userId: 2, alias: `bulk${id}`, domain: null, url: `https://example.com/bulk/${id}`, ...linkDefaults(), date, stats: emptyStats() });
+    made.push(id);
+  }
+  return made;
+}
+
+/** The trigger after its baseline of 500 links, then `count` links made `perSecond` a second; a poll fails once first when `failFirst`. */
+async function readBulk(count: number, perSecond: number, failFirst: boolean) {
+  fillLinks(sandbox, 500);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  const polled = trigger.requestsPerPoll.length;
+  const made = addLinks(count, perSecond);
+  if (failFirst) {
+    sandbox.faults.set([{ kind: '5xx', route: '^GET /api/urls', times: 3 }]);
+    await expect(trigger.poll()).rejects.toThrow();
+    sandbox.faults.clear();
+  }
+  const polls = await trigger.pollUntilRead();
+  const requests = trigger.requestsPerPoll.slice(polled).reduce((sum, sent) => sum + sent, 0);
+  return { trigger, made, polls, requests };
+}
+
+describe.each([
+  ['links of a burst listed in id order', 'by-id'],
+  ['links of one second listed in a fresh order on every request', 'unstable'],
+] as const)('on a server giving pages of 1,000, %s', (_name, ties) => {
+  it('2,503 new links after a failed poll: each emitted once, oldest first, in at most ceil(2,503 / 1,000) + 2 requests', async () => {
+    await start();
+    sandbox.dateTies = ties;
+    const { trigger, made, polls, requests } = await readBulk(2_503, 30, true);
+    expect(ids(trigger.emitted)).toEqual(made);
+    expect(polls).toBe(1);
+    expect(requests).toBeLessThanOrEqual(Math.ceil(2_503 / 1_000) + 2);
+  });
+});
+
+it('2,000 links made within one second on a server giving pages of 1,000: each emitted once, in at most ceil(2,000 / 1,000) + 2 requests', async () => {
+  await start();
+  const { trigger, made, polls, requests } = await readBulk(2_000, 2_000, false);
+  expect(ids(trigger.emitted)).toEqual(made);
+  expect(polls).toBe(1);
+  expect(requests).toBeLessThanOrEqual(Math.ceil(2_000 / 1_000) + 2);
+});
+
+describe.each([
+  ['listed in id order', 'by-id'],
+  ['listed in a fresh order on every request', 'unstable'],
+] as const)('2,000 links made within one second on a server capping pages at 100, %s', (_name, ties) => {
+  it('are each emitted once (a run of 20 pages is longer than a poll reads: it is read over polls)', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.dateTies = ties;
+    const { trigger, made } = await readBulk(2_000, 2_000, false);
+    const emitted = ids(trigger.emitted);
+    expect(new Set(emitted).size).toBe(emitted.length);
+    expect([...emitted].sort((a, b) => a - b)).toEqual(made);
+    expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(12);
+    // Later links, and quiet polls, as usual.
+    for (let i = 0; i < 2; i += 1) expect(await trigger.poll()).toEqual([]);
+    expect(trigger.requestsPerPoll.at(-1)).toBe(1);
+  });
+});
+
+it('New QR Code: 2,000 QR codes made within one second on a server capping pages at 100 are each emitted once', async () => {
+  await start({ maxPageSize: 100 });
+  const second = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+  const addQrCodes = (count: number, date: (i: number) => string) =>
+    Array.from({ length: count }, (_, i) => {
+      const id = sandbox.store.nextId('qrs');
+      sandbox.store.state.qrs.push({ id, userId: 2, code: (0x300000 + id).toString(16), type: 'link', data: `https://example.com/qr-bulk/${id}`, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: null, name: `QR ${id}`, date: date(i), stats: emptyStats() });
+      return id;
+    });
+  addQrCodes(300, (i) => second(Date.UTC(2026, 0, 1) + i * 1000));
+  const trigger = new Trigger({ event: 'newQrCode' });
+  await trigger.pollUntilRead();
+  const made = addQrCodes(2_000, () => second(AFTER_FILL));
+  await trigger.pollUntilRead();
+  const emitted = ids(trigger.emitted);
+  expect(new Set(emitted).size).toBe(emitted.length);
+  expect([...emitted].sort((a, b) => a - b)).toEqual(made);
+  expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(12);
+});
+
+it('2,000 links made within one second, listed in a fresh order on every request, some deleted after each poll once emitted: every surviving link is emitted once (ids seen before a deletion do not count toward the run)', async () => {
+  await start({ maxPageSize: 100 });
+  sandbox.dateTies = 'unstable';
+  fillLinks(sandbox, 500);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  const made = addLinks(2_000, 2_000);
+  const deleted = new Set<number>();
+  for (let polls = 1; polls <= 40; polls += 1) {
+    const items = await trigger.poll();
+    // Links of the run the trigger saw go away before the next poll: the run has fewer places than ids seen.
+    for (const id of ids(items).slice(0, 60)) {
+      sandbox.store.removeLink(sandbox.store.linkById(id)!);
+      deleted.add(id);
+    }
+    if (trigger.reading === null) break;
+  }
+  expect(trigger.reading).toBeNull();
+  const emitted = ids(trigger.emitted);
+  expect(new Set(emitted).size).toBe(emitted.length);
+  expect(made.filter((id) => !deleted.has(id) && !emitted.includes(id))).toEqual([]);
+});
