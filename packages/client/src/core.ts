@@ -28,7 +28,7 @@ export { PaginationSchema, type Created, type MessageResult, type PageLimit, typ
 export type { Account, AccountUpdateInput } from "./resources/account";
 export type { Domain, DomainCreateInput, DomainUpdateInput } from "./resources/domains";
 export type { Overlay, SplashPage } from "./resources/pages";
-export type { LinkChange } from "./resources/links/links";
+export type { LinkChange, LinkTotalsRead } from "./resources/links/links";
 export {
   LinkCreateSchema,
   LinkListSchema,
@@ -75,6 +75,36 @@ export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
 export { aliasFromShortUrl, qrCodeUrlKey } from "./addresses";
 export { createOrReuse, createTracked, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
+
+export {
+  ClickHistory,
+  calendarPeriod,
+  CLICK_PERIODS,
+  ClickCountSchema,
+  ClickPeriodSchema,
+  GRANULARITIES,
+  GranularitySchema,
+  HourSchema,
+  MemoryClickHistoryStore,
+  MinutesSchema,
+  stateHolderStore,
+  TimeZoneSchema,
+  type BucketQuality,
+  type ClickBucket,
+  type ClickHistoryOptions,
+  type ClickHistoryState,
+  type ClickHistoryStore,
+  type ClickPeriod,
+  type ClickSeries,
+  type Granularity,
+  type LinkTotals,
+  type PeriodQuery,
+  type RateQuery,
+  type SeriesQuery,
+  type TopLinksQuery,
+  type UnplacedClickSpan,
+  type WindowCount,
+} from "./click-history";
 
 export { toRgbColour } from "./colour";
 export { clickChart, type ChartStatistics, type ClickChart, type ClickChartOptions } from "./charts";

@@ -6,3 +6,4 @@ export type { Mode } from "./views/answers";
 export type { SeedOption } from "./seed/seed";
 export type { DateTieOrder } from "./date-ties";
 export { emptyStats } from "./visits/stats";
+export { visitsBetween } from "./visits/visit-times";

@@ -87,6 +87,8 @@ export abstract class Resource {
     paramsSchema: P,
     params: unknown,
     options: RequestOptions | undefined,
+    /** Told each page as it arrives. */
+    onPage?: (page: z.output<T>) => void,
   ): PagePromise<z.output<T> extends Page<infer I> ? I : never> {
     type Item = z.output<T> extends Page<infer I> ? I : never;
     // `limit: "large"` is resolved here, once for every list: the account's size (see page-size.ts).
@@ -99,6 +101,7 @@ export abstract class Resource {
         async (page) => {
           const answer = (await this.core.request({ method: "GET", path, query: { ...query, page } }, schema, options)) as Page<Item>;
           if (large) recordPageSize(this.core.account, query.limit as number, answer.perpage);
+          onPage?.(answer as z.output<T>);
           return answer;
         },
         (query.page as number | undefined) ?? 1,
