@@ -75,36 +75,47 @@ export interface KeptBoundary {
   tolerance: number;
 }
 
+/** The index of the first boundary after `at`. */
+function firstBoundaryAfter(boundaries: readonly KeptBoundary[], at: number): number {
+  let [low, high] = [0, boundaries.length];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (boundaries[middle]!.at <= at) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /**
- * Drops the checkpoints that no kept boundary needs: for each boundary, the checkpoint within its
- * tolerance nearest to it, or both checkpoints around it; the first and last checkpoints, those
- * from `keepAllFrom` on, and the ends of marked intervals from `marksKeptFrom` on (older ones merge). A dropped
- * checkpoint's marks pass to the next one kept (the merged interval holds the drop or gap).
+ * Drops the checkpoints that no kept boundary (sorted) needs: for each boundary, the checkpoint
+ * within its tolerance nearest to it, or both checkpoints around it. Kept besides: the first and
+ * last checkpoints, those from `keepAllFrom` on, the ends of marked intervals from `marksKeptFrom`
+ * on (older ones merge), and those outside `ranges` (thinned before, which thinning again with the
+ * same boundaries would keep). A dropped checkpoint's marks pass to the next one kept (the merged
+ * interval holds the drop or gap).
  */
-export function thin(channel: Channel, boundaries: readonly KeptBoundary[], keepAllFrom: number, marksKeptFrom: number): void {
+export function thin(channel: Channel, boundaries: readonly KeptBoundary[], keepAllFrom: number, marksKeptFrom: number, ranges: ReadonlyArray<readonly [number, number]>): void {
   const count = checkpointCount(channel);
   if (count <= 2) return;
-  const keep = new Uint8Array(count);
-  keep[0] = 1;
-  keep[count - 1] = 1;
-  for (let index = 1; index < count; index += 1) {
+  const keep = new Uint8Array(count).fill(1);
+  let dropped = false;
+  for (let index = 1; index < count - 1; index += 1) {
     const at = timeAt(channel, index);
-    if (at >= keepAllFrom) keep[index] = 1;
-    else if (flagsAt(channel, index) !== 0 && at >= marksKeptFrom) keep[index] = keep[index - 1] = 1;
-  }
-  for (const boundary of boundaries) {
-    const before = lastAtOrBefore(channel, boundary.at);
-    if (before < 0 || before >= count - 1) continue;
-    if (timeAt(channel, before) === boundary.at) {
-      keep[before] = 1;
-      continue;
+    if (at >= keepAllFrom || !ranges.some(([from, to]) => at >= from && at <= to)) continue;
+    if ((flagsAt(channel, index) !== 0 && at >= marksKeptFrom) || (flagsAt(channel, index + 1) !== 0 && timeAt(channel, index + 1) >= marksKeptFrom)) continue;
+    const [previous, next] = [timeAt(channel, index - 1), timeAt(channel, index + 1)];
+    let needed = false;
+    for (let at2 = firstBoundaryAfter(boundaries, previous); !needed && at2 < boundaries.length && boundaries[at2]!.at < next; at2 += 1) {
+      const boundary = boundaries[at2]!;
+      // The boundary's neighbours: this checkpoint and the one before it, or this one and the one after.
+      const [before, after] = boundary.at < at ? [previous, at] : [at, next];
+      const [toBefore, toAfter] = [boundary.at - before, after - boundary.at];
+      const nearestIsThis = boundary.at < at ? toAfter < toBefore : toBefore <= toAfter;
+      needed = boundary.at === at || Math.min(toBefore, toAfter) > boundary.tolerance || (nearestIsThis && Math.min(toBefore, toAfter) <= boundary.tolerance);
     }
-    const after = before + 1;
-    const toBefore = boundary.at - timeAt(channel, before);
-    const toAfter = timeAt(channel, after) - boundary.at;
-    if (Math.min(toBefore, toAfter) <= boundary.tolerance) keep[toBefore <= toAfter ? before : after] = 1;
-    else keep[before] = keep[after] = 1;
+    if (!needed) [keep[index], dropped] = [0, true];
   }
+  if (!dropped) return;
   const points: number[] = [];
   let carried = 0;
   for (let index = 0; index < count; index += 1) {
@@ -113,9 +124,8 @@ export function thin(channel: Channel, boundaries: readonly KeptBoundary[], keep
       carried |= flagsOf(word);
       continue;
     }
-    const flags = flagsOf(word) | carried;
+    points.push(timeAt(channel, index), countOf(word) * 4 + (flagsOf(word) | carried));
     carried = 0;
-    points.push(timeAt(channel, index), countOf(word) * 4 + flags);
   }
   channel.points = points;
 }

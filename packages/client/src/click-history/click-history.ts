@@ -6,7 +6,7 @@ import { decodeLink, encodeLink } from "./encoding";
 import { PeriodQuerySchema, RateQuerySchema, SeriesQuerySchema, TimeZoneSchema, TopLinksQuerySchema, TotalsSampleSchema, type LinkTotals, type PeriodQuery, type RateQuery, type SeriesQuery, type TopLinksQuery } from "./schemas";
 import { seriesOf, windowCount, type ClickSeries, type WindowCount } from "./series";
 import { MemoryClickHistoryStore, stateProblem, type ClickHistoryState, type ClickHistoryStore } from "./store";
-import { DAYS_FOR_S, EVERY_SAMPLE_FOR_S, keptBoundaries, TOLERANCE_S } from "./tiers";
+import { DAYS_FOR_S, EVERY_SAMPLE_FOR_S, HOURS_FOR_S, keptBoundaries, TOLERANCE_S } from "./tiers";
 import { zoneClock, type Granularity } from "./zone";
 
 export interface ClickHistoryOptions {
@@ -148,7 +148,13 @@ export class ClickHistory {
   #thin(link: LinkHistory, now: number): void {
     const hour = now - (now % THIN_EVERY_S);
     if (this.#kept?.at !== hour) this.#kept = { at: hour, boundaries: keptBoundaries(zoneClock(this.timeZone), hour) };
-    for (const channel of [link.clicks, link.unique]) if (channel) thin(channel, this.#kept.boundaries, now - EVERY_SAMPLE_FOR_S, now - DAYS_FOR_S);
+    // Only what aged across a tier's edge since the last thinning can go (all of it, the first time).
+    const last = link.thinnedAt;
+    const ranges: Array<[number, number]> =
+      last === 0
+        ? [[Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]]
+        : [EVERY_SAMPLE_FOR_S, HOURS_FOR_S, DAYS_FOR_S].map((age) => [last - age - THIN_EVERY_S, now - age + THIN_EVERY_S]);
+    for (const channel of [link.clicks, link.unique]) if (channel) thin(channel, this.#kept.boundaries, now - EVERY_SAMPLE_FOR_S, now - DAYS_FOR_S, ranges);
     link.thinnedAt = now;
   }
 
