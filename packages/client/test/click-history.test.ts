@@ -216,6 +216,7 @@ describe("click history from sampled totals", () => {
     expect(fields(() => history.series({ linkId: 7, start: START, end: START + HOUR, granularity: "minute" as never, timeZone: "UTC" }))).toEqual(["granularity"]);
     expect(fields(() => history.series({ linkId: 7, start: START, end: START + HOUR, granularity: "hour", timeZone: "Europe/Atlantis" }))).toEqual(["timeZone"]);
     expect(fields(() => history.series({ linkId: 7, start: START, end: START, granularity: "hour", timeZone: "UTC" }))).toEqual(["end"]);
+    expect(fields(() => history.series({ linkId: 7, start: 0, end: START, granularity: "hour", timeZone: "UTC" }))).toEqual(["end"]);
     expect(fields(() => history.recent({ linkId: 7, minutes: 0 }))).toEqual(["minutes"]);
     expect(fields(() => history.recent({ linkId: 7, minutes: 2.5 }))).toEqual(["minutes"]);
     expect(fields(() => history.top({ start: START, end: START + HOUR, timeZone: "UTC", limit: -1 }))).toEqual(["limit"]);

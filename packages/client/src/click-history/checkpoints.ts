@@ -86,6 +86,22 @@ function firstBoundaryAfter(boundaries: readonly KeptBoundary[], at: number): nu
   return low;
 }
 
+/** Whether checkpoint `index` is needed by a boundary near it or by a mark (see `thin`). */
+function neededAt(channel: Channel, index: number, boundaries: readonly KeptBoundary[], marksKeptFrom: number): boolean {
+  const at = timeAt(channel, index);
+  if ((flagsAt(channel, index) !== 0 && at >= marksKeptFrom) || (flagsAt(channel, index + 1) !== 0 && timeAt(channel, index + 1) >= marksKeptFrom)) return true;
+  const [previous, next] = [timeAt(channel, index - 1), timeAt(channel, index + 1)];
+  for (let position = firstBoundaryAfter(boundaries, previous); position < boundaries.length && boundaries[position]!.at < next; position += 1) {
+    const boundary = boundaries[position]!;
+    // The boundary's neighbours: this checkpoint and the one before it, or this one and the one after.
+    const [before, after] = boundary.at < at ? [previous, at] : [at, next];
+    const [toBefore, toAfter] = [boundary.at - before, after - boundary.at];
+    const nearestIsThis = boundary.at < at ? toAfter < toBefore : toBefore <= toAfter;
+    if (boundary.at === at || Math.min(toBefore, toAfter) > boundary.tolerance || (nearestIsThis && Math.min(toBefore, toAfter) <= boundary.tolerance)) return true;
+  }
+  return false;
+}
+
 /**
  * Drops the checkpoints that no kept boundary (sorted) needs: for each boundary, the checkpoint
  * within its tolerance nearest to it, or both checkpoints around it. Kept besides: the first and
@@ -99,21 +115,12 @@ export function thin(channel: Channel, boundaries: readonly KeptBoundary[], keep
   if (count <= 2) return;
   const keep = new Uint8Array(count).fill(1);
   let dropped = false;
-  for (let index = 1; index < count - 1; index += 1) {
-    const at = timeAt(channel, index);
-    if (at >= keepAllFrom || !ranges.some(([from, to]) => at >= from && at <= to)) continue;
-    if ((flagsAt(channel, index) !== 0 && at >= marksKeptFrom) || (flagsAt(channel, index + 1) !== 0 && timeAt(channel, index + 1) >= marksKeptFrom)) continue;
-    const [previous, next] = [timeAt(channel, index - 1), timeAt(channel, index + 1)];
-    let needed = false;
-    for (let at2 = firstBoundaryAfter(boundaries, previous); !needed && at2 < boundaries.length && boundaries[at2]!.at < next; at2 += 1) {
-      const boundary = boundaries[at2]!;
-      // The boundary's neighbours: this checkpoint and the one before it, or this one and the one after.
-      const [before, after] = boundary.at < at ? [previous, at] : [at, next];
-      const [toBefore, toAfter] = [boundary.at - before, after - boundary.at];
-      const nearestIsThis = boundary.at < at ? toAfter < toBefore : toBefore <= toAfter;
-      needed = boundary.at === at || Math.min(toBefore, toAfter) > boundary.tolerance || (nearestIsThis && Math.min(toBefore, toAfter) <= boundary.tolerance);
+  for (const [from, to] of ranges) {
+    for (let index = Math.max(1, lastAtOrBefore(channel, from)); index < count - 1; index += 1) {
+      const at = timeAt(channel, index);
+      if (at > to || at >= keepAllFrom) break;
+      if (at >= from && keep[index] === 1 && !neededAt(channel, index, boundaries, marksKeptFrom)) [keep[index], dropped] = [0, true];
     }
-    if (!needed) [keep[index], dropped] = [0, true];
   }
   if (!dropped) return;
   const points: number[] = [];

@@ -30,8 +30,15 @@ const range = {
   timeZone: TimeZoneSchema,
 };
 
-function endAfterStart(value: { start: number; end: number }, context: z.RefinementCtx): void {
+/** The most buckets one answer holds (ten years of days, a year and a bit of hours). */
+export const MAX_BUCKETS = 10_000;
+const NOMINAL_MS: Record<(typeof GRANULARITIES)[number], number> = { hour: 3_600_000, day: 86_400_000, week: 604_800_000, month: 2_629_746_000 };
+
+function endAfterStart(value: { start: number; end: number; granularity?: (typeof GRANULARITIES)[number] }, context: z.RefinementCtx): void {
   if (value.end <= value.start) context.addIssue({ code: "custom", path: ["end"], message: "must be after start" });
+  else if (value.granularity && (value.end - value.start) / NOMINAL_MS[value.granularity] > MAX_BUCKETS) {
+    context.addIssue({ code: "custom", path: ["end"], message: `must be within ${MAX_BUCKETS} ${value.granularity}s of start` });
+  }
 }
 
 export const SeriesQuerySchema = z
