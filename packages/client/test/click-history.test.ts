@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { decodeLink, encodeLink } from "../src/click-history/encoding";
 import { ClickHistory, stateHolderStore, ValidationError, type ClickSeries, type Granularity } from "../src/core";
 
 const HOUR = 3_600_000;
@@ -247,5 +248,31 @@ describe("click history from sampled totals", () => {
     for (let minute = 0; minute <= 60; minute += 1) history.record({ id: 5, clicks: minute * 2 }, START + minute * 60_000);
     expect(history.recent({ linkId: 5, minutes: 10 })).toMatchObject({ clicks: 20, quality: "exact" });
     expect(history.recent({ linkId: 6, minutes: 10 })).toMatchObject({ clicks: null, quality: "none" });
+  });
+});
+
+describe("a link's history as stored text", () => {
+  it("reads back exactly what was written, any times, counts and marks", () => {
+    const channel = fc
+      .array(fc.record({ step: fc.integer({ min: 1, max: 2 ** 31 }), gained: fc.integer({ min: 0, max: 2 ** 40 }), flags: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 50 })
+      .chain((steps) =>
+        fc.record({ raw: fc.integer({ min: 0, max: 2 ** 45 }), first: fc.integer({ min: 0, max: 2 ** 34 }) }).map(({ raw, first }) => {
+          const points: number[] = [];
+          let [at, counted] = [first, 0];
+          steps.forEach((step, index) => {
+            if (index > 0) at += step.step;
+            counted += step.gained;
+            points.push(at, counted * 4 + (index === 0 ? 0 : step.flags));
+          });
+          return { points, raw };
+        }),
+      );
+    fc.assert(
+      fc.property(channel, fc.option(channel, { nil: undefined }), (clicks, unique) => {
+        expect(decodeLink(encodeLink({ clicks, unique }))).toEqual({ clicks, unique });
+      }),
+    );
+    expect(() => decodeLink("A")).toThrow();
+    expect(() => decodeLink("AA*A")).toThrow();
   });
 });
