@@ -74,7 +74,8 @@ export function bucketBetween(channel: Channel, start: number, end: number, left
   else if (right.before >= 0 && timeAt(channel, right.before) > start) {
     [to, high, partial] = [timeAt(channel, right.before), countAt(channel, right.before), true];
   }
-  if (from === undefined || to === undefined || to < from || high < low) {
+  // A lone sample inside the bucket measures nothing: no span, no count.
+  if (from === undefined || to === undefined || to < from || high < low || (partial && to === from)) {
     const why = (!left.known && left.why === "gap") || (!right.known && right.why === "gap") ? "gap" : "none";
     return { count: null, quality: why, from: null, to: null, reset: false, low: 0, high: 0 };
   }
