@@ -222,6 +222,8 @@ describe("click history from sampled totals", () => {
     expect(fields(() => history.recent({ linkId: 7, minutes: 2.5 }))).toEqual(["minutes"]);
     expect(fields(() => history.top({ start: START, end: START + HOUR, timeZone: "UTC", limit: -1 }))).toEqual(["limit"]);
     expect(fields(() => history.record({ id: 7, clicks: -1 }))).toEqual(["clicks"]);
+    expect(fields(() => history.record([{ id: 7, clicks: 1 }, { id: 0, clicks: 1 }]))).toEqual(["1.id"]);
+    expect(fields(() => history.record({ id: 7, clicks: 1 }, Number.NaN))).toEqual(["at"]);
     expect(fields(() => new ClickHistory({ account: ACCOUNT, timeZone: "Nowhere/City" }))).toEqual(["timeZone"]);
     expect(fields(() => new ClickHistory({ account: ACCOUNT, gapAfterMs: 0 }))).toEqual(["gapAfterMs"]);
   });

@@ -1,5 +1,6 @@
 import * as z from "zod/v4";
 import type { LinkShortClient } from "../client";
+import { ValidationError } from "../errors";
 import { validate } from "../validate";
 import { addSample, checkpointCount, newChannel, timeAt, thin, type Channel, type KeptBoundary } from "./checkpoints";
 import { decodeLink, encodeLink } from "./encoding";
@@ -122,6 +123,7 @@ export class ClickHistory {
     for (const [index, sample] of list.entries()) {
       if (!isSample(sample)) validate(TotalsSampleSchema, sample, "clickHistory.record", list === totals ? String(index) : "");
     }
+    if (!Number.isSafeInteger(at) || at < 0) throw new ValidationError([{ field: "at", message: "must be a time in epoch milliseconds" }], "clickHistory.record");
     const seconds = Math.floor(at / 1000);
     if (this.#lastSampleAt === null || seconds - this.#lastSampleAt > this.#options.gapAfterMs / 1000) this.#runningSince = seconds;
     this.#lastSampleAt = Math.max(this.#lastSampleAt ?? seconds, seconds);
