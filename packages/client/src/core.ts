@@ -107,4 +107,4 @@ export {
 } from "./click-history";
 
 export { toRgbColour } from "./colour";
-export { clickChart, type ChartStatistics, type ClickChart, type ClickChartOptions } from "./charts";
+export { clickChart, seriesChart, type ChartStatistics, type ClickChart, type ClickChartOptions, type SeriesChartOptions } from "./charts";

@@ -3,11 +3,13 @@
  * JavaScript (no browser, no native module, no timer): it runs wherever the core client runs,
  * the n8n node included.
  */
-import { drawPng, drawSvg, type Theme } from "./draw";
+import { drawPng, drawSvg, type ClickChart, type Theme } from "./draw";
 import { DEFAULT_WIDTH, formatCount, layoutChart } from "./layout";
 import { chartModel, type ChartModel, type ChartStatistics } from "./model";
 
 export type { ChartStatistics } from "./model";
+export type { ClickChart } from "./draw";
+export { seriesChart, type SeriesChartOptions } from "./series-chart";
 
 export interface ClickChartOptions {
   /** The line on top, such as the short URL or the QR code's name; cut to fit. */
@@ -20,14 +22,6 @@ export interface ClickChartOptions {
   unit?: "clicks" | "scans";
 }
 
-export interface ClickChart {
-  width: number;
-  height: number;
-  /** What the chart shows, as one line of text: alt text for the image, and for screen readers. */
-  description: string;
-  svg(): string;
-  png(): Uint8Array;
-}
 
 function describe(model: ChartModel, unit: "clicks" | "scans"): string {
   const subject = model.title ? `${model.title}: ` : "";
