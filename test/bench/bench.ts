@@ -13,6 +13,7 @@ import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import type { Credentials } from '../nodes/harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { measureClickHistory } from './clicks';
 import { measureLinkIndex } from './link-index';
 import { measureMcp } from './mcp';
 import { measureSandbox } from './sandbox';
@@ -402,6 +403,7 @@ async function main() {
     ['node', nodeOverhead],
     ['raycast', raycastBundles],
     ['index', async () => void rows.push(...(await measureLinkIndex()))],
+    ['clicks', () => void rows.push(...measureClickHistory())],
     ['mcp', async () => void rows.push(...(await measureMcp()))],
     ['sandbox', async () => void rows.push(...(await measureSandbox()))],
     ['charts', async () => void rows.push(...(await import('./charts')).measureCharts())],

@@ -4,7 +4,7 @@
  * counts), and hostile statistics (10,000 countries, names of 1 MB) beside parsing the same answer.
  */
 import { performance } from 'node:perf_hooks';
-import { clickChart, seriesChart, type ClickSeries } from '@linkshort/client';
+import { clickChart, seriesChart, type ChartSeries } from '@linkshort/client';
 import { StatisticsSchema } from '../../packages/client/src/resources/shared';
 import { ms, percentile, type Row } from './row';
 
@@ -72,7 +72,7 @@ export function measureCharts(): Row[] {
 
   // The series chart at its largest: a month of hours (744 buckets), some gaps and spread counts,
   // labels written in a time zone; and the statistics chart with names in five scripts.
-  const month: ClickSeries = {
+  const month: ChartSeries = {
     granularity: 'hour',
     timeZone: 'Europe/Berlin',
     buckets: Array.from({ length: 744 }, (_, index) => ({ start: Date.UTC(2026, 9, 1) + index * 3_600_000, count: index % 97 < 5 ? null : (index * 7919) % 1000, exact: index % 50 > 3 })),

@@ -4,7 +4,7 @@
  * two names in one script look different on screen.
  */
 import type { Browser, Page } from "playwright-core";
-import { clickChart, seriesChart, type ClickSeries } from "@linkshort/client/core";
+import { clickChart, seriesChart, type ChartSeries } from "@linkshort/client/core";
 import { launchBrowser, look } from "./browser";
 
 let browser: Browser;
@@ -18,7 +18,7 @@ afterAll(async () => {
 const DAY = 86_400_000;
 const NAMES = { latin: ["Zürich", "Zurich"], cyrillic: ["Москва", "Лондон"], greek: ["Αθήνα", "Ρόδος"], cjk: ["東京店", "大阪店"] } as const;
 
-function week(labels?: readonly string[]): ClickSeries {
+function week(labels?: readonly string[]): ChartSeries {
   return {
     granularity: "day",
     timeZone: "Europe/Athens",

@@ -28,7 +28,7 @@ export { PaginationSchema, type Created, type MessageResult, type PageLimit, typ
 export type { Account, AccountUpdateInput } from "./resources/account";
 export type { Domain, DomainCreateInput, DomainUpdateInput } from "./resources/domains";
 export type { Overlay, SplashPage } from "./resources/pages";
-export type { LinkChange } from "./resources/links/links";
+export type { LinkChange, LinkTotalsRead } from "./resources/links/links";
 export {
   LinkCreateSchema,
   LinkListSchema,
@@ -76,6 +76,37 @@ export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStor
 export { aliasFromShortUrl, qrCodeUrlKey } from "./addresses";
 export { NOT_REUSED, createOrReuse, createTracked, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 
+export {
+  ClickHistory,
+  calendarPeriod,
+  chartSeriesOf,
+  CLICK_PERIODS,
+  ClickCountSchema,
+  ClickPeriodSchema,
+  GRANULARITIES,
+  GranularitySchema,
+  HourSchema,
+  MemoryClickHistoryStore,
+  MinutesSchema,
+  stateHolderStore,
+  TimeZoneSchema,
+  type BucketQuality,
+  type ClickBucket,
+  type ClickHistoryOptions,
+  type ClickHistoryState,
+  type ClickHistoryStore,
+  type ClickPeriod,
+  type ClickSeries,
+  type Granularity,
+  type LinkTotals,
+  type PeriodQuery,
+  type RateQuery,
+  type SeriesQuery,
+  type TopLinksQuery,
+  type UnplacedClickSpan,
+  type WindowCount,
+} from "./click-history";
+
 export { toRgbColour } from "./colour";
 export {
   clickChart,
@@ -83,7 +114,7 @@ export {
   type ChartStatistics,
   type ClickChart,
   type ClickChartOptions,
-  type ClickSeries,
+  type ChartSeries,
   type SeriesBucket,
   type SeriesChartOptions,
   type SeriesGranularity,

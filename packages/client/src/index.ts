@@ -6,6 +6,7 @@ import { nodeSleep, undiciTransport } from "./undici-transport";
 export * from "./core";
 export { nodeSleep, undiciTransport } from "./undici-transport";
 export { FileIndexStore, type FileIndexStoreOptions } from "./link-index/file-store";
+export { FileClickHistoryStore } from "./click-history/file-store";
 
 export type LinkShortClientOptions = Omit<CoreClientOptions, "transport" | "sleep"> & Partial<Pick<CoreClientOptions, "transport" | "sleep">>;
 

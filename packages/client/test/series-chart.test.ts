@@ -1,4 +1,4 @@
-import { seriesChart, ValidationError, type ClickSeries, type SeriesBucket } from "../src/core";
+import { seriesChart, ValidationError, type ChartSeries, type SeriesBucket } from "../src/core";
 import { layoutSeries, PLOT_HEIGHT } from "../src/charts/series-layout";
 import { seriesModel } from "../src/charts/series-model";
 import type { RectShape, TextShape } from "../src/charts/layout";
@@ -10,13 +10,13 @@ const DAY = 24 * HOUR;
 const TOKYO_MONDAY = Date.UTC(2026, 10, 15, 15);
 
 // A week by day in Tokyo: a zero, a gap (nothing sampled), a count spread over a sampling gap.
-const week: ClickSeries = {
+const week: ChartSeries = {
   granularity: "day",
   timeZone: "Asia/Tokyo",
   buckets: [0, 4, null, 8, 6, 10, 2].map((count, index) => ({ start: TOKYO_MONDAY + index * DAY, count, exact: index !== 4 })),
 };
 
-function layoutOf(series: ClickSeries, width = 640) {
+function layoutOf(series: ChartSeries, width = 640) {
   const layout = layoutSeries(seriesModel(series, "go.example/spring", "en-GB"), width, "clicks");
   const rects = layout.shapes.filter((shape): shape is RectShape => shape.kind === "rect");
   const texts = layout.shapes.filter((shape): shape is TextShape => shape.kind === "text");
@@ -66,7 +66,7 @@ describe("seriesChart layout", () => {
   });
 
   it("labels hours at round hours, a date at midnight, never overlapping, and takes the caller's labels as given", () => {
-    const hours: ClickSeries = {
+    const hours: ChartSeries = {
       granularity: "hour",
       timeZone: "Europe/Berlin",
       buckets: Array.from({ length: 48 }, (_, index) => ({ start: Date.UTC(2026, 10, 16, 20) + index * HOUR, count: index, exact: true })),
@@ -80,7 +80,7 @@ describe("seriesChart layout", () => {
   });
 
   it("keeps every bar inside the chart at the narrowest width, a month of hours included", () => {
-    const month: ClickSeries = { granularity: "hour", buckets: Array.from({ length: 744 }, (_, index) => ({ start: index * HOUR, count: index % 24, exact: true })) };
+    const month: ChartSeries = { granularity: "hour", buckets: Array.from({ length: 744 }, (_, index) => ({ start: index * HOUR, count: index % 24, exact: true })) };
     for (const series of [week, month]) {
       const { rects: narrow, layout } = layoutOf(series, 320);
       for (const rect of narrow) expect(rect.x + rect.width).toBeLessThanOrEqual(layout.width - 16);
@@ -116,7 +116,7 @@ describe("seriesChart input", () => {
   const bucket = (patch: Partial<SeriesBucket>): SeriesBucket => ({ start: 0, count: 1, exact: true, ...patch });
   const fieldsOf = (series: unknown, locale?: string) => {
     try {
-      seriesChart(series as ClickSeries, locale === undefined ? {} : { locale });
+      seriesChart(series as ChartSeries, locale === undefined ? {} : { locale });
     } catch (error) {
       expect(error).toBeInstanceOf(ValidationError);
       return (error as ValidationError).fields;
@@ -125,7 +125,7 @@ describe("seriesChart input", () => {
   };
 
   it("names the field of a bad granularity, time zone, locale, bucket start, count or flag", () => {
-    expect(fieldsOf({ granularity: "week", buckets: [] })).toEqual(["granularity"]);
+    expect(fieldsOf({ granularity: "fortnight", buckets: [] })).toEqual(["granularity"]);
     expect(fieldsOf({ granularity: "day", timeZone: "Mars/Olympus", buckets: [] })).toEqual(["timeZone"]);
     expect(fieldsOf({ granularity: "day", buckets: [] }, "not a locale!")).toEqual(["locale"]);
     expect(fieldsOf({ granularity: "day" })).toEqual(["buckets"]);

@@ -7,3 +7,4 @@ export type { SeedOption } from "./seed/seed";
 export type { DateTieOrder } from "./date-ties";
 export type { OversizedPages } from "./oversized-pages";
 export { emptyStats } from "./visits/stats";
+export { visitsBetween } from "./visits/visit-times";

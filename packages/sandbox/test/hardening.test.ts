@@ -199,6 +199,7 @@ describe("the data file: folder, shape and a folder removed while running", () =
     ["users as text", JSON.stringify({ users: "admin" }), /"users" must be an array/],
     ["a user without a key", JSON.stringify({ users: [{ id: 1, username: "a" }] }), /users\[0\]\.apiKey must be a string/],
     ["a link without stats", JSON.stringify({ links: [{ id: 1, userId: 1, alias: "abc", url: "https://e.com", type: "direct", geotarget: [], devicetarget: [], parameters: [] }] }), /links\[0\]\.stats must be an object/],
+    ["visit times that are not pairs of seconds and visits", JSON.stringify({ links: [{ id: 1, userId: 1, alias: "abc", url: "https://e.com", type: "direct", geotarget: [], devicetarget: [], parameters: [], stats: { clicks: 1, visitors: [], countries: {}, referrers: {}, browsers: {}, os: {}, social: {}, times: [1793170800, 1, 1793170700] } }] }), /links\[0\]\.stats\.times must be pairs of whole numbers/],
     ["counts that are not numbers", JSON.stringify({ qrs: [{ id: 1, userId: 1, code: "abcdef", type: "text", stats: { clicks: 1, visitors: [], countries: { Canada: "many" }, referrers: {}, browsers: {}, os: {}, social: {} } }] }), /qrs\[0\]\.stats\.countries\.Canada must be a number/],
   ])("a data file holding %s is refused, naming what is wrong", async (_, content, message) => {
     const dataFile = join(temporaryFolder(), "state.json");

@@ -5,6 +5,16 @@ import { encodeIndexedPng } from "./png";
 
 export type Theme = "light" | "dark";
 
+/** A chart drawn both ways from one layout. */
+export interface ClickChart {
+  width: number;
+  height: number;
+  /** What the chart shows, as one line of text: alt text for the image, and for screen readers. */
+  description: string;
+  svg(): string;
+  png(): Uint8Array;
+}
+
 const COLOUR_ORDER: readonly ColourName[] = ["background", "text", "muted", "bar", "unique", "track", "frame"];
 
 const PALETTES: Record<Theme, Record<ColourName, string>> = {

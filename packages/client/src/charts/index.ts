@@ -3,14 +3,15 @@
  * JavaScript (no browser, no native module, no timer): it runs wherever the core client runs,
  * the n8n node included.
  */
-import { drawPng, drawSvg, type Theme } from "./draw";
+import { drawPng, drawSvg, type ClickChart, type Theme } from "./draw";
 import { DEFAULT_WIDTH, formatCount, layoutChart } from "./layout";
 import { chartModel, type ChartModel, type ChartStatistics } from "./model";
 import { layoutSeries } from "./series-layout";
-import { seriesModel, type ClickSeries, type SeriesModel } from "./series-model";
+import { seriesModel, type ChartSeries, type SeriesModel } from "./series-model";
 
 export type { ChartStatistics } from "./model";
-export type { ClickSeries, SeriesBucket, SeriesGranularity } from "./series-model";
+export type { ClickChart } from "./draw";
+export type { ChartSeries, SeriesBucket, SeriesGranularity } from "./series-model";
 
 export interface ClickChartOptions {
   /** The line on top, such as the short URL or the QR code's name; cut to fit. */
@@ -23,14 +24,6 @@ export interface ClickChartOptions {
   unit?: "clicks" | "scans";
 }
 
-export interface ClickChart {
-  width: number;
-  height: number;
-  /** What the chart shows, as one line of text: alt text for the image, and for screen readers. */
-  description: string;
-  svg(): string;
-  png(): Uint8Array;
-}
 
 function describe(model: ChartModel, unit: "clicks" | "scans"): string {
   const subject = model.title ? `${model.title}: ` : "";
@@ -77,6 +70,7 @@ function describeSeries(model: SeriesModel, unit: "clicks" | "scans"): string {
     `${formatCount(model.total)} ${unit} from ${first.label} to ${last.label}, by ${model.granularity}, at most ${formatCount(model.peak)} in one`,
     ...(model.gaps > 0 ? [`${plural(model.gaps)} with no data`] : []),
     ...(model.spread > 0 ? [`${plural(model.spread)} spread over a sampling gap`] : []),
+    ...(model.unplaced > 0 ? [`${formatCount(model.unplaced)} ${unit} gained while nothing sampled, in no ${model.granularity}`] : []),
   ];
   return `${subject}${notes.join("; ")}`;
 }
@@ -88,7 +82,7 @@ function describeSeries(model: SeriesModel, unit: "clicks" | "scans"): string {
  * `ValidationError` naming the field for a bad series (granularity, time zone, a bucket's start,
  * count or flag) or locale.
  */
-export function seriesChart(series: ClickSeries, options: SeriesChartOptions = {}): ClickChart {
+export function seriesChart(series: ChartSeries, options: SeriesChartOptions = {}): ClickChart {
   const unit = options.unit === "scans" ? "scans" : "clicks";
   const theme: Theme = options.theme === "dark" ? "dark" : "light";
   const model = seriesModel(series, options.title ?? "", options.locale ?? "en-GB");

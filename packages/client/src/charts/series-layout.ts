@@ -14,7 +14,7 @@ const SWATCH = 12;
 /** Axis labels are cut to this many cells. */
 const LABEL_CELLS = 10;
 
-const STEPS = { hour: [1, 2, 3, 4, 6, 12, 24], day: [1, 2, 5, 10], month: [1, 3, 6, 12] } as const;
+const STEPS = { hour: [1, 2, 3, 4, 6, 12, 24], day: [1, 2, 5, 10], week: [1, 2, 4, 13], month: [1, 3, 6, 12] } as const;
 
 const width = (text: string) => textCells(text) * CELL - SCALE;
 

@@ -6,7 +6,7 @@ import { ValidationError, type FieldIssue } from "../errors";
 import { isTimeZone } from "../time-zone";
 import { chartCount, cleanText } from "./model";
 
-export type SeriesGranularity = "hour" | "day" | "month";
+export type SeriesGranularity = "hour" | "day" | "week" | "month";
 
 export interface SeriesBucket {
   /** When the bucket starts, in milliseconds since 1970 (UTC). */
@@ -19,12 +19,14 @@ export interface SeriesBucket {
   label?: string;
 }
 
-export interface ClickSeries {
+export interface ChartSeries {
   granularity: SeriesGranularity;
   /** The IANA time zone the buckets are cut in, such as "Europe/Berlin" (default "UTC"). */
   timeZone?: string;
   /** Oldest first, at most `MAX_BUCKETS`. */
   buckets: readonly SeriesBucket[];
+  /** Clicks of the period gained while nothing sampled across a bucket's edge, so in no bucket: counted in the total, drawn in no bar (default 0). */
+  unplaced?: number;
 }
 
 export interface SeriesBar {
@@ -40,8 +42,10 @@ export interface SeriesModel {
   title: string;
   granularity: SeriesGranularity;
   bars: SeriesBar[];
-  /** The sum of every bucket with data: the clicks of the period. */
+  /** The sum of every bucket with data and the unplaced clicks: the clicks of the period. */
   total: number;
+  /** Clicks of the period in no bucket (gained while nothing sampled across a bucket's edge). */
+  unplaced: number;
   /** The largest bucket, the top of the scale. */
   peak: number;
   gaps: number;
@@ -50,17 +54,19 @@ export interface SeriesModel {
 
 /** A month of hours and some: more bars than this would be thinner than a pixel at any width. */
 export const MAX_BUCKETS = 1000;
-const GRANULARITIES: readonly SeriesGranularity[] = ["hour", "day", "month"];
+const WEEK_MS = 7 * 24 * 3_600_000;
+const GRANULARITIES: readonly SeriesGranularity[] = ["hour", "day", "week", "month"];
 const LABEL_FORMATS: Record<SeriesGranularity, Intl.DateTimeFormatOptions> = {
   hour: { hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
   day: { day: "numeric", month: "short" },
+  week: { day: "numeric", month: "short" },
   month: { month: "short", year: "numeric" },
 };
 
-function checkSeries(series: ClickSeries): FieldIssue[] {
+function checkSeries(series: ChartSeries): FieldIssue[] {
   if (typeof series !== "object" || series === null) return [{ field: "series", message: "must be an object with granularity and buckets" }];
   const issues: FieldIssue[] = [];
-  if (!GRANULARITIES.includes(series.granularity)) issues.push({ field: "granularity", message: `must be "hour", "day" or "month", not ${JSON.stringify(series.granularity)}` });
+  if (!GRANULARITIES.includes(series.granularity)) issues.push({ field: "granularity", message: `must be "hour", "day", "week" or "month", not ${JSON.stringify(series.granularity)}` });
   if (series.timeZone !== undefined && !isTimeZone(series.timeZone)) issues.push({ field: "timeZone", message: `${JSON.stringify(String(series.timeZone).slice(0, 64))} is not a known IANA time zone (such as "Europe/Berlin")` });
   if (!Array.isArray(series.buckets)) return [...issues, { field: "buckets", message: "must be a list" }];
   if (series.buckets.length > MAX_BUCKETS) return [...issues, { field: "buckets", message: `at most ${MAX_BUCKETS} buckets, not ${series.buckets.length}` }];
@@ -77,6 +83,9 @@ function checkSeries(series: ClickSeries): FieldIssue[] {
     if (typeof bucket.exact !== "boolean") issues.push({ field: `${at}.exact`, message: "must be true or false" });
     if (bucket.label !== undefined && typeof bucket.label !== "string") issues.push({ field: `${at}.label`, message: "must be text" });
   });
+  if (series.unplaced !== undefined && (typeof series.unplaced !== "number" || !Number.isSafeInteger(series.unplaced) || series.unplaced < 0)) {
+    issues.push({ field: "unplaced", message: "must be a whole number of clicks, 0 or more" });
+  }
   return issues.slice(0, 10);
 }
 
@@ -106,12 +115,14 @@ function labeller(granularity: SeriesGranularity, timeZone: string, locale: stri
     const [month, day, hour, minute] = (numbers.format(start).match(/\d+/g) ?? []).map(Number) as [number, number, number, number];
     if (granularity === "month") return { label: format.format(start), position: month - 1 };
     if (granularity === "day") return { label: format.format(start), position: day - 1 };
+    // Weeks are labelled by their first day and stepped by their number since 1970.
+    if (granularity === "week") return { label: format.format(start), position: Math.floor(start / WEEK_MS) };
     return { label: hour === 0 && minute === 0 ? midnight.format(start) : format.format(start), position: hour };
   };
 }
 
 /** The series checked (a `ValidationError` naming each bad field) and read into bars. */
-export function seriesModel(series: ClickSeries, title: string, locale: string): SeriesModel {
+export function seriesModel(series: ChartSeries, title: string, locale: string): SeriesModel {
   const issues = checkSeries(series);
   if (!isLocale(locale)) issues.push({ field: "locale", message: `${JSON.stringify(String(locale).slice(0, 40))} is not a language tag (such as "en-GB")` });
   if (issues.length > 0) throw new ValidationError(issues, "series chart");
@@ -125,7 +136,8 @@ export function seriesModel(series: ClickSeries, title: string, locale: string):
     title: cleanText(typeof title === "string" ? title : ""),
     granularity: series.granularity,
     bars,
-    total: counted.reduce((sum, bar) => sum + (bar.count as number), 0),
+    total: counted.reduce((sum, bar) => sum + (bar.count as number), 0) + (series.unplaced ?? 0),
+    unplaced: series.unplaced ?? 0,
     peak: counted.reduce((most, bar) => Math.max(most, bar.count as number), 0),
     gaps: bars.length - counted.length,
     spread: counted.filter((bar) => !bar.exact).length,

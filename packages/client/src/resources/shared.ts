@@ -87,6 +87,8 @@ export abstract class Resource {
     paramsSchema: P,
     params: unknown,
     options: RequestOptions | undefined,
+    /** Told each page as it arrives. */
+    onPage?: (page: z.output<T>) => void,
   ): PagePromise<z.output<T> extends Page<infer I> ? I : never> {
     type Item = z.output<T> extends Page<infer I> ? I : never;
     // `limit: "large"` is resolved here, once for every list: the account's size (see page-size.ts).
@@ -98,17 +100,22 @@ export abstract class Resource {
       const read = (limit: number | undefined, page: number) => this.core.request({ method: "GET", path, query: { ...query, limit, page } }, schema, options) as Promise<Page<Item>>;
       return new PagePromise<Item>(
         async (page) => {
-          if (typeof query.limit !== "number") return read(undefined, page);
-          // A size the server refuses is read at a smaller one, as if the server capped pages there.
-          const { answer, limit } = await readAtAllowedSize(this.core.account, query.limit, (limit) => read(limit, page));
-          query.limit = limit;
-          if (large) recordPageSize(this.core.account, limit, PagePromise.sizeGiven(answer));
+          const answer = typeof query.limit === "number" ? await this.readAllowed(query, large, (limit) => read(limit, page)) : await read(undefined, page);
+          onPage?.(answer as z.output<T>);
           return answer;
         },
         (query.page as number | undefined) ?? 1,
         this.core.maxPages,
       );
     });
+  }
+
+  /** A page read at `query.limit`, or at a smaller size when the server refuses that one (as if it capped pages there); the size read at is kept for the walk. */
+  private async readAllowed<Item>(query: Record<string, string | number | undefined>, large: boolean, read: (limit: number) => Promise<Page<Item>>): Promise<Page<Item>> {
+    const { answer, limit } = await readAtAllowedSize(this.core.account, query.limit as number, read);
+    query.limit = limit;
+    if (large) recordPageSize(this.core.account, limit, PagePromise.sizeGiven(answer));
+    return answer;
   }
 
   /** Checks a list's parameters before anything is sent: bad ones give a list that rejects with the `ValidationError`. */

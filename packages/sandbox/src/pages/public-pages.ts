@@ -88,7 +88,7 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
     const qr = store.state.qrs.find((candidate) => candidate.code === scan[1]);
     if (!qr) return false;
     if (method !== "HEAD") {
-      recordVisit(qr.stats, visitorOf(request));
+      recordVisit(qr.stats, visitorOf(request), now);
       saveVisit(store);
     }
     if (qr.type === "link") {
@@ -130,7 +130,7 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
     const destination = destinationFor(link, visitor);
     if (method !== "HEAD") {
       store.changingLink(link);
-      recordVisit(link.stats, visitor);
+      recordVisit(link.stats, visitor, now);
       saveVisit(store);
     }
     const safe = escapeHtml(destination);

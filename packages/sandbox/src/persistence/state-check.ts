@@ -1,5 +1,6 @@
 import { isRecord } from "../values";
 import { countMap, type Stats } from "../visits/stats";
+import { isVisitTimes } from "../visits/visit-times";
 import type { State } from "./state";
 
 /**
@@ -33,6 +34,10 @@ function checkStats(value: unknown, path: string): Stats {
   if (stats.sketch !== undefined) {
     expectType(stats.sketch, `${path}.sketch`, "string");
     checked.sketch = stats.sketch as string;
+  }
+  if (stats.times !== undefined) {
+    if (!isVisitTimes(stats.times)) throw new ShapeError(`${path}.times must be pairs of whole numbers [second, visits], seconds rising (found ${describeValue(stats.times)})`);
+    checked.times = stats.times;
   }
   for (const name of COUNT_MAPS) {
     expectType(stats[name], `${path}.${name}`, "object");

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { noteVisitTime } from "./visit-times";
 import type { Visitor } from "./visitor";
 
 /** A map of counts keyed by what visitors send (referrers...): no prototype, so `constructor` or `__proto__` is a key like any other. */
@@ -19,6 +20,8 @@ export interface Stats {
   social: Record<string, number>;
   /** Every visitor id hashed into a bitmap (base64), for the unique count once `visitors` is full. */
   sketch?: string;
+  /** When the visits happened (`visit-times.ts`); absent in data files of earlier versions and for links pushed whole by tests. */
+  times?: number[];
 }
 
 export function emptyStats(): Stats {
@@ -82,8 +85,9 @@ export function uniqueVisitors(stats: Stats): number {
   return Math.max(stats.visitors.length, Math.round(estimate));
 }
 
-export function recordVisit(stats: Stats, visitor: Visitor): void {
+export function recordVisit(stats: Stats, visitor: Visitor, now: number): void {
   stats.clicks += 1;
+  stats.times = noteVisitTime(stats.times, now);
   if (stats.visitors.length < MAX_VISITORS) {
     if (!stats.visitors.includes(visitor.id)) {
       stats.visitors.push(visitor.id);

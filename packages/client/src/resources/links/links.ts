@@ -26,8 +26,36 @@ export type LinkChange =
   | { kind: "created" | "updated"; id: number; shorturl: string; longurl: string; title?: string; description?: string }
   | { kind: "deleted"; id: number };
 
+/** A link's totals as a read showed them (`uniqueClicks` only from its details). */
+export interface LinkTotalsRead {
+  id: number;
+  clicks: number;
+  uniqueClicks?: number;
+}
+
 export class LinksResource extends Resource {
   readonly #watchers = new Set<(change: LinkChange) => void>();
+  readonly #totalsWatchers = new Set<(totals: LinkTotalsRead[]) => void>();
+
+  /**
+   * Calls `watcher` with the totals of the links each list page and each link's details show, as
+   * they arrive (the click history samples them so, with no request of its own); returns the
+   * function that stops it.
+   */
+  watchTotals(watcher: (totals: LinkTotalsRead[]) => void): () => void {
+    this.#totalsWatchers.add(watcher);
+    return () => this.#totalsWatchers.delete(watcher);
+  }
+
+  #tellTotals(totals: LinkTotalsRead[]): void {
+    for (const watcher of this.#totalsWatchers) {
+      try {
+        watcher(totals);
+      } catch {
+        // A watcher's failure is its own: the read it watches has succeeded.
+      }
+    }
+  }
 
   /** Calls `watcher` after each create, update and delete this client makes; returns the function that stops it. */
   watch(watcher: (change: LinkChange) => void): () => void {
@@ -47,13 +75,17 @@ export class LinksResource extends Resource {
 
   /** Links, newest first (`order: "date"`, the default) or most clicked first (`order: "click"`). */
   list(params?: LinkListInput, options?: RequestOptions): PagePromise<Link> {
-    return this.pagedList("links.list", "/api/urls", LinkPage, LinkListSchema, params, options);
+    return this.pagedList("links.list", "/api/urls", LinkPage, LinkListSchema, params, options, (page) => {
+      if (this.#totalsWatchers.size > 0 && page.items.length > 0) this.#tellTotals(page.items.map((link) => ({ id: link.id, clicks: link.clicks })));
+    });
   }
 
   /** One link's details and its statistics. */
   async get(id: number, options?: RequestOptions): Promise<LinkWithStats> {
     const checked = this.id("links.get", id);
-    return this.core.request({ method: "GET", path: `/api/url/${checked}` }, LinkWithStatsSchema, options);
+    const answer = await this.core.request({ method: "GET", path: `/api/url/${checked}` }, LinkWithStatsSchema, options);
+    if (this.#totalsWatchers.size > 0) this.#tellTotals([{ id: checked, clicks: answer.stats.clicks, uniqueClicks: answer.stats.uniqueClicks }]);
+    return answer;
   }
 
   /** Shortens a URL. Never retried once it may have reached the server, so it never makes two links. */

@@ -1,0 +1,21 @@
+export { ClickHistory, calendarPeriod, type ClickHistoryOptions } from "./click-history";
+export { chartSeriesOf } from "./chart-series";
+export type { BucketQuality } from "./query";
+export type { ClickBucket, ClickSeries, UnplacedClickSpan, WindowCount } from "./series";
+export {
+  CLICK_PERIODS,
+  ClickCountSchema,
+  ClickPeriodSchema,
+  GranularitySchema,
+  HourSchema,
+  MinutesSchema,
+  TimeZoneSchema,
+  type ClickPeriod,
+  type LinkTotals,
+  type PeriodQuery,
+  type RateQuery,
+  type SeriesQuery,
+  type TopLinksQuery,
+} from "./schemas";
+export { MemoryClickHistoryStore, stateHolderStore, type ClickHistoryState, type ClickHistoryStore } from "./store";
+export { GRANULARITIES, type Granularity } from "./zone";
