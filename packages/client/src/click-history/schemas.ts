@@ -5,14 +5,15 @@
  */
 import * as z from "zod/v4";
 import { IdSchema, positiveInteger, required } from "../resources/fields";
-import { GRANULARITIES, isKnownTimeZone } from "./zone";
+import { isTimeZone } from "../time-zone";
+import { GRANULARITIES } from "./zone";
 
 export const CLICK_PERIODS = ["day", "week", "month"] as const;
 export type ClickPeriod = (typeof CLICK_PERIODS)[number];
 
 export const TimeZoneSchema = z
   .string(required("must be text"))
-  .refine(isKnownTimeZone, "must be an IANA time zone this system knows, such as Europe/Berlin or UTC")
+  .refine(isTimeZone, "must be an IANA time zone this system knows, such as Europe/Berlin or UTC")
   .describe("IANA time zone the periods are counted in, such as Europe/Berlin (days start at its midnight, with its summer time)");
 
 /** A moment: epoch milliseconds or a Date. */

@@ -23,16 +23,6 @@ interface YearTable {
   changes: Array<{ at: number; offset: number }>;
 }
 
-/** Whether `timeZone` is a zone this system's `Intl` knows. */
-export function isKnownTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export class ZoneClock {
   readonly #format: Intl.DateTimeFormat;
   readonly #years = new Map<number, YearTable>();
