@@ -117,8 +117,8 @@ describe('answer readers agree with zod', () => {
     const client = offlineClient();
     for (const [resource, methods] of Object.entries(calls)) {
       const prototype = Object.getPrototypeOf((client as unknown as Record<string, object>)[resource]);
-      // `links.watch` tells watchers of this client's changes: no request, no answer to read.
-      const names = Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor' && !(resource === 'links' && name === 'watch'));
+      // `links.watch` and `links.watchTotals` tell watchers of this client's changes and reads: no request, no answer to read.
+      const names = Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor' && !(resource === 'links' && (name === 'watch' || name === 'watchTotals')));
       expect(Object.keys(methods).sort()).toEqual(names.sort());
     }
     expect(schemas.map(([name]) => name).filter((name) => name !== 'pieces')).toHaveLength(Object.values(calls).reduce((sum, methods) => sum + Object.keys(methods).length, 0));
