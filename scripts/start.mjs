@@ -77,13 +77,24 @@ if (needsBuild()) {
 }
 
 const require = createRequire(import.meta.url);
-const { startSandbox } = require(join(root, "packages/sandbox/dist/index.js"));
+const { startSandbox, demoWeekVisits } = require(join(root, "packages/sandbox/dist/index.js"));
 const { LinkShortClient } = require(join(root, "packages/client/dist/index.js"));
 
-const sandbox = await startSandbox({ port: Number(values.port), seed: "demo" });
+// The sandbox's clock: the real one, except while the demo's week of visits is replayed.
+let replayingAt;
+const sandbox = await startSandbox({ port: Number(values.port), seed: "demo", now: () => replayingAt ?? Date.now() });
+const replayStarted = Date.now();
+const week = demoWeekVisits(replayStarted);
+for (const visit of week) {
+  replayingAt = visit.at;
+  const answer = await fetch(`${sandbox.baseUrl}/${visit.alias}`, { redirect: "manual", headers: { "CF-IPCountry": visit.country, "user-agent": `demo-visitor-${visit.at % 97}` } });
+  await answer.arrayBuffer();
+}
+replayingAt = undefined;
 console.log(`
 linkshort sandbox (deployed mode) at ${sandbox.baseUrl}
-  open ${sandbox.baseUrl}/ in a browser: the demo account's links and QR codes with their clicks as charts
+  replayed a week of ${week.length} clicks on the demo links in ${((Date.now() - replayStarted) / 1000).toFixed(1)} s (each at its time on the sandbox's clock)
+  open ${sandbox.baseUrl}/ in a browser: the demo account's links and QR codes with their clicks as charts, and each link's last 7 days
   admin API key: ${sandbox.adminKey}
   user API key:  ${sandbox.userKey}
 `);

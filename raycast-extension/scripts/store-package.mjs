@@ -47,8 +47,12 @@ function rewrite(dir) {
   }
 }
 rewrite(join(target, 'src'));
-// The copied client is written in the extension's own style, as the store's prettier check expects.
-execFileSync(process.execPath, [join(dirname(createRequire(import.meta.url).resolve('prettier/package.json')), 'bin/prettier.cjs'), '--write', '--log-level=warn', '--config', join(target, '.prettierrc'), vendor]);
+// The copied client, and files whose import of it got a longer path, are written in the extension's
+// own style, as the store's prettier check expects: by the prettier the package installs, when it
+// does (versions of prettier 3 lay out a long method chain differently), else by this repository's.
+const prettierIn = (folder) => join(dirname(createRequire(join(folder, 'package.json')).resolve('prettier/package.json')), 'bin/prettier.cjs');
+const writeInStyle = (prettier) => execFileSync(process.execPath, [prettier, '--write', '--log-level=warn', '--config', join(target, '.prettierrc'), join(target, 'src')]);
+writeInStyle(prettierIn(here));
 
 const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const clientManifest = JSON.parse(readFileSync(join(here, '../packages/client/package.json'), 'utf8'));
@@ -62,5 +66,6 @@ writeFileSync(join(target, '.gitignore'), 'node_modules\ndist\nraycast-env.d.ts\
 if (flags.includes('--install')) {
   // Its own lockfile, as the store installs it.
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: target, stdio: 'inherit' });
+  writeInStyle(prettierIn(target));
 }
 console.log(`store package written to ${target}${existsSync(join(target, 'package-lock.json')) ? ' (with its lockfile)' : ''}`);

@@ -4,7 +4,8 @@ import { useMemo, useState } from "react";
 import type { IndexedLink } from "@linkshort/client/core";
 import { chooseAccount, getAccounts, getChosenAccount } from "./api/accounts";
 import { getClient } from "./api/client";
-import { chartMarkdown } from "./api/chart";
+import type { Account } from "./api/accounts";
+import { chartMarkdown, weekMarkdown } from "./api/chart";
 import { confirmAndDelete } from "./api/confirm-delete";
 import { statisticsMarkdown, topEntries } from "./api/format";
 import { freshnessLine } from "./api/account-indexes";
@@ -13,11 +14,13 @@ import { AccountDropdown } from "./components/AccountDropdown";
 import { InstallMcpServerAction } from "./components/InstallMcpServerAction";
 import { EditLinkForm, LinkForm } from "./components/LinkForm";
 import { QrForm } from "./components/QrForm";
+import { useClickWeek } from "./hooks/useClickWeek";
 import { useLinkStats } from "./hooks/useLinks";
 import { useLinkIndex, type LinkOrder } from "./hooks/useLinkIndex";
 
-function LinkDetail({ link }: { link: IndexedLink }) {
+function LinkDetail({ account, link }: { account: Account; link: IndexedLink }) {
   const { data, isLoading } = useLinkStats(link.id);
+  const { data: week } = useClickWeek(account, link.id);
   const stats = data?.stats;
   const appearance = environment.appearance;
   const title = link.shorturl.replace(/^https?:\/\//, "");
@@ -26,10 +29,11 @@ function LinkDetail({ link }: { link: IndexedLink }) {
     () => (stats ? chartMarkdown(stats, { title, unit: "clicks", appearance }) : ""),
     [stats, title, appearance],
   );
+  const weekChart = useMemo(() => (week ? `${weekMarkdown(week, { appearance })}\n\n` : ""), [week, appearance]);
   return (
     <List.Item.Detail
       isLoading={isLoading}
-      markdown={`### ${link.title || link.alias}\n\n${link.longurl}\n\n${stats ? `${chart}\n\n${statisticsMarkdown(stats)}` : ""}`}
+      markdown={`### ${link.title || link.alias}\n\n${link.longurl}\n\n${weekChart}${stats ? `${chart}\n\n${statisticsMarkdown(stats)}` : ""}`}
       metadata={
         <List.Item.Detail.Metadata>
           <List.Item.Detail.Metadata.Link title="Short URL" target={link.shorturl} text={link.shorturl} />
@@ -139,7 +143,7 @@ export default function Command() {
             title={link.shorturl.replace(/^https?:\/\//, "")}
             subtitle={showingDetail ? undefined : link.title || link.longurl}
             accessories={[{ text: `${link.clicks}`, icon: Icon.BarChart, tooltip: "Clicks" }]}
-            detail={<LinkDetail link={link} />}
+            detail={<LinkDetail account={account} link={link} />}
             actions={
               <ActionPanel>
                 <ActionPanel.Section>

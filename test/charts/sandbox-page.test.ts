@@ -100,3 +100,51 @@ describe("the sandbox's root page in the real browser", () => {
     expect(await response.text()).toBe("linkshort sandbox\n");
   });
 });
+
+describe("the sandbox's root page draws each link's last 7 days from its visit times", () => {
+  const DAY = 86_400_000;
+  /** Sunday 8 November 2026, 15:00 UTC. */
+  const NOW = Date.UTC(2026, 10, 8, 15);
+  let clock = NOW;
+  let timed: Sandbox;
+  beforeAll(async () => {
+    timed = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 }, now: () => clock });
+  });
+  afterAll(async () => {
+    clock = NOW;
+    await timed.close();
+  });
+
+  it("a column per UTC day as tall as its visits' share of the busiest day, empty days empty, older visits outside; links with no visit times say so", async () => {
+    const response = await fetch(`${timed.baseUrl}/api/url/add`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${timed.userKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: "https://example.com/week", custom: "week-page" }),
+    });
+    const { id } = (await response.json()) as { id: number };
+    const perDay = [1, 0, 3, 2, 5, 0, 4];
+    const visitAt = async (at: number) => {
+      clock = at;
+      await (await fetch(`${timed.baseUrl}/week-page`, { redirect: "manual" })).text();
+    };
+    await visitAt(NOW - 8 * DAY);
+    for (const [index, count] of perDay.entries()) {
+      for (let visit = 0; visit < count; visit += 1) await visitAt(Date.UTC(2026, 10, 2 + index, 10, visit));
+    }
+    clock = NOW;
+
+    const seen = await look(browser, { url: `${timed.baseUrl}/` }, { width: 1280, height: 900 }, "sandbox-root-page-week");
+    const columns = await seen.page.evaluate<Array<{ day: string; count: number; label: string; height: number; plot: number }>>(
+      `[...document.querySelectorAll("#link-${id} .series li")].map((item) => ({ day: item.dataset.day, count: Number(item.dataset.count), label: item.querySelector(".day").textContent, height: item.querySelector(".col").getBoundingClientRect().height, plot: item.querySelector(".plot").getBoundingClientRect().height }))`,
+    );
+    expect(columns.map((column) => [column.day, column.count])).toEqual(perDay.map((count, index) => [`2026-11-0${2 + index}`, count]));
+    expect(columns.map((column) => column.label)).toEqual(["Mon 2", "Tue 3", "Wed 4", "Thu 5", "Fri 6", "Sat 7", "Sun 8"]);
+    for (const column of columns) expect(Math.abs(column.height - (column.plot * column.count) / 5)).toBeLessThanOrEqual(1);
+    expect(await seen.page.textContent(`#link-${id} .series figcaption`)).toBe("Last 7 days (UTC): 15 clicks");
+    // The seeded links' clicks predate visit times: no series is made up for them.
+    const seeded = timed.store.state.links.find((link) => link.alias === "n8n")!;
+    expect(await seen.page.textContent(`#link-${seeded.id} .series-none`)).toBe("No clicks with a time yet: each visit from now on is kept with its time.");
+    expect(seen.errors).toEqual([]);
+    await seen.page.close();
+  }, 60_000);
+});

@@ -8,3 +8,4 @@ export type { DateTieOrder } from "./date-ties";
 export type { OversizedPages } from "./oversized-pages";
 export { emptyStats } from "./visits/stats";
 export { visitsBetween } from "./visits/visit-times";
+export { demoWeekVisits, type ScheduledVisit } from "./seed/demo-week";

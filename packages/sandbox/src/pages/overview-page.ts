@@ -1,7 +1,7 @@
 /**
  * The sandbox's root page for a browser: the demo account's links and QR codes with their clicks,
  * QR images and bar charts, so that a newcomer sees what the demo's round trip did. The bars are
- * plain HTML drawn here from the sandbox's own records (not the client's chart): the sandbox stays
+ * plain HTML drawn here from the sandbox's own records (the week's columns from the visits' times) (not the client's chart): the sandbox stays
  * an independent check of the client. No script runs on the page.
  */
 import type { ServerResponse } from "node:http";
@@ -11,6 +11,7 @@ import type { LinkRecord } from "../routes/link-record";
 import { qrUrl, shortUrl } from "../views/addresses";
 import { uniqueVisitors, type Stats } from "../visits/stats";
 import { escapeHtml } from "./html";
+import { SERIES_STYLE, visitSeries } from "./visit-series";
 
 /** Cards per kind: a sandbox seeded with 100,000 links still answers a small page. */
 const MAX_CARDS = 50;
@@ -59,9 +60,9 @@ function chart(stats: Stats, unit: "clicks" | "scans"): string {
   return `<table class="chart"><tbody>${summary}</tbody>${sections}</table>`;
 }
 
-function linkCard(link: LinkRecord, baseUrl: string): string {
+function linkCard(link: LinkRecord, baseUrl: string, now: number): string {
   const url = shortUrl(link, baseUrl);
-  return `<article class="card" id="link-${link.id}"><h3><a href="${escapeHtml(url)}">${escapeHtml(url.replace(/^https?:\/\//, ""))}</a></h3><p class="long">${escapeHtml(cut(link.url))}</p>${chart(link.stats, "clicks")}</article>`;
+  return `<article class="card" id="link-${link.id}"><h3><a href="${escapeHtml(url)}">${escapeHtml(url.replace(/^https?:\/\//, ""))}</a></h3><p class="long">${escapeHtml(cut(link.url))}</p>${visitSeries(link.stats.times, now, "clicks")}${chart(link.stats, "clicks")}</article>`;
 }
 
 function qrCard(qr: QrRecord, baseUrl: string): string {
@@ -84,10 +85,10 @@ a{color:var(--bar)}.lead,.long,.none,.section,.empty{color:var(--muted)}.long{ma
 .chart .track span{display:block;height:12px;background:var(--bar);border-radius:2px}.chart .track span.unique{background:var(--unique)}
 .chart .track{background:linear-gradient(var(--track),var(--track)) center/100% 12px no-repeat}
 .chart .section{padding-top:10px;font-size:13px}.empty{padding:16px;text-align:center;border:1px dashed var(--line);border-radius:6px;margin:0}
-`;
+${SERIES_STYLE}`;
 
 /** The page for the sandbox's demo account (the first one that is not an administrator). */
-export function overviewPage(response: ServerResponse, store: Store, baseUrl: string): void {
+export function overviewPage(response: ServerResponse, store: Store, baseUrl: string, now: number): void {
   const user = store.state.users.find((candidate) => !candidate.admin);
   const links = user ? store.state.links.filter((link) => link.userId === user.id) : [];
   const qrs = user ? store.state.qrs.filter((qr) => qr.userId === user.id) : [];
@@ -96,9 +97,9 @@ export function overviewPage(response: ServerResponse, store: Store, baseUrl: st
   const qrCards = [...qrs].sort(newestFirst).slice(0, MAX_CARDS);
   const body = [
     `<h1>linkshort sandbox</h1>`,
-    `<p class="lead">Account <strong>${escapeHtml(user?.username ?? "none")}</strong>: its links and QR codes as the sandbox holds them, with their clicks. Reload after a click to see it counted.</p>`,
+    `<p class="lead">Account <strong>${escapeHtml(user?.username ?? "none")}</strong>: its links and QR codes as the sandbox holds them, with their clicks, and each link's clicks per day over the last week. Reload after a click to see it counted.</p>`,
     `<h2>Links <span class="lead">(${shown(linkCards.length, links.length, links.length === 1 ? "link" : "links")})</span></h2>`,
-    linkCards.length > 0 ? `<section class="cards">${linkCards.map((link) => linkCard(link, baseUrl)).join("")}</section>` : `<p class="empty">No links yet</p>`,
+    linkCards.length > 0 ? `<section class="cards">${linkCards.map((link) => linkCard(link, baseUrl, now)).join("")}</section>` : `<p class="empty">No links yet</p>`,
     `<h2>QR codes <span class="lead">(${shown(qrCards.length, qrs.length, qrs.length === 1 ? "QR code" : "QR codes")})</span></h2>`,
     qrCards.length > 0 ? `<section class="cards">${qrCards.map((qr) => qrCard(qr, baseUrl)).join("")}</section>` : `<p class="empty">No QR codes yet</p>`,
   ].join("");
