@@ -173,6 +173,22 @@ describe('LinkShort Trigger: Link Reached Click Rate', () => {
   });
 });
 
+describe('LinkShort Trigger: Fetch Test Event of the click events', () => {
+  it.each([
+    [{ event: 'clickDigest', digestPeriod: 'week' }, 1, /^About \d+ links, read in 1 request a pass: each link is sampled every check/],
+    [{ event: 'linkClickRate' }, 2, /^About \d+ links, read in 1 request a pass/],
+  ])('%j: a sample item that says the resolution on this account, in %i request(s), the state untouched', async (parameters, requests, resolution) => {
+    await start();
+    await createLinks(2);
+    const before = sandbox.requests.length;
+    const { result, staticData } = await poll(credentials, parameters, {}, 'manual');
+    expect(sandbox.requests.length - before).toBe(requests);
+    const [item] = result![0]!;
+    expect(item!.json.resolution).toMatch(resolution);
+    expect(staticData).toEqual({});
+  });
+});
+
 describe('LinkShort Trigger: click events\' settings', () => {
   it.each([
     [{ event: 'clickDigest', digestPeriod: 'year' }, 'UTC', /^Period: must be day, week or month/],

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
-import { calendarPeriod, type ClickHistory } from '@linkshort/client/core';
+import { calendarPeriod, ClickHistory } from '@linkshort/client/core';
 import type { EventParameters, PollChart, PollEvent } from './event';
 import { accountChart } from './digestChart';
-import { isSampledState, samplePoll, sampledFromStart, type SampledState } from './sampling';
+import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, type SampledState } from './sampling';
 import { isTime } from './storedShapes';
 
 /** Most link items one digest emits (the links with the most clicks); the summary says how many more gained clicks. */
@@ -142,8 +142,10 @@ export const clickDigest: PollEvent<DigestState> = {
 	},
 
 	async sample(client, parameters) {
-		const { state, history } = await samplePoll(client, { ...sampledFromStart(), digestedUntil: null }, parameters);
+		// A digest as the event emits it, of the period under way: the node has no history in a test run, so no link has measured clicks yet.
+		const history = new ClickHistory({ account: client.accountId, timeZone: parameters.timeZone });
 		const period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: Math.floor(parameters.now()) });
-		return digestOf(history, { ...state, digestedUntil: null }, period, parameters).items;
+		const { items } = digestOf(history, { ...sampledFromStart(), digestedUntil: null }, period, parameters);
+		return [{ ...items[items.length - 1], ...(await resolutionNotice(client, parameters)) }];
 	},
 };

@@ -3,7 +3,7 @@ import type { ClickHistory, Link, WindowCount } from '@linkshort/client/core';
 import { isoTime } from './clickDigest';
 import type { EventParameters, PollEvent } from './event';
 import { mostClicked, watched } from './reading';
-import { isSampledState, samplePoll, sampledFromStart, type SampledState } from './sampling';
+import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, type SampledState } from './sampling';
 import { isIdList } from './storedShapes';
 import { readWatched } from './tracking';
 
@@ -108,6 +108,6 @@ export const linkClickRate: PollEvent<RateState> = {
 		if (!link) return [];
 		const { minutes, clicks } = parameters.rate;
 		const window: WindowCount = { clicks, quality: 'exact', measuredFrom: Math.floor(parameters.now()) - minutes * 60_000, measuredTo: Math.floor(parameters.now()), uniqueClicks: null, reset: false };
-		return [rateItem(link, { window, usual: parameters.rate.factor === null ? null : clicks / parameters.rate.factor }, parameters, false)];
+		return [{ ...rateItem(link, { window, usual: parameters.rate.factor === null ? null : clicks / parameters.rate.factor }, parameters, false), ...(await resolutionNotice(client, parameters)) }];
 	},
 };

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ClickHistory, stateHolderStore, type ClickHistoryState, type Link, type LinkShortClient } from '@linkshort/client/core';
 import type { EventParameters } from './event';
 import { linkPages } from './reading';
+import { pollsPerPass, SCAN_PAGES_PER_POLL } from './scan';
 import { isId, isRecord, isTime } from './storedShapes';
 import { isTrackedState, pollAccount, pollWatched, trackedFromStart, type TrackedState, type Tracker } from './tracking';
 
@@ -104,3 +105,20 @@ export async function samplePoll<S extends SampledState>(client: LinkShortClient
 
 /** The bytes `state` takes as n8n saves it (JSON). */
 export const storedBytes = (state: IDataObject): number => new TextEncoder().encode(JSON.stringify(state)).length;
+
+/**
+ * What "Fetch Test Event" says of the click events' resolution on this account, from one request:
+ * each link is sampled once a pass, so a digest's period starts and ends within a pass of its
+ * boundaries, and a rate is counted between samples a pass apart.
+ */
+export async function resolutionNotice(client: LinkShortClient, parameters: EventParameters): Promise<IDataObject> {
+	if (parameters.linkIds.length > 0) {
+		const polls = Math.ceil(parameters.linkIds.length / SCAN_PAGES_PER_POLL);
+		return { resolution: `${parameters.linkIds.length} chosen links, read one request each: each is sampled every ${polls === 1 ? 'check' : `${polls} checks`}.` };
+	}
+	const page = await linkPages(client)(1, 'large');
+	const polls = pollsPerPass(page.maxpage);
+	return {
+		resolution: `About ${page.maxpage * page.perpage} links, read in ${page.maxpage} request${page.maxpage === 1 ? '' : 's'} a pass: each link is sampled every ${polls === 1 ? 'check' : `${polls} checks`}, so periods start and end, and rates are counted, to within ${polls === 1 ? 'one check' : `${polls} checks`}.`,
+	};
+}
