@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 import { emptyStats } from '@linkshort/sandbox';
+import { fillLinks } from '../../packages/client/test/fill-links';
 import { poll } from './harness';
 import { clock, client, credentials, sandbox, setClock, start } from './polled-trigger';
 
@@ -33,14 +34,23 @@ class ClockedTrigger {
   async pollAt(at: number, watched: number[]) {
     setClock(at);
     const totals = new Map(watched.map((id) => [id, sandbox.store.state.links.find((link) => link.id === id)!.stats.clicks]));
-    const before = sandbox.requests.length;
+    const marker = sandbox.requests.at(-1);
     const { result, staticData } = await poll(credentials, this.parameters, JSON.parse(JSON.stringify(this.staticData)) as IDataObject, 'trigger', undefined, ZONE);
     this.staticData = JSON.parse(JSON.stringify(staticData ?? {})) as IDataObject;
     const output = result?.[0] ?? [];
-    const polled = { at, items: output.map((item) => item.json), binaries: output.map((item) => item.binary as Polled['binaries'][number]), requests: sandbox.requests.length - before, totals };
+    const polled = { at, items: output.map((item) => item.json), binaries: output.map((item) => item.binary as Polled['binaries'][number]), requests: requestsSince(marker), totals };
     this.polls.push(polled);
     return polled;
   }
+}
+
+/**
+ * API requests served after `marker` (the newest logged before): the log keeps the last hour only,
+ * and the clock moves on by more, so its length alone undercounts. An absent marker left with all
+ * that came before it.
+ */
+function requestsSince(marker: (typeof sandbox.requests)[number] | undefined): number {
+  return sandbox.requests.length - 1 - (marker === undefined ? -1 : sandbox.requests.lastIndexOf(marker));
 }
 
 async function visit(shorturl: string, times: number, at: number) {
@@ -125,6 +135,32 @@ describe('LinkShort Trigger: Click Digest', () => {
     // The reset day never subtracts and says so: Thursday's three clicks came before the reset.
     expect(linkItems.filter((item) => item.id === c!.id).map((item) => [item.clicks, item.reset])).toEqual([[3, false], [3, false], [3, false], [3, true], [3, false], [3, false], [3, false], [3, false]]);
     expect(linkItems.find((item) => item.id === a!.id && item.previousClicks === 3)).toMatchObject({ clicks: 4, changePercent: 33.3, shorturl: a!.shorturl });
+  });
+});
+
+describe('LinkShort Trigger: Click Digest on an account read over several polls', () => {
+  it('waits for a pass begun after the period ended, within 12 requests a poll, and emits the day once with every link\'s clicks', async () => {
+    await start({ maxPageSize: 10 });
+    setClock(MONDAY);
+    fillLinks(sandbox, 150);
+    const ids = sandbox.store.state.links.filter((link) => link.userId === 2).map((link) => link.id);
+    const [first, last] = [sandbox.store.state.links.find((link) => link.id === ids[0])!, sandbox.store.state.links.find((link) => link.id === ids.at(-1))!];
+    const trigger = new ClockedTrigger({ event: 'clickDigest', digestPeriod: 'day', digestHour: 0 });
+    const polls: Polled[] = [];
+    for (let at = MONDAY + 22 * HOUR + 5 * MINUTE; at < MONDAY + DAY + 3 * HOUR; at += 10 * MINUTE) {
+      // Clicks on the oldest and the newest link (the pass's two ends) before Berlin's midnight (23:00 UTC).
+      if (at === MONDAY + 22 * HOUR + 35 * MINUTE) for (const link of [first, last]) link.stats = { ...emptyStats(), clicks: link.stats.clicks + 3 };
+      polls.push(await trigger.pollAt(at, [first.id, last.id]));
+    }
+    expect(Math.max(...polls.map((polled) => polled.requests))).toBeLessThanOrEqual(12);
+    const emittedAt = polls.filter((polled) => polled.items.some((item) => item.kind === 'summary'));
+    expect(emittedAt).toHaveLength(1);
+    const [digest] = emittedAt;
+    // Not at the first poll past midnight: a pass over 16 pages takes two polls, and one begun after midnight must end first.
+    expect(digest!.at).toBeGreaterThan(MONDAY + 23 * HOUR + 5 * MINUTE);
+    expect(digest!.at).toBeLessThanOrEqual(MONDAY + 23 * HOUR + 35 * MINUTE);
+    const linkItems = digest!.items.filter((item) => item.kind === 'link');
+    expect(linkItems.map((item) => [item.id, item.clicks]).sort()).toEqual([[first.id, 3], [last.id, 3]].sort());
   });
 });
 
