@@ -225,6 +225,19 @@ describe('LinkShort Trigger: Fetch Test Event of the click events', () => {
   });
 });
 
+describe('LinkShort Trigger: what the editor says of the click events', () => {
+  it('one hint for each click event, shown in the node\'s view for that event only, saying how often links are sampled', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { LinkShortTrigger } = require('../../nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js') as { LinkShortTrigger: new () => { description: { hints?: Array<{ message: string; displayCondition?: string; location?: string }> } } };
+    const hints = new LinkShortTrigger().description.hints ?? [];
+    expect(hints.map((hint) => hint.displayCondition)).toEqual(['={{ $parameter["event"] === "clickDigest" }}', '={{ $parameter["event"] === "linkClickRate" }}']);
+    for (const hint of hints) {
+      expect(hint.location).toBe('ndv');
+      expect(hint.message).toMatch(/one check per 11,000 links/);
+    }
+  });
+});
+
 describe('LinkShort Trigger: click events\' settings', () => {
   it.each([
     [{ event: 'clickDigest', digestPeriod: 'year' }, 'UTC', /^Period: must be day, week or month/],
