@@ -70,7 +70,7 @@ export const clickHistoryHints: NodeHint[] = [
 	},
 	{
 		message:
-			'A link\'s rate is measured between passes over your links (one check per 11,000 links; one check for chosen links): choose more minutes than a pass takes. Chosen links in Link Names or IDs are read at every check.',
+			'A link\'s rate is measured between passes over your links (one check per 11,000 links; one check for chosen links): choose more minutes than a pass takes. Chosen links in Link Names or IDs are read at every check; "Fetch Test Event" says how long a pass takes on this account.',
 		type: 'info',
 		location: 'ndv',
 		whenToDisplay: 'always',
