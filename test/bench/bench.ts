@@ -18,6 +18,7 @@ import { measureLinkIndex } from './link-index';
 import { measureMcp } from './mcp';
 import { measureSandbox } from './sandbox';
 import { measureBulkImports, measureTriggers } from './triggers';
+import { measureClickEvents } from './click-events';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -409,6 +410,7 @@ async function main() {
     ['charts', async () => void rows.push(...(await import('./charts')).measureCharts())],
     ['triggers', async () => void rows.push(...(await measureTriggers()))],
     ['bulk-imports', async () => void rows.push(...(await measureBulkImports()))],
+    ['click-events', async () => void rows.push(...(await measureClickEvents()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

@@ -1,5 +1,5 @@
 // The used-by workflows in a real n8n: workflows 1 and 3 through `n8n import:workflow` + `n8n
-// execute`; workflow 2 activated under `n8n start`, with clicks driven through the sandbox's short
+// execute`; workflows 2 and 4 (the weekly click digest) activated under `n8n start`, with clicks driven through the sandbox's short
 // URLs until the threshold is crossed; the webhook of workflow 1; the credential test; and n8n's
 // own MCP Client node against `linkshort-mcp --http` (mcp-client.mjs).
 // Ends with "n8n e2e: N passed, N failed".
@@ -52,6 +52,9 @@ async function main() {
       report: exampleWorkflow('weekly-link-report.json', (workflow) => {
         nodeNamed(workflow, 'Send the report').parameters.url = `${catcher.url}/report`;
       }),
+      digest: exampleWorkflow('weekly-click-digest-to-slack.json', (workflow) => {
+        nodeNamed(workflow, 'Post to Slack').parameters.url = `${catcher.url}/digest`;
+      }),
     };
     const importWorkflow = async (workflow, key = workflow.id) => {
       const file = join(userFolder, `${key}.json`);
@@ -90,18 +93,30 @@ async function main() {
       body: JSON.stringify({ url: 'https://n8n.io/integrations/', custom: 'alert-me' }),
     }).then((response) => response.json());
 
-    for (const key of ['alert', 'form']) {
+    for (const key of ['alert', 'form', 'digest']) {
       const published = await n8nCli(userFolder, port, ['publish:workflow', `--id=${workflows[key].id}`]);
       assert(published.code === 0, `publish:workflow ${key} failed: ${published.stderr}${published.stdout}`);
     }
     const pollsOf = () => sandbox.requests.filter((request) => request.path === '/api/urls' && request.query.includes('order=click')).length;
     const pollsBeforeStart = pollsOf();
+    // Only the digest's trigger lists links by date: its sampling pass over every link.
+    const digestPassesOf = () => sandbox.requests.filter((request) => request.path === '/api/urls' && request.query.includes('order=date')).length;
+    const digestPassesBeforeStart = digestPassesOf();
     n8n = await startN8n(userFolder, port);
 
     await check('workflow 2 activates: the trigger records its baseline on activation', async () => {
       await waitFor('the baseline poll', () => pollsOf() > pollsBeforeStart, 60_000).catch((error) => {
         throw new Error(`${error.message}; n8n said: ${n8n.output().slice(-3000)}`);
       });
+    });
+
+    await check('workflow 4 "Weekly click digest to Slack" activates: its trigger samples every link on activation and posts nothing before its week ends', async () => {
+      await waitFor('the digest trigger\'s first pass', () => digestPassesOf() > digestPassesBeforeStart, 60_000).catch((error) => {
+        throw new Error(`${error.message}; n8n said: ${n8n.output().slice(-3000)}`);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const troubles = n8n.output().split('\n').filter((line) => /Weekly click digest/.test(line) && /problem|error|fail/i.test(line));
+      assert(troubles.length === 0, `n8n reported trouble with the digest: ${troubles.join('\n')}`);
     });
 
     await check(`workflow 2 "Alert Slack" posts exactly one message naming the link once real clicks cross ${THRESHOLD}`, async () => {
@@ -115,6 +130,11 @@ async function main() {
       const sent = catcher.messages.filter((message) => message.path === '/slack');
       assert(sent.length === 1, `expected exactly one message, got ${JSON.stringify(sent)}`);
       assert(sent[0].body.text.includes(alertLink.shorturl) && sent[0].body.text.includes(`passed ${THRESHOLD} clicks`), sent[0].body.text);
+    });
+
+    await check('workflow 4 posted no digest (its first week has not ended)', async () => {
+      const sent = catcher.messages.filter((message) => message.path === '/digest');
+      assert(sent.length === 0, `the digest posted ${JSON.stringify(sent)}`);
     });
 
     await check('workflow 1 answers its production webhook with the short URL', async () => {

@@ -150,7 +150,7 @@ export async function executeNode(
   credentials: Credentials,
   parameters: INodeParameters,
   input: INodeExecutionData[] = [{ json: {} }],
-  options: { continueOnFail?: boolean; onParameterRead?: (name: string) => void; typeVersion?: number; timezone?: string } = {},
+  options: { continueOnFail?: boolean; onParameterRead?: (name: string) => void; typeVersion?: number; timezone?: string; staticData?: IDataObject } = {},
 ): Promise<INodeExecutionData[]> {
   const { workflow, node } = workflowWith(NODE_TYPE, parameters, options);
   const mode: WorkflowExecuteMode = 'manual';

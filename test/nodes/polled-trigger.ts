@@ -29,6 +29,13 @@ export async function start(options: { maxPageSize?: number; oversizedPages?: Ov
   client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
 }
 
+/** The host's and the sandbox's clock now (epoch ms). */
+export const clock = () => realNow() + hostOffset;
+/** Sets the host's and the sandbox's clock to `at` (epoch ms); it runs on from there. */
+export function setClock(at: number) {
+  hostOffset = at - realNow();
+}
+
 beforeEach(() => {
   hostOffset = 0;
   jest.spyOn(Date, 'now').mockImplementation(() => realNow() + hostOffset);

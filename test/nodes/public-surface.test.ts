@@ -29,7 +29,7 @@ const OPERATIONS_BY_RESOURCE = {
 	user: ['create', 'delete', 'get', 'getLoginLink', 'getMany'],
 };
 
-const TRIGGER_EVENTS = ['linkClickThreshold', 'newLink', 'newLinkClicks', 'newQrCode', 'newQrScans'];
+const TRIGGER_EVENTS = ['clickDigest', 'linkClickRate', 'linkClickThreshold', 'newLink', 'newLinkClicks', 'newQrCode', 'newQrScans'];
 
 const n8nField = (JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { n8n: { credentials: string[]; nodes: string[] } }).n8n;
 

@@ -13,8 +13,10 @@ import { toNodeError } from '../shared/errors';
 import { linkShortApiTest } from '../shared/credentialTest';
 import { withDateOffsets } from '../shared/outputDates';
 import { triggerProperties } from './description';
+import { clickHistoryHints } from './clickHistoryDescription';
+import { clickEventParameters } from './clickParameters';
 import { EVENT_NAMES, EVENTS, type EventName } from './events';
-import type { EventParameters, PollEvent } from './events/event';
+import type { EventParameters, PollChart, PollEvent } from './events/event';
 import { STOPPED, unlessStopped } from './events/pageReader';
 
 /** How versions before the client's account rule recorded the account: a digest alone. */
@@ -89,9 +91,14 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 	if (!event) throw new NodeOperationError(this.getNode(), `Event: "${eventName}" is not a known event`);
 	const client = await linkShortClient(this, this.getMode() === 'manual' ? undefined : requestsEndBy);
 	const timeZone = this.getTimezone();
-	const emit = (items: IDataObject[]) => (items.length > 0 ? [this.helpers.returnJsonArray(withDateOffsets(items, timeZone))] : null);
+	const emit = async (items: IDataObject[], charts: PollChart[] = []) => {
+		if (items.length === 0) return null;
+		const output = this.helpers.returnJsonArray(withDateOffsets(items, timeZone));
+		for (const chart of charts) output[chart.item]!.binary = { chart: await this.helpers.prepareBinaryData(Buffer.from(chart.png), chart.fileName, 'image/png') };
+		return [output];
+	};
 
-	if (this.getMode() === 'manual') return emit(await event.sample(client, parameters));
+	if (this.getMode() === 'manual') return await emit(await event.sample(client, parameters));
 	if (parameters.now() >= requestsEndBy) {
 		this.logger.warn(`LinkShort Trigger "${this.getNode().name}": n8n gives this poll too little time to read anything; it stops and the next poll goes on`);
 		return null;
@@ -154,7 +161,7 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 		staticData.account = account;
 		staticData.state = outcome.state;
 		staticData.generation = generation + 1;
-		return emit(outcome.items);
+		return await emit(outcome.items, outcome.charts);
 	} finally {
 		if ((staticData.lease as Lease | undefined)?.token === token) delete staticData.lease;
 	}
@@ -176,6 +183,7 @@ export class LinkShortTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'linkShortApi', required: true, testedBy: 'linkShortApiTest' }],
 		properties: triggerProperties,
+		hints: clickHistoryHints,
 	};
 
 	methods = {
@@ -200,7 +208,7 @@ export class LinkShortTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const eventName = this.getNodeParameter('event') as EventName;
-		const watchesLinks = eventName === 'linkClickThreshold' || eventName === 'newLinkClicks';
+		const watchesLinks = eventName === 'linkClickThreshold' || eventName === 'newLinkClicks' || eventName === 'linkClickRate';
 		const linkIds = watchesLinks ? parseLinkIds(this.getNodeParameter('linkIds', [])) : [];
 		if (!linkIds) throw new NodeOperationError(this.getNode(), 'Link Names or IDs: must be link IDs (whole numbers), chosen from the list or separated by commas');
 		const wholeAtLeastOne = (name: string, label: string, fallback: number) => {
@@ -215,6 +223,7 @@ export class LinkShortTrigger implements INodeType {
 				: eventName === 'newQrScans'
 					? wholeAtLeastOne('minimumNewScans', 'Minimum New Scans', 1)
 					: 1;
+		const clickEvents = clickEventParameters(this, eventName);
 		const now = () => Date.now();
 		const startedAt = now();
 		// n8n's durable scheduler abandons a poll past its timeout; n8n 2.41 says how long this one may take.
@@ -225,6 +234,7 @@ export class LinkShortTrigger implements INodeType {
 				threshold,
 				linkIds,
 				minimumNew,
+				...clickEvents,
 				now,
 				timeUp: () => now() - startedAt >= budgetMs / 2,
 				log,

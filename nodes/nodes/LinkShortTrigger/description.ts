@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { EVENT_NAMES, type EventName } from './events';
+import { clickHistoryProperties } from './clickHistoryDescription';
 
 /** An event as the Event list and n8n's node creator show it: one name in both places. */
 const eventOption = (value: EventName, description: string) => ({ name: EVENT_NAMES[value], value, action: EVENT_NAMES[value], description });
@@ -14,6 +15,10 @@ const EVENT_NOTICES: Record<EventName, string> = {
 		'The first check only records each link\'s clicks and starts nothing. On an account with more than about 1,000 links, new clicks can take several checks to arrive, unless you choose the links to watch in Link Names or IDs.',
 	newQrScans:
 		'The first check only records each QR code\'s scans and starts nothing. On an account with more than about 1,000 QR codes, new scans can take several checks to arrive.',
+	clickDigest:
+		'The first check only records each link\'s clicks and starts nothing, so the first digest covers only the rest of its period. Each digest arrives at the chosen hour after its period ends, or at the first check after that.',
+	linkClickRate:
+		'The first check only records each link\'s clicks and starts nothing. Each link starts the workflow once when it reaches the rate, and again only after its rate has fallen back.',
 };
 
 const notices: INodeProperties[] = (Object.keys(EVENT_NOTICES) as EventName[]).map((event) => ({
@@ -37,6 +42,8 @@ export const triggerProperties: INodeProperties[] = [
 			eventOption('newLink', 'A short link was created'),
 			eventOption('newQrCode', 'A QR code was created'),
 			eventOption('newQrScans', 'A QR code\'s scans grew since the last check'),
+			eventOption('clickDigest', 'Each day, week or month: clicks per link against the period before, with a chart'),
+			eventOption('linkClickRate', 'A link got many clicks within a few minutes (once per rise)'),
 		],
 		default: 'newLink',
 	},
@@ -56,7 +63,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getLinks' },
 		default: [],
-		displayOptions: { show: { event: ['linkClickThreshold', 'newLinkClicks'] } },
+		displayOptions: { show: { event: ['linkClickThreshold', 'newLinkClicks', 'linkClickRate'] } },
 		description:
 			'Watch only these links; all links when empty. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
@@ -78,4 +85,5 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: { show: { event: ['newQrScans'] } },
 		description: 'Emit a QR code only once it has been scanned at least this many times since it was last emitted',
 	},
+	...clickHistoryProperties,
 ];

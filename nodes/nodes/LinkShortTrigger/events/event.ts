@@ -7,6 +7,12 @@ export interface EventParameters {
 	linkIds: number[];
 	/** Emit a link or QR code only once its clicks or scans grew by at least this much. */
 	minimumNew: number;
+	/** The workflow's time zone (IANA), checked: the digest's periods and hours are counted in it. */
+	timeZone: string;
+	/** Click Digest: the calendar period each digest covers, and the hour (0-23) it is sent after the period ends. */
+	digest: { period: 'day' | 'week' | 'month'; hour: number };
+	/** Click Rate: at least `clicks` within the last `minutes`; with `factor`, also that many times the link's rate of the day before. */
+	rate: { clicks: number; minutes: number; factor: number | null };
 	/** The n8n host's clock (milliseconds), never the server's. */
 	now: () => number;
 	/** Whether the poll has used its time and must send no more requests (it returns what it has). */
@@ -21,6 +27,13 @@ export interface PollEvent<State extends IDataObject> {
 	isState(value: unknown): value is State;
 	baseline(client: LinkShortClient, parameters: EventParameters): Promise<State>;
 	/** Reads the server and returns what is new since `state`, and the next state; never changes `state`. */
-	poll(client: LinkShortClient, state: State, parameters: EventParameters): Promise<{ items: IDataObject[]; state: State }>;
+	poll(client: LinkShortClient, state: State, parameters: EventParameters): Promise<{ items: IDataObject[]; state: State; charts?: PollChart[] }>;
 	sample(client: LinkShortClient, parameters: EventParameters): Promise<IDataObject[]>;
+}
+
+/** A PNG an event attaches to one of its items (by index), as the item's `chart` binary. */
+export interface PollChart {
+	item: number;
+	png: Uint8Array;
+	fileName: string;
 }

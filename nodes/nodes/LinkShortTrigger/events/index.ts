@@ -1,8 +1,10 @@
+import { clickDigest } from './clickDigest';
+import { linkClickRate } from './clickRate';
 import { linkClickThreshold } from './clickThreshold';
 import { newLinkClicks, newQrScans } from './counts';
 import { newLink, newQrCode } from './newItems';
 
-export const EVENTS = { newLink, newQrCode, linkClickThreshold, newLinkClicks, newQrScans } as const;
+export const EVENTS = { newLink, newQrCode, linkClickThreshold, newLinkClicks, newQrScans, clickDigest, linkClickRate } as const;
 export type EventName = keyof typeof EVENTS;
 
 /** What each event is called where a person sees it (the node's subtitle, the node creator). */
@@ -12,5 +14,7 @@ export const EVENT_NAMES: Record<EventName, string> = {
 	linkClickThreshold: 'Link Reached Click Threshold',
 	newLinkClicks: 'Link Received Clicks',
 	newQrScans: 'QR Code Scanned',
+	clickDigest: 'Click Digest',
+	linkClickRate: 'Link Reached Click Rate',
 };
 

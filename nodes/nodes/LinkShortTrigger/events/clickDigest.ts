@@ -1,0 +1,151 @@
+import type { IDataObject } from 'n8n-workflow';
+import { calendarPeriod, ClickHistory } from '@linkshort/client/core';
+import type { EventParameters, PollChart, PollEvent } from './event';
+import { accountChart } from './digestChart';
+import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, type SampledState } from './sampling';
+import { isTime } from './storedShapes';
+
+/** Most link items one digest emits (the links with the most clicks); the summary says how many more gained clicks. */
+export const DIGEST_LINKS = 1000;
+/** Most periods one poll catches up on after a long stop (older ones are logged as skipped). */
+const CATCH_UP_PERIODS = 31;
+
+/**
+ * What the digest keeps beside the sampling: the end of the last period digested. A period is
+ * digested once, at the first poll at or after its due time (the chosen hour after it ends) that
+ * follows a complete pass started after its end, so that every link was sampled past it: a
+ * missed poll or a restart makes it late, never lost or repeated.
+ */
+export interface DigestState extends SampledState {
+	digestedUntil: number | null;
+}
+
+interface Period {
+	start: number;
+	end: number;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The local hour of `at` in `timeZone` (0-23). */
+function localHour(at: number, timeZone: string): number {
+	return Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', hourCycle: 'h23' }).format(at));
+}
+
+/** When the digest of a period ending at `end` (a local midnight) is due: `hour` o'clock that day, local time. */
+export function dueAt(end: number, hour: number, timeZone: string): number {
+	let at = end + hour * HOUR_MS;
+	// Summer time moves the clock an hour on some days: step to the hour the clock shows.
+	for (let step = 0; step < 2 && localHour(at, timeZone) !== hour; step += 1) at -= (((localHour(at, timeZone) - hour + 36) % 24) - 12) * HOUR_MS;
+	return at;
+}
+
+/** "Mon 25 Nov 00:10" in `timeZone`. */
+export const localTime = (at: number, timeZone: string): string =>
+	new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at).replace(',', '');
+
+/** A moment as the items give it (ISO 8601, UTC). */
+export const isoTime = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());
+
+const percentChange = (now: number, before: number | null) => (before === null || before === 0 ? null : Math.round(((now - before) / before) * 1000) / 10);
+
+/** The items of one period: a link item per link that gained clicks (most first), then the summary with its chart. */
+function digestOf(history: ClickHistory, state: DigestState, period: Period, parameters: EventParameters): { items: IDataObject[]; chart: Uint8Array } {
+	const { timeZone } = parameters;
+	const kind = parameters.digest.period;
+	const before = calendarPeriod({ period: kind, timeZone, at: period.start - 1 });
+	const ranked = history.top({ start: period.start, end: period.end, timeZone, limit: DIGEST_LINKS, granularity: kind === 'day' ? 'hour' : 'day' });
+	const items: IDataObject[] = [];
+	let previousTotal: number | null = null;
+	for (const entry of ranked.links) {
+		const previous = history.series({ linkId: entry.linkId, start: before.start, end: before.end, granularity: kind, timeZone }).total;
+		if (previous !== null) previousTotal = (previousTotal ?? 0) + previous;
+		const [shorturl, title] = state.labels[String(entry.linkId)] ?? [null, null];
+		items.push({
+			kind: 'link',
+			id: entry.linkId,
+			shorturl,
+			title,
+			clicks: entry.clicks,
+			uniqueClicks: entry.uniqueClicks,
+			previousClicks: previous,
+			changePercent: percentChange(entry.clicks!, previous),
+			quality: entry.quality,
+			sampledFrom: isoTime(entry.measuredFrom),
+			sampledTo: isoTime(entry.measuredTo),
+			reset: entry.reset,
+		});
+	}
+	const clicks = items.reduce((sum, item) => sum + (item.clicks as number), 0);
+	const sampledFrom = Math.min(...ranked.links.map((entry) => entry.measuredFrom).filter(isTime));
+	const sampledTo = Math.max(...ranked.links.map((entry) => entry.measuredTo).filter(isTime));
+	const measured = Number.isFinite(sampledFrom) && Number.isFinite(sampledTo);
+	const span = measured ? `from about ${localTime(sampledFrom, timeZone)} to about ${localTime(sampledTo, timeZone)}` : `from ${localTime(period.start, timeZone)} to ${localTime(period.end, timeZone)}`;
+	const granularity = kind === 'day' ? 'hour' : 'day';
+	const anyLink = ranked.links[0]?.linkId ?? state.sampledLink ?? 1;
+	const sampled = history.series({ linkId: anyLink, start: period.start, end: period.end, granularity, timeZone });
+	const chart = accountChart(ranked.links.map((entry) => entry.series!), sampled, granularity, timeZone, `Clicks ${span}`);
+	items.push({
+		kind: 'summary',
+		period: kind,
+		periodStart: isoTime(period.start),
+		periodEnd: isoTime(period.end),
+		sampledFrom: measured ? isoTime(sampledFrom) : null,
+		sampledTo: measured ? isoTime(sampledTo) : null,
+		timeZone,
+		clicks,
+		previousClicks: previousTotal,
+		changePercent: percentChange(clicks, previousTotal),
+		links: items.length,
+		linksShownAtMost: DIGEST_LINKS,
+		chartDescription: chart.description,
+		summary:
+			items.length === 0
+				? `No link gained clicks this ${kind} (${span}).`
+				: `${clicks} click${clicks === 1 ? '' : 's'} on ${items.length} link${items.length === 1 ? '' : 's'} this ${kind} (${span})${previousTotal === null ? '' : `, ${previousTotal} the ${kind} before`}.`,
+	});
+	return { items, chart: chart.png() };
+}
+
+function duePeriods(state: DigestState, parameters: EventParameters): Period[] {
+	const now = Math.floor(parameters.now());
+	const due: Period[] = [];
+	let period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: state.digestedUntil! });
+	while (dueAt(period.end, parameters.digest.hour, parameters.timeZone) <= now && (state.completePassStartedAt ?? 0) >= period.end) {
+		due.push(period);
+		period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: period.end });
+	}
+	if (due.length > CATCH_UP_PERIODS) parameters.log(`${due.length - CATCH_UP_PERIODS} older digests were missed while the workflow was not running; the latest ${CATCH_UP_PERIODS} are sent`);
+	return due.slice(-CATCH_UP_PERIODS);
+}
+
+export const clickDigest: PollEvent<DigestState> = {
+	isState: (value): value is DigestState => isSampledState(value) && (value.digestedUntil === null || isTime(value.digestedUntil)),
+
+	async baseline(client, parameters) {
+		return (await this.poll(client, { ...sampledFromStart(), digestedUntil: null }, parameters)).state;
+	},
+
+	async poll(client, stored, parameters) {
+		const { state, history } = await samplePoll(client, stored, parameters);
+		// The first digest is of the period under way when sampling began: nothing before it was sampled.
+		if (state.digestedUntil === null) state.digestedUntil = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: Math.floor(parameters.now()) }).start;
+		const items: IDataObject[] = [];
+		const charts: PollChart[] = [];
+		for (const period of duePeriods(state, parameters)) {
+			const digest = digestOf(history, state, period, parameters);
+			items.push(...digest.items);
+			charts.push({ item: items.length - 1, png: digest.chart, fileName: `clicks-${new Date(period.start).toISOString().slice(0, 10)}.png` });
+			state.digestedUntil = period.end;
+		}
+		return { items, state, charts };
+	},
+
+	async sample(client, parameters) {
+		// A digest as the event emits it, of the period under way: the node has no history in a test run, so no link has measured clicks yet.
+		const history = new ClickHistory({ account: client.accountId, timeZone: parameters.timeZone });
+		const period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: Math.floor(parameters.now()) });
+		const { items } = digestOf(history, { ...sampledFromStart(), digestedUntil: null }, period, parameters);
+		return [{ ...items[items.length - 1], ...(await resolutionNotice(client, parameters)) }];
+	},
+};

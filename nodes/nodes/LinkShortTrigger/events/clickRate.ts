@@ -1,0 +1,113 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { ClickHistory, Link, WindowCount } from '@linkshort/client/core';
+import { isoTime } from './clickDigest';
+import type { EventParameters, PollEvent } from './event';
+import { mostClicked, watched } from './reading';
+import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, type SampledState } from './sampling';
+import { isIdList } from './storedShapes';
+import { readWatched } from './tracking';
+
+/** The rise is measured against the link's clicks of this long before the window. */
+const USUAL_MINUTES = 24 * 60;
+
+/**
+ * What the rate event keeps beside the sampling: the links now at or above the rate (each fires
+ * once) and those that fired and have since fallen back (a second rise says so), as the
+ * threshold event does for crossings; `rateKey` is the settings they were found under (new
+ * settings start them anew, the history stays).
+ */
+export interface RateState extends SampledState {
+	rateAbove: number[];
+	rateFellBack: number[];
+	rateKey: string;
+}
+
+interface Measured {
+	window: WindowCount;
+	/** The link's usual clicks in a window of the same length, from the day before it; null when that is not known. */
+	usual: number | null;
+}
+
+const settingsKey = (parameters: EventParameters) => JSON.stringify(parameters.rate);
+
+function measure(history: ClickHistory, linkId: number, parameters: EventParameters): Measured {
+	const { minutes, factor } = parameters.rate;
+	const at = Math.floor(parameters.now());
+	const window = history.recent({ linkId, minutes, at });
+	if (factor === null) return { window, usual: null };
+	const before = history.recent({ linkId, minutes: USUAL_MINUTES, at: window.measuredFrom ?? at - minutes * 60_000 });
+	const span = before.measuredFrom === null || before.measuredTo === null ? 0 : before.measuredTo - before.measuredFrom;
+	// A usual rate needs at least a window's length of samples before the window.
+	return { window, usual: before.clicks === null || span < minutes * 60_000 ? null : (before.clicks * minutes * 60_000) / span };
+}
+
+function reached({ window, usual }: Measured, parameters: EventParameters): boolean | undefined {
+	if (window.clicks === null) return undefined;
+	const { clicks, factor } = parameters.rate;
+	if (window.clicks < clicks) return false;
+	if (factor === null) return true;
+	return usual === null ? undefined : window.clicks >= factor * usual;
+}
+
+const rateItem = (link: Link, measured: Measured, parameters: EventParameters, again: boolean): IDataObject => {
+	const { clicks, minutes, factor } = parameters.rate;
+	const usual = measured.usual === null ? null : Math.round(measured.usual * 10) / 10;
+	return {
+		...link,
+		clicksInWindow: measured.window.clicks,
+		minutes,
+		minimumClicks: clicks,
+		factor,
+		usualClicksInWindow: usual,
+		windowSampledFrom: isoTime(measured.window.measuredFrom),
+		windowSampledTo: isoTime(measured.window.measuredTo),
+		quality: measured.window.quality,
+		reachedAgain: again,
+		summary: `${link.shorturl} got ${measured.window.clicks} click${measured.window.clicks === 1 ? '' : 's'} in the last ${minutes} minute${minutes === 1 ? '' : 's'}${factor === null ? '' : `, ${factor} times its usual ${usual}`}${again ? ' (again, after falling back)' : ''} -> ${link.longurl}`,
+	};
+};
+
+const without = (ids: number[], id: number) => ids.filter((other) => other !== id);
+
+export const linkClickRate: PollEvent<RateState> = {
+	isState: (value): value is RateState => isSampledState(value) && isIdList(value.rateAbove) && isIdList(value.rateFellBack) && typeof value.rateKey === 'string',
+
+	async baseline(client, parameters) {
+		return (await this.poll(client, { ...sampledFromStart(), rateAbove: [], rateFellBack: [], rateKey: settingsKey(parameters) }, parameters)).state;
+	},
+
+	async poll(client, stored, parameters) {
+		const sameSettings = stored.rateKey === settingsKey(parameters);
+		const emitting = stored.baselineRead && sameSettings;
+		const { state, history, read } = await samplePoll(client, sameSettings ? stored : { ...stored, rateAbove: [], rateFellBack: [], rateKey: settingsKey(parameters) }, parameters);
+		const items: IDataObject[] = [];
+		for (const link of read.filter(watched(parameters))) {
+			const measured = measure(history, link.id, parameters);
+			const now = reached(measured, parameters);
+			if (now === undefined) continue;
+			const wasAbove = state.rateAbove.includes(link.id);
+			if (now && !wasAbove) {
+				const again = state.rateFellBack.includes(link.id);
+				state.rateAbove.push(link.id);
+				state.rateFellBack = without(state.rateFellBack, link.id);
+				if (emitting) items.push(rateItem(link, measured, parameters, again));
+			} else if (!now && wasAbove) {
+				state.rateAbove = without(state.rateAbove, link.id);
+				state.rateFellBack.push(link.id);
+			}
+		}
+		// Deleted links leave both lists (a link that fired had clicks, so its label goes with it).
+		const kept = (id: number) => String(id) in state.labels;
+		state.rateAbove = state.rateAbove.filter(kept);
+		state.rateFellBack = state.rateFellBack.filter(kept);
+		return { items, state };
+	},
+
+	async sample(client, parameters) {
+		const link = parameters.linkIds.length > 0 ? await readWatched(client, parameters.linkIds[0]!) : (await mostClicked(client)).items[0];
+		if (!link) return [];
+		const { minutes, clicks } = parameters.rate;
+		const window: WindowCount = { clicks, quality: 'exact', measuredFrom: Math.floor(parameters.now()) - minutes * 60_000, measuredTo: Math.floor(parameters.now()), uniqueClicks: null, reset: false };
+		return [{ ...rateItem(link, { window, usual: parameters.rate.factor === null ? null : clicks / parameters.rate.factor }, parameters, false), ...(await resolutionNotice(client, parameters)) }];
+	},
+};

@@ -1,0 +1,124 @@
+import type { IDataObject } from 'n8n-workflow';
+import { ClickHistory, stateHolderStore, type ClickHistoryState, type Link, type LinkShortClient } from '@linkshort/client/core';
+import type { EventParameters } from './event';
+import { linkPages } from './reading';
+import { pollsPerPass, SCAN_PAGES_PER_POLL } from './scan';
+import { isId, isRecord, isTime } from './storedShapes';
+import { isTrackedState, pollAccount, pollWatched, trackedFromStart, type TrackedState, type Tracker } from './tracking';
+
+/**
+ * A pause this long with no poll is a gap (nothing was running): the clicks gained across it are
+ * the period's, in no hour. Longer than n8n's longest usual poll interval (an hour), so that a
+ * missed poll or two is not a gap.
+ */
+export const GAP_AFTER_MS = 3 * 3_600_000;
+/** Characters of a title kept for the digest's items. */
+const TITLE_CHARS = 80;
+
+/**
+ * What the click events keep: the click history (the client's recorder, its state as stored),
+ * where the scan of the account stands, when the pass under way and the last complete one started
+ * (a digest waits for a pass that started after its period ended: every link sampled past the
+ * end), and the short URL and title of each link with clicks (for the digest's items; links with
+ * no clicks cost nothing here).
+ */
+export interface SampledState extends TrackedState {
+	history: ClickHistoryState | null;
+	passStartedAt: number | null;
+	completePassStartedAt: number | null;
+	labels: Record<string, [string, string]>;
+	/** A link read lately, clicked or not: where the account was sampled when no link gained clicks. */
+	sampledLink: number | null;
+}
+
+export const sampledFromStart = (): SampledState => ({ ...trackedFromStart(), history: null, passStartedAt: null, completePassStartedAt: null, labels: {}, sampledLink: null });
+
+const isLabels = (value: unknown): value is Record<string, [string, string]> =>
+	isRecord(value) && Object.values(value).every((entry) => Array.isArray(entry) && entry.length === 2 && entry.every((text) => typeof text === 'string'));
+const isTimeOrNull = (value: unknown) => value === null || isTime(value);
+
+export const isSampledState = (value: unknown): value is SampledState =>
+	isRecord(value) && isTrackedState(value) && (value.history === null || isRecord(value.history)) && isTimeOrNull(value.passStartedAt) && isTimeOrNull(value.completePassStartedAt) && isLabels(value.labels) && (value.sampledLink === null || isId(value.sampledLink));
+
+export interface SampledPoll<S extends SampledState> {
+	state: S;
+	history: ClickHistory;
+	/** The links this poll read (each sampled at the poll's time). */
+	read: Link[];
+}
+
+/**
+ * One poll's sampling: the share of the current pass over the account (or a round of the watched
+ * links) that the other link events read, each page's totals recorded by the click history as it
+ * arrives (`observe`: no request of its own), the history then kept in the state through
+ * `stateHolderStore`. A damaged or other account's history starts empty (with a log line).
+ */
+export async function samplePoll<S extends SampledState>(client: LinkShortClient, state: S, parameters: EventParameters): Promise<SampledPoll<S>> {
+	let stored: unknown = state.history;
+	const history = new ClickHistory({
+		account: client.accountId,
+		store: stateHolderStore({ get: () => stored, set: (next) => void (stored = next) }),
+		timeZone: parameters.timeZone,
+		gapAfterMs: GAP_AFTER_MS,
+		saveEveryMs: Number.MAX_SAFE_INTEGER,
+		// Samples are whole milliseconds (a host clock may give fractions).
+		now: () => Math.floor(parameters.now()),
+		warn: parameters.log,
+	});
+	await history.load();
+	const read: Link[] = [];
+	let visited = 0;
+	const tracker: Tracker<Link, S> = {
+		observe(into, link) {
+			read.push(link);
+			visited += 1;
+			if (link.clicks > 0) into.labels[String(link.id)] = [link.shorturl, (link.title ?? '').slice(0, TITLE_CHARS)];
+			else delete into.labels[String(link.id)];
+			return undefined;
+		},
+		trackedIds: (from) => Object.keys(from.labels).map(Number),
+		forget(from, id) {
+			visited += 1;
+			delete from.labels[String(id)];
+			history.forget(id);
+		},
+		missing: () => undefined,
+	};
+	const startedAt = parameters.now();
+	const stopObserving = history.observe(client);
+	try {
+		const watching = parameters.linkIds.length > 0;
+		const roundStart = watching ? state.watchNext % parameters.linkIds.length : state.scan.page;
+		if ((watching ? roundStart === 0 : roundStart === 1) || state.passStartedAt === null) state.passStartedAt = startedAt;
+		const passBefore = state.scan.pass;
+		const outcome = watching ? await pollWatched(client, tracker, state, parameters) : await pollAccount(linkPages(client), tracker, state, parameters, 'links');
+		const complete = watching ? roundStart + visited >= parameters.linkIds.length : outcome.state.scan.pass > passBefore;
+		if (read.length > 0) outcome.state.sampledLink = read[0]!.id;
+		if (complete) outcome.state.completePassStartedAt = outcome.state.passStartedAt;
+		await history.save();
+		outcome.state.history = stored as ClickHistoryState;
+		return { state: outcome.state, history, read };
+	} finally {
+		stopObserving();
+	}
+}
+
+/** The bytes `state` takes as n8n saves it (JSON). */
+export const storedBytes = (state: IDataObject): number => new TextEncoder().encode(JSON.stringify(state)).length;
+
+/**
+ * What "Fetch Test Event" says of the click events' resolution on this account, from one request:
+ * each link is sampled once a pass, so a digest's period starts and ends within a pass of its
+ * boundaries, and a rate is counted between samples a pass apart.
+ */
+export async function resolutionNotice(client: LinkShortClient, parameters: EventParameters): Promise<IDataObject> {
+	if (parameters.linkIds.length > 0) {
+		const polls = Math.ceil(parameters.linkIds.length / SCAN_PAGES_PER_POLL);
+		return { resolution: `${parameters.linkIds.length} chosen links, read one request each: each is sampled every ${polls === 1 ? 'check' : `${polls} checks`}.` };
+	}
+	const page = await linkPages(client)(1, 'large');
+	const polls = pollsPerPass(page.maxpage);
+	return {
+		resolution: `About ${page.maxpage * page.perpage} links, read in ${page.maxpage} request${page.maxpage === 1 ? '' : 's'} a pass: each link is sampled every ${polls === 1 ? 'check' : `${polls} checks`}, so periods start and end, and rates are counted, to within ${polls === 1 ? 'one check' : `${polls} checks`}.`,
+	};
+}
