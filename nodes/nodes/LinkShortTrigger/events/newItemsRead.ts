@@ -75,15 +75,15 @@ interface Share<T> {
 	runEdges: { top?: number; bottom?: number };
 }
 
-
-
 export const below = (item: Dated, floor: Floor | null) => floor !== null && (dateOf(item) < floor.date || (floor.inclusive && dateOf(item) === floor.date));
 
 /**
  * Reads newest-first pages from where `pending` stands (or from the top), as deep as `state`
  * requires (see NewItemsState), at most `SCAN_PAGES_PER_POLL` requests. A fresh shallow read asks
  * for a page of the usual size first (a quiet poll reads only that), and for large pages from then
- * on; others ask large pages from the start. A spent rate limit ends the share where it is.
+ * on; others ask large pages from the start. When that first page shows more new than a poll
+ * reads, and a climbing cycle always, the share is a band read up from the floor (floorBand.ts).
+ * A spent rate limit ends the share where it is.
  */
 export async function readShare<T extends Dated>(
 	list: ListOf<T>,
@@ -129,9 +129,9 @@ export async function readShare<T extends Dated>(
 	const endReads = counting ? [run.top != null && run.top < startOffset ? run.top : null, run.bottom ?? null].filter((place): place is number => place !== null) : [];
 	let firstPage: Answered<T> | undefined;
 	const isBelowFloor = (item: T) => below(item, floor);
-	/** Takes `band` as the share's pages; true when it reaches the floor, else the share goes on down from its lowest page. */
 	let fromBand = false;
 	let stalled = false;
+	/** Takes `band` as the share's pages; true when it reaches the floor, else the share goes on down from its lowest page. */
 	const takeBand = (band: Band<T>) => {
 		requests += band.requests;
 		fromBand = band.answers.length > 0;
@@ -195,9 +195,15 @@ export async function readShare<T extends Dated>(
 			// More than a poll reads is new: the share is the band up from the floor instead (see floorBand.ts); the first page is the next cycles'.
 			const band = await readBand(list.read, farthest, cap, SCAN_PAGES_PER_POLL - requests, isBelowFloor, parameters.timeUp, answer.items.length);
 			const top = band.answers[0]?.items[0];
-			if (top !== undefined && below(top, floor)) {
-				// The band did not get above the floor (a page above it could not show that nothing moved): down from the first page as usual.
+			// A new item dated before the newest known: the clock stepped back, and the read goes deep from the first page.
+			const stepped = band.answers.some(({ items }) => items.some((item) => isNew(item) && state.top !== null && dateOf(item) < state.top));
+			if (stepped || (top !== undefined && below(top, floor))) {
+				// Or the band did not get above the floor (a page above it could not show that nothing moved): down from the first page as usual.
 				requests += band.requests;
+				if (stepped) {
+					deep = true;
+					floor = deepFloor(newestDate([...seen.values()], null));
+				}
 			} else {
 				firstPage = band.answers.length > 0 ? answers[0] : undefined;
 				if (takeBand(band)) break;

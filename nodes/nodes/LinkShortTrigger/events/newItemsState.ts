@@ -49,7 +49,10 @@ export interface Floor extends IDataObject {
  *   their newest second, and the next cycle climbs: it starts a poll's worth of pages higher and
  *   reads down to that second (`floor`, exclusive), so that the read emits the oldest part of a
  *   burst first and goes up a poll at a time;
- * - a cycle that starts at the top and reaches its floor in one poll ends the read.
+ * - a cycle that starts at the top and reaches its floor in one poll ends the read;
+ * - a read of more new items than a poll reads starts at its floor instead (put from the page
+ *   counts) and reads up, and its cycles read up from what the last one emitted (`from`), each
+ *   page showing nothing moved (floorBand.ts); where a page cannot, cycles climb down as above.
  * Items created above the place while it reads are read by the cycles after; items deleted above it
  * only move the rest up (a poll that then starts below its floor starts the cycle again at the top).
  */
