@@ -104,6 +104,17 @@ it('New QR Code: 2,000 QR codes made within one second on a server capping pages
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(12);
 });
 
+it('2,000 links made within one second on a server capping pages at 100, listed in id order: each emitted once, in at most ceil(2,000 / 100) + 2 requests plus one a poll the read goes on in', async () => {
+  await start({ maxPageSize: 100 });
+  const { trigger, made, polls, requests } = await readBulk(2_000, 2_000, false);
+  expect([...ids(trigger.emitted)].sort((a, b) => a - b)).toEqual(made);
+  expect(new Set(ids(trigger.emitted)).size).toBe(2_000);
+  expect(requests).toBeLessThanOrEqual(Math.ceil(2_000 / 100) + 2 + (polls - 1));
+  // The second was counted whole: a quiet poll after it is one request.
+  expect(await trigger.poll()).toEqual([]);
+  expect(trigger.requestsPerPoll.at(-1)).toBe(1);
+});
+
 it('2,000 links made within one second, listed in a fresh order on every request, some deleted after each poll once emitted: every surviving link is emitted once (ids seen before a deletion do not count toward the run)', async () => {
   await start({ maxPageSize: 100 });
   sandbox.dateTies = 'unstable';
@@ -125,4 +136,20 @@ it('2,000 links made within one second, listed in a fresh order on every request
   const emitted = ids(trigger.emitted);
   expect(new Set(emitted).size).toBe(emitted.length);
   expect(made.filter((id) => !deleted.has(id) && !emitted.includes(id))).toEqual([]);
+});
+
+describe.each([
+  ['listed in id order', 'by-id'],
+  ['listed in a fresh order on every request', 'unstable'],
+] as const)('on a server capping pages at 100, links of one second %s', (_name, ties) => {
+  it('2,503 new links after a failed poll: each emitted once, oldest first, each page read about once (the read starts at its floor, found from the page counts, and goes up)', async () => {
+    await start({ maxPageSize: 100 });
+    sandbox.dateTies = ties;
+    const { trigger, made, polls, requests } = await readBulk(2_503, 30, true);
+    expect(ids(trigger.emitted)).toEqual(made);
+    // Not down to the floor first and back up again (twice its pages, over twice the polls).
+    expect(requests).toBeLessThan(2 * Math.ceil(2_503 / 100));
+    expect(polls).toBeLessThanOrEqual(Math.ceil(Math.ceil(2_503 / 100) / 12) + 1);
+    expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(12);
+  });
 });

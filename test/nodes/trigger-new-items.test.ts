@@ -129,6 +129,19 @@ it('a spent rate limit mid-read is never waited out: the read keeps its place an
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(5);
 });
 
+it('a page ending in a run of one second that fills it but for its first item is followed by a whole page, not one item: with two requests a minute, 150 links of one second under a newer one are read in a poll or two', async () => {
+  await start({ maxPageSize: 100, rateLimit: { limit: 2, windowMs: 60_000 } });
+  fillLinks(sandbox, 300);
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  const polled = trigger.requestsPerPoll.length;
+  const made = [...addLinks(150, AFTER_FILL, 150), ...addLinks(1, AFTER_FILL + 1_000)];
+  await trigger.pollUntilRead(40);
+  expect(ids(trigger.emitted)).toEqual(made);
+  expect(trigger.requestsPerPoll.length - polled).toBeLessThanOrEqual(2);
+  expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(2);
+});
+
 it('a poll past the budget n8n gives it, mid-read, keeps nothing and emits nothing; the read goes on from where the last kept poll left it', async () => {
   await start({ maxPageSize: 100 });
   fillLinks(sandbox, 200);
@@ -159,9 +172,10 @@ it('a slow answer late in a poll ends at the poll\'s deadline: the poll keeps wh
   expect(await trigger.poll(4_000)).toEqual([]);
   sandbox.onApiRequest = undefined;
   sandbox.faults.clear();
-  // The two pages it read are kept: the read goes on from below them.
+  // The pages it read are kept: the read goes on from below the top (down from where it stopped, or up from the floor it found).
   expect(JSON.stringify(trigger.staticData)).not.toBe(before);
-  expect((trigger.reading as { offset: number } | null)?.offset).toBeGreaterThan(0);
+  const reading = trigger.reading as { offset: number; from?: number | null } | null;
+  expect(Math.max(reading?.offset ?? 0, reading?.from ?? 0)).toBeGreaterThan(0);
   await trigger.pollUntilRead();
   expect(ids(trigger.emitted)).toEqual(burst);
 });

@@ -39,6 +39,7 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		climbing: pending?.climbing ?? false,
 		run: pending?.run ?? null,
 		cap: share.cap,
+		...(pending?.upward === false || share.stalled ? { upward: false } : {}),
 		...changes,
 	});
 
@@ -59,21 +60,25 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		const bottom = edges.bottom ?? run.bottom ?? null;
 		const withRun = (reading: PendingRead): NewItemsState => ({ ...state, pages, known: [...known], reading });
 		const size = Math.max(1, share.size);
+		if (places !== null && ids.size >= places && share.fromTop && edges.top === 0 && !share.deep) {
+			// Whole, and nothing above it when this poll began: the read ends, its newest date counted whole (settled).
+			return { fresh, state: { ...state, known: [...known], top: runDate, topSeenAt: parameters.now(), topSettled: true, pages, reading: null, cap: share.cap } };
+		}
 		if (places !== null && ids.size >= places) {
 			// Whole: the next cycle reads what lies above it, from a poll's worth of pages higher.
 			const next = Math.max(0, (top ?? 0) - Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2)));
 			return { fresh, state: withRun(pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: true }, climbing: true, run: null })) };
 		}
-		const counted = { date: runDate, ids: [...ids], long: true, bottom, places };
+		const counted = { date: runDate, ids: [...ids], long: true, bottom, places, recount: run.recount === true && measured === null };
 		if (!share.grounded) return { fresh, state: withRun(pendingOf({ run: { ...counted, top } })) };
 		// Not yet whole (places not seen in a fresh order, or not yet counted by one poll): again, from just above its top.
 		const next = top === null ? 0 : Math.max(0, top - size);
-		return { fresh, state: withRun(pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: false }, climbing: true, run: { ...counted, top: null } })) };
+		return { fresh, state: withRun(pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: false }, climbing: true, run: { ...counted, top: null, recount: true } })) };
 	}
 
 	if (!share.grounded) {
 		if (share.items.length === 0) return { fresh: [], state };
-		if (share.fromTop && (pending === null || pending.floor === null)) {
+		if ((share.fromTop || pending === null) && (pending === null || pending.floor === null)) {
 			parameters.log(baseline ? 'the baseline is more than one poll reads; it goes on over the next polls and emits nothing' : 'more new items than one poll reads: they are read over the next polls and emitted oldest first');
 		}
 		// A baseline keeps the newest date and the largest id it saw on the way down (it ends at the bottom).
@@ -92,14 +97,19 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 	// items come together and in id order. The seen part of a run longer than any page goes now.
 	const cutoff = share.broken?.date ?? (share.fromTop ? null : rangeTop);
 	const topRun = share.items.filter((item) => dateOf(item) === rangeTop);
-	const climbedInto = pending?.floor?.date === rangeTop && !pending.floor.inclusive;
+	// (A cycle that reads up from its floor and ends within the floor's second climbs down to it next instead: see below.)
+	const climbedInto = pending?.floor?.date === rangeTop && !pending.floor.inclusive && pending.from == null;
 	if (!share.fromTop && !share.broken && !baseline && rangeTop !== null && dateOf(share.items[0]!) === rangeTop && (climbedInto || topRun.length >= LONG_RUN_PAGES * Math.max(1, share.size))) {
 		// The share starts inside the run of its newest date, and that run is longer than a climb reads
 		// whole with it (or the cycle climbed to read it whole and started inside it again): its items go
 		// as they are seen from now on (everything older was emitted), and it is counted, not read whole.
-		const fresh = share.items.filter(isNew).sort((a, b) => a.id - b.id);
+		// With the first page of a band read up from the floor, which may show where the run begins: the ends of the run seen in one poll count it.
+		const runItems = new Map([...topRun, ...share.above.filter((item) => dateOf(item) === rangeTop)].map((item) => [item.id, item]));
+		const fresh = [...share.items.filter((item) => dateOf(item) !== rangeTop), ...runItems.values()].filter(isNew).sort((a, b) => a.id - b.id);
 		for (const item of fresh) known.add(item.id);
-		const run = { date: rangeTop, ids: topRun.map((item) => item.id), long: true, top: null, bottom: share.runEdges.bottom ?? null, places: null };
+		const { top: runTop, bottom } = share.runEdges;
+		const places = runTop !== undefined && bottom !== undefined ? bottom - runTop : null;
+		const run = { date: rangeTop, ids: [...runItems.keys()], long: true, top: null, bottom: bottom ?? null, places };
 		return { fresh, state: { ...state, pages, known: [...known], reading: pendingOf({ offset: 0, size: 0, floor: { date: rangeTop, inclusive: false }, maxId, climbing: true, run }) } };
 	}
 	const longRun = share.broken !== undefined && share.broken.seenIds.length > 0;
@@ -131,15 +141,12 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		const next = Math.max(0, from - climb);
 		const floor = share.broken ? { date: share.broken.date, inclusive: false } : top === null ? share.floor : { date: top, inclusive: false };
 		const run = share.broken && share.broken.seenIds.length > 0 ? { date: share.broken.date, ids: share.broken.seenIds, places: share.broken.places } : null;
-		return {
-			fresh,
-			state: {
-				...state,
-				pages,
-				known: [...known],
-				reading: pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor, maxId, climbing: true, run }),
-			},
-		};
+		// Else it reads up from the first item below the newest second emitted up to now, unless this
+		// cycle read up from there and got no higher (a page above could not show it had not moved).
+		const stuck = (pending?.from != null && pending.floor?.date === top) || share.stalled || pending?.upward === false;
+		const upFrom = share.broken || top === null || stuck ? null : share.start + share.items.findIndex((item) => dateOf(item) < top);
+		const reading = upFrom !== null && upFrom > share.start ? pendingOf({ offset: 0, size: 0, from: upFrom, floor, maxId, climbing: true, run }) : pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor, maxId, climbing: true, run });
+		return { fresh, state: { ...state, pages, known: [...known], reading } };
 	}
 
 	let { floorId, deepTop, deepReadAt } = state;

@@ -1,9 +1,11 @@
-import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
+import { LARGE_PAGE_SIZE, PagePromise, type Page } from '@linkshort/client/core';
 import type { EventParameters } from './event';
 import type { Floor, NewItemsState, PendingRead } from './newItemsState';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { SCAN_PAGES_PER_POLL } from './scan';
 import { readSplitRuns, type Answered, type BrokenRun } from './ties';
+import { farthestFloor, readBand, type Band } from './floorBand';
+import { nextWindow, runEdgesIn } from './windows';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -65,48 +67,12 @@ interface Share<T> {
 	pages: number | undefined;
 	/** The read went past the block of its newest date (or to the end of the list). */
 	newestBlockRead: boolean;
-	/** Where the long run being read (PendingRead.run), else the run of the newest date, begins and ends, when these pages showed it. */
+	/** The share is a band read up from the floor that a page above could not continue (floorBand.ts). */
+	stalled: boolean;
+	/** The first page, when the share is a band read up from the floor after it (floorBand.ts): the next cycles' items. */
+	above: T[];
+	/** Where the long run being read (PendingRead.run), else the run of the newest date, begins and ends, when these pages (and the first page) showed it. */
 	runEdges: { top?: number; bottom?: number };
-}
-
-/** Where the run of items dated `date` begins (an item newer than it, or the top, above) and ends (an item older, or the end of the list, below), as far as `answers` show. */
-function runEdgesIn(answers: Array<Answered<Dated>>, date: string): { top?: number; bottom?: number } {
-	const dateAt = new Map<number, string>();
-	const edges: { top?: number; bottom?: number } = {};
-	for (const { start, items, endsList } of answers) {
-		items.forEach((item, index) => dateAt.set(start + index, dateOf(item)));
-		if (endsList && items.length > 0 && dateOf(items[items.length - 1]!) === date) edges.bottom = start + items.length;
-	}
-	for (const [at, itemDate] of dateAt) {
-		const above = at === 0 ? null : dateAt.get(at - 1);
-		if (itemDate === date && (above === null || (above !== undefined && above > date))) edges.top = at;
-		if (itemDate < date && above === date) edges.bottom = at;
-	}
-	return edges;
-}
-
-/**
- * The next page to read after one that started at `start` and held `items`: it holds the run of
- * equal dates the page ended with and the item before it, so that the run is read whole in one
- * answer (servers give items of one second in no fixed order; see ties.ts), or, when one run fills
- * the page, it holds the page's end. Pages are numbered from 1 at a size, so it starts at a
- * multiple of its size; of the sizes up to `cap`, the one whose page reaches furthest, even when it
- * reads part of this page again: after a first page of 100, a page of 1,000 from the top reaches
- * further than any page that starts at 100.
- */
-function nextWindow(start: number, items: Dated[], cap: number): { offset: number; size: number } {
-	const end = start + items.length;
-	const lastDate = dateOf(items[items.length - 1]!);
-	let runStart = items.length - 1;
-	while (runStart > 0 && dateOf(items[runStart - 1]!) === lastDate) runStart -= 1;
-	// The item before the run is read again too, so that the answer shows where the run begins.
-	const from = runStart > 0 ? start + runStart - 1 : end;
-	let best = { offset: end, size: 1 };
-	for (let size = Math.max(1, cap); size > end - from; size -= 1) {
-		const offset = Math.floor(from / size) * size;
-		if (offset + size > end && offset + size > best.offset + best.size) best = { offset, size };
-	}
-	return best;
 }
 
 export const below = (item: Dated, floor: Floor | null) => floor !== null && (dateOf(item) < floor.date || (floor.inclusive && dateOf(item) === floor.date));
@@ -115,7 +81,9 @@ export const below = (item: Dated, floor: Floor | null) => floor !== null && (da
  * Reads newest-first pages from where `pending` stands (or from the top), as deep as `state`
  * requires (see NewItemsState), at most `SCAN_PAGES_PER_POLL` requests. A fresh shallow read asks
  * for a page of the usual size first (a quiet poll reads only that), and for large pages from then
- * on; others ask large pages from the start. A spent rate limit ends the share where it is.
+ * on; others ask large pages from the start. When that first page shows more new than a poll
+ * reads, and a climbing cycle always, the share is a band read up from the floor (floorBand.ts).
+ * A spent rate limit ends the share where it is.
  */
 export async function readShare<T extends Dated>(
 	list: ListOf<T>,
@@ -141,8 +109,8 @@ export async function readShare<T extends Dated>(
 	// A cycle that goes on reads again the last page it read: it then starts below the floor only if more than a page was deleted above it.
 	let size = pending && pending.offset > 0 ? pending.size : 0;
 	let offset = pending && pending.offset > 0 ? Math.max(0, pending.offset - size) : 0;
-	const startOffset = offset;
-	const descending = pending !== null && pending.offset > 0 && !pending.climbing;
+	let startOffset = offset;
+	let descending = pending !== null && pending.offset > 0 && !pending.climbing;
 	/** The most a page of this server holds, once an answer gave less than asked. */
 	let cap = pending?.cap ?? state.cap ?? LARGE_PAGE_SIZE;
 	let ask: number | 'large' = size > 0 ? size : fresh && !deep ? list.pageSize : 'large';
@@ -157,8 +125,40 @@ export async function readShare<T extends Dated>(
 
 	// A long run is counted by polls that see both its ends: the requests to look at an end the pages may not reach.
 	const run = longRunDate === null ? null : pending!.run!;
-	const endReads = [run?.top != null && run.top < startOffset ? run.top : null, run?.bottom ?? null].filter((place): place is number => place !== null);
-	while (requests < SCAN_PAGES_PER_POLL - endReads.length && !(requests > 0 && parameters.timeUp())) {
+	const counting = run !== null && (run.places == null || run.recount === true);
+	const endReads = counting ? [run.top != null && run.top < startOffset ? run.top : null, run.bottom ?? null].filter((place): place is number => place !== null) : [];
+	let firstPage: Answered<T> | undefined;
+	const isBelowFloor = (item: T) => below(item, floor);
+	let fromBand = false;
+	let stalled = false;
+	/** Takes `band` as the share's pages; true when it reaches the floor, else the share goes on down from its lowest page. */
+	const takeBand = (band: Band<T>) => {
+		requests += band.requests;
+		fromBand = band.answers.length > 0;
+		stalled = band.stalled;
+		if (band.firstPage) pages = pagesOf(band.firstPage);
+		const lowest = band.answers[band.answers.length - 1];
+		if (lowest === undefined) return false;
+		answers.splice(0, answers.length, ...band.answers);
+		seen.clear();
+		for (const { items } of answers) for (const item of items) if (!seen.has(item.id)) seen.set(item.id, item);
+		startOffset = answers[0]!.start;
+		reachedEnd = lowest.start + lowest.items.length;
+		last = lowest.items[lowest.items.length - 1];
+		size = cap;
+		grounded = stoppedAtFloor = band.grounded;
+		// Else the floor lies further down (older items were deleted): whole pages down to it from here.
+		descending = true;
+		offset = reachedEnd;
+		ask = cap;
+		return grounded;
+	};
+	if (pending?.from != null && pending.upward !== false) {
+		// A climbing cycle reads up from the floor (see floorBand.ts).
+		const band = await readBand(list.read, pending.from, cap, SCAN_PAGES_PER_POLL - endReads.length, isBelowFloor, parameters.timeUp, 0);
+		if (!takeBand(band) && band.answers.length === 0 && band.requests > 0) ask = cap;
+	}
+	while (!grounded && requests < SCAN_PAGES_PER_POLL - endReads.length && !(requests > 0 && parameters.timeUp())) {
 		const page = ask === 'large' ? 1 : Math.floor(offset / ask) + 1;
 		// A spent rate limit before any page fails the poll as a whole (its state stays); after, the share ends where it is.
 		const answer = requests === 0 ? await list.read(page, ask) : await unlessStopped(list.read(page, ask));
@@ -171,7 +171,7 @@ export async function readShare<T extends Dated>(
 		size = granted;
 		for (const item of answer.items) if (!seen.has(item.id)) seen.set(item.id, item);
 		answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
-		if (page === 1) pages = Math.ceil((answer.maxpage * granted) / list.pageSize);
+		if (page === 1) pages = pagesOf(answer);
 		const pageLast = answer.items[answer.items.length - 1];
 		if (!floorFixed && floor === null && deep) floor = deepFloor(newestDate([...seen.values()], null));
 		if (!floorFixed && !deep && stepSuspected()) {
@@ -190,6 +190,28 @@ export async function readShare<T extends Dated>(
 			break;
 		}
 		reachedEnd = Math.max(reachedEnd, (page - 1) * granted + answer.items.length);
+		const farthest = fresh && !deep && page === 1 && requests === 1 && floor !== null ? farthestFloor(answer, state.pages, list.pageSize, cap, SCAN_PAGES_PER_POLL - requests) : undefined;
+		if (farthest !== undefined) {
+			// More than a poll reads is new: the share is the band up from the floor instead (see floorBand.ts); the first page is the next cycles'.
+			const band = await readBand(list.read, farthest, cap, SCAN_PAGES_PER_POLL - requests, isBelowFloor, parameters.timeUp, answer.items.length);
+			const top = band.answers[0]?.items[0];
+			// A new item dated before the newest known: the clock stepped back, and the read goes deep from the first page.
+			const stepped = band.answers.some(({ items }) => items.some((item) => isNew(item) && state.top !== null && dateOf(item) < state.top));
+			if (stepped || (top !== undefined && below(top, floor))) {
+				// Or the band did not get above the floor (a page above it could not show that nothing moved): down from the first page as usual.
+				requests += band.requests;
+				if (stepped) {
+					deep = true;
+					floor = deepFloor(newestDate([...seen.values()], null));
+				}
+			} else {
+				firstPage = band.answers.length > 0 ? answers[0] : undefined;
+				if (takeBand(band)) break;
+				if (band.answers.length > 0) continue;
+			}
+		}
+		// A counted long run whose ids have all been seen needs no more pages.
+		if (run?.places != null && !counting && new Set([...run.ids, ...[...seen.values()].filter((item) => dateOf(item) === longRunDate).map((item) => item.id)]).size >= run.places) break;
 		if (descending) {
 			// Finding the bottom emits nothing, so runs split here do not matter: whole pages, each further down.
 			offset = (page - 1) * granted + answer.items.length;
@@ -199,6 +221,10 @@ export async function readShare<T extends Dated>(
 			offset = next.offset;
 			ask = next.size;
 		}
+	}
+
+	function pagesOf(first: Page<T>) {
+		return Math.ceil((first.maxpage * PagePromise.sizeGiven(first)) / list.pageSize);
 	}
 
 	function stepSuspected() {
@@ -216,7 +242,7 @@ export async function readShare<T extends Dated>(
 		const answer = window ? await unlessStopped(list.read(window.page, window.limit)) : STOPPED;
 		if (answer === STOPPED) break;
 		requests += 1;
-		endAnswers.push({ start: (answer.currentpage - 1) * answer.perpage, items: answer.items, endsList: PagePromise.isLastPage(answer, window!.page) });
+		endAnswers.push({ start: (answer.currentpage - 1) * PagePromise.sizeGiven(answer), items: answer.items, endsList: PagePromise.isLastPage(answer, window!.page) });
 		for (const item of answer.items) if (dateOf(item) === longRunDate && !seen.has(item.id)) seen.set(item.id, item);
 	}
 
@@ -236,13 +262,16 @@ export async function readShare<T extends Dated>(
 	const items = [...seen.values()];
 	const newest = newestDate(items, null);
 	return {
-		runEdges: longRunDate !== null ? runEdgesIn([...answers, ...endAnswers], longRunDate) : newest === null ? {} : runEdgesIn(answers, newest),
+		runEdges: longRunDate !== null ? runEdgesIn([...answers, ...endAnswers], longRunDate) : newest === null ? {} : runEdgesIn(firstPage ? [firstPage, ...answers] : answers, newest),
+		above: firstPage?.items ?? [],
+		stalled,
 		items,
 		grounded,
 		broken,
 		cap,
 		start: startOffset,
-		advance: requests > 0 ? Math.max(1, (reachedEnd - startOffset) / requests) : 1,
+		// A band that stopped early (a page above could not show that nothing moved) says little of how far a climb gets: three quarters of a page a request, then.
+		advance: Math.max(requests > 0 ? Math.max(1, (reachedEnd - startOffset) / requests) : 1, fromBand ? (cap * 3) / 4 : 0),
 		fromTop: startOffset === 0,
 		deep,
 		floor,

@@ -49,7 +49,10 @@ export interface Floor extends IDataObject {
  *   their newest second, and the next cycle climbs: it starts a poll's worth of pages higher and
  *   reads down to that second (`floor`, exclusive), so that the read emits the oldest part of a
  *   burst first and goes up a poll at a time;
- * - a cycle that starts at the top and reaches its floor in one poll ends the read.
+ * - a cycle that starts at the top and reaches its floor in one poll ends the read;
+ * - a read of more new items than a poll reads starts at its floor instead (put from the page
+ *   counts) and reads up, and its cycles read up from what the last one emitted (`from`), each
+ *   page showing nothing moved (floorBand.ts); where a page cannot, cycles climb down as above.
  * Items created above the place while it reads are read by the cycles after; items deleted above it
  * only move the rest up (a poll that then starts below its floor starts the cycle again at the top).
  */
@@ -75,11 +78,17 @@ export interface PendingRead extends IDataObject {
 	 * emit its new items as they see them (everything older was emitted), and end it once as many of
 	 * its ids were seen as it has places (`places`, as one poll saw its top and its bottom, `bottom`).
 	 * `ids` holds only ids seen while the run kept `places`: a deletion makes it shorter, and the ids
-	 * seen before then are dropped, so that a deleted id never counts for an item not yet seen.
+	 * seen before then are dropped, so that a deleted id never counts for an item not yet seen. Its
+	 * polls look at its ends only until it has `places`, and again when a cycle ended without
+	 * having seen them all (`recount`: deletions may have made them fewer).
 	 */
-	run: { date: string; ids: number[]; long?: boolean; top?: number | null; bottom?: number | null; places?: number | null } | null;
+	run: { date: string; ids: number[]; long?: boolean; top?: number | null; bottom?: number | null; places?: number | null; recount?: boolean } | null;
 	/** The most items a page of this server holds, as far as its answers showed (1,000 until one gave less than asked). */
 	cap: number;
+	/** A climbing cycle that reads up from its floor: the place of the first item below it when the last cycle read it (see floorBand.ts). */
+	from?: number | null;
+	/** False once a cycle could not read up (see floorBand.ts): the read's cycles climb down to their floors instead. */
+	upward?: boolean;
 }
 
 /**
@@ -109,11 +118,14 @@ const isPendingRead = (value: unknown): value is PendingRead =>
 	isId(value.cap) &&
 	(value.cap as number) > 0 &&
 	typeof value.climbing === 'boolean' &&
+	(value.from === undefined || value.from === null || isId(value.from)) &&
+	(value.upward === undefined || typeof value.upward === 'boolean') &&
 	(value.run === null ||
 		(isRecord(value.run) &&
 			typeof value.run.date === 'string' &&
 			isIdList(value.run.ids) &&
 			(value.run.long === undefined || typeof value.run.long === 'boolean') &&
+			(value.run.recount === undefined || typeof value.run.recount === 'boolean') &&
 			[value.run.top, value.run.bottom, value.run.places].every((place) => place === undefined || place === null || isId(place))));
 
 /** The current state, or the one kept by 0.1.0 (no `floorId`; `known` maps ids to dates), which `upgraded` reads. */
