@@ -222,6 +222,15 @@ test("the top links of a period with no clicks: none, and the history's reach is
   expect(quiet.content.filter((part) => part.type === "image")).toEqual([]);
 });
 
+test("a link the index does not know yet is answered with its short URL and title, from the details read for the sample", async () => {
+  const elsewhere = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
+  const made = await elsewhere.links.create({ url: "https://example.com/made-elsewhere", metatitle: "Made elsewhere" });
+  expect(server.index.index.get(made.id)).toBeUndefined();
+  const answer = await clicks(server, { id: made.id, start: iso(time - DAY), end: iso(time), granularity: "day" });
+  expect(answer.structured.links[0]).toMatchObject({ id: made.id, shorturl: made.shorturl, title: "Made elsewhere", total: null, firstSampleAt: iso(time) });
+  expect(answer.structured.links[0]!.summary).toMatch(/not sampled in this period/);
+});
+
 test("bad input is an error naming the field, before any request", async () => {
   const before = sandbox.requests.length;
   const cases: Array<[Record<string, unknown>, RegExp]> = [
@@ -245,7 +254,7 @@ test("bad input is an error naming the field, before any request", async () => {
 test("while it runs the server samples on its own, no tool called: the newest links every tick and a due sweep, until it stops", async () => {
   const index = new ServerLinkIndex(client, { now: () => time, minSyncIntervalMs: 0, sampleEveryMs: 40 });
   await index.startFirstSync();
-  expect(index.history.size).toBe(LINKS);
+  expect(index.history.size).toBe(sandbox.store.state.links.filter((record) => record.userId === 2).length);
   const sampled = (link: number) => index.history.series({ linkId: linkIdOf(link), start: START + 7 * DAY, end: START + 8 * DAY, granularity: "day", timeZone: "UTC" }).lastSampleAt;
   const until = async (done: () => boolean) => {
     for (let wait = 0; wait < 100 && !done(); wait += 1) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -61,8 +61,8 @@ export function resolutionSentence(links: number): string {
   );
 }
 
-function linkAnswer(series: ClickSeries, context: ToolContext): LinkClicksOverTime {
-  const link = context.links.index.get(series.linkId);
+function linkAnswer(series: ClickSeries, context: ToolContext, read?: { shorturl: string; title: string }): LinkClicksOverTime {
+  const link = read ?? context.links.index.get(series.linkId);
   return {
     id: series.linkId,
     shorturl: link?.shorturl ?? null,
@@ -108,13 +108,13 @@ async function clicksOverTime(query: Query, context: ToolContext): Promise<Answe
   const { links, client, signal } = context;
   await links.history.load();
   // A sample now: the link's details (its totals and unique clicks), or the index's bounded step for the top links.
-  if (query.id !== undefined) await client.links.get(query.id, { signal });
-  else await links.beforeLookup(signal);
+  const read = query.id !== undefined ? (await client.links.get(query.id, { signal })).details : undefined;
+  if (query.id === undefined) await links.beforeLookup(signal);
   const { history } = links;
   const range = { start: query.start, end: query.end, timeZone: query.timeZone };
   const top = query.id === undefined ? history.top({ ...range, granularity: query.granularity, limit: query.limit }) : undefined;
   const series = top ? top.links.map((entry) => entry.series!) : [history.series({ linkId: query.id!, ...range, granularity: query.granularity })];
-  const answers = series.map((entry) => linkAnswer(entry, context));
+  const answers = series.map((entry) => linkAnswer(entry, context, read));
   // How far the history reaches: the link's first sample, or the account's for its top links.
   const firstSampleAt = top ? history.firstSampleAt : series[0]!.firstSampleAt;
   const boundaries = top ?? series[0]!;
@@ -135,7 +135,7 @@ async function clicksOverTime(query: Query, context: ToolContext): Promise<Answe
       resolution: resolutionSentence(links.index.freshness().known),
       notes: [...history.notes],
     },
-    summary: `${query.id === undefined ? (answers.length === 0 ? "No link gained clicks in this period as sampled. " : `The ${answers.length} links with the most clicks. `) : ""}${reach}`,
+    summary: `${query.id === undefined ? (answers.length === 0 ? "No link gained clicks in this period as sampled. " : `The ${answers.length} link${answers.length === 1 ? "" : "s"} with the most clicks. `) : ""}${reach}`,
   };
   const title = query.id !== undefined ? (answers[0]!.shorturl?.replace(/^https?:\/\//, "") ?? `Link ${query.id}`) : `Top ${answers.length} links`;
   const chartSeries = query.id !== undefined ? chartSeriesOf(series[0]!) : combined(series);
