@@ -278,3 +278,22 @@ describe("a link's history as stored text", () => {
     expect(() => decodeLink("AA*A")).toThrow();
   });
 });
+
+test("firstSampleAt: how far the history reaches, the earliest sample of any link, kept across a save and load; null before any", async () => {
+  let saved: unknown;
+  const store = stateHolderStore({ get: () => saved, set: (value) => (saved = value) });
+  let now = START;
+  const history = new ClickHistory({ account: ACCOUNT, store, now: () => now });
+  expect(history.firstSampleAt).toBeNull();
+  history.record({ id: 2, clicks: 5 }, START + HOUR);
+  history.record([{ id: 1, clicks: 0 }, { id: 2, clicks: 7 }], START + 2 * HOUR);
+  expect(history.firstSampleAt).toBe(START + HOUR);
+  // Thinned by a month of samples, the first one stays the start of what is known.
+  for (let day = 1; day <= 30; day += 1) history.record([{ id: 1, clicks: day }, { id: 2, clicks: 7 + day }], START + day * 24 * HOUR);
+  now = START + 31 * 24 * HOUR;
+  await history.save();
+  const reloaded = new ClickHistory({ account: ACCOUNT, store, now: () => now });
+  await reloaded.load();
+  expect(reloaded.firstSampleAt).toBe(START + HOUR);
+  expect(reloaded.series({ linkId: 2, start: START, end: START + 24 * HOUR, granularity: "day", timeZone: "UTC" }).firstSampleAt).toBe(START + HOUR);
+});

@@ -1,8 +1,8 @@
 /**
  * MCP Apps (extension `io.modelcontextprotocol/ui`, stable revision 2026-01-26), negotiated as the
  * extension says: a client that declares it with the `text/html;profile=mcp-app` mime type sees the
- * `ui://` view in resources/list and on get_link's and get_qr_code's `_meta.ui.resourceUri`, and
- * those tools no longer send the chart as an image (the view shows it). Every other client sees
+ * `ui://` view in resources/list and on get_link's, get_qr_code's and get_clicks_over_time's
+ * `_meta.ui.resourceUri`, and those tools no longer send the chart as an image (the view shows it). Every other client sees
  * the tools and answers it saw before; resources/read serves the view to whoever asks for it.
  */
 import { ProtocolError, ProtocolErrorCode, type ClientCapabilities, type ReadResourceResult, type Resource } from "@modelcontextprotocol/server";
@@ -19,7 +19,9 @@ const STATISTICS_VIEW: Resource = {
   uri: STATISTICS_VIEW_URI,
   name: "statistics",
   title: "Click statistics",
-  description: "Interactive chart of a link's or QR code's statistics (clicks, unique clicks, top countries, referrers, browsers, OS), shown with get_link and get_qr_code",
+  description:
+    "Interactive chart of a link's or QR code's statistics (clicks, unique clicks, top countries, referrers, browsers, OS), shown with get_link and get_qr_code, " +
+    "and of clicks over time with get_clicks_over_time",
   mimeType: APP_MIME_TYPE,
   _meta: VIEW_META,
 };
@@ -29,6 +31,9 @@ export const APP_RESOURCES: Resource[] = [STATISTICS_VIEW];
 const STATISTICS_VIEW_CONTENTS: ReadResourceResult = {
   contents: [{ uri: STATISTICS_VIEW_URI, mimeType: APP_MIME_TYPE, text: STATISTICS_VIEW_HTML, _meta: VIEW_META }],
 };
+
+/** Where a result's `_meta` carries the chart the view shows (`ViewChart`): the client's SVG, which the view only displays. */
+export const VIEW_CHART_META_KEY = "linkshort/chart";
 
 /** The `_meta` a tool lists to be shown with the view; the flat key is the one hosts read before the nested one. */
 export const STATISTICS_VIEW_TOOL_META = { ui: { resourceUri: STATISTICS_VIEW_URI }, "ui/resourceUri": STATISTICS_VIEW_URI };

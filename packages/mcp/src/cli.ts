@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { FileIndexStore } from "@linkshort/client";
+import { FileClickHistoryStore, FileIndexStore } from "@linkshort/client";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { People } from "./auth/people";
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
 
   const admin = commandLine.admin && (await keyIsAdministrators(client, say));
   const indexFile = indexFileFrom(process.env, commandLine);
-  const linkIndex = new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile) });
+  const linkIndex = new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile), historyStore: FileClickHistoryStore.besideIndex(indexFile) });
   const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex });
   let stopping = false;
   const stopThen = (beforeExit: () => Promise<void>) => () => {
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
     const bounded = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
     void Promise.race([Promise.all([beforeExit(), linkIndex.stop()]), bounded]).finally(() => process.exit(0));
   };
-  const indexing = `indexing the account's links for find_links in the background${indexFile === undefined ? " (in memory; --index-file PATH keeps it)" : ` (kept in ${indexFile})`}`;
+  const indexing = `indexing the account's links for find_links and sampling their clicks in the background${indexFile === undefined ? " (in memory; --index-file PATH keeps them)" : ` (kept in ${indexFile} and ${FileClickHistoryStore.besideIndex(indexFile).path})`}`;
   const tools = admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;

@@ -6,7 +6,7 @@
  * client hands back instead, and `sameAs<T>()` makes the type checker fail when one of them stops
  * matching the client's type exactly.
  */
-import type { Account, Domain, Link, LinkDetails, Plan, QrCode, Statistics, User } from "@linkshort/client";
+import type { Account, BucketQuality, ClickBucket, ClickSeries, Domain, Granularity, Link, LinkDetails, Plan, QrCode, Statistics, UnplacedClickSpan, User } from "@linkshort/client";
 import * as z from "zod/v4";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -184,3 +184,82 @@ export const PlansOutput = z.object({ plans: z.array(PlanOutput) });
 export const UsersOutput = z.object({ users: z.array(UserOutput) });
 
 export const CreatedUserOutput = z.object({ id: z.number(), email: z.string().optional(), username: z.string().optional() });
+
+/** A click history's times as the tools show them: ISO 8601 instead of epoch milliseconds. */
+type Iso<T, Times extends keyof T> = { [K in keyof T]: K extends Times ? (null extends T[K] ? string | null : string) : T[K] };
+
+const iso = z.string().describe("ISO 8601 (UTC)");
+const isoOrNull = z.string().nullable();
+const QUALITIES = ["exact", "spread", "partial", "gap", "none"] as const satisfies readonly BucketQuality[];
+
+export const ClickBucketOutput = sameAs<Iso<Omit<ClickBucket, "uniqueQuality">, "start" | "end" | "measuredFrom" | "measuredTo">>()(
+  z.object({
+    start: iso,
+    end: iso,
+    clicks: z.number().nullable().describe("Clicks gained in the bucket; null: no data (see quality), never zero for unknown"),
+    quality: z
+      .enum(QUALITIES)
+      .describe("exact: between samples at its ends; spread: shared out of a longer sampling interval; partial: sampled over part of it; gap: nothing was sampling; none: before the first sample or after the last"),
+    measuredFrom: isoOrNull.describe("The sampled time the count starts at"),
+    measuredTo: isoOrNull.describe("The sampled time the count ends at"),
+    uniqueClicks: z.number().nullable().describe("New unique clicks, where the link's details were read around the bucket"),
+    reset: z.boolean().describe("The link's total went down in it (a reset link, an id used again): that interval counts nothing"),
+  }),
+);
+
+export type LinkClicksOverTime = Iso<Pick<ClickSeries, "total" | "uniqueTotal" | "measuredFrom" | "measuredTo" | "firstSampleAt" | "lastSampleAt">, "measuredFrom" | "measuredTo" | "firstSampleAt" | "lastSampleAt"> & {
+  id: number;
+  shorturl: string | null;
+  title: string | null;
+  unplaced: Array<Iso<UnplacedClickSpan, "from" | "to">>;
+  buckets: Array<z.output<typeof ClickBucketOutput>>;
+  summary: string;
+};
+
+const LinkClicksOverTimeOutput = sameAs<LinkClicksOverTime>()(
+  z.object({
+    id: z.number(),
+    shorturl: z.string().nullable().describe("null when the link index does not know the link yet"),
+    title: z.string().nullable(),
+    total: z.number().nullable().describe("Clicks from measuredFrom to measuredTo: the buckets' clicks plus unplaced; null when nothing was sampled in the period"),
+    uniqueTotal: z.number().nullable(),
+    measuredFrom: isoOrNull,
+    measuredTo: isoOrNull,
+    firstSampleAt: isoOrNull.describe("This server's first sample of the link: no data before it"),
+    lastSampleAt: isoOrNull,
+    unplaced: z.array(z.object({ from: iso, to: iso, clicks: z.number() })).describe("Clicks gained while nothing sampled: in the total, in no bucket"),
+    buckets: z.array(ClickBucketOutput),
+    summary: z.string().describe("What the series says and cannot know, in sentences to pass on"),
+  }),
+);
+
+export interface ClicksOverTime {
+  top: boolean;
+  timeZone: string;
+  granularity: Granularity;
+  start: string;
+  end: string;
+  links: LinkClicksOverTime[];
+  history: { firstSampleAt: string | null; sampledLinks: number; resolution: string; notes: string[] };
+  summary: string;
+}
+
+export const ClicksOverTimeOutput = sameAs<ClicksOverTime>()(
+  z.object({
+    top: z.boolean().describe("true: the account's top links of the period (no id asked for)"),
+    timeZone: z.string(),
+    granularity: z.enum(["hour", "day", "week", "month"]),
+    start: iso.describe("Start of the first bucket"),
+    end: iso.describe("End of the last bucket"),
+    links: z.array(LinkClicksOverTimeOutput).describe("The link asked for, or the top links of the period, most clicks first"),
+    history: z
+      .object({
+        firstSampleAt: isoOrNull.describe("How far this server's history reaches: the link's first sample, or the account's for its top links"),
+        sampledLinks: z.number().describe("Links with any history on this server"),
+        resolution: z.string().describe("How often this server samples, for an account of this size"),
+        notes: z.array(z.string()).describe("What could not be used of a stored history"),
+      })
+      .describe("What this server's click history holds"),
+    summary: z.string(),
+  }),
+);

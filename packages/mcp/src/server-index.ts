@@ -6,9 +6,27 @@
  * allows itself, waiting for each next window with Node's sleep; tool calls meanwhile answer at
  * once from what is indexed. After it, each call that looks links up advances the index by a
  * bounded step (the newest links, at most one request and none within 10 s of the last, and a
- * couple of pages of a due sweep), so an idle server spends nothing of the key's limit.
+ * couple of pages of a due sweep).
+ *
+ * While it runs, the server also samples in the background (`sampleEveryMs`, default 5 minutes):
+ * one read of the newest links, and the sweep when it is due (every 15 minutes after the last),
+ * at the sweep's share of the rate limit. Every page those reads (and each get_link) see is a
+ * sample of the click history kept beside the index (`get_clicks_over_time`).
  */
-import { AbortedError, AccountRegistry, FileIndexStore, freshnessSentence, LinkIndex, MAX_INDEXED_ACCOUNTS, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep } from "@linkshort/client";
+import {
+  AbortedError,
+  AccountRegistry,
+  ClickHistory,
+  FileIndexStore,
+  freshnessSentence,
+  LinkIndex,
+  MAX_INDEXED_ACCOUNTS,
+  type ClickHistoryStore,
+  type IndexFreshness,
+  type LinkIndexStore,
+  type LinkShortClient,
+  type Sleep,
+} from "@linkshort/client";
 import { clause } from "./failures";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
@@ -28,7 +46,18 @@ export interface ServerLinkIndexOptions {
   /** For tests: the index's own options. */
   pageSize?: number;
   minSyncIntervalMs?: number;
+  /** Where the click history is kept between runs (beside the index file: `FileClickHistoryStore.besideIndex`); memory by default. */
+  historyStore?: ClickHistoryStore;
+  /** How often the server samples in the background once the first sync is done. Default 5 minutes. */
+  sampleEveryMs?: number;
+  /** For tests: the clock of the index and the history. */
+  now?: () => number;
 }
+
+/** How often the server reads the newest links (and a due sweep) in the background: 12 requests an hour besides the sweeps. */
+export const SAMPLE_EVERY_MS = 5 * 60_000;
+/** How long after a full sweep the next begins (the link index's default). */
+export const SWEEP_EVERY_MS = 15 * 60_000;
 
 /** Freshness as a tool answers it: the index's figures, dates as ISO strings, and a sentence for the model. */
 export interface FreshnessAnswer {
@@ -62,6 +91,8 @@ const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toIS
 
 export class ServerLinkIndex {
   readonly index: LinkIndex;
+  /** The clicks over time of the account's links, sampled from every page the index and the tools read. */
+  readonly history: ClickHistory;
   readonly #client: LinkShortClient;
   /** The clients whose changes land in the index at once (the server's own, and any other of the account), and how to stop. */
   readonly #watched = new WeakSet<LinkShortClient>();
@@ -72,13 +103,24 @@ export class ServerLinkIndex {
   #firstSyncDone = false;
   /** Why the last sync failed (redacted), shown with the freshness until one succeeds. */
   #lastFailure: string | undefined;
+  readonly #sampleEveryMs: number;
+  #sampling: NodeJS.Timeout | undefined;
+  #sample: Promise<void> | undefined;
 
   constructor(client: LinkShortClient, options: ServerLinkIndexOptions = {}) {
     this.#client = client;
     this.#store = options.store;
+    this.#sampleEveryMs = options.sampleEveryMs ?? SAMPLE_EVERY_MS;
+    this.history = new ClickHistory({
+      account: client.accountId,
+      ...(options.historyStore ? { store: options.historyStore } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
     this.index = new LinkIndex({
       account: client.accountId,
       sleep: backgroundSleep,
+      sweepEveryMs: SWEEP_EVERY_MS,
+      ...(options.now ? { now: options.now } : {}),
       ...(options.store ? { store: options.store } : {}),
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
       ...(options.minSyncIntervalMs !== undefined ? { minSyncIntervalMs: options.minSyncIntervalMs } : {}),
@@ -90,7 +132,7 @@ export class ServerLinkIndex {
   follow(client: LinkShortClient): void {
     if (this.#watched.has(client)) return;
     this.#watched.add(client);
-    this.#stopWatching.push(this.index.watch(client));
+    this.#stopWatching.push(this.index.watch(client), this.history.observe(client));
   }
 
   /** Whether the first sync is still under way (started and not finished). */
@@ -111,6 +153,7 @@ export class ServerLinkIndex {
         () => {
           this.#firstSyncDone = true;
           this.#lastFailure = undefined;
+          this.#scheduleSampling();
         },
         (error: unknown) => {
           if (!(error instanceof AbortedError)) this.#lastFailure = this.#describe(error);
@@ -135,6 +178,11 @@ export class ServerLinkIndex {
       await this.#patiently(this.startFirstSync(), signal);
       return;
     }
+    // A background sample under way reads at least what this step would: a sweep may take minutes.
+    if (this.#sample !== undefined) {
+      await this.#patiently(this.#sample, signal);
+      return;
+    }
     const step = AbortSignal.any([signal, AbortSignal.timeout(STEP_TIMEOUT_MS), this.#shutdown.signal]);
     try {
       await this.index.sync(this.#client, { signal: step, maxSweepPages: SWEEP_PAGES_PER_CALL });
@@ -143,6 +191,34 @@ export class ServerLinkIndex {
       if (signal.aborted) throw error;
       this.#lastFailure = this.#describe(error);
     }
+  }
+
+  /**
+   * One background sample: the newest links, and every page of a due sweep (waiting for the
+   * sweep's share of each rate-limit window), then the history saved when due. A failure is kept
+   * for the freshness; the next sample tries again.
+   */
+  sampleNow(): Promise<void> {
+    this.#sample ??= (async () => {
+      await Promise.all([this.index.load(), this.history.load()]);
+      await this.index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
+      this.#lastFailure = undefined;
+      await this.history.saveIfDue();
+    })()
+      .catch((error: unknown) => {
+        if (!(error instanceof AbortedError)) this.#lastFailure = this.#describe(error);
+      })
+      .finally(() => (this.#sample = undefined));
+    return this.#sample;
+  }
+
+  #scheduleSampling(): void {
+    if (this.#sampling !== undefined || this.#shutdown.signal.aborted) return;
+    // Unref'd: sampling never keeps alive a process whose client has gone.
+    this.#sampling = setTimeout(() => {
+      this.#sampling = undefined;
+      void this.sampleNow().finally(() => this.#scheduleSampling());
+    }, this.#sampleEveryMs).unref();
   }
 
   /** Waits for `work` at most FIRST_SYNC_PATIENCE_MS, or until the call ends. */
@@ -181,11 +257,13 @@ export class ServerLinkIndex {
     return this.#client.redact(clause(error instanceof Error ? error.message : String(error)));
   }
 
-  /** Stops the background sync and the watching; a file store lets another process take the file. */
+  /** Stops the background sync, the sampling and the watching, and keeps the history; a file store lets another process take the file. */
   async stop(): Promise<void> {
     this.#shutdown.abort();
+    clearTimeout(this.#sampling);
     for (const stopWatching of this.#stopWatching.splice(0)) stopWatching();
-    await this.#firstSync;
+    await Promise.all([this.#firstSync, this.#sample]);
+    if (this.history.size > 0) await this.history.save().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
     if (this.#store instanceof FileIndexStore) await this.#store.release();
   }
 }

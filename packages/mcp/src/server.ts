@@ -1,7 +1,7 @@
 import type { LinkShortClient } from "@linkshort/client";
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ClientCapabilities, type ServerContext, type Tool } from "@modelcontextprotocol/server";
 import packageJson from "../package.json";
-import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION } from "./apps";
+import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION, VIEW_CHART_META_KEY } from "./apps";
 import { confirmationCodec, confirmationNeeded } from "./confirmation";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
 import { serverLinkIndexFor, type ServerLinkIndex } from "./server-index";
@@ -38,7 +38,7 @@ const ANSWER_AFTER_ABORT_MS = 2_000;
 const INSTRUCTIONS =
   "Tools for a link-shortening service account (LinkShort / Link-Shortening Service API v3). Use find_links to " +
   "find existing short links (it searches every link of the account), shorten_link to create one (reuse: true gives " +
-  "back an existing link to the same URL), shorten_links for several, get_link for a link's click statistics. Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
+  "back an existing link to the same URL), shorten_links for several, get_link for a link's click statistics, get_clicks_over_time for its clicks by hour, day, week or month (or the account's top links). Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
   "that long before calling again.";
 
 /**
@@ -105,6 +105,7 @@ async function runWithDeadline(
     const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
     if (answer.image) content.push({ type: "image", data: answer.image.data, mimeType: answer.image.mimeType });
     if (answer.chart && !viewShown) content.push({ type: "image", ...answer.chart() });
+    if (answer.viewChart && viewShown) return { content, structuredContent: structured, _meta: { [VIEW_CHART_META_KEY]: redactedDeep(answer.viewChart(), (text) => client.redact(text)) } };
     return { content, structuredContent: structured };
   } catch (error) {
     return toolError(client.redact(describeFailure(error, tool.name)));

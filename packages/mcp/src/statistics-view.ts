@@ -1,5 +1,5 @@
 /**
- * The MCP App (extension `io.modelcontextprotocol/ui`) that get_link and get_qr_code show where the
+ * The MCP App (extension `io.modelcontextprotocol/ui`) that get_link, get_qr_code and get_clicks_over_time show where the
  * client renders Apps: one self-contained HTML page, built once. It speaks the few messages of the
  * Apps protocol it needs itself (ui/initialize, ui/notifications/initialized, tool-result,
  * host-context-changed, size-changed, resource-teardown) rather than bundling the ext-apps SDK, whose
@@ -35,6 +35,7 @@ li{display:contents}
 .bar{display:block;background:var(--ls-bar);height:12px}
 .bar.unique{background:var(--ls-bar2)}
 .count{font-variant-numeric:tabular-nums;text-align:right;white-space:nowrap;color:var(--color-text-secondary,var(--ls-muted))}
+.chart{display:block;max-width:100%;height:auto}
 .empty,.status{color:var(--color-text-secondary,var(--ls-muted));margin:8px 0}
 `;
 
@@ -109,9 +110,33 @@ const SCRIPT = `"use strict";
     item.appendChild(element("span", "count", amount(value, total)));
     return item;
   }
+  /** Clicks over time: the chart the client drew (SVG, as an image: it runs nothing, loads nothing) and what the history says. */
+  function renderSeries(result, data) {
+    var links = data.links.slice(0, 10), chart = result._meta && result._meta["linkshort/chart"], one = data.top !== true && links.length === 1;
+    function name(link) { return clean(String(link.shorturl || "Link " + count(link.id)).replace(/^https?:\\/\\//, "")); }
+    root.appendChild(element("h1", "title", one ? name(links[0]) : "Top links"));
+    var totals = element("p", "totals"), sum = links.reduce(function (total, link) { return total + count(link.total); }, 0);
+    totals.appendChild(element("b", "", format.format(sum)));
+    totals.appendChild(document.createTextNode(" clicks \\u00b7 " + clean(data.timeZone)));
+    root.appendChild(totals);
+    if (chart && typeof chart.svg === "string" && chart.svg.length <= 2e6 && chart.svg.indexOf("<svg") === 0) {
+      var image = element("img", "chart");
+      image.alt = String(chart.description).slice(0, 2000);
+      image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(chart.svg);
+      root.appendChild(image);
+    }
+    var list = element("ol");
+    if (!one) links.forEach(function (link) { list.appendChild(row(name(link), count(link.total), count(links[0].total), sum, false)); });
+    root.appendChild(list);
+    (one ? [links[0].summary, data.summary] : [data.summary]).forEach(function (text) { root.appendChild(element("p", "status", String(text).slice(0, 1000))); });
+  }
   function render() {
     var result = shown, data = result && result.structuredContent;
     root.textContent = "";
+    if (result && !result.isError && data && typeof data === "object" && Array.isArray(data.links) && typeof data.summary === "string") {
+      renderSeries(result, data);
+      return;
+    }
     if (!result || result.isError || !data || typeof data !== "object" || !data.stats || typeof data.stats !== "object") {
       var first = result && Array.isArray(result.content) && result.content[0];
       var message = first && typeof first.text === "string" ? first.text.slice(0, 500) : "No statistics in this answer.";
@@ -224,7 +249,8 @@ const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   `script-src ${sha256(SCRIPT)}`,
   `style-src ${sha256(STYLE)}`,
-  "img-src 'none'",
+  // The server's chart, as an image from the answer itself: an SVG image runs no script and loads nothing.
+  "img-src data:",
   "connect-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -17,7 +17,7 @@ import { TOOLS } from "../src/tools";
 import { CLI, startHttpServerProcess } from "./helpers";
 
 const APPS = { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
-const VIEW_TOOLS = ["get_link", "get_qr_code"];
+const VIEW_TOOLS = ["get_link", "get_clicks_over_time", "get_qr_code"];
 
 let sandbox: Sandbox;
 let httpServer: ChildProcess;
@@ -81,7 +81,7 @@ describe.each(ERAS)("a client of %s", (era) => {
     });
     afterAll(() => client.close());
 
-    test("sees the view on get_link and get_qr_code only (nested and flat keys), every other tool as before", async () => {
+    test("sees the view on get_link, get_clicks_over_time and get_qr_code only (nested and flat keys), every other tool as before", async () => {
       const { tools } = await client.listTools();
       for (const tool of tools) {
         if (VIEW_TOOLS.includes(tool.name)) expect(tool._meta).toEqual({ ui: { resourceUri: STATISTICS_VIEW_URI }, "ui/resourceUri": STATISTICS_VIEW_URI });
@@ -99,7 +99,7 @@ describe.each(ERAS)("a client of %s", (era) => {
       expect(contents[0]!.mimeType).toBe(APP_MIME_TYPE);
       expect(contents[0]!.text).toBe(STATISTICS_VIEW_HTML);
       expect(contents[0]!.text!.startsWith("<!DOCTYPE html>")).toBe(true);
-      expect(Buffer.byteLength(contents[0]!.text!)).toBeLessThan(12_000);
+      expect(Buffer.byteLength(contents[0]!.text!)).toBeLessThan(14_000);
       expect(contents[0]!._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
     });
 

@@ -22,11 +22,13 @@ test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's s
   expect(source).not.toMatch(/undici|X-RateLimit|Retry-After|maxpage\s*[<>]=?/i);
   // The one check of its own: arguments against the tool's input schema (the client's schemas), as the SDK's McpServer did.
   expect([...source.matchAll(/safeParse\(/g)].length).toBeLessThanOrEqual(1);
-  // The server's code, and the MCP Apps statistics view (a self-contained page of under 12 KB). 92 KB
-  // until issue 43 gave deletes a signed confirmation (confirmation.ts) and issue 46 a server per person.
+  // The server's code, and the MCP Apps statistics view (a self-contained page of under 14 KB). 92 KB
+  // until issue 43 gave deletes a signed confirmation (confirmation.ts) and issue 46 a server per person;
+  // 95 KB until issue 45 added get_clicks_over_time (its tool, sentences and output schema, the background
+  // samples and the view's series: 17.5 KB, 109.5 KB in all).
   const signIn = signInBytes(source);
   expect(signIn).toBeGreaterThan(0);
-  expect(statSync(file).size - signIn).toBeLessThan(95_000);
+  expect(statSync(file).size - signIn).toBeLessThan(112_000);
   // The sign-in (an OAuth authorization server and its page), on a budget of its own.
   expect(signIn).toBeLessThan(48_000);
 });

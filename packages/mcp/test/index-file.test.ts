@@ -40,6 +40,11 @@ test("the index is synced from start, kept in the file, and answers after a rest
     await first.close();
   }
   expect(existsSync(file)).toBe(true);
+  // The clicks the first sync sampled, beside the index, for its owner only, naming the account.
+  const history = `${file}.clicks.json`;
+  expect(statSync(history).mode & 0o777).toBe(0o600);
+  const kept = JSON.parse(readFileSync(history, "utf8")) as { account: string; lastSampleAt: number; links: Record<string, string> };
+  expect(Object.keys(kept.links)).toHaveLength(1000);
 
   const before = apiRequests();
   const second = await startSession({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }, ["--index-file", file]);
@@ -48,6 +53,12 @@ test("the index is synced from start, kept in the file, and answers after a rest
     expect(answer.structured).toMatchObject({ links: [{ alias: "fill0" }], index: { complete: true } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(apiRequests() - before).toBeLessThanOrEqual(1);
+    // Over stdio the answer says how far the history reaches: to the first session's sample, kept in the file.
+    const clicks = await second.call("get_clicks_over_time", { period: "24h" });
+    expect(clicks.isError).toBe(false);
+    const firstSample = (clicks.structured as { history: { firstSampleAt: string | null; sampledLinks: number } }).history;
+    expect(firstSample.sampledLinks).toBe(1000);
+    expect(Date.parse(firstSample.firstSampleAt ?? "")).toBeLessThanOrEqual(kept.lastSampleAt * 1000);
   } finally {
     await second.close();
   }

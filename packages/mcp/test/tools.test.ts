@@ -10,6 +10,7 @@ const USER_TOOLS = [
   "delete_link",
   "find_links",
   "get_account",
+  "get_clicks_over_time",
   "get_link",
   "get_qr_code",
   "list_domains",

@@ -179,6 +179,13 @@ export class ClickHistory {
     return this.#links.size;
   }
 
+  /** The earliest sample kept of any link (epoch ms; null before the first): how far the history reaches. */
+  get firstSampleAt(): number | null {
+    let first = Number.POSITIVE_INFINITY;
+    for (const link of this.#links.values()) if (checkpointCount(link.clicks) > 0) first = Math.min(first, timeAt(link.clicks, 0));
+    return first === Number.POSITIVE_INFINITY ? null : first * 1000;
+  }
+
   /** One link's clicks from `start` to `end` in buckets of `granularity` in `timeZone` (the range widened to whole buckets). */
   series(query: SeriesQuery): ClickSeries {
     const checked = validate(SeriesQuerySchema, query, "clickHistory.series");

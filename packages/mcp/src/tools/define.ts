@@ -50,15 +50,23 @@ export interface ImageContent {
   mimeType: "image/png";
 }
 
+/** A chart drawn by the client's renderer for the statistics view: SVG with real text, which the view only shows. */
+export interface ViewChart {
+  svg: string;
+  description: string;
+}
+
 /**
  * A structured answer with an image shown next to it (MCP image content), and a statistics chart
- * after it, drawn only for a client that does not show the statistics view (MCP Apps) instead.
+ * after it, drawn only for a client that does not show the statistics view (MCP Apps) instead;
+ * `viewChart` is what the view shows in its place, sent in the result's `_meta`, which models do not read.
  */
 export class AnswerWithImage {
   constructor(
-    readonly structured: Record<string, unknown>,
+    readonly structured: object,
     readonly image: ImageContent | undefined,
     readonly chart?: () => ImageContent,
+    readonly viewChart?: () => ViewChart,
   ) {}
 }
 

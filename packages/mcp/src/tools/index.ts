@@ -3,6 +3,7 @@
  * the modules beside this one. The server lists and runs these; tests iterate them.
  */
 import { getAccount } from "./account";
+import { getClicksOverTime } from "./clicks-over-time";
 import { createUser, deleteUser, getUser, listPlans, listUsers, subscribeUserToPlan } from "./admin";
 import type { ToolDefinition } from "./define";
 import { listDomains } from "./domains";
@@ -16,6 +17,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   shortenLinks,
   findLinks,
   getLink,
+  getClicksOverTime,
   updateLink,
   deleteLink,
   createQrCode,
