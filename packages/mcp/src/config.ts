@@ -15,6 +15,8 @@ export const PUBLIC_URL_VARIABLE = "LINKSHORT_MCP_PUBLIC_URL";
 export const SIGN_IN_SECRET_VARIABLE = "LINKSHORT_MCP_SIGN_IN_SECRET";
 /** Where the link index is kept between runs (memory when unset). */
 export const INDEX_FILE_VARIABLE = "LINKSHORT_MCP_INDEX_FILE";
+/** With --http: the shared store (a postgres:// URL) replicas keep the sign-ins, link indexes and coordination in. */
+export const STORE_VARIABLE = "LINKSHORT_MCP_STORE";
 const MIN_TOKEN_LENGTH = 16;
 /** The longest one tool call may take before it answers with a tool error (clients give up at 60 s). */
 export const DEFAULT_DEADLINE_SECONDS = 25;
@@ -36,7 +38,7 @@ export interface CommandLine {
   /** Keep the link index in this file (a snapshot, with a journal and a lock beside it). */
   indexFile?: string;
   /** Serve Streamable HTTP on this port instead of stdio. */
-  http?: { port: number; host: string; allowedHosts: string[]; tokenFile?: string; signIn?: SignInCommandLine };
+  http?: { port: number; host: string; allowedHosts: string[]; tokenFile?: string; signIn?: SignInCommandLine; store?: string };
 }
 
 export interface SignInCommandLine {
@@ -46,7 +48,7 @@ export interface SignInCommandLine {
 }
 
 export const USAGE = `Usage: linkshort-mcp [--admin] [--max-wait SECONDS] [--deadline SECONDS] [--index-file PATH]
-                     [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH | --sign-in [--public-url URL]]]
+                     [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH | --sign-in [--public-url URL]] [--store URL]]
 
 An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configuration:
   ${BASE_URL_VARIABLE}   the service's address, e.g. https://short.example.com (required)
@@ -67,6 +69,10 @@ An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configur
   ${PUBLIC_URL_VARIABLE}  the same address from the environment (the flag wins)
   ${SIGN_IN_SECRET_VARIABLE}  signs the tokens and wraps the keys (32+ bytes, hex or base64;
                         default random, so a restart signs everyone out)
+  --store URL           with --http, keep the state in Postgres (postgres://user:password@host/db): the sign-ins,
+                        each account's link index, which replica sweeps it, and each key's rate budget, so
+                        that replicas share them and a restart keeps them (default: this process's memory)
+  ${STORE_VARIABLE}   the same URL from the environment (the flag wins)
   --admin               also offer the administrators' tools (plans, users)
   --max-wait SECONDS    longest wait for the rate limit before a tool answers "retry after N s" (default ${DEFAULT_MAX_WAIT_SECONDS})
   --deadline SECONDS    longest a tool call may take before it answers with an error (default ${DEFAULT_DEADLINE_SECONDS})
@@ -99,6 +105,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
         "index-file": { type: "string" },
         "sign-in": { type: "boolean", default: false },
         "public-url": { type: "string" },
+        store: { type: "string" },
         "allow-local-client-metadata": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -107,9 +114,10 @@ export function parseCommandLine(argv: string[]): CommandLine {
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
   const port = wholeNumber(values.http, "--http", 0, 65535);
-  for (const flag of ["host", "allowed-host", "token-file", "public-url"] as const) {
+  for (const flag of ["host", "allowed-host", "token-file", "public-url", "store"] as const) {
     if (values[flag] !== undefined && port === undefined) throw new ConfigError(`--${flag} needs --http PORT`);
   }
+  if (values.store !== undefined && values["index-file"] !== undefined) throw new ConfigError("--index-file and --store exclude each other: with --store the link index is kept in the store");
   if (values["sign-in"] && port === undefined) throw new ConfigError("--sign-in needs --http PORT");
   if (!values["sign-in"] && (values["public-url"] !== undefined || values["allow-local-client-metadata"])) {
     throw new ConfigError(`--${values["public-url"] !== undefined ? "public-url" : "allow-local-client-metadata"} needs --sign-in`);
@@ -136,6 +144,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
             allowedHosts,
             ...(values["token-file"] !== undefined ? { tokenFile: values["token-file"] } : {}),
             ...(signIn !== undefined ? { signIn } : {}),
+            ...(values.store !== undefined ? { store: storeUrl(values.store, "--store") } : {}),
           },
         }
       : {}),
@@ -166,6 +175,30 @@ export function publicUrlFrom(env: NodeJS.ProcessEnv, signIn: SignInCommandLine)
   if (signIn.publicUrl !== undefined) return signIn.publicUrl;
   const fromEnv = env[PUBLIC_URL_VARIABLE];
   return fromEnv === undefined || fromEnv === "" ? undefined : publicUrl(fromEnv, PUBLIC_URL_VARIABLE);
+}
+
+/** A store's address: a postgres:// URL, named in errors without its password. */
+export function storeUrl(text: string, source: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "postgres:" && url.protocol !== "postgresql:") || url.hostname === "") {
+    const shown = url === undefined ? "" : ` (it starts "${url.protocol}")`;
+    throw new ConfigError(`${source} must be a Postgres URL such as postgres://linkshort:PASSWORD@db:5432/linkshort${shown}`);
+  }
+  return text;
+}
+
+/** The store's URL: --store, else the environment's (with --http only); undefined keeps the state in memory. */
+export function storeFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine): string | undefined {
+  if (commandLine.http?.store !== undefined) return commandLine.http.store;
+  const fromEnv = env[STORE_VARIABLE];
+  if (fromEnv === undefined || fromEnv === "") return undefined;
+  if (commandLine.http === undefined) throw new ConfigError(`${STORE_VARIABLE} needs --http PORT: over stdio the server is one process of one person`);
+  return storeUrl(fromEnv, STORE_VARIABLE);
 }
 
 /** The sign-in secret from the environment (hex or base64, at least 32 bytes); undefined when unset. */

@@ -8,8 +8,9 @@
  * bounded step (the newest links, at most one request and none within 10 s of the last, and a
  * couple of pages of a due sweep), so an idle server spends nothing of the key's limit.
  */
-import { AbortedError, AccountRegistry, FileIndexStore, freshnessSentence, LinkIndex, MAX_INDEXED_ACCOUNTS, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep } from "@linkshort/client";
+import { AbortedError, AccountRegistry, FileIndexStore, freshnessSentence, LinkIndex, MAX_INDEXED_ACCOUNTS, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep, type StoredIndex } from "@linkshort/client";
 import { clause } from "./failures";
+import { whileLeased } from "./store/leased";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
 export const SWEEP_PAGES_PER_CALL = 2;
@@ -22,8 +23,33 @@ const STEP_TIMEOUT_MS = 5_000;
  */
 export const FIRST_SYNC_PATIENCE_MS = 2_000;
 
+/**
+ * A store that replicas share (`--store postgres://…`): one replica at a time holds an account's
+ * sweep lease and reads the service for the index; the others load what it saved.
+ */
+export interface SharedIndexStore extends LinkIndexStore {
+  readonly leaseMs: number;
+  /** Takes or renews this replica's lease on the account's sweep; false while another holds it. */
+  takeLease(): Promise<boolean>;
+  releaseLease(): Promise<void>;
+  /** Whether the store holds what this replica has not loaded. */
+  changedSinceLoad(): Promise<boolean>;
+}
+
+/** A failure of the service while this replica held the lease (not of the store). */
+class SyncFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super("sync failed");
+  }
+}
+
+const isShared = (store: LinkIndexStore | undefined): store is SharedIndexStore => store !== undefined && "takeLease" in store;
+
+/** A store whose one load is already done (a failed load must never start an index empty, which would write over the shared one). */
+const loadedFrom = (store: LinkIndexStore, stored: StoredIndex | undefined): LinkIndexStore => ({ load: () => Promise.resolve(stored), save: (changes) => store.save(changes) });
+
 export interface ServerLinkIndexOptions {
-  /** Where the index is kept between runs (a file: `--index-file`); memory by default. */
+  /** Where the index is kept between runs (a file: `--index-file`, or Postgres: `--store`); memory by default. */
   store?: LinkIndexStore;
   /** For tests: the index's own options. */
   pageSize?: number;
@@ -61,13 +87,16 @@ const backgroundSleep: Sleep = (ms, signal) =>
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 export class ServerLinkIndex {
-  readonly index: LinkIndex;
+  #index: LinkIndex;
   readonly #client: LinkShortClient;
+  readonly #options: ServerLinkIndexOptions;
   /** The clients whose changes land in the index at once (the server's own, and any other of the account), and how to stop. */
-  readonly #watched = new WeakSet<LinkShortClient>();
+  readonly #watched = new Set<LinkShortClient>();
   readonly #stopWatching: Array<() => void> = [];
   readonly #shutdown = new AbortController();
   readonly #store: LinkIndexStore | undefined;
+  /** This replica reads the service for a shared index now (holding the lease): it loads nothing meanwhile. */
+  #leasedWork = false;
   #firstSync: Promise<void> | undefined;
   #firstSyncDone = false;
   /** Why the last sync failed (redacted), shown with the freshness until one succeeds. */
@@ -75,22 +104,83 @@ export class ServerLinkIndex {
 
   constructor(client: LinkShortClient, options: ServerLinkIndexOptions = {}) {
     this.#client = client;
+    this.#options = options;
     this.#store = options.store;
-    this.index = new LinkIndex({
-      account: client.accountId,
+    this.#index = this.#made(isShared(options.store) ? loadedFrom(options.store, undefined) : options.store);
+    this.follow(client);
+  }
+
+  get index(): LinkIndex {
+    return this.#index;
+  }
+
+  #made(store: LinkIndexStore | undefined): LinkIndex {
+    const options = this.#options;
+    return new LinkIndex({
+      account: this.#client.accountId,
       sleep: backgroundSleep,
-      ...(options.store ? { store: options.store } : {}),
+      ...(store ? { store } : {}),
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
       ...(options.minSyncIntervalMs !== undefined ? { minSyncIntervalMs: options.minSyncIntervalMs } : {}),
     });
-    this.follow(client);
   }
 
   /** Takes in at once the changes another client of the same account makes. */
   follow(client: LinkShortClient): void {
     if (this.#watched.has(client)) return;
     this.#watched.add(client);
-    this.#stopWatching.push(this.index.watch(client));
+    this.#stopWatching.push(this.#index.watch(client));
+  }
+
+  /** A shared index: what other replicas saved, loaded when the store moved on (never while this one reads the service). */
+  async #catchUp(): Promise<void> {
+    const store = this.#store;
+    if (!isShared(store) || this.#leasedWork || !(await store.changedSinceLoad())) return;
+    const stored = await store.load();
+    if (this.#leasedWork) return;
+    this.#index.release();
+    for (const stopWatching of this.#stopWatching.splice(0)) stopWatching();
+    this.#index = this.#made(loadedFrom(store, stored));
+    await this.#index.load();
+    for (const client of this.#watched) this.#stopWatching.push(this.#index.watch(client));
+    if (this.#index.freshness().complete) this.#firstSyncDone = true;
+  }
+
+  /** Syncs a shared index if this replica gets the account's lease (after loading what the last holder saved); false when another holds it. */
+  async #syncLeased(store: SharedIndexStore, signal: AbortSignal, options: { wait?: boolean; maxSweepPages?: number }): Promise<boolean> {
+    const ran = await whileLeased(store, signal, async (leased) => {
+      await this.#catchUp();
+      this.#leasedWork = true;
+      try {
+        await this.#index.sync(this.#client, { ...options, signal: leased });
+      } catch (error) {
+        throw new SyncFailure(error);
+      } finally {
+        this.#leasedWork = false;
+      }
+    });
+    return ran !== undefined;
+  }
+
+  /**
+   * A shared index's first sync: this replica's if it gets the lease, else the holder's, followed
+   * from the store; a holder that stops renewing (killed) is replaced within the lease's time.
+   */
+  async #sharedFirstSync(store: SharedIndexStore): Promise<void> {
+    const signal = this.#shutdown.signal;
+    while (!signal.aborted) {
+      try {
+        await this.#catchUp();
+        if (this.#firstSyncDone || (await this.#syncLeased(store, signal, { wait: true }))) return;
+      } catch (error) {
+        // The service failed: as without a shared store, the next lookup starts again. A lease lost
+        // (taken over) or a store that cannot be reached: tried again, so it goes on by itself once it is back.
+        if (signal.aborted) return;
+        if (error instanceof SyncFailure && !(error.cause instanceof AbortedError)) throw error.cause;
+        if (!(error instanceof SyncFailure)) this.#lastFailure = this.#describe(error);
+      }
+      await backgroundSleep(store.leaseMs / 2, signal).catch(() => undefined);
+    }
   }
 
   /** Whether the first sync is still under way (started and not finished). */
@@ -105,8 +195,9 @@ export class ServerLinkIndex {
    */
   startFirstSync(): Promise<void> {
     if (this.#firstSync || this.#firstSyncDone || this.#shutdown.signal.aborted) return this.#firstSync ?? Promise.resolve();
-    const run = this.index
-      .sync(this.#client, { wait: true, signal: this.#shutdown.signal })
+    const store = this.#store;
+    const work = isShared(store) ? this.#sharedFirstSync(store) : this.#index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
+    const run = work
       .then(
         () => {
           this.#firstSyncDone = true;
@@ -129,19 +220,23 @@ export class ServerLinkIndex {
    * server does not fail the lookup: it answers from the index, and the freshness says why.
    */
   async beforeLookup(signal: AbortSignal): Promise<void> {
-    // What the store holds (a file: --index-file) is there before the first answer.
-    await this.index.load();
+    // What the store holds (a file: --index-file; what another replica saved) is there before the first answer.
+    await this.#catchUp().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
+    await this.#index.load();
     if (this.building || !this.#firstSyncDone) {
       await this.#patiently(this.startFirstSync(), signal);
       return;
     }
     const step = AbortSignal.any([signal, AbortSignal.timeout(STEP_TIMEOUT_MS), this.#shutdown.signal]);
     try {
-      await this.index.sync(this.#client, { signal: step, maxSweepPages: SWEEP_PAGES_PER_CALL });
+      const store = this.#store;
+      // Shared: a step only while no other replica reads the service for this account.
+      if (isShared(store)) await this.#syncLeased(store, step, { maxSweepPages: SWEEP_PAGES_PER_CALL });
+      else await this.#index.sync(this.#client, { signal: step, maxSweepPages: SWEEP_PAGES_PER_CALL });
       this.#lastFailure = undefined;
     } catch (error) {
       if (signal.aborted) throw error;
-      this.#lastFailure = this.#describe(error);
+      this.#lastFailure = this.#describe(error instanceof SyncFailure ? error.cause : error);
     }
   }
 
@@ -166,7 +261,7 @@ export class ServerLinkIndex {
   }
 
   freshness(): FreshnessAnswer {
-    return this.#answer(this.index.freshness());
+    return this.#answer(this.#index.freshness());
   }
 
   #answer(freshness: IndexFreshness): FreshnessAnswer {
