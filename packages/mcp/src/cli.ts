@@ -4,7 +4,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotoco
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { People } from "./auth/people";
 import { API_KEY_HEADER } from "./auth/sign-in";
-import { clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, storeFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
+import { clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
 import { isLoopback, type HttpServerOptions } from "./http";
 import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
@@ -45,19 +45,6 @@ function serveStdio(create: () => Server, stop: () => void): void {
   });
 }
 
-/** For tests: a sweep lease shorter than the default 30 s, so a replica's takeover is quick to see. */
-const LEASE_VARIABLE = "LINKSHORT_MCP_SWEEP_LEASE_MS";
-
-/** The shared store, when --store names one: connected and migrated before the server listens. */
-async function openStore(commandLine: ReturnType<typeof parseCommandLine>): Promise<SharedState | undefined> {
-  const url = storeFrom(process.env, commandLine);
-  if (url === undefined) return undefined;
-  const leaseMs = Number(process.env[LEASE_VARIABLE]);
-  const state = await SharedState.open(url, Number.isSafeInteger(leaseMs) && leaseMs >= 100 ? { leaseMs } : {});
-  say(`keeping the state in ${state.store.shown}`);
-  return state;
-}
-
 /**
  * Everyone signs in as themselves: each request acts as its person's own account (their client, so
  * their rate budget and link index; the admin tools only for administrators' keys, with --admin).
@@ -70,7 +57,7 @@ async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, sig
   if (tokenFrom(process.env, undefined) !== undefined) throw new ConfigError(`${TOKEN_VARIABLE} and --sign-in exclude each other: with --sign-in everyone signs in with their own key`);
   const people = new People({ clientFor: (apiKey) => clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds), admin: commandLine.admin, say });
   const publicUrl = publicUrlFrom(process.env, signIn);
-  const shared = await openStore(commandLine);
+  const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
   // With a store, every replica signs with the same secret (the environment's, else one the store keeps).
   const secret = signInSecretFrom(process.env) ?? (await shared?.secret("sign-in"));
   const requestStateKey = await shared?.secret("request-state");
@@ -124,7 +111,7 @@ async function main(): Promise<void> {
 
   const admin = commandLine.admin && (await keyIsAdministrators(client, say));
   const indexFile = indexFileFrom(process.env, commandLine);
-  const shared = await openStore(commandLine);
+  const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
   const linkIndex = shared?.indexFor(client) ?? new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile) });
   const requestStateKey = await shared?.secret("request-state");
   const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex, ...(requestStateKey ? { requestStateKey } : {}) });

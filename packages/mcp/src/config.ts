@@ -144,7 +144,8 @@ export function parseCommandLine(argv: string[]): CommandLine {
             allowedHosts,
             ...(values["token-file"] !== undefined ? { tokenFile: values["token-file"] } : {}),
             ...(signIn !== undefined ? { signIn } : {}),
-            ...(values.store !== undefined ? { store: storeUrl(values.store, "--store") } : {}),
+            // Checked where it is opened (store/shared-state.ts).
+            ...(values.store !== undefined ? { store: values.store } : {}),
           },
         }
       : {}),
@@ -175,30 +176,6 @@ export function publicUrlFrom(env: NodeJS.ProcessEnv, signIn: SignInCommandLine)
   if (signIn.publicUrl !== undefined) return signIn.publicUrl;
   const fromEnv = env[PUBLIC_URL_VARIABLE];
   return fromEnv === undefined || fromEnv === "" ? undefined : publicUrl(fromEnv, PUBLIC_URL_VARIABLE);
-}
-
-/** A store's address: a postgres:// URL, named in errors without its password. */
-export function storeUrl(text: string, source: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== "postgres:" && url.protocol !== "postgresql:") || url.hostname === "") {
-    const shown = url === undefined ? "" : ` (it starts "${url.protocol}")`;
-    throw new ConfigError(`${source} must be a Postgres URL such as postgres://linkshort:PASSWORD@db:5432/linkshort${shown}`);
-  }
-  return text;
-}
-
-/** The store's URL: --store, else the environment's (with --http only); undefined keeps the state in memory. */
-export function storeFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine): string | undefined {
-  if (commandLine.http?.store !== undefined) return commandLine.http.store;
-  const fromEnv = env[STORE_VARIABLE];
-  if (fromEnv === undefined || fromEnv === "") return undefined;
-  if (commandLine.http === undefined) throw new ConfigError(`${STORE_VARIABLE} needs --http PORT: over stdio the server is one process of one person`);
-  return storeUrl(fromEnv, STORE_VARIABLE);
 }
 
 /** The sign-in secret from the environment (hex or base64, at least 32 bytes); undefined when unset. */

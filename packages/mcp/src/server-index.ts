@@ -10,7 +10,7 @@
  */
 import { AbortedError, AccountRegistry, FileIndexStore, freshnessSentence, LinkIndex, MAX_INDEXED_ACCOUNTS, type IndexFreshness, type LinkIndexStore, type LinkShortClient, type Sleep, type StoredIndex } from "@linkshort/client";
 import { clause } from "./failures";
-import { whileLeased } from "./store/leased";
+import { SharedIndexSync, SyncFailure } from "./store/shared-sync";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
 export const SWEEP_PAGES_PER_CALL = 2;
@@ -23,27 +23,7 @@ const STEP_TIMEOUT_MS = 5_000;
  */
 export const FIRST_SYNC_PATIENCE_MS = 2_000;
 
-/**
- * A store that replicas share (`--store postgres://…`): one replica at a time holds an account's
- * sweep lease and reads the service for the index; the others load what it saved.
- */
-export interface SharedIndexStore extends LinkIndexStore {
-  readonly leaseMs: number;
-  /** Takes or renews this replica's lease on the account's sweep; false while another holds it. */
-  takeLease(): Promise<boolean>;
-  releaseLease(): Promise<void>;
-  /** Whether the store holds what this replica has not loaded. */
-  changedSinceLoad(): Promise<boolean>;
-}
-
-/** A failure of the service while this replica held the lease (not of the store). */
-class SyncFailure extends Error {
-  constructor(override readonly cause: unknown) {
-    super("sync failed");
-  }
-}
-
-const isShared = (store: LinkIndexStore | undefined): store is SharedIndexStore => store !== undefined && "takeLease" in store;
+const isShared = (store: LinkIndexStore | undefined): store is SharedIndexSync["store"] => store !== undefined && "takeLease" in store;
 
 /** A store whose one load is already done (a failed load must never start an index empty, which would write over the shared one). */
 const loadedFrom = (store: LinkIndexStore, stored: StoredIndex | undefined): LinkIndexStore => ({ load: () => Promise.resolve(stored), save: (changes) => store.save(changes) });
@@ -95,8 +75,8 @@ export class ServerLinkIndex {
   readonly #stopWatching: Array<() => void> = [];
   readonly #shutdown = new AbortController();
   readonly #store: LinkIndexStore | undefined;
-  /** This replica reads the service for a shared index now (holding the lease): it loads nothing meanwhile. */
-  #leasedWork = false;
+  /** With a store replicas share (`--store`): who reads the service, and loading what others saved. */
+  readonly #shared: SharedIndexSync | undefined;
   #firstSync: Promise<void> | undefined;
   #firstSyncDone = false;
   /** Why the last sync failed (redacted), shown with the freshness until one succeeds. */
@@ -106,7 +86,11 @@ export class ServerLinkIndex {
     this.#client = client;
     this.#options = options;
     this.#store = options.store;
-    this.#index = this.#made(isShared(options.store) ? loadedFrom(options.store, undefined) : options.store);
+    const store = options.store;
+    this.#index = this.#made(isShared(store) ? loadedFrom(store, undefined) : store);
+    this.#shared = isShared(store)
+      ? new SharedIndexSync(store, { index: () => this.#index, replace: (stored) => this.#replace(stored), sync: (sync) => this.#index.sync(client, sync), failed: (error) => (this.#lastFailure = this.#describe(error)) })
+      : undefined;
     this.follow(client);
   }
 
@@ -132,55 +116,14 @@ export class ServerLinkIndex {
     this.#stopWatching.push(this.#index.watch(client));
   }
 
-  /** A shared index: what other replicas saved, loaded when the store moved on (never while this one reads the service). */
-  async #catchUp(): Promise<void> {
-    const store = this.#store;
-    if (!isShared(store) || this.#leasedWork || !(await store.changedSinceLoad())) return;
-    const stored = await store.load();
-    if (this.#leasedWork) return;
+  /** A shared index's new copy, from what the store holds now: the clients it watched are watched again. */
+  async #replace(stored: StoredIndex | undefined): Promise<void> {
     this.#index.release();
     for (const stopWatching of this.#stopWatching.splice(0)) stopWatching();
-    this.#index = this.#made(loadedFrom(store, stored));
+    this.#index = this.#made(loadedFrom(this.#shared!.store, stored));
     await this.#index.load();
     for (const client of this.#watched) this.#stopWatching.push(this.#index.watch(client));
     if (this.#index.freshness().complete) this.#firstSyncDone = true;
-  }
-
-  /** Syncs a shared index if this replica gets the account's lease (after loading what the last holder saved); false when another holds it. */
-  async #syncLeased(store: SharedIndexStore, signal: AbortSignal, options: { wait?: boolean; maxSweepPages?: number }): Promise<boolean> {
-    const ran = await whileLeased(store, signal, async (leased) => {
-      await this.#catchUp();
-      this.#leasedWork = true;
-      try {
-        await this.#index.sync(this.#client, { ...options, signal: leased });
-      } catch (error) {
-        throw new SyncFailure(error);
-      } finally {
-        this.#leasedWork = false;
-      }
-    });
-    return ran !== undefined;
-  }
-
-  /**
-   * A shared index's first sync: this replica's if it gets the lease, else the holder's, followed
-   * from the store; a holder that stops renewing (killed) is replaced within the lease's time.
-   */
-  async #sharedFirstSync(store: SharedIndexStore): Promise<void> {
-    const signal = this.#shutdown.signal;
-    while (!signal.aborted) {
-      try {
-        await this.#catchUp();
-        if (this.#firstSyncDone || (await this.#syncLeased(store, signal, { wait: true }))) return;
-      } catch (error) {
-        // The service failed: as without a shared store, the next lookup starts again. A lease lost
-        // (taken over) or a store that cannot be reached: tried again, so it goes on by itself once it is back.
-        if (signal.aborted) return;
-        if (error instanceof SyncFailure && !(error.cause instanceof AbortedError)) throw error.cause;
-        if (!(error instanceof SyncFailure)) this.#lastFailure = this.#describe(error);
-      }
-      await backgroundSleep(store.leaseMs / 2, signal).catch(() => undefined);
-    }
   }
 
   /** Whether the first sync is still under way (started and not finished). */
@@ -195,8 +138,7 @@ export class ServerLinkIndex {
    */
   startFirstSync(): Promise<void> {
     if (this.#firstSync || this.#firstSyncDone || this.#shutdown.signal.aborted) return this.#firstSync ?? Promise.resolve();
-    const store = this.#store;
-    const work = isShared(store) ? this.#sharedFirstSync(store) : this.#index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
+    const work = this.#shared?.firstSync(this.#shutdown.signal) ?? this.#index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
     const run = work
       .then(
         () => {
@@ -221,7 +163,7 @@ export class ServerLinkIndex {
    */
   async beforeLookup(signal: AbortSignal): Promise<void> {
     // What the store holds (a file: --index-file; what another replica saved) is there before the first answer.
-    await this.#catchUp().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
+    await this.#shared?.catchUp().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
     await this.#index.load();
     if (this.building || !this.#firstSyncDone) {
       await this.#patiently(this.startFirstSync(), signal);
@@ -229,9 +171,8 @@ export class ServerLinkIndex {
     }
     const step = AbortSignal.any([signal, AbortSignal.timeout(STEP_TIMEOUT_MS), this.#shutdown.signal]);
     try {
-      const store = this.#store;
       // Shared: a step only while no other replica reads the service for this account.
-      if (isShared(store)) await this.#syncLeased(store, step, { maxSweepPages: SWEEP_PAGES_PER_CALL });
+      if (this.#shared) await this.#shared.syncLeased(step, { maxSweepPages: SWEEP_PAGES_PER_CALL });
       else await this.#index.sync(this.#client, { signal: step, maxSweepPages: SWEEP_PAGES_PER_CALL });
       this.#lastFailure = undefined;
     } catch (error) {

@@ -179,7 +179,7 @@ export class SignIn {
     const answer = await gate(new Request(this.resource, { headers: typeof authorization === "string" ? { authorization } : {} }));
     if (unavailable !== undefined) {
       say(unavailable.message);
-      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "The sign-in store cannot be reached; try again in a moment." }, id: null }, { status: 503, headers: { "Retry-After": "5" } });
+      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "The sign-in store cannot be reached; try again in a moment." }, id: null }, { status: 503 });
     }
     return answer instanceof Response ? answer : (answer.extra!.person as Person);
   }

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IndexChanges, IndexMeta, StoredIndex, StoredLink } from "@linkshort/client";
-import type { SharedIndexStore } from "../server-index";
+import type { SharedIndexStore } from "./leased";
 import { StoreConflictError, type PostgresStore } from "./postgres";
 
 /** How long a lease lasts unless renewed: a replica killed mid-sweep is replaced within this and a retry. */
