@@ -4,7 +4,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotoco
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { People } from "./auth/people";
 import { API_KEY_HEADER } from "./auth/sign-in";
-import { clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
+import { API_KEY_VARIABLE, clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
 import { isLoopback, type HttpServerOptions } from "./http";
 import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
@@ -55,9 +55,10 @@ async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, sig
   process.on("uncaughtException", (error) => say(`unexpected error: ${error.message.slice(0, 300)}`));
   process.on("unhandledRejection", (reason) => say(`unexpected error: ${reason instanceof Error ? reason.message.slice(0, 300) : "unknown"}`));
   if (tokenFrom(process.env, undefined) !== undefined) throw new ConfigError(`${TOKEN_VARIABLE} and --sign-in exclude each other: with --sign-in everyone signs in with their own key`);
-  const people = new People({ clientFor: (apiKey) => clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds), admin: commandLine.admin, say });
   const publicUrl = publicUrlFrom(process.env, signIn);
   const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
+  const personalClient = (apiKey: string) => (shared ? shared.clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds) : clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds));
+  const people = new People({ clientFor: personalClient, admin: commandLine.admin, say });
   // With a store, every replica signs with the same secret (the environment's, else one the store keeps).
   const secret = signInSecretFrom(process.env) ?? (await shared?.secret("sign-in"));
   const requestStateKey = await shared?.secret("request-state");
@@ -104,14 +105,15 @@ async function main(): Promise<void> {
     return;
   }
   if (commandLine.http?.signIn !== undefined) return serveSignIn(commandLine, commandLine.http.signIn);
-  const client = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
+  const configured = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
+  const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
+  const client = shared?.clientFor(configured.baseUrl, process.env[API_KEY_VARIABLE]!, commandLine.maxWaitSeconds) ?? configured;
   // A failure outside a tool call is logged, never allowed to stop the server.
   process.on("uncaughtException", (error) => say(client.redact(`unexpected error: ${error.message}`)));
   process.on("unhandledRejection", (reason) => say(client.redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
 
   const admin = commandLine.admin && (await keyIsAdministrators(client, say));
   const indexFile = indexFileFrom(process.env, commandLine);
-  const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
   const linkIndex = shared?.indexFor(client) ?? new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile) });
   const requestStateKey = await shared?.secret("request-state");
   const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex, ...(requestStateKey ? { requestStateKey } : {}) });

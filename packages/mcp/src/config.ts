@@ -1,5 +1,5 @@
 /** The server's configuration: the service and key from the environment, the rest from the command line. */
-import { LinkShortClient, ValidationError } from "@linkshort/client";
+import { LinkShortClient, ValidationError, type RateLimiter } from "@linkshort/client";
 import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
@@ -234,9 +234,10 @@ export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined,
 
 const VARIABLE_OF_FIELD: Record<string, string> = { baseUrl: BASE_URL_VARIABLE, apiKey: API_KEY_VARIABLE };
 
-/** A client of the service for one key, as the server makes them. */
-export function clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
-  return new LinkShortClient({ baseUrl, apiKey, rateLimit: { maxWaitMs: maxWaitSeconds * 1000 }, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "linkshort-mcp" });
+/** A client of the service for one key, as the server makes them (paced by `limiter`, e.g. the replicas' shared budget, when given). */
+export function clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number, limiter?: RateLimiter): LinkShortClient {
+  const rateLimit = { maxWaitMs: maxWaitSeconds * 1000, ...(limiter ? { limiter } : {}) };
+  return new LinkShortClient({ baseUrl, apiKey, rateLimit, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "linkshort-mcp" });
 }
 
 /**

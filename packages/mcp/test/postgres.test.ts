@@ -14,6 +14,7 @@ import { PostgresIndexStore } from "../src/store/index-store";
 import { PostgresStore, shownStoreUrl, StoreUnavailableError } from "../src/store/postgres";
 import { SCHEMA_VERSION } from "../src/store/schema";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { spawn, type ChildProcess } from "node:child_process";
 import { CLI, unusedAddress } from "./helpers";
 import { freshDatabase, stopTestPostgres, testPostgres } from "./postgres-support";
@@ -86,6 +87,10 @@ test("the secrets are made once and the same for every replica", async () => {
   expect(first).toHaveLength(32);
   expect(Buffer.from(second).equals(Buffer.from(first))).toBe(true);
   expect(Buffer.from(await sharedSecret(one, "request-state")).equals(Buffer.from(first))).toBe(false);
+  // Replicas starting together ask at the same moment: each gets the one secret made.
+  const names = Array.from({ length: 20 }, (_, n) => `together-${n}`);
+  const together = await Promise.all(names.map((name) => Promise.all([sharedSecret(one, name), sharedSecret(two, name)])));
+  for (const [mine, theirs] of together) expect(Buffer.from(mine).equals(Buffer.from(theirs))).toBe(true);
 });
 
 test("one replica holds an account's sweep lease; the other takes it once the holder stops renewing, and the old holder can no longer write the sweep", async () => {
@@ -266,4 +271,34 @@ test("a replica killed mid-sweep: another takes the sweep over within the lease'
   // Resumed, not started over: about one read per page, not two walks.
   expect(reads.length).toBeLessThan((10_000 / pageSize) * 1.5);
   expect(second.stderr()).not.toContain(sandbox.userKey);
+});
+
+test("two replicas of one key share its rate budget: together they keep to the window, and the server never answers 429", async () => {
+  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 12, windowMs: 4_000 } });
+  sandboxes.push(sandbox);
+  // Answers that take a while: each replica's own estimate of the window lags the other's requests.
+  sandbox.onApiRequest = () => new Promise((resolve) => setTimeout(resolve, 30));
+  const upstream = await roundRobin();
+  upstream.targets = [sandbox.baseUrl];
+  const store = await freshDatabase();
+  const env = { baseUrl: upstream.url, apiKey: sandbox.userKey };
+  const replicas = await Promise.all([startReplica(env, store, []), startReplica(env, store, [])]);
+  processes.push(...replicas.map((replica) => replica.child));
+  const clients = await Promise.all(
+    replicas.map(async (replica) => {
+      const client = new Client({ name: "budget-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
+      return client;
+    }),
+  );
+  try {
+    const calls = clients.flatMap((client) => Array.from({ length: 14 }, () => callTool(client, "get_account", {})));
+    const answers = await Promise.all(calls);
+    expect(answers.filter((answer) => answer.isError)).toEqual([]);
+    expect(upstream.limited).toBe(0);
+    expect(upstream.statuses.get(200)).toBeGreaterThanOrEqual(28);
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+    await upstream.close();
+  }
 });

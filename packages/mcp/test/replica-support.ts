@@ -11,18 +11,28 @@ export interface RoundRobin {
   targets: string[];
   /** Requests each target was sent. */
   served: Map<string, number>;
+  /** How many answers of each status came back. */
+  statuses: Map<number, number>;
+  /** Answers that said the rate limit was reached (a 429 status, or the API's `"error": 429` envelope that deployed servers send with 200). */
+  limited: number;
   close(): Promise<void>;
 }
 
 /** A proxy that sends each request to the next target in turn, as a load balancer without affinity does. */
 export async function roundRobin(): Promise<RoundRobin> {
   let next = 0;
-  const proxy: RoundRobin = { url: "", targets: [], served: new Map(), close: () => Promise.resolve() };
+  const proxy: RoundRobin = { url: "", targets: [], served: new Map(), statuses: new Map(), limited: 0, close: () => Promise.resolve() };
   const server: Server = createServer((request, response) => {
     const target = proxy.targets[next++ % proxy.targets.length]!;
     proxy.served.set(target, (proxy.served.get(target) ?? 0) + 1);
     const upstream = httpRequest(new URL(request.url ?? "/", target), { method: request.method, headers: request.headers }, (answer) => {
+      proxy.statuses.set(answer.statusCode ?? 502, (proxy.statuses.get(answer.statusCode ?? 502) ?? 0) + 1);
       response.writeHead(answer.statusCode ?? 502, answer.headers);
+      let head = "";
+      answer.on("data", (chunk: Buffer) => (head = head.length < 200 ? head + chunk.toString() : head));
+      answer.on("end", () => {
+        if (answer.statusCode === 429 || /"error"\s*:\s*429/.test(head)) proxy.limited += 1;
+      });
       answer.pipe(response);
     });
     upstream.on("error", () => {

@@ -10,12 +10,10 @@ import type { PostgresStore } from "./postgres";
 
 /** The secret of this name, made at random by the first replica to ask and the same for all after. */
 export async function sharedSecret(store: PostgresStore, name: string): Promise<Uint8Array> {
-  const rows = await store.query<{ value: Buffer }>(
-    `WITH made AS (INSERT INTO mcp_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value)
-     SELECT value FROM made UNION ALL SELECT value FROM mcp_secrets WHERE name = $1`,
-    [name, randomBytes(32)],
-  );
-  return new Uint8Array(rows[0]!.value);
+  const made = await store.query<{ value: Buffer }>("INSERT INTO mcp_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value", [name, randomBytes(32)]);
+  // Another replica made it first (perhaps at this very moment): a statement of its own sees it, where the insert's snapshot may not.
+  const value = made[0]?.value ?? (await store.query<{ value: Buffer }>("SELECT value FROM mcp_secrets WHERE name = $1", [name]))[0]!.value;
+  return new Uint8Array(value);
 }
 
 /** Takes a one-time secret's row: "fresh" the first time, "used" (with its grant) after, "unknown" when absent or expired. */

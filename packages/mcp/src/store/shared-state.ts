@@ -3,8 +3,9 @@
  * confirmations, each account's link index with its sweep lease, and each key's rate budget.
  */
 import { AccountRegistry, type LinkShortClient } from "@linkshort/client";
-import { ConfigError, STORE_VARIABLE, type CommandLine } from "../config";
+import { clientFor, ConfigError, STORE_VARIABLE, type CommandLine } from "../config";
 import { ServerLinkIndex } from "../server-index";
+import { SharedRateBudget } from "./rate-budget";
 import { PostgresAuthStore, sharedSecret } from "./auth-store";
 import { DEFAULT_LEASE_MS, PostgresIndexStore } from "./index-store";
 import { PostgresStore } from "./postgres";
@@ -49,6 +50,8 @@ export class SharedState {
   readonly #indexes: AccountRegistry<ServerLinkIndex>;
   readonly #live = new Set<ServerLinkIndex>();
   readonly #leaseMs: number;
+  /** Each key's budget, one per account in this replica (as the client's own limiters are). */
+  readonly #budgets = new AccountRegistry<SharedRateBudget>(1_000);
 
   private constructor(
     readonly store: PostgresStore,
@@ -80,6 +83,12 @@ export class SharedState {
   /** The secret every replica shares under `name` (made at random by the first). */
   secret(name: "sign-in" | "request-state"): Promise<Uint8Array> {
     return sharedSecret(this.store, name);
+  }
+
+  /** A client of the service for one key, paced by the budget every replica shares for its account. */
+  clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
+    const account = clientFor(baseUrl, apiKey, maxWaitSeconds).accountId;
+    return clientFor(baseUrl, apiKey, maxWaitSeconds, this.#budgets.get(account, () => new SharedRateBudget(this.store, account)));
   }
 
   /** The account's index, kept in the store and swept by one replica at a time. */
