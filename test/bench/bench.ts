@@ -16,6 +16,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { measureLinkIndex } from './link-index';
 import { measureMcp } from './mcp';
 import { measureSandbox } from './sandbox';
+import { measureStore } from './store';
 import { measureTriggers } from './triggers';
 import { ms, percentile, type Row } from './row';
 
@@ -406,6 +407,7 @@ async function main() {
     ['sandbox', async () => void rows.push(...(await measureSandbox()))],
     ['charts', async () => void rows.push(...(await import('./charts')).measureCharts())],
     ['triggers', async () => void rows.push(...(await measureTriggers()))],
+    ['store', async () => void rows.push(...(await measureStore()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;
