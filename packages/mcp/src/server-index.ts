@@ -163,7 +163,7 @@ export class ServerLinkIndex {
    */
   async beforeLookup(signal: AbortSignal): Promise<void> {
     // What the store holds (a file: --index-file; what another replica saved) is there before the first answer.
-    await this.#shared?.catchUp().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
+    await this.#shared?.catchUp(true).catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
     await this.#index.load();
     if (this.building || !this.#firstSyncDone) {
       await this.#patiently(this.startFirstSync(), signal);

@@ -23,6 +23,8 @@ export class PostgresIndexStore implements SharedIndexStore {
   #holding = false;
   /** The revision last loaded (or written on top of it by this replica alone). */
   #revision = 0;
+  /** The same for the links alone (a save of the meta only, e.g. a quiet sync's time, does not move it). */
+  #linksRevision = 0;
 
   constructor(store: PostgresStore, account: string, leaseMs = DEFAULT_LEASE_MS) {
     this.#store = store;
@@ -34,14 +36,16 @@ export class PostgresIndexStore implements SharedIndexStore {
     return this.#store.transaction(async (client) => {
       // One snapshot (the index checks what it loads, and starts empty from a damaged one): the meta and the links as of the same moment.
       await client.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-      const meta = await client.query<{ meta: IndexMeta; revision: string }>("SELECT meta, revision FROM mcp_link_indexes WHERE account = $1", [this.#account]);
+      const meta = await client.query<{ meta: IndexMeta; revision: string; links_revision: string }>("SELECT meta, revision, links_revision FROM mcp_link_indexes WHERE account = $1", [this.#account]);
       const row = meta.rows[0];
       if (row === undefined) {
         this.#revision = 0;
+        this.#linksRevision = 0;
         return undefined;
       }
       const links = await client.query<{ link: StoredLink }>("SELECT link FROM mcp_indexed_links WHERE account = $1", [this.#account]);
       this.#revision = Number(row.revision);
+      this.#linksRevision = Number(row.links_revision);
       return { meta: row.meta, links: links.rows.map((entry) => entry.link) };
     });
   }
@@ -66,16 +70,18 @@ export class PostgresIndexStore implements SharedIndexStore {
         );
       }
       if (!changes.reset && changes.deleted.length > 0) await client.query("DELETE FROM mcp_indexed_links WHERE account = $1 AND id = ANY($2::bigint[])", [this.#account, changes.deleted]);
-      const revision = await client.query<{ revision: string }>(
-        writesMeta
-          ? `INSERT INTO mcp_link_indexes (account, meta) VALUES ($1, $2) ON CONFLICT (account) DO UPDATE SET meta = excluded.meta, revision = mcp_link_indexes.revision + 1 RETURNING revision`
-          : `INSERT INTO mcp_link_indexes (account, meta) VALUES ($1, $2) ON CONFLICT (account) DO UPDATE SET revision = mcp_link_indexes.revision + 1 RETURNING revision`,
-        [this.#account, changes.meta],
+      const linksMoved = changes.reset === true || upserted.length > 0 || changes.deleted.length > 0 ? 1 : 0;
+      const revision = await client.query<{ revision: string; links_revision: string }>(
+        `INSERT INTO mcp_link_indexes (account, meta) VALUES ($1, $2) ON CONFLICT (account) DO UPDATE SET
+           ${writesMeta ? "meta = excluded.meta," : ""} revision = mcp_link_indexes.revision + 1, links_revision = mcp_link_indexes.links_revision + $3
+         RETURNING revision, links_revision`,
+        [this.#account, changes.meta, linksMoved],
       );
-      return Number(revision.rows[0]!.revision);
+      return { revision: Number(revision.rows[0]!.revision), links: Number(revision.rows[0]!.links_revision), linksMoved };
     });
     // On top of what this replica had: still current. Otherwise another wrote between, and the next check loads again.
-    if (written === this.#revision + 1) this.#revision = written;
+    if (written.revision === this.#revision + 1) this.#revision = written.revision;
+    if (written.links === this.#linksRevision + written.linksMoved) this.#linksRevision = written.links;
   }
 
   /** Takes the account's sweep lease, or renews it; false while another replica holds it. */
@@ -96,8 +102,9 @@ export class PostgresIndexStore implements SharedIndexStore {
     await this.#store.query("DELETE FROM mcp_sweep_leases WHERE account = $1 AND holder = $2", [this.#account, this.#holder]);
   }
 
-  async changedSinceLoad(): Promise<boolean> {
-    const rows = await this.#store.query<{ revision: string }>("SELECT revision FROM mcp_link_indexes WHERE account = $1", [this.#account]);
+  async changedSinceLoad(linksOnly = false): Promise<boolean> {
+    const rows = await this.#store.query<{ revision: string; links_revision: string }>("SELECT revision, links_revision FROM mcp_link_indexes WHERE account = $1", [this.#account]);
+    if (linksOnly) return Number(rows[0]?.links_revision ?? 0) !== this.#linksRevision;
     return Number(rows[0]?.revision ?? 0) !== this.#revision;
   }
 }

@@ -14,8 +14,8 @@ export interface SharedIndexStore extends LinkIndexStore {
   /** Takes or renews this replica's lease on the account's sweep; false while another holds it. */
   takeLease(): Promise<boolean>;
   releaseLease(): Promise<void>;
-  /** Whether the store holds what this replica has not loaded. */
-  changedSinceLoad(): Promise<boolean>;
+  /** Whether the store holds what this replica has not loaded (with `linksOnly`, of the links: the meta alone is what a reader needs only before it reads). */
+  changedSinceLoad(linksOnly?: boolean): Promise<boolean>;
 }
 
 /** Runs `work` under the lease and lets the lease go after; undefined (nothing run) while another replica holds it. */

@@ -71,13 +71,18 @@ export class SharedRateBudget extends RateLimiter {
     const seconds = Math.floor(now / 1000);
     const reset = resetAt === undefined ? null : Math.round(resetAt / 1000);
     try {
+      // The common case in one statement: a slot of the window this replica knows.
+      if (reset !== null) {
+        const taken = await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < $3 RETURNING used", [this.account, reset, limit]);
+        if (taken.length === 1) return "taken";
+      }
       const current = await this.store.query<{ resets_at: string; used: number }>(
         "SELECT resets_at, used FROM mcp_rate_windows WHERE account = $1 AND resets_at > $2 AND ($3::bigint IS NULL OR resets_at = $3) ORDER BY resets_at DESC LIMIT 1",
         [this.account, seconds, reset],
       );
       const known = current[0];
       if (known !== undefined) {
-        const taken = await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < $3 RETURNING used", [this.account, known.resets_at, limit]);
+        const taken = reset !== null ? [] : await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < $3 RETURNING used", [this.account, known.resets_at, limit]);
         return taken.length === 1 ? "taken" : { until: Number(known.resets_at) * 1000 };
       }
       if (reset !== null) {

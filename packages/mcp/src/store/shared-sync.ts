@@ -38,9 +38,13 @@ export class SharedIndexSync {
     private readonly host: SharedSyncHost,
   ) {}
 
-  /** Loads what other replicas saved, when the store moved on (never while this one reads the service). */
-  async catchUp(): Promise<void> {
-    if (this.#reading || !(await this.store.changedSinceLoad())) return;
+  /**
+   * Loads what other replicas saved, when the store moved on (never while this one reads the
+   * service). For a lookup (`linksOnly`), only when links changed: a quiet sync elsewhere moves
+   * only the meta, which this replica needs only when it reads itself.
+   */
+  async catchUp(linksOnly = false): Promise<void> {
+    if (this.#reading || !(await this.store.changedSinceLoad(linksOnly))) return;
     const stored = await this.store.load();
     if (!this.#reading) await this.host.replace(stored);
   }
