@@ -26,6 +26,8 @@ export class SharedRateBudget extends RateLimiter {
   readonly #local = new RateLimiter();
   /** Requests this replica sent to learn the window (no replica knew it): counted once their answer names it. */
   #uncounted = 0;
+  /** The server's answers name no window (no rate headers): nothing to share, the client's pacing alone. */
+  #noWindows = false;
 
   constructor(
     private readonly store: PostgresStore,
@@ -45,9 +47,9 @@ export class SharedRateBudget extends RateLimiter {
       for (;;) {
         const now = clock.now();
         const window = this.#local.headroom(now);
-        // Nothing known yet: the client's own probe goes first, as without a store.
-        const slot = window === undefined ? "learns" : await this.#takeSlot(window.limit, window.resetAt, now);
-        if (slot === "learns") this.#uncounted += 1;
+        // Nothing known here yet (the client's probe): a slot of the window another replica knows, or the request that learns it.
+        if (window === undefined && this.#noWindows) return waited;
+        const slot = await this.#takeSlot(window?.limit, window?.resetAt, now);
         if (slot === "taken" || slot === "learns") return waited;
         // The replicas spent the window: wait for its reset. Or another replica's request learns the window: wait for its answer.
         const pause = slot === "wait" ? PROBE_WAIT_MS : Math.max(PROBE_WAIT_MS, slot.until - now + RESET_MARGIN_MS);
@@ -67,13 +69,13 @@ export class SharedRateBudget extends RateLimiter {
    * one's ended): when the replicas have used all `limit` of it, until when. When no replica knows the
    * current window, one request of all replicas goes to learn it ("taken"); the others "wait".
    */
-  async #takeSlot(limit: number, resetAt: number | undefined, now: number): Promise<"taken" | "learns" | "wait" | { until: number }> {
+  async #takeSlot(limit: number | undefined, resetAt: number | undefined, now: number): Promise<"taken" | "learns" | "wait" | { until: number }> {
     const seconds = Math.floor(now / 1000);
     const reset = resetAt === undefined ? null : Math.round(resetAt / 1000);
     try {
       // The common case in one statement: a slot of the window this replica knows.
       if (reset !== null) {
-        const taken = await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < $3 RETURNING used", [this.account, reset, limit]);
+        const taken = await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < window_limit RETURNING used", [this.account, reset]);
         if (taken.length === 1) return "taken";
       }
       const current = await this.store.query<{ resets_at: string; used: number }>(
@@ -82,12 +84,15 @@ export class SharedRateBudget extends RateLimiter {
       );
       const known = current[0];
       if (known !== undefined) {
-        const taken = reset !== null ? [] : await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < $3 RETURNING used", [this.account, known.resets_at, limit]);
+        const taken = reset !== null ? [] : await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < window_limit RETURNING used", [this.account, known.resets_at]);
         return taken.length === 1 ? "taken" : { until: Number(known.resets_at) * 1000 };
       }
-      if (reset !== null) {
+      if (reset !== null && limit !== undefined) {
         // This replica learned the window first: it opens the shared count with this request.
-        await this.store.query("INSERT INTO mcp_rate_windows (account, resets_at, used) VALUES ($1, $2, 1) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + 1", [this.account, reset]);
+        await this.store.query(
+          "INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, 1, $3) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + 1",
+          [this.account, reset, limit],
+        );
         await this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at BETWEEN 0 AND $2", [this.account, seconds - 3600]);
         return "taken";
       }
@@ -97,7 +102,9 @@ export class SharedRateBudget extends RateLimiter {
          ON CONFLICT (account, resets_at) DO UPDATE SET used = excluded.used WHERE mcp_rate_windows.used <= $3 RETURNING used`,
         [this.account, seconds + PROBE_SECONDS, seconds],
       );
-      return probe.length === 1 ? "learns" : "wait";
+      if (probe.length === 0) return "wait";
+      this.#uncounted += 1;
+      return "learns";
     } catch {
       // The store cannot be reached: the client's own pacing (and the server's limit answers) hold.
       return "taken";
@@ -108,12 +115,17 @@ export class SharedRateBudget extends RateLimiter {
     const before = this.#local.headroom(now)?.resetAt;
     this.#local.observe(response, now);
     const window = this.#local.headroom(now);
+    this.#noWindows = window === undefined;
+    if (window === undefined) void this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at = -1", [this.account]).catch(() => undefined);
     if (window?.resetAt === undefined || window.resetAt === before || this.#uncounted === 0) return;
     // The requests that learned this window count in it; no replica waits any longer for one to learn it.
     const learners = this.#uncounted;
     this.#uncounted = 0;
     void this.store
-      .query("INSERT INTO mcp_rate_windows (account, resets_at, used) VALUES ($1, $2, $3) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + $3", [this.account, Math.round(window.resetAt / 1000), learners])
+      .query(
+        "INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, $3, $4) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + $3",
+        [this.account, Math.round(window.resetAt / 1000), learners, window.limit],
+      )
       .then(() => this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at = -1", [this.account]))
       .catch(() => undefined);
   }

@@ -23,7 +23,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE mcp_link_indexes (account text PRIMARY KEY, meta jsonb NOT NULL, revision bigint NOT NULL DEFAULT 1, links_revision bigint NOT NULL DEFAULT 1);
    CREATE TABLE mcp_indexed_links (account text NOT NULL, id bigint NOT NULL, link jsonb NOT NULL, PRIMARY KEY (account, id));
    CREATE TABLE mcp_sweep_leases (account text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);
-   CREATE TABLE mcp_rate_windows (account text NOT NULL, resets_at bigint NOT NULL, used integer NOT NULL, PRIMARY KEY (account, resets_at));`,
+   CREATE TABLE mcp_rate_windows (account text NOT NULL, resets_at bigint NOT NULL, used integer NOT NULL, window_limit integer NOT NULL DEFAULT 0, PRIMARY KEY (account, resets_at));`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
