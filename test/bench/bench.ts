@@ -19,6 +19,7 @@ import { measureMcp } from './mcp';
 import { measureSandbox } from './sandbox';
 import { measureBulkImports, measureTriggers } from './triggers';
 import { measureClickEvents } from './click-events';
+import { measureStore } from './store';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -411,6 +412,7 @@ async function main() {
     ['triggers', async () => void rows.push(...(await measureTriggers()))],
     ['bulk-imports', async () => void rows.push(...(await measureBulkImports()))],
     ['click-events', async () => void rows.push(...(await measureClickEvents()))],
+    ['store', async () => void rows.push(...(await measureStore()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

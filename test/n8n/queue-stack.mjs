@@ -1,17 +1,20 @@
 // n8n in queue mode for tests and `npm start -- --queue`: Redis and Postgres (Debian packages) run
 // as this process's own children on free loopback ports with their data in a folder of ours, then
-// one n8n main instance and N workers share them. Postgres refuses to run as root, so it runs as
-// the `postgres` user (runuser). Everything started here is ended by stop(), and by a handler on
+// one n8n main instance and N workers share them. Postgres is test/support/postgres.cjs's (it runs
+// as the `postgres` user under runuser when we are root). Everything started here is ended by stop(), and by a handler on
 // this process's exit should the caller die first.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort, n8nCli, startN8n } from './n8n.mjs';
+import postgres from '../support/postgres.cjs';
 
-const POSTGRES_USER = 'postgres';
+const { startPostgres } = postgres;
+export const { postgresBin } = postgres;
+
 
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,14 +56,6 @@ function collectOutput(child) {
   return () => output;
 }
 
-/** The folder holding Postgres's binaries (Debian installs them per major version). */
-export function postgresBin() {
-  const base = '/usr/lib/postgresql';
-  const versions = existsSync(base) ? readdirSync(base).filter((name) => existsSync(join(base, name, 'bin/initdb'))) : [];
-  if (versions.length === 0) throw new Error('Postgres is not installed (no /usr/lib/postgresql/*/bin/initdb): apt-get install -y postgresql');
-  return join(base, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin');
-}
-
 /** Starts redis-server on a free loopback port, without persistence. */
 export async function startRedis(dir) {
   const port = await freePort();
@@ -91,80 +86,6 @@ export async function startRedis(dir) {
     stop: async () => {
       child.kill('SIGTERM');
       await waitForExit(child, 5000);
-    },
-  };
-}
-
-/**
- * Starts Postgres as the `postgres` user on a free loopback port with its cluster in `dir/postgres`
- * (made by initdb on first use, kept after), and makes the database `n8n`. Resolves with the
- * connection settings, a query helper and stop().
- */
-export async function startPostgres(dir) {
-  const bin = postgresBin();
-  const home = join(dir, 'postgres');
-  const data = join(home, 'data');
-  const sockets = join(home, 'sockets');
-  mkdirSync(sockets, { recursive: true });
-  // The postgres user must reach its folder through ours.
-  chmodSync(dir, 0o755);
-  const passwordFile = join(home, 'password');
-  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(12).toString('hex'));
-  const password = readFileSync(passwordFile, 'utf8').trim();
-  // As root, the server runs as the `postgres` user (it refuses root); otherwise as ourselves.
-  const root = process.getuid?.() === 0;
-  if (root) execFileSync('chown', ['-R', `${POSTGRES_USER}:`, home]);
-  const asPostgres = (command, args) => (root ? ['runuser', ['-u', POSTGRES_USER, '--', join(bin, command), ...args]] : [join(bin, command), args]);
-  if (!existsSync(join(data, 'PG_VERSION'))) {
-    execFileSync(
-      ...asPostgres('initdb', ['-D', data, '-U', POSTGRES_USER, `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync']),
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-  }
-  const port = await freePort();
-  const child = track(
-    spawn(
-      ...asPostgres('postgres', ['-D', data, '-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    ),
-  );
-  const output = collectOutput(child);
-  const env = { ...process.env, PGPASSWORD: password };
-  const connection = ['-h', '127.0.0.1', '-p', String(port), '-U', POSTGRES_USER];
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`postgres exited ${child.exitCode}: ${output()}`);
-    try {
-      execFileSync(join(bin, 'pg_isready'), [...connection, '-q'], { env, stdio: 'ignore' });
-      break;
-    } catch {
-      if (Date.now() - started > 60_000) throw new Error(`postgres did not get ready: ${output()}`);
-      await sleep(300);
-    }
-  }
-  const exists = execFileSync(join(bin, 'psql'), [...connection, '-d', 'postgres', '-Atc', "select 1 from pg_database where datname = 'n8n'"], { env }).toString().trim();
-  if (exists !== '1') execFileSync(join(bin, 'createdb'), [...connection, 'n8n'], { env });
-  return {
-    database: { host: '127.0.0.1', port, user: POSTGRES_USER, password, database: 'n8n' },
-    /** Runs statements; returns what psql prints. */
-    execute(sql) {
-      return execFileSync(join(bin, 'psql'), [...connection, '-d', 'n8n', '-v', 'ON_ERROR_STOP=1', '-Atc', sql], { env }).toString();
-    },
-    /** Runs a query and returns its rows as objects. */
-    query(sql) {
-      const text = execFileSync(join(bin, 'psql'), [...connection, '-d', 'n8n', '-Atc', `select coalesce(json_agg(row_to_json(q)), '[]') from (${sql}) q`], { env, maxBuffer: 64 * 1024 * 1024 }).toString();
-      return JSON.parse(text);
-    },
-    stop: async () => {
-      // runuser may not pass a signal on: tell the postmaster itself (SIGINT: fast shutdown).
-      const pid = existsSync(join(data, 'postmaster.pid')) ? Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) : undefined;
-      try {
-        if (pid) process.kill(pid, 'SIGINT');
-        else child.kill('SIGINT');
-      } catch {
-        // already gone
-      }
-      await waitForExit(child, 20_000);
     },
   };
 }
@@ -291,7 +212,7 @@ export async function startAttributingProxy(target, nameOf, candidates = () => [
  * sharing `userFolder`. `onOutput(name, text)` receives every process's output.
  */
 export async function startQueueStack({ dir, userFolder, workers = 2, concurrency = 5, mainPort, prepare, onOutput, logLevel = 'info', extraEnv = {} }) {
-  const [redis, postgres] = await Promise.all([startRedis(dir), startPostgres(dir)]);
+  const [redis, postgres] = await Promise.all([startRedis(dir), startPostgres(dir, { database: 'n8n' })]);
   const stack = { redis, postgres, main: undefined, workers: [] };
   const names = new Map();
   try {

@@ -4,11 +4,12 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotoco
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { People } from "./auth/people";
 import { API_KEY_HEADER } from "./auth/sign-in";
-import { clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
+import { API_KEY_VARIABLE, clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
 import { isLoopback, type HttpServerOptions } from "./http";
 import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
+import { SharedState } from "./store/shared-state";
 import type { Person } from "./auth/people";
 
 /** The base URL as logs may show it: without a user name or password. */
@@ -54,9 +55,13 @@ async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, sig
   process.on("uncaughtException", (error) => say(`unexpected error: ${error.message.slice(0, 300)}`));
   process.on("unhandledRejection", (reason) => say(`unexpected error: ${reason instanceof Error ? reason.message.slice(0, 300) : "unknown"}`));
   if (tokenFrom(process.env, undefined) !== undefined) throw new ConfigError(`${TOKEN_VARIABLE} and --sign-in exclude each other: with --sign-in everyone signs in with their own key`);
-  const people = new People({ clientFor: (apiKey) => clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds), admin: commandLine.admin, say });
   const publicUrl = publicUrlFrom(process.env, signIn);
-  const secret = signInSecretFrom(process.env);
+  const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
+  const personalClient = (apiKey: string) => (shared ? shared.clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds) : clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds));
+  const people = new People({ clientFor: personalClient, admin: commandLine.admin, say });
+  // With a store, every replica signs with the same secret (the environment's, else one the store keeps).
+  const secret = signInSecretFrom(process.env) ?? (await shared?.secret("sign-in"));
+  const requestStateKey = await shared?.secret("request-state");
   const options: HttpServerOptions = {
     host,
     port,
@@ -67,24 +72,27 @@ async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, sig
       allowInsecureClientMetadata: signIn.allowLocalClientMetadata,
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       ...(secret !== undefined ? { secret } : {}),
+      ...(shared !== undefined ? { store: shared.authStore } : {}),
     },
   };
   const create = (person?: Person) => {
     if (person === undefined) throw new Error("a request reached the tools without a person");
-    return createLinkShortMcpServer({ client: person.client, admin: person.admin, callDeadlineMs: commandLine.deadlineSeconds * 1000 });
+    const kept = shared === undefined ? {} : { linkIndex: shared.indexFor(person.client), requestStateKey: requestStateKey! };
+    return createLinkShortMcpServer({ client: person.client, admin: person.admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, ...kept });
   };
   const server = await startHttpServer(create, options);
   if (signIn.allowLocalClientMetadata) say("WARNING: --allow-local-client-metadata fetches client metadata documents over http and from this machine's addresses: for tests only.");
   say(
     `serving ${shown(baseClient.baseUrl)} over Streamable HTTP at ${server.url} for people who sign in as themselves (OAuth, resource ${server.resource}, or their key in ${API_KEY_HEADER}); ` +
-      `${commandLine.admin ? "the admin tools for administrators' keys" : "without the admin tools (--admin adds them for administrators' keys)"}; each person's links indexed in memory`,
+      `${commandLine.admin ? "the admin tools for administrators' keys" : "without the admin tools (--admin adds them for administrators' keys)"}; ` +
+      (shared === undefined ? "sign-ins and each person's links indexed in memory" : `sign-ins and each person's links indexed in ${shared.store.shown}`),
   );
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
     const bounded = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
-    void Promise.race([server.close(), bounded]).finally(() => process.exit(0));
+    void Promise.race([Promise.all([server.close(), shared?.close()]), bounded]).finally(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
@@ -97,24 +105,33 @@ async function main(): Promise<void> {
     return;
   }
   if (commandLine.http?.signIn !== undefined) return serveSignIn(commandLine, commandLine.http.signIn);
-  const client = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
+  const configured = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
+  const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
+  const client = shared?.clientFor(configured.baseUrl, process.env[API_KEY_VARIABLE]!, commandLine.maxWaitSeconds) ?? configured;
   // A failure outside a tool call is logged, never allowed to stop the server.
   process.on("uncaughtException", (error) => say(client.redact(`unexpected error: ${error.message}`)));
   process.on("unhandledRejection", (reason) => say(client.redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
 
   const admin = commandLine.admin && (await keyIsAdministrators(client, say));
   const indexFile = indexFileFrom(process.env, commandLine);
-  const linkIndex = new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile), historyStore: FileClickHistoryStore.besideIndex(indexFile) });
-  const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex });
+  const linkIndex = shared?.indexFor(client) ?? new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile), historyStore: FileClickHistoryStore.besideIndex(indexFile) });
+  const requestStateKey = await shared?.secret("request-state");
+  const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex, ...(requestStateKey ? { requestStateKey } : {}) });
   let stopping = false;
   const stopThen = (beforeExit: () => Promise<void>) => () => {
     if (stopping) return;
     stopping = true;
     // Bounded: a store that cannot be released does not hold the process.
     const bounded = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
-    void Promise.race([Promise.all([beforeExit(), linkIndex.stop()]), bounded]).finally(() => process.exit(0));
+    void Promise.race([Promise.all([beforeExit(), linkIndex.stop(), shared?.close()]), bounded]).finally(() => process.exit(0));
   };
-  const indexing = `indexing the account's links for find_links and sampling their clicks in the background${indexFile === undefined ? " (in memory; --index-file PATH keeps them)" : ` (kept in ${indexFile} and ${FileClickHistoryStore.besideIndex(indexFile).path})`}`;
+  const keptIn =
+    shared !== undefined
+      ? ` (the index kept in ${shared.store.shown}, the click history in memory)`
+      : indexFile === undefined
+        ? " (in memory; --index-file PATH keeps them)"
+        : ` (kept in ${indexFile} and ${FileClickHistoryStore.besideIndex(indexFile).path})`;
+  const indexing = `indexing the account's links for find_links and sampling their clicks in the background${keptIn}`;
   const tools = admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;

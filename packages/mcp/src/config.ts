@@ -1,5 +1,5 @@
 /** The server's configuration: the service and key from the environment, the rest from the command line. */
-import { LinkShortClient, ValidationError } from "@linkshort/client";
+import { LinkShortClient, ValidationError, type RateLimiter } from "@linkshort/client";
 import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
@@ -15,6 +15,8 @@ export const PUBLIC_URL_VARIABLE = "LINKSHORT_MCP_PUBLIC_URL";
 export const SIGN_IN_SECRET_VARIABLE = "LINKSHORT_MCP_SIGN_IN_SECRET";
 /** Where the link index is kept between runs (memory when unset). */
 export const INDEX_FILE_VARIABLE = "LINKSHORT_MCP_INDEX_FILE";
+/** With --http: the shared store (a postgres:// URL) replicas keep the sign-ins, link indexes and coordination in. */
+export const STORE_VARIABLE = "LINKSHORT_MCP_STORE";
 const MIN_TOKEN_LENGTH = 16;
 /** The longest one tool call may take before it answers with a tool error (clients give up at 60 s). */
 export const DEFAULT_DEADLINE_SECONDS = 25;
@@ -36,7 +38,7 @@ export interface CommandLine {
   /** Keep the link index in this file (a snapshot, with a journal and a lock beside it). */
   indexFile?: string;
   /** Serve Streamable HTTP on this port instead of stdio. */
-  http?: { port: number; host: string; allowedHosts: string[]; tokenFile?: string; signIn?: SignInCommandLine };
+  http?: { port: number; host: string; allowedHosts: string[]; tokenFile?: string; signIn?: SignInCommandLine; store?: string };
 }
 
 export interface SignInCommandLine {
@@ -46,7 +48,7 @@ export interface SignInCommandLine {
 }
 
 export const USAGE = `Usage: linkshort-mcp [--admin] [--max-wait SECONDS] [--deadline SECONDS] [--index-file PATH]
-                     [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH | --sign-in [--public-url URL]]]
+                     [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH | --sign-in [--public-url URL]] [--store URL]]
 
 An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configuration:
   ${BASE_URL_VARIABLE}   the service's address, e.g. https://short.example.com (required)
@@ -67,6 +69,10 @@ An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configur
   ${PUBLIC_URL_VARIABLE}  the same address from the environment (the flag wins)
   ${SIGN_IN_SECRET_VARIABLE}  signs the tokens and wraps the keys (32+ bytes, hex or base64;
                         default random, so a restart signs everyone out)
+  --store URL           with --http, keep the state in Postgres (postgres://user:password@host/db): the sign-ins,
+                        each account's link index, which replica sweeps it, and each key's rate budget, so
+                        that replicas share them and a restart keeps them (default: this process's memory)
+  ${STORE_VARIABLE}   the same URL from the environment (the flag wins)
   --admin               also offer the administrators' tools (plans, users)
   --max-wait SECONDS    longest wait for the rate limit before a tool answers "retry after N s" (default ${DEFAULT_MAX_WAIT_SECONDS})
   --deadline SECONDS    longest a tool call may take before it answers with an error (default ${DEFAULT_DEADLINE_SECONDS})
@@ -100,6 +106,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
         "index-file": { type: "string" },
         "sign-in": { type: "boolean", default: false },
         "public-url": { type: "string" },
+        store: { type: "string" },
         "allow-local-client-metadata": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -108,9 +115,10 @@ export function parseCommandLine(argv: string[]): CommandLine {
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
   const port = wholeNumber(values.http, "--http", 0, 65535);
-  for (const flag of ["host", "allowed-host", "token-file", "public-url"] as const) {
+  for (const flag of ["host", "allowed-host", "token-file", "public-url", "store"] as const) {
     if (values[flag] !== undefined && port === undefined) throw new ConfigError(`--${flag} needs --http PORT`);
   }
+  if (values.store !== undefined && values["index-file"] !== undefined) throw new ConfigError("--index-file and --store exclude each other: with --store the link index is kept in the store");
   if (values["sign-in"] && port === undefined) throw new ConfigError("--sign-in needs --http PORT");
   if (!values["sign-in"] && (values["public-url"] !== undefined || values["allow-local-client-metadata"])) {
     throw new ConfigError(`--${values["public-url"] !== undefined ? "public-url" : "allow-local-client-metadata"} needs --sign-in`);
@@ -137,6 +145,8 @@ export function parseCommandLine(argv: string[]): CommandLine {
             allowedHosts,
             ...(values["token-file"] !== undefined ? { tokenFile: values["token-file"] } : {}),
             ...(signIn !== undefined ? { signIn } : {}),
+            // Checked where it is opened (store/shared-state.ts).
+            ...(values.store !== undefined ? { store: values.store } : {}),
           },
         }
       : {}),
@@ -225,9 +235,10 @@ export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined,
 
 const VARIABLE_OF_FIELD: Record<string, string> = { baseUrl: BASE_URL_VARIABLE, apiKey: API_KEY_VARIABLE };
 
-/** A client of the service for one key, as the server makes them. */
-export function clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
-  return new LinkShortClient({ baseUrl, apiKey, rateLimit: { maxWaitMs: maxWaitSeconds * 1000 }, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "linkshort-mcp" });
+/** A client of the service for one key, as the server makes them (paced by `limiter`, e.g. the replicas' shared budget, when given). */
+export function clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number, limiter?: RateLimiter): LinkShortClient {
+  const rateLimit = { maxWaitMs: maxWaitSeconds * 1000, ...(limiter ? { limiter } : {}) };
+  return new LinkShortClient({ baseUrl, apiKey, rateLimit, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "linkshort-mcp" });
 }
 
 /**

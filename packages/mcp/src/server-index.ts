@@ -26,8 +26,10 @@ import {
   type LinkIndexStore,
   type LinkShortClient,
   type Sleep,
+  type StoredIndex,
 } from "@linkshort/client";
 import { clause } from "./failures";
+import { SharedIndexSync, SyncFailure } from "./store/shared-sync";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
 export const SWEEP_PAGES_PER_CALL = 2;
@@ -40,8 +42,13 @@ const STEP_TIMEOUT_MS = 5_000;
  */
 export const FIRST_SYNC_PATIENCE_MS = 2_000;
 
+const isShared = (store: LinkIndexStore | undefined): store is SharedIndexSync["store"] => store !== undefined && "takeLease" in store;
+
+/** A store whose one load is already done (a failed load must never start an index empty, which would write over the shared one). */
+const loadedFrom = (store: LinkIndexStore, stored: StoredIndex | undefined): LinkIndexStore => ({ load: () => Promise.resolve(stored), save: (changes) => store.save(changes) });
+
 export interface ServerLinkIndexOptions {
-  /** Where the index is kept between runs (a file: `--index-file`); memory by default. */
+  /** Where the index is kept between runs (a file: `--index-file`, or Postgres: `--store`); memory by default. */
   store?: LinkIndexStore;
   /** For tests: the index's own options. */
   pageSize?: number;
@@ -90,15 +97,19 @@ const backgroundSleep: Sleep = (ms, signal) =>
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 export class ServerLinkIndex {
-  readonly index: LinkIndex;
+  #index: LinkIndex;
   /** The clicks over time of the account's links, sampled from every page the index and the tools read. */
   readonly history: ClickHistory;
   readonly #client: LinkShortClient;
+  readonly #options: ServerLinkIndexOptions;
   /** The clients whose changes land in the index at once (the server's own, and any other of the account), and how to stop. */
-  readonly #watched = new WeakSet<LinkShortClient>();
+  readonly #watched = new Set<LinkShortClient>();
   readonly #stopWatching: Array<() => void> = [];
+  readonly #stopObserving: Array<() => void> = [];
   readonly #shutdown = new AbortController();
   readonly #store: LinkIndexStore | undefined;
+  /** With a store replicas share (`--store`): who reads the service, and loading what others saved. */
+  readonly #shared: SharedIndexSync | undefined;
   #firstSync: Promise<void> | undefined;
   #firstSyncDone = false;
   /** Why the last sync failed (redacted), shown with the freshness until one succeeds. */
@@ -109,6 +120,7 @@ export class ServerLinkIndex {
 
   constructor(client: LinkShortClient, options: ServerLinkIndexOptions = {}) {
     this.#client = client;
+    this.#options = options;
     this.#store = options.store;
     this.#sampleEveryMs = options.sampleEveryMs ?? SAMPLE_EVERY_MS;
     this.history = new ClickHistory({
@@ -116,23 +128,47 @@ export class ServerLinkIndex {
       ...(options.historyStore ? { store: options.historyStore } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
-    this.index = new LinkIndex({
-      account: client.accountId,
+    const store = options.store;
+    this.#index = this.#made(isShared(store) ? loadedFrom(store, undefined) : store);
+    this.#shared = isShared(store)
+      ? new SharedIndexSync(store, { index: () => this.#index, replace: (stored) => this.#replace(stored), sync: (sync) => this.#index.sync(client, sync), failed: (error) => (this.#lastFailure = this.#describe(error)) })
+      : undefined;
+    this.follow(client);
+  }
+
+  get index(): LinkIndex {
+    return this.#index;
+  }
+
+  #made(store: LinkIndexStore | undefined): LinkIndex {
+    const options = this.#options;
+    return new LinkIndex({
+      account: this.#client.accountId,
       sleep: backgroundSleep,
       sweepEveryMs: SWEEP_EVERY_MS,
       ...(options.now ? { now: options.now } : {}),
-      ...(options.store ? { store: options.store } : {}),
+      ...(store ? { store } : {}),
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
       ...(options.minSyncIntervalMs !== undefined ? { minSyncIntervalMs: options.minSyncIntervalMs } : {}),
     });
-    this.follow(client);
   }
 
   /** Takes in at once the changes another client of the same account makes. */
   follow(client: LinkShortClient): void {
     if (this.#watched.has(client)) return;
     this.#watched.add(client);
-    this.#stopWatching.push(this.index.watch(client), this.history.observe(client));
+    this.#stopWatching.push(this.#index.watch(client));
+    this.#stopObserving.push(this.history.observe(client));
+  }
+
+  /** A shared index's new copy, from what the store holds now: the clients it watched are watched again (the history keeps observing them). */
+  async #replace(stored: StoredIndex | undefined): Promise<void> {
+    this.#index.release();
+    for (const stopWatching of this.#stopWatching.splice(0)) stopWatching();
+    this.#index = this.#made(loadedFrom(this.#shared!.store, stored));
+    await this.#index.load();
+    for (const client of this.#watched) this.#stopWatching.push(this.#index.watch(client));
+    if (this.#index.freshness().complete) this.#firstSyncDone = true;
   }
 
   /** Whether the first sync is still under way (started and not finished). */
@@ -147,8 +183,8 @@ export class ServerLinkIndex {
    */
   startFirstSync(): Promise<void> {
     if (this.#firstSync || this.#firstSyncDone || this.#shutdown.signal.aborted) return this.#firstSync ?? Promise.resolve();
-    const run = this.index
-      .sync(this.#client, { wait: true, signal: this.#shutdown.signal })
+    const work = this.#shared?.firstSync(this.#shutdown.signal) ?? this.#index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
+    const run = work
       .then(
         () => {
           this.#firstSyncDone = true;
@@ -172,8 +208,9 @@ export class ServerLinkIndex {
    * server does not fail the lookup: it answers from the index, and the freshness says why.
    */
   async beforeLookup(signal: AbortSignal): Promise<void> {
-    // What the store holds (a file: --index-file) is there before the first answer.
-    await this.index.load();
+    // What the store holds (a file: --index-file; what another replica saved) is there before the first answer.
+    await this.#shared?.catchUp(true).catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
+    await this.#index.load();
     if (this.building || !this.#firstSyncDone) {
       await this.#patiently(this.startFirstSync(), signal);
       return;
@@ -185,11 +222,13 @@ export class ServerLinkIndex {
     }
     const step = AbortSignal.any([signal, AbortSignal.timeout(STEP_TIMEOUT_MS), this.#shutdown.signal]);
     try {
-      await this.index.sync(this.#client, { signal: step, maxSweepPages: SWEEP_PAGES_PER_CALL });
+      // Shared: a step only while no other replica reads the service for this account.
+      if (this.#shared) await this.#shared.syncLeased(step, { maxSweepPages: SWEEP_PAGES_PER_CALL });
+      else await this.#index.sync(this.#client, { signal: step, maxSweepPages: SWEEP_PAGES_PER_CALL });
       this.#lastFailure = undefined;
     } catch (error) {
       if (signal.aborted) throw error;
-      this.#lastFailure = this.#describe(error);
+      this.#lastFailure = this.#describe(error instanceof SyncFailure ? error.cause : error);
     }
   }
 
@@ -200,8 +239,10 @@ export class ServerLinkIndex {
    */
   sampleNow(): Promise<void> {
     this.#sample ??= (async () => {
-      await Promise.all([this.index.load(), this.history.load()]);
-      await this.index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
+      await Promise.all([this.#index.load(), this.history.load()]);
+      // Shared: only while no other replica reads the service for this account (its reads sample its own history).
+      if (this.#shared) await this.#shared.syncLeased(this.#shutdown.signal, { wait: true });
+      else await this.#index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
       this.#lastFailure = undefined;
       await this.history.saveIfDue();
     })()
@@ -242,7 +283,7 @@ export class ServerLinkIndex {
   }
 
   freshness(): FreshnessAnswer {
-    return this.#answer(this.index.freshness());
+    return this.#answer(this.#index.freshness());
   }
 
   #answer(freshness: IndexFreshness): FreshnessAnswer {
@@ -261,7 +302,7 @@ export class ServerLinkIndex {
   async stop(): Promise<void> {
     this.#shutdown.abort();
     clearTimeout(this.#sampling);
-    for (const stopWatching of this.#stopWatching.splice(0)) stopWatching();
+    for (const stop of [...this.#stopWatching.splice(0), ...this.#stopObserving.splice(0)]) stop();
     await Promise.all([this.#firstSync, this.#sample]);
     if (this.history.size > 0) await this.history.save().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
     if (this.#store instanceof FileIndexStore) await this.#store.release();

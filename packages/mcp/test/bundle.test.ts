@@ -3,16 +3,17 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import "./helpers"; // fails early, with advice, when the bundle is not built
 
-// jose, https and dns are the sign-in's (--sign-in): its tokens, and fetching client metadata documents.
-const ALLOWED = [/^@linkshort\/client$/, /^@modelcontextprotocol\/server(\/stdio)?$/, /^zod\/v4$/, /^jose$/, /^(node:)?(http|https|dns|util|crypto|net|fs|stream|os)$/];
+// jose, https and dns are the sign-in's (--sign-in): its tokens, and fetching client metadata documents; pg the store's (--store).
+const ALLOWED = [/^@linkshort\/client$/, /^@modelcontextprotocol\/server(\/stdio)?$/, /^zod\/v4$/, /^jose$/, /^pg$/, /^(node:)?(http|https|dns|util|crypto|net|fs|stream|os)$/];
 
-/** The bytes of the bundle that come from src/auth/ (the bundler marks each module's code with its path). */
-function signInBytes(source: string): number {
+/** The bytes of the bundle that come from a folder of src/ (the bundler marks each module's code with its path). */
+function bytesFrom(source: string, folder: string): number {
   const sections = source.split(/^(?=\/\/ (?:src\/|package\.json))/m);
-  return sections.filter((section) => section.startsWith("// src/auth/")).reduce((sum, section) => sum + Buffer.byteLength(section), 0);
+  return sections.filter((section) => section.startsWith(`// src/${folder}/`)).reduce((sum, section) => sum + Buffer.byteLength(section), 0);
 }
+const signInBytes = (source: string) => bytesFrom(source, "auth");
 
-test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's server package, zod, jose and node:http/https/dns/util/crypto/net/fs/stream/os (the home folder of the index file)", (name) => {
+test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's server package, zod, jose, pg and node:http/https/dns/util/crypto/net/fs/stream/os (the home folder of the index file)", (name) => {
   const file = join(__dirname, "../dist", name);
   const source = readFileSync(file, "utf8");
   const required = [...source.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]!);
@@ -28,7 +29,10 @@ test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's s
   // samples and the view's series: 17.5 KB, 109.5 KB in all).
   const signIn = signInBytes(source);
   expect(signIn).toBeGreaterThan(0);
-  expect(statSync(file).size - signIn).toBeLessThan(112_000);
+  const store = bytesFrom(source, "store");
+  expect(statSync(file).size - signIn - store).toBeLessThan(112_000);
   // The sign-in (an OAuth authorization server and its page), on a budget of its own.
   expect(signIn).toBeLessThan(48_000);
+  // The shared store (--store: Postgres, the sweep's lease), on a budget of its own.
+  expect(store).toBeLessThan(24_000);
 });

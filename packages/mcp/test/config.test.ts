@@ -58,6 +58,19 @@ test.each([
   expect(stderr).not.toContain(KEY);
 });
 
+test.each([
+  [["--store", "postgres://db/linkshort"], {}, /--store needs --http PORT/],
+  [[], { LINKSHORT_MCP_STORE: "postgres://db/linkshort" }, /LINKSHORT_MCP_STORE needs --http PORT: over stdio the server is one process of one person/],
+  [["--http", "0", "--store", "postgres://db/linkshort", "--index-file", "/tmp/index.json"], {}, /--index-file and --store exclude each other/],
+  [["--http", "0", "--store", "mysql://team:pw-in-url@db/linkshort"], {}, /--store must be a Postgres URL such as postgres:\/\/linkshort:PASSWORD@db:5432\/linkshort \(it starts "mysql:"\)/],
+  [["--http", "0"], { LINKSHORT_MCP_STORE: "db.internal:5432" }, /LINKSHORT_MCP_STORE must be a Postgres URL/],
+])("refuses the store's command line %j with %j, never showing its password", (args, env, message) => {
+  const { status, stderr } = run({ LINKSHORT_BASE_URL: "https://short.example.com", LINKSHORT_API_KEY: KEY, ...env }, args);
+  expect(status).toBe(1);
+  expect(stderr).toMatch(message);
+  expect(stderr).not.toContain("pw-in-url");
+});
+
 test("--sign-in starts without LINKSHORT_API_KEY and says how people connect", async () => {
   const { startHttpServerProcess } = await import("./helpers");
   const server = await startHttpServerProcess({ baseUrl: "https://short.example.com", apiKey: "" }, ["--sign-in"]);

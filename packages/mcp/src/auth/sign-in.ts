@@ -19,9 +19,13 @@ import { completeSignIn, SCOPE, showSignIn, type AuthorizeContext } from "./auth
 import { ClientRegistry, OAuthError } from "./clients";
 import { readBody, readForm, sendJson, sendOAuthError } from "./http-io";
 import type { People, Person } from "./people";
-import { MemoryAuthStore, type AuthStore } from "./store";
+import { MemoryAuthStore, StoreUnavailableError, type AuthStore } from "./store";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint";
 import { nowSeconds, TokenService } from "./tokens";
+
+const say = (text: string) => process.stderr.write(`linkshort-mcp: ${text}\n`);
+
+const MAX_KEPT_PEOPLE = 10_000;
 
 /** The header that carries a person's own API key (never `Authorization`, which is OAuth's). */
 export const API_KEY_HEADER = "x-linkshort-api-key";
@@ -68,7 +72,8 @@ export class SignIn {
   readonly #store: AuthStore;
   readonly #context: AuthorizeContext;
   readonly #metadata: OAuthMetadata;
-  readonly #gate: (request: Request) => Promise<AuthInfo | Response>;
+  /** The person of each grant seen lately, by the grant's id (the key unwrapped and their client found once). */
+  readonly #people = new Map<string, { wrappedKey: string; person: Promise<Person> }>();
 
   constructor(
     private readonly settings: SignInSettings,
@@ -96,11 +101,6 @@ export class SignIn {
       authorization_response_iss_parameter_supported: true,
       client_id_metadata_document_supported: true,
     };
-    this.#gate = requireBearerAuth({
-      verifier: { verifyAccessToken: (token) => this.#verify(token) },
-      expectedResource: new URL(this.resource),
-      resourceMetadataUrl: this.resourceMetadataUrl,
-    });
   }
 
   /** Serves the sign-in's own paths; false for any other path. */
@@ -134,8 +134,12 @@ export class SignIn {
       else if (endpoint === "/revoke") await revocationEndpoint(this.#context, await readForm(request), response);
       else await this.#register(request, response);
     } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
-      sendOAuthError(response, error);
+      if (error instanceof StoreUnavailableError) {
+        // Refused, never served from this process's memory, which other replicas do not share.
+        say(error.message);
+        sendOAuthError(response, new OAuthError("temporarily_unavailable", "the sign-in store cannot be reached; try again in a moment", 503));
+      } else if (error instanceof OAuthError) sendOAuthError(response, error);
+      else throw error;
     }
     return true;
   }
@@ -164,7 +168,23 @@ export class SignIn {
       return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status });
     }
     const authorization = request.headers.authorization;
-    const answer = await this.#gate(new Request(this.resource, { headers: typeof authorization === "string" ? { authorization } : {} }));
+    let unavailable: StoreUnavailableError | undefined;
+    const gate = requireBearerAuth({
+      verifier: {
+        verifyAccessToken: (token) =>
+          this.#verify(token).catch((error: unknown) => {
+            if (error instanceof StoreUnavailableError) unavailable = error;
+            throw error;
+          }),
+      },
+      expectedResource: new URL(this.resource),
+      resourceMetadataUrl: this.resourceMetadataUrl,
+    });
+    const answer = await gate(new Request(this.resource, { headers: typeof authorization === "string" ? { authorization } : {} }));
+    if (unavailable !== undefined) {
+      say(unavailable.message);
+      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "The sign-in store cannot be reached; try again in a moment." }, id: null }, { status: 503 });
+    }
     return answer instanceof Response ? answer : (answer.extra!.person as Person);
   }
 
@@ -174,7 +194,15 @@ export class SignIn {
     if (claims === undefined || grant === undefined || grant.accountId !== claims.accountId) {
       throw new SdkOAuthError(OAuthErrorCode.InvalidToken, "the access token is invalid, expired or revoked");
     }
-    const person = await this.settings.people.person(await this.#tokens.unwrapKey(grant.wrappedKey));
+    // The grant is looked up on every request (a revocation ends it at once); its person is kept.
+    let known = this.#people.get(grant.id);
+    if (known?.wrappedKey !== grant.wrappedKey) {
+      known = { wrappedKey: grant.wrappedKey, person: this.#tokens.unwrapKey(grant.wrappedKey).then((key) => this.settings.people.person(key)) };
+      known.person.catch(() => this.#people.delete(grant.id));
+      this.#people.set(grant.id, known);
+      if (this.#people.size > MAX_KEPT_PEOPLE) this.#people.delete(this.#people.keys().next().value!);
+    }
+    const person = await known.person;
     return { token, clientId: claims.clientId, scopes: claims.scope.split(" ").filter(Boolean), expiresAt: claims.expiresAt, resource: new URL(this.resource), extra: { person } };
   }
 }

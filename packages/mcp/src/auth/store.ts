@@ -4,6 +4,11 @@
  * only; the person's API key only wrapped (encrypted with the server's secret, see tokens.ts).
  */
 
+/** The store could not be reached or failed (its message names the store, never a password): sign-ins are refused until it is back. */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+}
+
 /** An OAuth client: registered dynamically (RFC 7591) or described by its metadata document. */
 export interface OAuthClient {
   clientId: string;

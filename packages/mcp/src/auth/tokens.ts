@@ -36,8 +36,12 @@ export const randomToken = () => randomBytes(32).toString("base64url");
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** Access tokens whose signature was checked, kept till they expire (a client sends the same one with every request). */
+const MAX_VERIFIED = 10_000;
+
 export class TokenService {
   readonly #settings: TokenSettings;
+  readonly #verified = new Map<string, AccessClaims>();
   readonly #signingKey: Uint8Array;
   readonly #wrappingKey: Uint8Array;
 
@@ -71,6 +75,17 @@ export class TokenService {
 
   /** The token's claims when it was signed here, for this resource, and has not expired; otherwise undefined. */
   async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
+    const known = this.#verified.get(token);
+    if (known !== undefined && known.expiresAt > nowSeconds()) return known;
+    const claims = await this.#verifyAccessToken(token);
+    if (claims !== undefined) {
+      this.#verified.set(token, claims);
+      if (this.#verified.size > MAX_VERIFIED) this.#verified.delete(this.#verified.keys().next().value!);
+    }
+    return claims;
+  }
+
+  async #verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.#signingKey, {
         algorithms: ["HS256"],

@@ -1,0 +1,38 @@
+/**
+ * Work done while holding an account's sweep lease (a shared store's): the lease is renewed every
+ * third of its time while the work runs, and the work's signal aborts the moment a renewal fails
+ * or finds the lease taken, so a replica that lost it stops reading at once.
+ */
+import type { LinkIndexStore } from "@linkshort/client";
+
+/**
+ * A store that replicas share (`--store postgres://…`): one replica at a time holds an account's
+ * sweep lease and reads the service for the index; the others load what it saved.
+ */
+export interface SharedIndexStore extends LinkIndexStore {
+  readonly leaseMs: number;
+  /** Takes or renews this replica's lease on the account's sweep; false while another holds it. */
+  takeLease(): Promise<boolean>;
+  releaseLease(): Promise<void>;
+  /** Whether the store holds what this replica has not loaded (with `linksOnly`, of the links: the meta alone is what a reader needs only before it reads). */
+  changedSinceLoad(linksOnly?: boolean): Promise<boolean>;
+}
+
+/** Runs `work` under the lease and lets the lease go after; undefined (nothing run) while another replica holds it. */
+export async function whileLeased<T>(store: SharedIndexStore, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<{ value: T } | undefined> {
+  if (!(await store.takeLease())) return undefined;
+  const lost = new AbortController();
+  const renew = setInterval(() => {
+    store.takeLease().then(
+      (held) => held || lost.abort(),
+      () => lost.abort(),
+    );
+  }, store.leaseMs / 3);
+  renew.unref();
+  try {
+    return { value: await work(AbortSignal.any([signal, lost.signal])) };
+  } finally {
+    clearInterval(renew);
+    await store.releaseLease().catch(() => undefined);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The shared store (`--store postgres://…`): one connection pool, the schema made and migrated by
+ * the server itself, and every failure to reach it worded with the store's address without its
+ * password. The pool opens connections as queries need them, so the server recovers by itself
+ * when Postgres is back.
+ */
+import { Pool, type PoolClient, type QueryResultRow } from "pg";
+import { migrate } from "./schema";
+
+import { StoreUnavailableError } from "../auth/store";
+
+export { StoreUnavailableError };
+
+/** A write the store refused because another replica holds what it needs (the sweep's lease). */
+export class StoreConflictError extends Error {
+  override name = "StoreConflictError";
+}
+
+/** The store's address as messages may show it: without the password (and any query, which may hold one). */
+export function shownStoreUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const user = parsed.username === "" ? "" : `${decodeURIComponent(parsed.username)}@`;
+    return `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "the configured store";
+  }
+}
+
+/** Why a query failed, as a short reason: a network code, or Postgres's own message (which never holds the password). */
+function reasonOf(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
+  return typeof message === "string" && message !== "" ? message.slice(0, 200) : "unknown error";
+}
+
+export interface PostgresStoreOptions {
+  /** How long a connection attempt may take. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** Connections kept at most. Default 10. */
+  maxConnections?: number;
+}
+
+export class PostgresStore {
+  readonly shown: string;
+  readonly #pool: Pool;
+
+  private constructor(url: string, options: PostgresStoreOptions) {
+    this.shown = shownStoreUrl(url);
+    this.#pool = new Pool({
+      connectionString: url,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      max: options.maxConnections ?? 10,
+      idleTimeoutMillis: 30_000,
+      // A query that Postgres does not answer (stopped mid-query) fails rather than hang a sign-in.
+      query_timeout: 15_000,
+      application_name: "linkshort-mcp",
+    });
+    // An idle connection Postgres closed (a restart) is dropped from the pool; the next query opens a new one.
+    this.#pool.on("error", () => undefined);
+  }
+
+  /** Connects, makes or migrates the schema, and answers the store; a clear error naming the store when it cannot. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const store = new PostgresStore(url, options);
+    try {
+      await store.transaction((client) => migrate(client));
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  #unavailable(error: unknown): StoreUnavailableError {
+    return new StoreUnavailableError(`the store ${this.shown} cannot be used (${reasonOf(error)})`);
+  }
+
+  async query<Row extends QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
+    try {
+      return (await this.#pool.query<Row>(text, values)).rows;
+    } catch (error) {
+      throw this.#unavailable(error);
+    }
+  }
+
+  /** Runs `work` in one transaction, committed when it returns, rolled back when it throws. */
+  async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw this.#unavailable(error);
+    }
+    let broken = false;
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => (broken = true));
+      throw error instanceof StoreUnavailableError || error instanceof StoreConflictError ? error : this.#unavailable(error);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#pool.end().catch(() => undefined);
+  }
+}

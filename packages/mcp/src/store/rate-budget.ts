@@ -1,0 +1,148 @@
+/**
+ * A key's rate budget shared by the replicas: each request takes a slot of the server's current
+ * window (named by its reset, which every replica reads alike from `X-RateLimit-Reset`) in
+ * Postgres before it leaves, so replicas together send no more than the window allows; a window
+ * spent elsewhere holds this replica's requests until its reset. When no replica knows the window
+ * (after a reset), one request of them all goes to learn it, as the client's probe does within a
+ * process, and opens the shared count (at start, each replica's first request may be such a probe). Pacing within a replica stays the client's own limiter. A store that
+ * cannot be reached leaves the client's pacing alone (the server's limit answers still hold every
+ * replica back).
+ */
+import { AbortedError, RateLimiter, type RateLimitHeadroom } from "@linkshort/client";
+import type { PostgresStore } from "./postgres";
+
+type Clock = Parameters<RateLimiter["acquire"]>[0];
+type AcquireWait = Parameters<RateLimiter["acquire"]>[1];
+type Answer = Parameters<RateLimiter["observe"]>[0];
+
+/** How long a replica waits before looking again while another replica's request learns the window. */
+const PROBE_WAIT_MS = 100;
+/** How long one replica's request may hold the others while it learns the window (its answer opens the count sooner). */
+const PROBE_SECONDS = 10;
+/** Added after a reset before requests leave again, for clock granularity (as the client's limiter does). */
+const RESET_MARGIN_MS = 20;
+
+export class SharedRateBudget extends RateLimiter {
+  readonly #local = new RateLimiter();
+  /** Requests this replica sent to learn the window (no replica knew it): counted once their answer names it. */
+  #uncounted = 0;
+  /** The server's answers name no window (no rate headers): nothing to share, the client's pacing alone. */
+  #noWindows = false;
+
+  constructor(
+    private readonly store: PostgresStore,
+    private readonly account: string,
+  ) {
+    super();
+  }
+
+  /** Every request asks the store first: never the synchronous way. */
+  override tryAcquire(): boolean {
+    return false;
+  }
+
+  override async acquire(clock: Clock, wait: AcquireWait): Promise<number> {
+    let waited = await this.#local.acquire(clock, wait);
+    try {
+      for (;;) {
+        const now = clock.now();
+        const window = this.#local.headroom(now);
+        // Nothing known here yet (the client's probe): a slot of the window another replica knows, or the request that learns it.
+        if (window === undefined && this.#noWindows) return waited;
+        const slot = await this.#takeSlot(window?.limit, window?.resetAt, now);
+        if (slot === "taken" || slot === "learns") return waited;
+        // The replicas spent the window: wait for its reset. Or another replica's request learns the window: wait for its answer.
+        const pause = slot === "wait" ? PROBE_WAIT_MS : Math.max(PROBE_WAIT_MS, slot.until - now + RESET_MARGIN_MS);
+        if (waited + pause > wait.maxWaitMs) throw wait.tooLong(pause);
+        await clock.sleep(pause, wait.signal);
+        if (wait.signal?.aborted) throw new AbortedError();
+        waited += pause;
+      }
+    } catch (error) {
+      this.#local.release();
+      throw error;
+    }
+  }
+
+  /**
+   * A slot of the window that ends at `resetAt` (or of the newest window a replica knows, when this
+   * one's ended): when the replicas have used all `limit` of it, until when. When no replica knows the
+   * current window, one request of all replicas goes to learn it ("taken"); the others "wait".
+   */
+  async #takeSlot(limit: number | undefined, resetAt: number | undefined, now: number): Promise<"taken" | "learns" | "wait" | { until: number }> {
+    const seconds = Math.floor(now / 1000);
+    const reset = resetAt === undefined ? null : Math.round(resetAt / 1000);
+    try {
+      // The common case in one statement: a slot of the window this replica knows.
+      if (reset !== null) {
+        const taken = await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < window_limit RETURNING used", [this.account, reset]);
+        if (taken.length === 1) return "taken";
+      }
+      const current = await this.store.query<{ resets_at: string; used: number }>(
+        "SELECT resets_at, used FROM mcp_rate_windows WHERE account = $1 AND resets_at > $2 AND ($3::bigint IS NULL OR resets_at = $3) ORDER BY resets_at DESC LIMIT 1",
+        [this.account, seconds, reset],
+      );
+      const known = current[0];
+      if (known !== undefined) {
+        const taken = reset !== null ? [] : await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < window_limit RETURNING used", [this.account, known.resets_at]);
+        return taken.length === 1 ? "taken" : { until: Number(known.resets_at) * 1000 };
+      }
+      if (reset !== null && limit !== undefined) {
+        // This replica learned the window first: it opens the shared count with this request.
+        await this.store.query(
+          "INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, 1, $3) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + 1",
+          [this.account, reset, limit],
+        );
+        await this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at BETWEEN 0 AND $2", [this.account, seconds - 3600]);
+        return "taken";
+      }
+      // No replica knows the window now: one request of them all goes to learn it (the row of reset -1 holds until when).
+      const probe = await this.store.query(
+        `INSERT INTO mcp_rate_windows (account, resets_at, used) VALUES ($1, -1, $2)
+         ON CONFLICT (account, resets_at) DO UPDATE SET used = excluded.used WHERE mcp_rate_windows.used <= $3 RETURNING used`,
+        [this.account, seconds + PROBE_SECONDS, seconds],
+      );
+      if (probe.length === 0) return "wait";
+      this.#uncounted += 1;
+      return "learns";
+    } catch {
+      // The store cannot be reached: the client's own pacing (and the server's limit answers) hold.
+      return "taken";
+    }
+  }
+
+  override observe(response: Answer, now: number): void {
+    const before = this.#local.headroom(now)?.resetAt;
+    this.#local.observe(response, now);
+    const window = this.#local.headroom(now);
+    this.#noWindows = window === undefined;
+    if (window === undefined) void this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at = -1", [this.account]).catch(() => undefined);
+    if (window?.resetAt === undefined || window.resetAt === before || this.#uncounted === 0) return;
+    // The requests that learned this window count in it; no replica waits any longer for one to learn it.
+    const learners = this.#uncounted;
+    this.#uncounted = 0;
+    void this.store
+      .query(
+        "INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, $3, $4) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + $3",
+        [this.account, Math.round(window.resetAt / 1000), learners, window.limit],
+      )
+      .then(() => this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at = -1", [this.account]))
+      .catch(() => undefined);
+  }
+
+  override blockUntil(until: number): void {
+    this.#local.blockUntil(until);
+  }
+
+  override release(): void {
+    this.#local.release();
+  }
+
+  override headroom(now: number): RateLimitHeadroom | undefined {
+    return this.#local.headroom(now);
+  }
+
+  override isIdle(now: number): boolean {
+    return this.#local.isIdle(now);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * What replicas share through `--store postgres://…`: the sign-ins, the secrets that sign tokens and
+ * confirmations, each account's link index with its sweep lease, and each key's rate budget.
+ */
+import { AccountRegistry, type LinkShortClient } from "@linkshort/client";
+import { clientFor, ConfigError, STORE_VARIABLE, type CommandLine } from "../config";
+import { ServerLinkIndex } from "../server-index";
+import { SharedRateBudget } from "./rate-budget";
+import { PostgresAuthStore, sharedSecret } from "./auth-store";
+import { DEFAULT_LEASE_MS, PostgresIndexStore } from "./index-store";
+import { PostgresStore } from "./postgres";
+
+/** For tests: a sweep lease shorter than the default 30 s, so a replica's takeover is quick to see. */
+const LEASE_VARIABLE = "LINKSHORT_MCP_SWEEP_LEASE_MS";
+
+/** A store's address: a postgres:// URL, named in errors without its password. */
+export function storeUrl(text: string, source: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "postgres:" && url.protocol !== "postgresql:") || url.hostname === "") {
+    const shown = url === undefined ? "" : ` (it starts "${url.protocol}")`;
+    throw new ConfigError(`${source} must be a Postgres URL such as postgres://linkshort:PASSWORD@db:5432/linkshort${shown}`);
+  }
+  return text;
+}
+
+/** The store's URL: --store, else the environment's (with --http only); undefined keeps the state in memory. */
+function storeFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine): string | undefined {
+  if (commandLine.http?.store !== undefined) return storeUrl(commandLine.http.store, "--store");
+  const fromEnv = env[STORE_VARIABLE];
+  if (fromEnv === undefined || fromEnv === "") return undefined;
+  if (commandLine.http === undefined) throw new ConfigError(`${STORE_VARIABLE} needs --http PORT: over stdio the server is one process of one person`);
+  return storeUrl(fromEnv, STORE_VARIABLE);
+}
+
+/** Accounts whose index a replica keeps in memory at once; one let go is loaded from the store again when next used. */
+const MAX_SHARED_INDEXES = 32;
+
+export interface SharedStateOptions {
+  /** How long a sweep lease lasts unless renewed (a killed replica's sweep is taken over within about 1.5 times this). */
+  leaseMs?: number;
+}
+
+export class SharedState {
+  readonly authStore: PostgresAuthStore;
+  readonly #indexes: AccountRegistry<ServerLinkIndex>;
+  readonly #live = new Set<ServerLinkIndex>();
+  readonly #leaseMs: number;
+  /** Each key's budget, one per account in this replica (as the client's own limiters are). */
+  readonly #budgets = new AccountRegistry<SharedRateBudget>(1_000);
+
+  private constructor(
+    readonly store: PostgresStore,
+    options: SharedStateOptions,
+  ) {
+    this.authStore = new PostgresAuthStore(store);
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#indexes = new AccountRegistry<ServerLinkIndex>(MAX_SHARED_INDEXES, (evicted) => {
+      this.#live.delete(evicted);
+      void evicted.stop();
+    });
+  }
+
+  /** Connects and migrates; throws a StoreUnavailableError naming the store (without its password) when it cannot. */
+  static async open(url: string, options: SharedStateOptions = {}): Promise<SharedState> {
+    return new SharedState(await PostgresStore.open(url), options);
+  }
+
+  /** The store --store or the environment names, connected and migrated; undefined without one. */
+  static async fromCommandLine(env: NodeJS.ProcessEnv, commandLine: CommandLine, say: (text: string) => void): Promise<SharedState | undefined> {
+    const url = storeFrom(env, commandLine);
+    if (url === undefined) return undefined;
+    const leaseMs = Number(env[LEASE_VARIABLE]);
+    const state = await SharedState.open(url, Number.isSafeInteger(leaseMs) && leaseMs >= 100 ? { leaseMs } : {});
+    say(`keeping the state in ${state.store.shown}`);
+    return state;
+  }
+
+  /** The secret every replica shares under `name` (made at random by the first). */
+  secret(name: "sign-in" | "request-state"): Promise<Uint8Array> {
+    return sharedSecret(this.store, name);
+  }
+
+  /** A client of the service for one key, paced by the budget every replica shares for its account. */
+  clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
+    const account = clientFor(baseUrl, apiKey, maxWaitSeconds).accountId;
+    return clientFor(baseUrl, apiKey, maxWaitSeconds, this.#budgets.get(account, () => new SharedRateBudget(this.store, account)));
+  }
+
+  /** The account's index, kept in the store and swept by one replica at a time. */
+  indexFor(client: LinkShortClient): ServerLinkIndex {
+    const index = this.#indexes.get(client.accountId, () => {
+      const made = new ServerLinkIndex(client, { store: new PostgresIndexStore(this.store, client.accountId, this.#leaseMs) });
+      this.#live.add(made);
+      return made;
+    });
+    index.follow(client);
+    return index;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#live].map((index) => index.stop()));
+    await this.store.close();
+  }
+}

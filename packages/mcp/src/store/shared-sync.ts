@@ -1,0 +1,84 @@
+/**
+ * How a replica keeps an account's index on a shared store: it reads the service only while it
+ * holds the account's sweep lease (after loading what the last holder saved), and otherwise loads
+ * the index again whenever the store has moved on. The first sync waits its turn: a holder that
+ * stops renewing (killed) is replaced within the lease's time.
+ */
+import { AbortedError, type LinkIndex, type StoredIndex, type SyncOptions } from "@linkshort/client";
+import { whileLeased, type SharedIndexStore } from "./leased";
+
+/** A failure of the service while this replica held the lease (not of the store). */
+export class SyncFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super("sync failed");
+  }
+}
+
+/** What the server's index lets this do: its current index, a new one from what was loaded, its sync, its failures. */
+export interface SharedSyncHost {
+  index(): LinkIndex;
+  replace(stored: StoredIndex | undefined): Promise<void>;
+  sync(options: SyncOptions): Promise<unknown>;
+  failed(error: unknown): void;
+}
+
+/** Waits without keeping the process alive; an abort ends the wait early. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms).unref();
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+export class SharedIndexSync {
+  /** This replica reads the service now (holding the lease): it loads nothing meanwhile. */
+  #reading = false;
+
+  constructor(
+    readonly store: SharedIndexStore,
+    private readonly host: SharedSyncHost,
+  ) {}
+
+  /**
+   * Loads what other replicas saved, when the store moved on (never while this one reads the
+   * service). For a lookup (`linksOnly`), only when links changed: a quiet sync elsewhere moves
+   * only the meta, which this replica needs only when it reads itself.
+   */
+  async catchUp(linksOnly = false): Promise<void> {
+    if (this.#reading || !(await this.store.changedSinceLoad(linksOnly))) return;
+    const stored = await this.store.load();
+    if (!this.#reading) await this.host.replace(stored);
+  }
+
+  /** Syncs if this replica gets the account's lease; false while another holds it. */
+  async syncLeased(signal: AbortSignal, options: Omit<SyncOptions, "signal">): Promise<boolean> {
+    const ran = await whileLeased(this.store, signal, async (leased) => {
+      await this.catchUp();
+      this.#reading = true;
+      try {
+        await this.host.sync({ ...options, signal: leased });
+      } catch (error) {
+        throw new SyncFailure(error);
+      } finally {
+        this.#reading = false;
+      }
+    });
+    return ran !== undefined;
+  }
+
+  /** The first sync: this replica's if it gets the lease, else the holder's, followed from the store, until the index is complete. */
+  async firstSync(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.catchUp();
+        if (this.host.index().freshness().complete || (await this.syncLeased(signal, { wait: true }))) return;
+      } catch (error) {
+        // The service failed: as without a shared store, the next lookup starts again. A lease lost
+        // (taken over) or a store that cannot be reached: tried again, so it goes on by itself once it is back.
+        if (signal.aborted) return;
+        if (error instanceof SyncFailure && !(error.cause instanceof AbortedError)) throw error.cause;
+        if (!(error instanceof SyncFailure)) this.host.failed(error);
+      }
+      await pause(this.store.leaseMs / 2, signal);
+    }
+  }
+}
