@@ -18,17 +18,16 @@ import {
   AccountRegistry,
   ClickHistory,
   FileIndexStore,
-  freshnessSentence,
   LinkIndex,
   MAX_INDEXED_ACCOUNTS,
   type ClickHistoryStore,
-  type IndexFreshness,
   type LinkIndexStore,
   type LinkShortClient,
-  type Sleep,
   type StoredIndex,
 } from "@linkshort/client";
+import { backgroundSleep } from "./background-sleep";
 import { clause } from "./failures";
+import { freshnessAnswer, type FreshnessAnswer } from "./freshness-answer";
 import { SharedIndexSync, SyncFailure } from "./store/shared-sync";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
@@ -65,36 +64,6 @@ export interface ServerLinkIndexOptions {
 export const SAMPLE_EVERY_MS = 5 * 60_000;
 /** How long after a full sweep the next begins (the link index's default). */
 export const SWEEP_EVERY_MS = 15 * 60_000;
-
-/** Freshness as a tool answers it: the index's figures, dates as ISO strings, and a sentence for the model. */
-export interface FreshnessAnswer {
-  known: number;
-  serverCount: number | null;
-  complete: boolean;
-  lastFullSweep: string | null;
-  lastSync: string | null;
-  summary: string;
-}
-
-/**
- * Node's sleep, with a timer that does not keep the process alive: a background sync waiting for
- * the next window must not hold a server whose client has gone (stdin closed, tests done).
- */
-const backgroundSleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms).unref();
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-
-const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 export class ServerLinkIndex {
   #index: LinkIndex;
@@ -283,15 +252,7 @@ export class ServerLinkIndex {
   }
 
   freshness(): FreshnessAnswer {
-    return this.#answer(this.#index.freshness());
-  }
-
-  #answer(freshness: IndexFreshness): FreshnessAnswer {
-    const { known, serverCount, complete, lastFullSweepAt, lastSyncAt } = freshness;
-    const sentence = freshnessSentence(freshness, { times: "iso" });
-    let summary = complete ? `${sentence}.` : `${sentence}; older links may be missing until the first sync finishes.`;
-    if (this.#lastFailure !== undefined) summary += ` The last update of the index failed (${this.#lastFailure}); links made elsewhere since may be missing.`;
-    return { known, serverCount, complete, lastFullSweep: isoOrNull(lastFullSweepAt), lastSync: isoOrNull(lastSyncAt), summary };
+    return freshnessAnswer(this.#index.freshness(), this.#lastFailure);
   }
 
   #describe(error: unknown): string {
@@ -317,3 +278,5 @@ export function serverLinkIndexFor(client: LinkShortClient): ServerLinkIndex {
   index.follow(client);
   return index;
 }
+
+export type { FreshnessAnswer } from "./freshness-answer";

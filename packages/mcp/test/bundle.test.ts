@@ -26,13 +26,14 @@ test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's s
   // The server's code, and the MCP Apps statistics view (a self-contained page of under 14 KB). 92 KB
   // until issue 43 gave deletes a signed confirmation (confirmation.ts) and issue 46 a server per person;
   // 95 KB until issue 45 added get_clicks_over_time (its tool, sentences and output schema, the background
-  // samples and the view's series: 17.5 KB, 109.5 KB in all).
+  // samples and the view's series: 17.5 KB, 109.5 KB in all); 112 KB until the shared store's
+  // index (a shared index reloaded, sampled under the lease) met the click history in server-index.ts (113.6 KB).
   const signIn = signInBytes(source);
   expect(signIn).toBeGreaterThan(0);
   const store = bytesFrom(source, "store");
-  expect(statSync(file).size - signIn - store).toBeLessThan(112_000);
+  expect(statSync(file).size - signIn - store).toBeLessThan(116_000);
   // The sign-in (an OAuth authorization server and its page), on a budget of its own.
   expect(signIn).toBeLessThan(48_000);
   // The shared store (--store: Postgres, the sweep's lease), on a budget of its own.
-  expect(store).toBeLessThan(24_000);
+  expect(store).toBeLessThan(26_000);
 });
