@@ -9,7 +9,8 @@ const PAGE_HEADERS = {
   "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
   "X-Frame-Options": "DENY",
   "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the form, and the sign-in refuses it.
+  "Referrer-Policy": "same-origin",
   "Cache-Control": "no-store",
 };
 
