@@ -29,8 +29,6 @@ export interface LinkShortMcpOptions {
   requestStateKey?: Uint8Array | string;
 }
 
-/** The codec of the process's own random key, for the servers given no `requestStateKey`. */
-let processCodec: ReturnType<typeof confirmationCodec> | undefined;
 
 /** How long a tool that answers at its deadline with what it did (shorten_links) has to do so once its signal aborts. */
 const ANSWER_AFTER_ABORT_MS = 2_000;
@@ -146,7 +144,7 @@ export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
   const { client } = options;
   const deadlineMs = options.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
   const links = options.linkIndex ?? serverLinkIndexFor(client);
-  const codec = options.requestStateKey === undefined ? (processCodec ??= confirmationCodec()) : confirmationCodec(options.requestStateKey);
+  const codec = confirmationCodec(options.requestStateKey);
   const server = new Server(
     { name: "linkshort", title: "LinkShort", version: packageJson.version },
     {

@@ -170,3 +170,9 @@ test("refused at the sign-in page: another origin, a wrong CSRF value, a key the
   // The same page still signs in with the right key.
   expect((await submitSignIn(issuer, page, sandbox.userKey)).status).toBe(303);
 });
+
+test("a code is exchanged only with the authorization request's own redirect URI, not another loopback port", async () => {
+  const grant = await registerAndAuthorize(issuer, mcpUrl, sandbox.userKey);
+  const elsewhere = await form(`${issuer}/token`, { grant_type: "authorization_code", code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId, redirect_uri: "http://127.0.0.1:10/callback" });
+  expect(elsewhere).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+});

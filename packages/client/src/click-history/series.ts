@@ -80,7 +80,7 @@ export function seriesOf(clicks: Channel, unique: Channel | undefined, boundarie
   const unplaced = measured.unplaced.map((span) => ({ from: span.from * 1000, to: span.to * 1000, clicks: span.count }));
   return {
     buckets,
-    total: known.length === 0 ? null : sum(known) + unplaced.reduce((total, span) => total + span.clicks, 0),
+    total: totalOf(measured),
     measuredFrom: ms(known[0]?.from ?? null),
     measuredTo: ms(known[known.length - 1]?.to ?? null),
     unplaced,
@@ -92,6 +92,7 @@ function sum(buckets: MeasuredCount[]): number {
   return buckets.reduce((total, bucket) => total + bucket.count!, 0);
 }
 
+/** The buckets' clicks and the clicks no bucket holds: the difference of the totals at the period's sampled ends; null when nothing was sampled. */
 function totalOf(measured: ReturnType<typeof measureBuckets>): number | null {
   const known = measured.buckets.filter((bucket) => bucket.count !== null);
   return known.length === 0 ? null : sum(known) + measured.unplaced.reduce((total, span) => total + span.count, 0);

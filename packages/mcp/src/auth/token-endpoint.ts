@@ -5,7 +5,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { OAuthError, redirectMatches } from "./clients";
+import { OAuthError } from "./clients";
 import { sendJson } from "./http-io";
 import type { AuthStore, Grant } from "./store";
 import { ACCESS_TOKEN_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
@@ -59,7 +59,8 @@ async function exchangeCode(context: TokenContext, form: Map<string, string>, re
   const pending = taken.value;
   if (pending.grant.clientId !== clientId) throw invalidGrant("this code was issued to another client");
   const redirectUri = form.get("redirect_uri");
-  if (redirectUri !== undefined && !redirectMatches([pending.redirectUri], redirectUri)) throw invalidGrant("redirect_uri differs from the authorization request's");
+  // The authorization request's URI exactly (RFC 6749 4.1.3), not any loopback port as at registration.
+  if (redirectUri !== undefined && redirectUri !== pending.redirectUri) throw invalidGrant("redirect_uri differs from the authorization request's");
   if (!verifierMatches(verifier, pending.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
   await context.store.saveGrant(pending.grant);
   await issue(context, pending.grant, response);
