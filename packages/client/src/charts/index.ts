@@ -4,7 +4,7 @@
  * the n8n node included.
  */
 import { drawPng, drawSvg, type ClickChart, type Theme } from "./draw";
-import { DEFAULT_WIDTH, formatCount, layoutChart } from "./layout";
+import { DEFAULT_WIDTH, formatCount, layoutChart, type Layout } from "./layout";
 import { chartModel, type ChartModel, type ChartStatistics } from "./model";
 import { layoutSeries } from "./series-layout";
 import { seriesModel, type ChartSeries, type SeriesModel } from "./series-model";
@@ -34,18 +34,11 @@ function describe(model: ChartModel, unit: "clicks" | "scans"): string {
   return `${subject}${formatCount(model.clicks)} ${unit}, ${formatCount(model.uniqueClicks)} unique${lists.length > 0 ? `. ${lists.join(". ")}` : ""}`;
 }
 
-/**
- * The chart of `stats` (clicks and unique clicks, then the top countries, referrers, browsers
- * and OS as labelled bars, or "no clicks yet"). Statistics are read defensively: string, negative
- * or missing counts, maps of any size and names of any length give a chart of bounded size in
- * time linear in the input.
- */
-export function clickChart(stats: ChartStatistics, options: ClickChartOptions = {}): ClickChart {
-  const unit = options.unit === "scans" ? "scans" : "clicks";
+const unitOf = (options: ClickChartOptions): "clicks" | "scans" => (options.unit === "scans" ? "scans" : "clicks");
+
+/** A laid-out chart, drawn either way on demand in the chosen theme. */
+function drawn(layout: Layout, options: ClickChartOptions, description: string): ClickChart {
   const theme: Theme = options.theme === "dark" ? "dark" : "light";
-  const model = chartModel(stats, options.title ?? "");
-  const layout = layoutChart(model, options.width ?? DEFAULT_WIDTH, unit);
-  const description = describe(model, unit);
   return {
     width: layout.width,
     height: layout.height,
@@ -53,6 +46,18 @@ export function clickChart(stats: ChartStatistics, options: ClickChartOptions = 
     svg: () => drawSvg(layout, theme, description),
     png: () => drawPng(layout, theme),
   };
+}
+
+/**
+ * The chart of `stats` (clicks and unique clicks, then the top countries, referrers, browsers
+ * and OS as labelled bars, or "no clicks yet"). Statistics are read defensively: string, negative
+ * or missing counts, maps of any size and names of any length give a chart of bounded size in
+ * time linear in the input.
+ */
+export function clickChart(stats: ChartStatistics, options: ClickChartOptions = {}): ClickChart {
+  const unit = unitOf(options);
+  const model = chartModel(stats, options.title ?? "");
+  return drawn(layoutChart(model, options.width ?? DEFAULT_WIDTH, unit), options, describe(model, unit));
 }
 
 export interface SeriesChartOptions extends ClickChartOptions {
@@ -83,16 +88,7 @@ function describeSeries(model: SeriesModel, unit: "clicks" | "scans"): string {
  * count or flag) or locale.
  */
 export function seriesChart(series: ChartSeries, options: SeriesChartOptions = {}): ClickChart {
-  const unit = options.unit === "scans" ? "scans" : "clicks";
-  const theme: Theme = options.theme === "dark" ? "dark" : "light";
+  const unit = unitOf(options);
   const model = seriesModel(series, options.title ?? "", options.locale ?? "en-GB");
-  const layout = layoutSeries(model, options.width ?? DEFAULT_WIDTH, unit);
-  const description = describeSeries(model, unit);
-  return {
-    width: layout.width,
-    height: layout.height,
-    description,
-    svg: () => drawSvg(layout, theme, description),
-    png: () => drawPng(layout, theme),
-  };
+  return drawn(layoutSeries(model, options.width ?? DEFAULT_WIDTH, unit), options, describeSeries(model, unit));
 }
