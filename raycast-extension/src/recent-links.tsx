@@ -4,6 +4,7 @@ import { useRef } from "react";
 import { getChosenAccount } from "./api/accounts";
 import { localTimeZone, loadClickHistory, todayClicks, type TodayClicks } from "./api/click-histories";
 import { failureHint, failureKind } from "./api/failure";
+import { pluralize } from "./api/format";
 import { getAccountIndex, syncIndex } from "./api/account-indexes";
 
 /** Sweep pages one menu bar refresh may read: the newest links come first, the rest over later refreshes. */
@@ -30,7 +31,6 @@ async function recentLinks(signal: AbortSignal | undefined) {
 }
 
 const count = (value: number) => value.toLocaleString("en-US");
-const plural = (value: number) => `${count(value)} ${value === 1 ? "click" : "clicks"}`;
 
 /** "42 clicks today", "at least 42 …" past the links counted one by one, "(since 09:10)" when sampling began after the day's start. */
 function todayLine(today: TodayClicks): string {
@@ -40,7 +40,7 @@ function todayLine(today: TodayClicks): string {
     hour: "2-digit",
     minute: "2-digit",
   });
-  return `${today.atLeast ? "At least " : ""}${plural(today.clicks)} today${today.wholeDay ? "" : ` (since ${since})`}`;
+  return `${today.atLeast ? "At least " : ""}${pluralize(today.clicks, "click")} today${today.wholeDay ? "" : ` (since ${since})`}`;
 }
 
 export default function Command() {
@@ -72,7 +72,7 @@ export default function Command() {
             <MenuBarExtra.Item
               key={link.id}
               title={link.shorturl.replace(/^https?:\/\//, "")}
-              subtitle={`${link.clicks} clicks${gained ? ` · ${count(gained)} today` : ""}`}
+              subtitle={`${pluralize(link.clicks, "click")}${gained ? ` · ${count(gained)} today` : ""}`}
               tooltip={link.longurl}
               onAction={async () => {
                 await Clipboard.copy(link.shorturl);

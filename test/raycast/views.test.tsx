@@ -26,6 +26,8 @@ beforeEach(() => {
 
 const userLinks = () => sandbox.store.state.links.filter((link) => link.userId === 2);
 const items = (root: ReactTestInstance) => byType(root, "List.Item");
+/** A menu bar link's subtitle: its clicks, "1 click" or "12 clicks". */
+const linkCount = /^[\d,]+ clicks?$/;
 
 describe("Search Links", () => {
   it("shows the newest links from the whole account's index, and sorts by clicks", async () => {
@@ -174,7 +176,7 @@ describe("Recent Links (menu bar)", () => {
     expect(errorItem(view.root)!.props.title).toBe("Could not load links: no connection to the service, try again");
     mock.preferences.baseUrl = sandbox.baseUrl;
     await press(errorItem(view.root)!.props.onAction);
-    await waitFor(() => byType(view.root, "MenuBarExtra.Item").filter((item) => String(item.props.subtitle).endsWith("clicks")).length === 10, "the links after retrying");
+    await waitFor(() => byType(view.root, "MenuBarExtra.Item").filter((item) => linkCount.test(String(item.props.subtitle))).length === 10, "the links after retrying");
     expect(mock.openedPreferences).toBe(0);
     view.unmount();
   });
@@ -189,10 +191,27 @@ describe("Recent Links (menu bar)", () => {
     view.unmount();
   });
 
+  it("writes each link's clicks as a count of clicks: 1 click, 1,234 clicks", async () => {
+    const newest = userLinks().slice(-2);
+    newest[1]!.stats.clicks = 1;
+    newest[0]!.stats.clicks = 1234;
+    try {
+      const view = await render(<RecentLinks />);
+      await waitFor(() => byType(view.root, "MenuBarExtra.Item").filter((item) => linkCount.test(String(item.props.subtitle))).length === 10, "the links");
+      const subtitles = byType(view.root, "MenuBarExtra.Item").map((item) => String(item.props.subtitle));
+      expect(subtitles).toContain("1 click");
+      expect(subtitles).toContain("1,234 clicks");
+      view.unmount();
+    } finally {
+      newest[1]!.stats.clicks = 0;
+      newest[0]!.stats.clicks = 0;
+    }
+  });
+
   it("shows the latest links with clicks; clicking one copies it", async () => {
     const view = await render(<RecentLinks />);
     await waitFor(() => byType(view.root, "MenuBarExtra.Item").length > 5, "the links");
-    const entries = byType(view.root, "MenuBarExtra.Item").filter((item) => String(item.props.subtitle).endsWith("clicks"));
+    const entries = byType(view.root, "MenuBarExtra.Item").filter((item) => linkCount.test(String(item.props.subtitle)));
     expect(entries).toHaveLength(10);
     await press(entries[0]!.props.onAction);
     expect(mock.clipboard?.replace(/^https?:\/\//, "")).toBe(entries[0]!.props.title);

@@ -24,6 +24,7 @@ export function statisticsMarkdown(stats: Statistics): string {
   ].join("\n\n");
 }
 
+/** "1 click", "1,234 clicks": the count grouped as the rest of the extension writes numbers. */
 export function pluralize(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
 }
