@@ -23,7 +23,7 @@ export {
   type FieldIssue,
 } from "./errors";
 
-export { IdSchema, formatTimestamp, isHttpUrl, timestampIso, timestampParts } from "./resources/fields";
+export { IdSchema, formatTimestamp, timestampIso, timestampParts } from "./resources/fields";
 export { PaginationSchema, type Created, type MessageResult, type PageLimit, type PaginationInput, type Statistics } from "./resources/shared";
 export type { Account, AccountUpdateInput } from "./resources/account";
 export type { Domain, DomainCreateInput, DomainUpdateInput } from "./resources/domains";
@@ -73,7 +73,7 @@ export { freshnessSentence } from "./link-index/freshness";
 export { accountId, sha256Hex } from "./account-id";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
-export { aliasFromShortUrl, qrCodeUrlKey } from "./addresses";
+export { aliasFromShortUrl, isHttpUrl, qrCodeUrlKey } from "./addresses";
 export { NOT_REUSED, createOrReuse, createTracked, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 
 export {

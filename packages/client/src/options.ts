@@ -2,8 +2,8 @@
  * The checks of the client's own options, made when a client is made and when a call is given
  * options: a bad one is a `ValidationError` naming it, before anything is sent.
  */
+import { isHttpUrl } from "./addresses";
 import type { FieldIssue } from "./errors";
-import { isHttpUrl } from "./resources/fields";
 import type { RateLimiter } from "./rate-limit";
 import type { Sleep, Transport } from "./transport";
 
