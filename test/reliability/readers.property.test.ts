@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import * as z from 'zod/v4';
 import { LinkShortClient } from '@linkshort/client';
 import { count, flag, identifier, isDecimalString, text } from '../../packages/client/src/resources/fields';
-import { HttpCore } from '../../packages/client/src/http';
-import { readerOf, Rejected } from '../../packages/client/src/readers';
+import { HttpCore } from '../../packages/client/src/internal/http';
+import { readerOf, Rejected } from '../../packages/client/src/internal/readers';
 
 type Call = (client: LinkShortClient) => PromiseLike<unknown>;
 

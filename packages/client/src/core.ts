@@ -5,7 +5,7 @@
  * Every name here is public surface, listed by test/public-surface.test.ts.
  */
 export { LinkShortClient } from "./client";
-export type { CoreClientOptions, RateLimitOptions, RequestOptions } from "./options";
+export type { CoreClientOptions, RateLimitOptions, RequestOptions } from "./internal/options";
 export {
   AbortedError,
   ApiError,
@@ -63,8 +63,8 @@ export {
 export { USER_FILTERS, UserCreateSchema, UserListSchema, type LoginLink, type User, type UserCreated, type UserCreateInput, type UserListInput } from "./resources/users";
 
 export { PagePromise, type Page } from "./pagination";
-export { LARGE_PAGE_SIZE } from "./page-size";
-export { RateLimiter, type RateLimitHeadroom } from "./rate-limit";
+export { LARGE_PAGE_SIZE } from "./internal/page-size";
+export { RateLimiter, type RateLimitHeadroom } from "./internal/rate-limit";
 export type { Sleep, Transport, TransportRequest, TransportResponse } from "./transport";
 
 export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SearchOrder, type SyncOptions } from "./link-index/link-index";

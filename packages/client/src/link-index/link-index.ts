@@ -1,5 +1,5 @@
 import type { LinkShortClient } from "../client";
-import { pageSizeToAsk, SAFE_PAGE_SIZE } from "../page-size";
+import { pageSizeToAsk, SAFE_PAGE_SIZE } from "../internal/page-size";
 import type { Sleep } from "../transport";
 import { ChangeLog } from "./change-log";
 import { freshnessOf, type IndexFreshness } from "./freshness";

@@ -5,7 +5,7 @@
 import * as z from "zod/v4";
 
 import { isHttpUrl } from "../addresses";
-import { isPlainObject, normaliser, Rejected } from "../readers";
+import { isPlainObject, normaliser, Rejected } from "../internal/readers";
 
 export const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const DATE_ONLY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
