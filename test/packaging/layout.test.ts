@@ -1,10 +1,10 @@
 /**
- * The layout's two rules that no compiler checks: no shipped source file over 300 lines, and no
- * import circle among a package's files (type-only imports included: a circle of types is still a
- * knot a newcomer must untie to move one file).
+ * The layout's rules that no compiler checks: no shipped source file over 300 lines, no import
+ * circle among a package's files, and none among its homes, the floors a newcomer reads it by (type-only imports
+ * included: a circle of types is still a knot a newcomer must untie to move one file).
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { dirname, join, normalize, relative, sep } from "node:path";
 
 const ROOT = join(__dirname, "../..");
 const SHIPPED = ["packages/client/src", "packages/sandbox/src", "packages/mcp/src", "nodes/nodes", "nodes/credentials", "raycast-extension/src"];
@@ -66,6 +66,31 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * Where a file lives as a newcomer reads a package: the folder right below its source root that
+ * holds it (however deep), or the file itself when it sits at the root (the entries, the client).
+ */
+function homeOf(file: string, roots: readonly string[]): string {
+  const root = roots.find((folder) => file.startsWith(folder + sep));
+  if (root === undefined) return file;
+  const [first, ...rest] = relative(root, file).split(sep);
+  return rest.length === 0 ? file : join(root, first!);
+}
+
+/** The imports between homes: a home imports another when one of its files imports one of the other's. */
+function homeImports(graph: Map<string, string[]>, roots: readonly string[]): Map<string, string[]> {
+  const homes = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const home = homeOf(file, roots);
+    const imported = homes.get(home) ?? new Set<string>();
+    homes.set(home, imported);
+    for (const target of targets) if (homeOf(target, roots) !== home) imported.add(homeOf(target, roots));
+  }
+  return new Map([...homes].map(([home, imported]) => [home, [...imported].sort()]));
+}
+
+const fileImports = new Map(files.map((file) => [file, importsOf(file)]));
+
 test("every shipped source file is found (the walk reads the packages it names)", () => {
   expect(files.length).toBeGreaterThan(150);
   expect(files).toContain(normalize("packages/client/src/client.ts"));
@@ -80,7 +105,57 @@ test(`no shipped source file has more than ${MAX_LINES} lines`, () => {
 });
 
 test("no import circle among the shipped source files", () => {
-  expect(circles(new Map(files.map((file) => [file, importsOf(file)])))).toEqual([]);
+  expect(circles(fileImports)).toEqual([]);
+});
+
+test("no import circle among the homes of a package (a folder below its root, or a file at the root)", () => {
+  expect(circles(homeImports(fileImports, SHIPPED))).toEqual([]);
+});
+
+test("the home circle finder finds two folders that import each other with no circle of files", () => {
+  const root = normalize("pkg/src");
+  const at = (path: string) => join(root, path);
+  const graph = new Map([
+    [at("records/link.ts"), [at("views/dates.ts")]],
+    [at("views/dates.ts"), []],
+    [at("views/answers.ts"), [at("store/state.ts")]],
+    [at("store/state.ts"), [at("records/link.ts")]],
+    [at("client.ts"), [at("store/state.ts")]],
+  ]);
+  expect(circles(graph)).toEqual([]);
+  expect(circles(homeImports(graph, [root]))).toEqual([[at("records"), at("store"), at("views")]]);
+});
+
+test("a file at a package's root is a home of its own: a root file and a folder importing each other are a circle", () => {
+  const root = normalize("pkg/src");
+  const at = (path: string) => join(root, path);
+  const graph = new Map([
+    [at("options.ts"), [at("resources/fields.ts")]],
+    [at("resources/fields.ts"), []],
+    [at("resources/shared.ts"), [at("options.ts")]],
+    [at("client.ts"), [at("resources/shared.ts")]],
+  ]);
+  expect(circles(homeImports(graph, [root]))).toEqual([[at("options.ts"), at("resources")]]);
+});
+
+/** The client's entries: a source file per subpath of package.json's "exports" ("." is index.ts). */
+function clientEntries(): string[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "packages/client/package.json"), "utf8")) as { exports: Record<string, unknown> };
+  return Object.keys(manifest.exports)
+    .filter((subpath) => !subpath.endsWith(".json"))
+    .map((subpath) => normalize(`packages/client/src/${subpath === "." ? "index" : subpath.slice(2)}.ts`));
+}
+
+test("the client's entries name each public thing they take from internal/, never re-exporting it wholesale", () => {
+  const entries = clientEntries();
+  expect(entries).toEqual([normalize("packages/client/src/index.ts"), normalize("packages/client/src/core.ts")]);
+  const wholesale = entries.flatMap((entry) =>
+    [...readFileSync(join(ROOT, entry), "utf8").matchAll(/export\s*\*\s*(?:as\s+\w+\s+)?from\s*["'](\.[^"']*)["']/g)]
+      .map((match) => normalize(join(dirname(entry), match[1]!)))
+      .filter((target) => target.startsWith(normalize("packages/client/src/internal")))
+      .map((target) => `${entry}: export * from ${target}`),
+  );
+  expect(wholesale).toEqual([]);
 });
 
 test("the circle finder finds a circle of types", () => {
