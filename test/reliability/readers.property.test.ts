@@ -1,5 +1,5 @@
 /**
- * The client reads answers with plain readers derived from the zod schemas (packages/client/src/readers.ts)
+ * The client reads answers with plain readers derived from the zod schemas (packages/client/src/internal/readers.ts)
  * and only asks zod when a reader refuses. These properties hold the two to the same verdict and
  * the same value, for the schema of every endpoint.
  */

@@ -17,7 +17,7 @@ export const PaginationSchema = z.strictObject({
 });
 /**
  * A list's page size is a number, or `"large"`: as large a page as the account's server gives
- * (see `page-size.ts`), for callers that read many items. The schemas check numbers; the list
+ * (see `internal/page-size.ts`), for callers that read many items. The schemas check numbers; the list
  * resolves `"large"` to one before they see it.
  */
 export type PageLimit = number | "large";
