@@ -1,7 +1,8 @@
 /**
  * The layout's rules that no compiler checks: no shipped source file over 300 lines, no import
- * circle among a package's files, and none among its homes, the floors a newcomer reads it by (type-only imports
- * included: a circle of types is still a knot a newcomer must untie to move one file).
+ * circle among a package's files, and none among the homes of any folder, its subfolders and its
+ * own files, the floors a newcomer reads it by (type-only imports included: a circle of types is
+ * still a knot a newcomer must untie to move one file).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative, sep } from "node:path";
@@ -67,24 +68,27 @@ function circles(graph: Map<string, string[]>): string[][] {
 }
 
 /**
- * Where a file lives as a newcomer reads a package: the folder right below its source root that
- * holds it (however deep), or the file itself when it sits at the root (the entries, the client).
+ * The homes an import joins: in the deepest folder that holds both files, the entry of that folder
+ * (a subfolder with everything below it, or a file of its own) that holds each. A circle of homes
+ * is a knot of folders even when no file is in a circle: folder A imports folder B and B imports A.
  */
-function homeOf(file: string, roots: readonly string[]): string {
-  const root = roots.find((folder) => file.startsWith(folder + sep));
-  if (root === undefined) return file;
-  const [first, ...rest] = relative(root, file).split(sep);
-  return rest.length === 0 ? file : join(root, first!);
+function homesJoined(from: string, to: string): [string, string] {
+  const fromParts = from.split(sep);
+  const toParts = to.split(sep);
+  let shared = 0;
+  while (shared < fromParts.length - 1 && shared < toParts.length - 1 && fromParts[shared] === toParts[shared]) shared += 1;
+  return [fromParts.slice(0, shared + 1).join(sep), toParts.slice(0, shared + 1).join(sep)];
 }
 
-/** The imports between homes: a home imports another when one of its files imports one of the other's. */
-function homeImports(graph: Map<string, string[]>, roots: readonly string[]): Map<string, string[]> {
+/** The imports between homes, in every folder: a home imports another when one of its files imports one of the other's. */
+function homeImports(graph: Map<string, string[]>): Map<string, string[]> {
   const homes = new Map<string, Set<string>>();
   for (const [file, targets] of graph) {
-    const home = homeOf(file, roots);
-    const imported = homes.get(home) ?? new Set<string>();
-    homes.set(home, imported);
-    for (const target of targets) if (homeOf(target, roots) !== home) imported.add(homeOf(target, roots));
+    for (const target of targets) {
+      const [home, imported] = homesJoined(file, target);
+      if (home === imported) continue;
+      homes.set(home, (homes.get(home) ?? new Set<string>()).add(imported));
+    }
   }
   return new Map([...homes].map(([home, imported]) => [home, [...imported].sort()]));
 }
@@ -108,8 +112,8 @@ test("no import circle among the shipped source files", () => {
   expect(circles(fileImports)).toEqual([]);
 });
 
-test("no import circle among the homes of a package (a folder below its root, or a file at the root)", () => {
-  expect(circles(homeImports(fileImports, SHIPPED))).toEqual([]);
+test("no import circle among the homes of any folder (its subfolders and its own files)", () => {
+  expect(circles(homeImports(fileImports))).toEqual([]);
 });
 
 test("the home circle finder finds two folders that import each other with no circle of files", () => {
@@ -123,10 +127,10 @@ test("the home circle finder finds two folders that import each other with no ci
     [at("client.ts"), [at("store/state.ts")]],
   ]);
   expect(circles(graph)).toEqual([]);
-  expect(circles(homeImports(graph, [root]))).toEqual([[at("records"), at("store"), at("views")]]);
+  expect(circles(homeImports(graph))).toEqual([[at("records"), at("store"), at("views")]]);
 });
 
-test("a file at a package's root is a home of its own: a root file and a folder importing each other are a circle", () => {
+test("a file is a home of its own beside its folder's subfolders: a file and a subfolder importing each other are a circle", () => {
   const root = normalize("pkg/src");
   const at = (path: string) => join(root, path);
   const graph = new Map([
@@ -135,7 +139,20 @@ test("a file at a package's root is a home of its own: a root file and a folder 
     [at("resources/shared.ts"), [at("options.ts")]],
     [at("client.ts"), [at("resources/shared.ts")]],
   ]);
-  expect(circles(homeImports(graph, [root]))).toEqual([[at("options.ts"), at("resources")]]);
+  expect(circles(homeImports(graph))).toEqual([[at("options.ts"), at("resources")]]);
+});
+
+test("folders deeper down are homes in their own folder: two subfolders of one folder importing each other are a circle", () => {
+  const root = normalize("pkg/src");
+  const at = (path: string) => join(root, path);
+  const graph = new Map([
+    [at("actions/link/get.ts"), [at("actions/qr/chart.ts")]],
+    [at("actions/qr/get.ts"), [at("actions/link/fields.ts")]],
+    [at("actions/router.ts"), [at("actions/link/get.ts"), at("actions/qr/get.ts")]],
+    [at("actions/link/fields.ts"), [at("actions/operation.ts")]],
+  ]);
+  expect(circles(graph)).toEqual([]);
+  expect(circles(homeImports(graph))).toEqual([[at("actions/link"), at("actions/qr")]]);
 });
 
 /** The client's entries: a source file per subpath of package.json's "exports" ("." is index.ts). */
