@@ -11,7 +11,7 @@ import { LinkIndex, LinkShortClient } from '@linkshort/client';
 import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import type { Row } from './row';
-import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
+import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 
 /** The trigger's own figures: pages a poll and the polls a pass takes (nodes/README.md states them). */
 const SCAN_PAGES_PER_POLL = 12;

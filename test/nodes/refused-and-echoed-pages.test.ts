@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { emptyStats } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
-import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
+import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 import { executeNode } from './harness';
 import { credentials, sandbox, start, Trigger } from './polled-trigger';
 

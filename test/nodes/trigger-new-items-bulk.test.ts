@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { emptyStats } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import { sandbox, start, Trigger } from './polled-trigger';
-import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
+import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 
 /**
  * New Link after a bulk import, through n8n-core's PollContext: a burst of 2,503 links made 30 a

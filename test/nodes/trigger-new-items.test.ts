@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { emptyStats } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import { client, sandbox, start, Trigger } from './polled-trigger';
-import { linkDefaults } from '../../packages/sandbox/src/routes/link-record';
+import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 
 /**
  * New Link and New QR Code when more is new than one poll reads (a burst of thousands, a deep

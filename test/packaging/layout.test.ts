@@ -1,10 +1,11 @@
 /**
- * The layout's two rules that no compiler checks: no shipped source file over 300 lines, and no
- * import circle among a package's files (type-only imports included: a circle of types is still a
- * knot a newcomer must untie to move one file).
+ * The layout's rules that no compiler checks: no shipped source file over 300 lines, no import
+ * circle among a package's files, and none among the homes of any folder, its subfolders and its
+ * own files, the floors a newcomer reads it by (type-only imports included: a circle of types is
+ * still a knot a newcomer must untie to move one file).
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { dirname, join, normalize, relative, sep } from "node:path";
 
 const ROOT = join(__dirname, "../..");
 const SHIPPED = ["packages/client/src", "packages/sandbox/src", "packages/mcp/src", "nodes/nodes", "nodes/credentials", "raycast-extension/src"];
@@ -66,6 +67,34 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The homes an import joins: in the deepest folder that holds both files, the entry of that folder
+ * (a subfolder with everything below it, or a file of its own) that holds each. A circle of homes
+ * is a knot of folders even when no file is in a circle: folder A imports folder B and B imports A.
+ */
+function homesJoined(from: string, to: string): [string, string] {
+  const fromParts = from.split(sep);
+  const toParts = to.split(sep);
+  let shared = 0;
+  while (shared < fromParts.length - 1 && shared < toParts.length - 1 && fromParts[shared] === toParts[shared]) shared += 1;
+  return [fromParts.slice(0, shared + 1).join(sep), toParts.slice(0, shared + 1).join(sep)];
+}
+
+/** The imports between homes, in every folder: a home imports another when one of its files imports one of the other's. */
+function homeImports(graph: Map<string, string[]>): Map<string, string[]> {
+  const homes = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const [home, imported] = homesJoined(file, target);
+      if (home === imported) continue;
+      homes.set(home, (homes.get(home) ?? new Set<string>()).add(imported));
+    }
+  }
+  return new Map([...homes].map(([home, imported]) => [home, [...imported].sort()]));
+}
+
+const fileImports = new Map(files.map((file) => [file, importsOf(file)]));
+
 test("every shipped source file is found (the walk reads the packages it names)", () => {
   expect(files.length).toBeGreaterThan(150);
   expect(files).toContain(normalize("packages/client/src/client.ts"));
@@ -80,7 +109,70 @@ test(`no shipped source file has more than ${MAX_LINES} lines`, () => {
 });
 
 test("no import circle among the shipped source files", () => {
-  expect(circles(new Map(files.map((file) => [file, importsOf(file)])))).toEqual([]);
+  expect(circles(fileImports)).toEqual([]);
+});
+
+test("no import circle among the homes of any folder (its subfolders and its own files)", () => {
+  expect(circles(homeImports(fileImports))).toEqual([]);
+});
+
+test("the home circle finder finds two folders that import each other with no circle of files", () => {
+  const root = normalize("pkg/src");
+  const at = (path: string) => join(root, path);
+  const graph = new Map([
+    [at("records/link.ts"), [at("views/dates.ts")]],
+    [at("views/dates.ts"), []],
+    [at("views/answers.ts"), [at("store/state.ts")]],
+    [at("store/state.ts"), [at("records/link.ts")]],
+    [at("client.ts"), [at("store/state.ts")]],
+  ]);
+  expect(circles(graph)).toEqual([]);
+  expect(circles(homeImports(graph))).toEqual([[at("records"), at("store"), at("views")]]);
+});
+
+test("a file is a home of its own beside its folder's subfolders: a file and a subfolder importing each other are a circle", () => {
+  const root = normalize("pkg/src");
+  const at = (path: string) => join(root, path);
+  const graph = new Map([
+    [at("options.ts"), [at("resources/fields.ts")]],
+    [at("resources/fields.ts"), []],
+    [at("resources/shared.ts"), [at("options.ts")]],
+    [at("client.ts"), [at("resources/shared.ts")]],
+  ]);
+  expect(circles(homeImports(graph))).toEqual([[at("options.ts"), at("resources")]]);
+});
+
+test("folders deeper down are homes in their own folder: two subfolders of one folder importing each other are a circle", () => {
+  const root = normalize("pkg/src");
+  const at = (path: string) => join(root, path);
+  const graph = new Map([
+    [at("actions/link/get.ts"), [at("actions/qr/chart.ts")]],
+    [at("actions/qr/get.ts"), [at("actions/link/fields.ts")]],
+    [at("actions/router.ts"), [at("actions/link/get.ts"), at("actions/qr/get.ts")]],
+    [at("actions/link/fields.ts"), [at("actions/operation.ts")]],
+  ]);
+  expect(circles(graph)).toEqual([]);
+  expect(circles(homeImports(graph))).toEqual([[at("actions/link"), at("actions/qr")]]);
+});
+
+/** The client's entries: a source file per subpath of package.json's "exports" ("." is index.ts). */
+function clientEntries(): string[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "packages/client/package.json"), "utf8")) as { exports: Record<string, unknown> };
+  return Object.keys(manifest.exports)
+    .filter((subpath) => !subpath.endsWith(".json"))
+    .map((subpath) => normalize(`packages/client/src/${subpath === "." ? "index" : subpath.slice(2)}.ts`));
+}
+
+test("the client's entries name each public thing they take from internal/, never re-exporting it wholesale", () => {
+  const entries = clientEntries();
+  expect(entries).toEqual([normalize("packages/client/src/index.ts"), normalize("packages/client/src/core.ts")]);
+  const wholesale = entries.flatMap((entry) =>
+    [...readFileSync(join(ROOT, entry), "utf8").matchAll(/export\s*\*\s*(?:as\s+\w+\s+)?from\s*["'](\.[^"']*)["']/g)]
+      .map((match) => normalize(join(dirname(entry), match[1]!)))
+      .filter((target) => target.startsWith(normalize("packages/client/src/internal")))
+      .map((target) => `${entry}: export * from ${target}`),
+  );
+  expect(wholesale).toEqual([]);
 });
 
 test("the circle finder finds a circle of types", () => {

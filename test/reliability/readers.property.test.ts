@@ -1,5 +1,5 @@
 /**
- * The client reads answers with plain readers derived from the zod schemas (packages/client/src/readers.ts)
+ * The client reads answers with plain readers derived from the zod schemas (packages/client/src/internal/readers.ts)
  * and only asks zod when a reader refuses. These properties hold the two to the same verdict and
  * the same value, for the schema of every endpoint.
  */
@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import * as z from 'zod/v4';
 import { LinkShortClient } from '@linkshort/client';
 import { count, flag, identifier, isDecimalString, text } from '../../packages/client/src/resources/fields';
-import { HttpCore } from '../../packages/client/src/http';
-import { readerOf, Rejected } from '../../packages/client/src/readers';
+import { HttpCore } from '../../packages/client/src/internal/http';
+import { readerOf, Rejected } from '../../packages/client/src/internal/readers';
 
 type Call = (client: LinkShortClient) => PromiseLike<unknown>;
 

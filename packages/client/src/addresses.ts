@@ -1,12 +1,23 @@
 /**
- * How a short link's address is compared, one rule for every front end: scheme, query, fragment,
- * trailing slashes and case do not matter (visits are case-insensitive), the host and the path do.
- * Every function here is linear in its input and caps it first: addresses come from workflows,
- * forms and models.
+ * Addresses, one rule for every front end: what an http(s) URL is, and how a short link's address
+ * is compared (scheme, query, fragment, trailing slashes and case do not matter, visits being
+ * case-insensitive; the host and the path do). Every function here is linear in its input, and
+ * each comparison caps it first: addresses come from workflows, forms and models.
  */
 
 /** Longer text is not an address anyone pasted: it is cut here before any parsing. */
 export const MAX_ADDRESS_LENGTH = 4_096;
+
+/** Whether `value` is an absolute http or https URL with a host (a base URL, a link's destination). */
+export function isHttpUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
 
 /** `text` without the slashes it ends with, in one pass from the end (no backtracking regex). */
 export function trimTrailingSlashes(text: string): string {

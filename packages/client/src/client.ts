@@ -1,6 +1,6 @@
-import { HttpCore } from "./http";
+import { HttpCore } from "./internal/http";
 import { accountId } from "./account-id";
-import type { CoreClientOptions } from "./options";
+import type { CoreClientOptions } from "./internal/options";
 import { AccountResource } from "./resources/account";
 import { DomainsResource } from "./resources/domains";
 import { LinksResource } from "./resources/links/links";
@@ -9,7 +9,7 @@ import { PixelsResource } from "./resources/pixels";
 import { PlansResource } from "./resources/plans";
 import { QrCodesResource } from "./resources/qr-codes";
 import { UsersResource } from "./resources/users";
-import type { RateLimitHeadroom } from "./rate-limit";
+import type { RateLimitHeadroom } from "./internal/rate-limit";
 
 /** The typed client of the Link-Shortening Service API v3, over the transport and sleep it is given. */
 export class LinkShortClient {

@@ -5,7 +5,7 @@
  * Every name here is public surface, listed by test/public-surface.test.ts.
  */
 export { LinkShortClient } from "./client";
-export type { CoreClientOptions, RateLimitOptions, RequestOptions } from "./options";
+export type { CoreClientOptions, RateLimitOptions, RequestOptions } from "./internal/options";
 export {
   AbortedError,
   ApiError,
@@ -23,7 +23,7 @@ export {
   type FieldIssue,
 } from "./errors";
 
-export { IdSchema, formatTimestamp, isHttpUrl, timestampIso, timestampParts } from "./resources/fields";
+export { IdSchema, formatTimestamp, timestampIso, timestampParts } from "./resources/fields";
 export { PaginationSchema, type Created, type MessageResult, type PageLimit, type PaginationInput, type Statistics } from "./resources/shared";
 export type { Account, AccountUpdateInput } from "./resources/account";
 export type { Domain, DomainCreateInput, DomainUpdateInput } from "./resources/domains";
@@ -63,8 +63,8 @@ export {
 export { USER_FILTERS, UserCreateSchema, UserListSchema, type LoginLink, type User, type UserCreated, type UserCreateInput, type UserListInput } from "./resources/users";
 
 export { PagePromise, type Page } from "./pagination";
-export { LARGE_PAGE_SIZE } from "./page-size";
-export { RateLimiter, type RateLimitHeadroom } from "./rate-limit";
+export { LARGE_PAGE_SIZE } from "./internal/page-size";
+export { RateLimiter, type RateLimitHeadroom } from "./internal/rate-limit";
 export type { Sleep, Transport, TransportRequest, TransportResponse } from "./transport";
 
 export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SearchOrder, type SyncOptions } from "./link-index/link-index";
@@ -73,7 +73,7 @@ export { freshnessSentence } from "./link-index/freshness";
 export { accountId, sha256Hex } from "./account-id";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
-export { aliasFromShortUrl, qrCodeUrlKey } from "./addresses";
+export { aliasFromShortUrl, isHttpUrl, qrCodeUrlKey } from "./addresses";
 export { NOT_REUSED, createOrReuse, createTracked, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
 
 export {

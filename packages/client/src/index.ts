@@ -1,6 +1,6 @@
 /** The client for Node: undici transport and Node timers by default. */
 import { LinkShortClient as CoreLinkShortClient } from "./client";
-import type { CoreClientOptions } from "./options";
+import type { CoreClientOptions } from "./internal/options";
 import { nodeSleep, undiciTransport } from "./undici-transport";
 
 export * from "./core";

@@ -1,5 +1,5 @@
 import { emptyStats, type Sandbox } from "@linkshort/sandbox";
-import { linkDefaults } from "../../sandbox/src/routes/link-record";
+import { linkDefaults } from "../../sandbox/src/model/link-record";
 
 /**
  * Gives the sandbox's user `count` links straight in its store (a test or bench setup, not an API

@@ -1,5 +1,5 @@
 import { AbortedError, LinkShortClient, RateLimiter, type TransportRequest, type TransportResponse } from "../src/core";
-import { sharedLimiterIds } from "../src/limiter-registry";
+import { sharedLimiterIds } from "../src/internal/limiter-registry";
 import { rateHeaders } from "./helpers";
 
 const okBody = JSON.stringify({ error: 0, id: 1, shorturl: "https://s.io/a" });

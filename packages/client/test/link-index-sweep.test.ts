@@ -7,7 +7,7 @@
 import { emptyStats, startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { LinkIndex, LinkShortClient, RateLimiter, undiciTransport } from "../src";
 import { fillLinks } from "./fill-links";
-import { linkDefaults } from "../../sandbox/src/routes/link-record";
+import { linkDefaults } from "../../sandbox/src/model/link-record";
 
 let sandbox: Sandbox;
 let client: LinkShortClient;

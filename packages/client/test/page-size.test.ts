@@ -1,7 +1,7 @@
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { LinkShortClient } from "../src";
 import { LARGE_PAGE_SIZE, RateLimiter, RateLimitError } from "../src/core";
-import { pageSizeAfter, SAFE_PAGE_SIZE } from "../src/page-size";
+import { pageSizeAfter, SAFE_PAGE_SIZE } from "../src/internal/page-size";
 import { FakeClock, rateHeaders, scripted } from "./helpers";
 import { fillLinks } from "./fill-links";
 

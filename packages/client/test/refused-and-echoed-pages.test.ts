@@ -5,7 +5,7 @@
  */
 import { startSandbox, type OversizedPages, type Sandbox } from "@linkshort/sandbox";
 import { ApiError, createOrReuse, LinkIndex, LinkShortClient, NotFoundError, PagePromise, PermissionError, RateLimiter, RateLimitError, type Page } from "../src";
-import { isPageSizeRefusal } from "../src/page-size";
+import { isPageSizeRefusal } from "../src/internal/page-size";
 import { fillLinks } from "./fill-links";
 import { scripted } from "./helpers";
 

@@ -9,7 +9,7 @@ import { isLoopback, type HttpServerOptions } from "./http";
 import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
-import { SharedState } from "./store/shared-state";
+import { SharedState } from "./shared-state";
 import type { Person } from "./auth/people";
 
 /** The base URL as logs may show it: without a user name or password. */

@@ -1,10 +1,10 @@
 import type { DateTieOrder } from "./date-ties";
 import type { FaultInjector, FaultRule } from "./faults/fault-injector";
-import type { LoggedRequest } from "./http/request-log";
+import type { LoggedRequest } from "./request-log";
 import type { OversizedPages } from "./oversized-pages";
 import type { Store } from "./persistence/store";
 import type { SeedOption } from "./seed/seed";
-import type { Mode } from "./views/answers";
+import type { Mode } from "./routes/answers";
 
 /** What `startSandbox` takes and what it gives. */
 

@@ -5,7 +5,7 @@ import { handleApiRequest, type ApiServer } from "./http/api-requests";
 import { handleControl } from "./http/control-routes";
 import { sendJson } from "./http/http-io";
 import { RateWindows } from "./http/rate-windows";
-import { RequestLog } from "./http/request-log";
+import { RequestLog } from "./request-log";
 import { oversizedPagesOf } from "./oversized-pages";
 import { notFoundPage } from "./pages/html";
 import { overviewPage } from "./pages/overview-page";

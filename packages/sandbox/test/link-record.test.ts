@@ -4,7 +4,7 @@
  */
 import { LinkShortClient } from "@linkshort/client";
 import { emptyStats, startSandbox, type Sandbox } from "@linkshort/sandbox";
-import type { LinkRecord } from "../src/routes/link-record";
+import type { LinkRecord } from "../src/model/link-record";
 
 let sandbox: Sandbox;
 let client: LinkShortClient;

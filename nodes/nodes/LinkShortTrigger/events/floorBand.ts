@@ -1,6 +1,6 @@
 import { PagePromise, type Page } from '@linkshort/client/core';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
-import type { Answered } from './ties';
+import type { Answered } from './splitRuns';
 
 /**
  * A burst read from its bottom: the first poll of a read that finds more than a poll reads reaches
@@ -34,10 +34,10 @@ export function farthestFloor(first: Page<Dated>, pagesBefore: number, pageSize:
 /**
  * The page just above one that started at `start` and held `items`, as high as a page of at most
  * `cap` items reaches while it still holds the run of equal dates that page began with and the
- * item below that run (so that one answer holds the run whole: see ties.ts, and the item below
+ * item below that run (so that one answer holds the run whole: see splitRuns.ts, and the item below
  * shows whether anything moved). A run too long for that (no such page gets half a page higher)
  * is split instead: the page then reaches the first item of the one below, and the run is counted
- * or read again whole after (ties.ts). Undefined at the top.
+ * or read again whole after (splitRuns.ts). Undefined at the top.
  */
 export function windowAbove(start: number, items: Dated[], cap: number): { page: number; limit: number; bottom: number } | undefined {
 	if (start === 0 || items.length === 0) return undefined;

@@ -3,7 +3,7 @@ import type { EventParameters } from './event';
 import type { Floor, NewItemsState, PendingRead } from './newItemsState';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { SCAN_PAGES_PER_POLL } from './scan';
-import { readSplitRuns, type Answered, type BrokenRun } from './ties';
+import { readSplitRuns, type Answered, type BrokenRun } from './splitRuns';
 import { farthestFloor, readBand, type Band } from './floorBand';
 import { nextWindow, runEdgesIn } from './windows';
 
@@ -248,7 +248,7 @@ export async function readShare<T extends Dated>(
 
 	let broken: BrokenRun | undefined;
 	if (grounded) {
-		// Runs of equal dates that pages split are read again whole (see ties.ts): those below the
+		// Runs of equal dates that pages split are read again whole (see splitRuns.ts): those below the
 		// floor are not this read's, and the newest of a read that does not start at the top is the next cycle's.
 		const top = newestDate([...seen.values()], null);
 		// A run longer than a poll reads is counted, not read whole (see PendingRead.run).

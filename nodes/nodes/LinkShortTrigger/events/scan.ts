@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { isId, isIdList, isRecord } from './storedShapes';
-import { readSplitRuns, type Answered, type BrokenRun } from './ties';
+import { readSplitRuns, type Answered, type BrokenRun } from './splitRuns';
 
 /**
  * The most list requests one poll of a scan sends. At the documented 30 requests a minute a poll
@@ -57,7 +57,7 @@ export const isScanCursor = (value: unknown): value is ScanCursor =>
 
 /**
  * The ids to find the place by: the last of the page above its final run of equal dates, whose
- * items a server may give in another order next time (ties.ts); none when one run fills the page.
+ * items a server may give in another order next time (splitRuns.ts); none when one run fills the page.
  */
 function anchorsOf(items: Array<{ id: number; date: string | null }>): number[] {
 	const lastDate = items[items.length - 1]?.date;
@@ -92,7 +92,7 @@ export interface ScanStep<T> {
 /**
  * One poll's share of a pass: from the cursor, at most `limits.requests` requests, up to the pass's
  * end. A poll never starts the next pass (a small account's pass is one poll, so it reads every
- * item every poll). Runs of equal dates that its pages split are read again whole (ties.ts), and
+ * item every poll). Runs of equal dates that its pages split are read again whole (splitRuns.ts), and
  * the pages leave room for that; a run it cannot read whole sends the pass back to it next poll. A
  * `RateLimitError` ends the share where it is; other failures fail the poll.
  */
@@ -110,7 +110,7 @@ export async function scanStep<T extends { id: number; date: string | null }>(re
 	let passEnded = false;
 
 	const answers: Array<Answered<T>> = [];
-	/** Page boundaries inside a run of equal dates: each may cost a request to read the run again whole (see ties.ts). */
+	/** Page boundaries inside a run of equal dates: each may cost a request to read the run again whole (see splitRuns.ts). */
 	let splits = 0;
 
 	// A page after the first may split one more run, whose reading again must fit too.

@@ -1,4 +1,4 @@
-import type { Answered } from './ties';
+import type { Answered } from './splitRuns';
 
 /** Pages read down the newest-first list: which page comes next, and where a run of equal dates begins and ends. */
 
@@ -12,7 +12,7 @@ const dateOf = (item: Dated) => item.date ?? '';
 /**
  * The next page to read after one that started at `start` and held `items`: it holds the run of
  * equal dates the page ended with and the item before it, so that the run is read whole in one
- * answer (servers give items of one second in no fixed order; see ties.ts), or, when one run fills
+ * answer (servers give items of one second in no fixed order; see splitRuns.ts), or, when one run fills
  * the page, it holds the page's end. Pages are numbered from 1 at a size, so it starts at a
  * multiple of its size; of the sizes up to `cap`, the one whose page reaches furthest, even when it
  * reads part of this page again: after a first page of 100, a page of 1,000 from the top reaches
@@ -30,7 +30,7 @@ export function nextWindow(start: number, items: Dated[], cap: number): { offset
 		const offset = Math.floor(from / size) * size;
 		if (offset + size > end && offset + size > best.offset + best.size) best = { offset, size };
 	}
-	// A run too long for any page to hold it with the item before: the page that reaches furthest from `end` (the run is counted: ties.ts), not one item.
+	// A run too long for any page to hold it with the item before: the page that reaches furthest from `end` (the run is counted: splitRuns.ts), not one item.
 	if (best.size === 1 && cap > 1) return { offset: Math.floor(end / cap) * cap, size: cap };
 	return best;
 }

@@ -3,7 +3,7 @@
  * checked field by field, and the labels of its time axis, written in the series' time zone.
  */
 import { ValidationError, type FieldIssue } from "../errors";
-import { isTimeZone } from "../time-zone";
+import { isTimeZone } from "../internal/time-zone";
 import { chartCount, cleanText } from "./model";
 
 export type SeriesGranularity = "hour" | "day" | "week" | "month";

@@ -1,7 +1,7 @@
 import * as z from "zod/v4";
 import type { LinkShortClient } from "../client";
 import { ValidationError } from "../errors";
-import { validate } from "../validate";
+import { validate } from "../internal/validate";
 import { addSample, checkpointCount, newChannel, timeAt, thin, type Channel, type KeptBoundary } from "./checkpoints";
 import { decodeLink, encodeLink } from "./encoding";
 import { PeriodQuerySchema, RateQuerySchema, SeriesQuerySchema, TimeZoneSchema, TopLinksQuerySchema, TotalsSampleSchema, type LinkTotals, type PeriodQuery, type RateQuery, type SeriesQuery, type TopLinksQuery } from "./schemas";

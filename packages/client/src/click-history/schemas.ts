@@ -5,7 +5,7 @@
  */
 import * as z from "zod/v4";
 import { IdSchema, positiveInteger, required } from "../resources/fields";
-import { isTimeZone } from "../time-zone";
+import { isTimeZone } from "../internal/time-zone";
 import { GRANULARITIES } from "./zone";
 
 export const CLICK_PERIODS = ["day", "week", "month"] as const;

@@ -1,5 +1,5 @@
 import type { LinkShortClient } from "../client";
-import { pageSizeToAsk, SAFE_PAGE_SIZE } from "../page-size";
+import { pageSizeToAsk, SAFE_PAGE_SIZE } from "../internal/page-size";
 import type { Sleep } from "../transport";
 import { ChangeLog } from "./change-log";
 import { freshnessOf, type IndexFreshness } from "./freshness";
@@ -24,7 +24,7 @@ export interface LinkIndexOptions {
   account?: string;
   /**
    * Links per page read. Default: pages of 100 for the newest links (a quiet sync reads little), and
-   * for a sweep's walk the largest page the account's server gives (`page-size.ts`: 1,000 until an
+   * for a sweep's walk the largest page the account's server gives (`internal/page-size.ts`: 1,000 until an
    * answer's `perpage` says less), fixed for the whole walk.
    */
   pageSize?: number;

@@ -1,5 +1,5 @@
-import { sleepUnlessAborted } from "../abortable-wait";
-import type { RateLimitHeadroom } from "../rate-limit";
+import { sleepUnlessAborted } from "../internal/abortable-wait";
+import type { RateLimitHeadroom } from "../internal/rate-limit";
 import { momentInWindow, windowPassed } from "../rate-window";
 import type { Sleep } from "../transport";
 

@@ -2,7 +2,7 @@ import type { LinkShortClient } from "../client";
 import { NotFoundError } from "../errors";
 import { LinkCreateSchema, REUSE_DETAILS_MATCH, type LinkCreated, type LinkCreateBody, type LinkCreateInput, type LinkDetails } from "../resources/links/schemas";
 import { withUtm } from "../resources/links/utm";
-import { validate } from "../validate";
+import { validate } from "../internal/validate";
 import type { LinkIndex } from "./link-index";
 import type { IndexedLink } from "./search";
 import { sameAlias, shortUrlKey } from "../addresses";

@@ -2,7 +2,7 @@
  * The sweep: a walk of every page of the account that finds edits and deletions made elsewhere.
  * It reads the first page (the newest id), the last (the exact count), then every page, and is
  * trusted only when it saw exactly that many of the links up to that newest id; runs of equal
- * dates that a page boundary splits are read whole (`walk.ts`). One request per step: the caller
+ * dates that a page boundary splits are read whole (`split-runs.ts`). One request per step: the caller
  * paces the steps (`pacing.ts`) and saves after each.
  */
 import { PagePromise, type Page } from "../pagination";
@@ -10,7 +10,7 @@ import type { Link } from "../resources/links/schemas";
 import type { LinkTable } from "./link-table";
 import type { IndexedLink } from "./search";
 import type { IndexMeta, SweepState } from "./store";
-import { coveringReads, dateKey, leadingRunEnd, rereads, trailingRunStart } from "./walk";
+import { coveringReads, dateKey, leadingRunEnd, rereads, trailingRunStart } from "./split-runs";
 
 /** Walks one sweep may begin before it gives up until the next is due (pages that keep moving). */
 const MAX_WALKS_PER_SWEEP = 3;

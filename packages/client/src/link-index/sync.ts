@@ -5,7 +5,7 @@
  */
 import type { LinkShortClient } from "../client";
 import { PagePromise, type Page } from "../pagination";
-import { recordPageSize, SAFE_PAGE_SIZE } from "../page-size";
+import { recordPageSize, SAFE_PAGE_SIZE } from "../internal/page-size";
 import type { RequestOptions } from "../resources/shared";
 import type { Link } from "../resources/links/schemas";
 import type { IndexFreshness } from "./freshness";

@@ -1,5 +1,5 @@
 import * as z from "zod/v4";
-import { validate } from "../validate";
+import { validate } from "../internal/validate";
 import { email, identifier, password, text, timestamp } from "./fields";
 import { dataOf, MessageSchema, Resource, type MessageResult, type RequestOptions } from "./shared";
 

@@ -4,7 +4,8 @@
  */
 import * as z from "zod/v4";
 
-import { isPlainObject, normaliser, Rejected } from "../readers";
+import { isHttpUrl } from "../addresses";
+import { isPlainObject, normaliser, Rejected } from "../internal/readers";
 
 export const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const DATE_ONLY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -16,16 +17,6 @@ const IMAGE_PATTERN = /\.(png|jpe?g)$/i;
 
 /** How a timestamp input is described to those who fill it in (a model, a form). */
 export const TIMESTAMP_DESCRIPTION = "a date and time formatted YYYY-MM-DD HH:MM:SS, in the server's time zone";
-
-export function isHttpUrl(value: string): boolean {
-  if (/\s/.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * `local@domain.tld`: one `@` with text before it, no white space, and a dot inside the domain

@@ -1,7 +1,7 @@
 import * as z from "zod/v4";
 import { singlePage, type PagePromise } from "../pagination";
-import { isPlainObject, normaliser, Rejected } from "../readers";
-import { validateAll } from "../validate";
+import { isPlainObject, normaliser, Rejected } from "../internal/readers";
+import { validateAll } from "../internal/validate";
 import { count, flag, IdSchema, identifier, isEmptyMap, readCount, text, timestampInput, TIMESTAMP_DESCRIPTION } from "./fields";
 import { dataOf, MessageSchema, Resource, type MessageResult, type RequestOptions } from "./shared";
 

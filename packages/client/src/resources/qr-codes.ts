@@ -1,7 +1,7 @@
 import * as z from "zod/v4";
 import type { PagePromise } from "../pagination";
-import { reshaped } from "../readers";
-import { validate } from "../validate";
+import { reshaped } from "../internal/readers";
+import { validate } from "../internal/validate";
 import { colour, count, email, httpUrl, identifier, logo, nonEmpty, optionalText, phone, required, text, timestamp } from "./fields";
 import {
   MessageSchema,

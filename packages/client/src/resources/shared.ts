@@ -1,12 +1,12 @@
 /** What every resource shares: the base class, list parameters and envelopes, and the answers several resources give. */
 import * as z from "zod/v4";
-import type { HttpCore } from "../http";
-import type { RequestOptions } from "../options";
+import type { HttpCore } from "../internal/http";
+import type { RequestOptions } from "../internal/options";
 import { ValidationError } from "../errors";
 import { PagePromise, type Page } from "../pagination";
-import { pageSizeToAsk, readAtAllowedSize, recordPageSize } from "../page-size";
-import { Rejected, normaliser, reshaped } from "../readers";
-import { validate, validateAll } from "../validate";
+import { pageSizeToAsk, readAtAllowedSize, recordPageSize } from "../internal/page-size";
+import { Rejected, normaliser, reshaped } from "../internal/readers";
+import { validate, validateAll } from "../internal/validate";
 import { count, countMap, IdSchema, identifier, positiveInteger, readCount, text } from "./fields";
 
 export type { RequestOptions };
@@ -17,7 +17,7 @@ export const PaginationSchema = z.strictObject({
 });
 /**
  * A list's page size is a number, or `"large"`: as large a page as the account's server gives
- * (see `page-size.ts`), for callers that read many items. The schemas check numbers; the list
+ * (see `internal/page-size.ts`), for callers that read many items. The schemas check numbers; the list
  * resolves `"large"` to one before they see it.
  */
 export type PageLimit = number | "large";

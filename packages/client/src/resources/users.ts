@@ -1,7 +1,7 @@
 import * as z from "zod/v4";
 import { PagePromise, singlePage } from "../pagination";
-import { normaliser, Rejected, reshaped } from "../readers";
-import { validate } from "../validate";
+import { normaliser, Rejected, reshaped } from "../internal/readers";
+import { validate } from "../internal/validate";
 import { AccountSchema } from "./account";
 import { email, identifier, password, positiveInteger, readIdentifier, required, text, timestampInput, TIMESTAMP_DESCRIPTION } from "./fields";
 import { dataOf, MessageSchema, Resource, type MessageResult, type RequestOptions } from "./shared";

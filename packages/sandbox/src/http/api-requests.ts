@@ -8,7 +8,7 @@ import type { Sandbox } from "../sandbox";
 import { errorText } from "../values";
 import { bearerKey, parseObject, readBody, sendJson } from "./http-io";
 import type { RateWindows } from "./rate-windows";
-import type { RequestLog } from "./request-log";
+import type { RequestLog } from "../request-log";
 
 /** What serving `/api/*` needs beside the request: the sandbox it answers for and the server's own bookkeeping. */
 export interface ApiServer {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Failure } from "../routes/shared";
-import type { Mode } from "../views/answers";
+import type { Mode } from "../routes/answers";
 
 /** Reading request bodies and keys, writing JSON answers: shared by the API and the control routes. */
 

@@ -7,7 +7,7 @@
 import type { ServerResponse } from "node:http";
 import { newestFirst, type QrRecord } from "../persistence/state";
 import type { Store } from "../persistence/store";
-import type { LinkRecord } from "../routes/link-record";
+import type { LinkRecord } from "../model/link-record";
 import { qrUrl, shortUrl } from "../views/addresses";
 import { uniqueVisitors, type Stats } from "../visits/stats";
 import { escapeHtml } from "./html";

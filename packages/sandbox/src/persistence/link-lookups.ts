@@ -1,4 +1,4 @@
-import type { LinkRecord } from "../routes/link-record";
+import type { LinkRecord } from "../model/link-record";
 import { newestFirst } from "./state";
 
 function pushTo<K>(map: Map<K, LinkRecord[]>, key: K, link: LinkRecord): void {

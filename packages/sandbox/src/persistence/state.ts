@@ -1,9 +1,9 @@
 /**
  * The shape of the sandbox's data: the records of each collection and the state that holds them,
  * read by the store (in memory) and by the data file (on disk) alike. The link record lives with
- * its fields and views in `routes/link-record.ts`.
+ * its fields and views in `model/link-record.ts`.
  */
-import type { LinkRecord } from "../routes/link-record";
+import type { LinkRecord } from "../model/link-record";
 import type { Stats } from "../visits/stats";
 
 export interface UserRecord {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { LinkRecord } from "../routes/link-record";
+import type { LinkRecord } from "../model/link-record";
 import { errorText } from "../values";
 import { DataFile } from "./data-file";
 import type { JournalEntry } from "./journal";

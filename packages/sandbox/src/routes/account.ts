@@ -1,5 +1,5 @@
 import { hashPassword } from "../credentials";
-import { accountView } from "../views/answers";
+import { accountView } from "./answers";
 import { isEmail, Failure, ok, route, text, type Route } from "./shared";
 
 export const accountRoutes: Route[] = [

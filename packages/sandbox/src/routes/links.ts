@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { UnstableDateOrder } from "../date-ties";
 import type { Store } from "../persistence/store";
 import { shortUrl } from "../views/addresses";
-import { statsView } from "../views/answers";
+import { statsView } from "./answers";
 import { timestamp } from "../views/dates";
 import { emptyStats } from "../visits/stats";
-import { hasLinkFields, linkDetailsView, linkFields, linkListView, type LinkRecord } from "./link-record";
+import { hasLinkFields, linkDetailsView, linkFields, linkListView, type LinkRecord } from "../model/link-record";
 import { Failure, mine, ok, paginate, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 
 function cleanAlias(alias: string): string {

@@ -1,5 +1,5 @@
 import { PLAN_TYPES } from "@linkshort/client/core";
-import { planView } from "../views/answers";
+import { planView } from "./answers";
 import { timestamp } from "../views/dates";
 import { Failure, TIMESTAMP, ok, oneOf, requireAdmin, route, text, type Route } from "./shared";
 

@@ -5,7 +5,7 @@ import { UnstableDateOrder } from "../date-ties";
 import { newestFirst, type QrRecord } from "../persistence/state";
 import { qrContent } from "../views/addresses";
 import { qrUrl } from "../views/addresses";
-import { qrView, statsView } from "../views/answers";
+import { qrView, statsView } from "./answers";
 import { timestamp } from "../views/dates";
 import { emptyStats } from "../visits/stats";
 import { isEmail, Failure, isUrl, mine, ok, oneOf, owned, paginate, removeItem, route, text, type ApiBody, type ApiContext, type Route } from "./shared";

@@ -3,9 +3,9 @@ import type { OversizedPages } from "../oversized-pages";
 import type { UserRecord } from "../persistence/state";
 import type { Store } from "../persistence/store";
 import type { Mode } from "../views/mode";
-import { Failure } from "./checks";
+import { Failure } from "../model/checks";
 
-export { Failure, TIMESTAMP, isUrl, oneOf, text } from "./checks";
+export { Failure, TIMESTAMP, isUrl, oneOf, text } from "../model/checks";
 
 /**
  * What every resource's routes share: the request context, the answer envelope, ownership checks

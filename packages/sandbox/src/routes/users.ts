@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { generateApiKey, hashPassword } from "../credentials";
 import type { UserRecord } from "../persistence/state";
-import { accountView, userView } from "../views/answers";
+import { accountView, userView } from "./answers";
 import { timestamp } from "../views/dates";
 import { isEmail, Failure, TIMESTAMP, ok, removeItem, requireAdmin, route, text, type ApiBody, type ApiContext, type Route } from "./shared";
 

@@ -1,5 +1,5 @@
 import type { Store } from "../persistence/store";
-import { linkDefaults, type LinkRecord } from "../routes/link-record";
+import { linkDefaults, type LinkRecord } from "../model/link-record";
 import { seededRandom } from "../seeded-random";
 import { timestamp } from "../views/dates";
 import { emptyStats } from "../visits/stats";

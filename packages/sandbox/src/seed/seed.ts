@@ -1,7 +1,7 @@
 import { generateApiKey, hashPassword } from "../credentials";
 import type { UserRecord } from "../persistence/state";
 import type { Store } from "../persistence/store";
-import { linkDefaults } from "../routes/link-record";
+import { linkDefaults } from "../model/link-record";
 import { timestamp } from "../views/dates";
 import { countMap, emptyStats } from "../visits/stats";
 import { MAX_SEEDED_LINKS } from "./generated-links";

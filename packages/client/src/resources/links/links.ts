@@ -1,5 +1,5 @@
 import type { PagePromise } from "../../pagination";
-import { validate } from "../../validate";
+import { validate } from "../../internal/validate";
 import { MessageSchema, pagedList, Resource, type MessageResult, type RequestOptions } from "../shared";
 import {
   LinkCreatedSchema,

@@ -4,7 +4,7 @@
  * details. A new field of a link is added here, and only here.
  */
 import * as z from "zod/v4";
-import { reshaped } from "../../readers";
+import { reshaped } from "../../internal/readers";
 import { count, httpUrl, identifier, nonEmpty, optionalText, targetMap, text, timestamp, timestampInput, TIMESTAMP_DESCRIPTION } from "../fields";
 import { PaginationSchema, StatisticsSchema, type PageLimit } from "../shared";
 import { UtmSchema } from "./utm";

@@ -1,5 +1,5 @@
 import type * as z from "zod/v4";
-import { ValidationError, type FieldIssue } from "./errors";
+import { ValidationError, type FieldIssue } from "../errors";
 
 function issuesOf(error: z.ZodError, prefix: string): FieldIssue[] {
   return error.issues.flatMap((issue): FieldIssue[] => {

@@ -1,7 +1,7 @@
 import { sleepUnlessAborted, untilAborted } from "./abortable-wait";
-import { AbortedError } from "./errors";
-import { windowEnded, windowOf } from "./rate-window";
-import type { Sleep, TransportResponse } from "./transport";
+import { AbortedError } from "../errors";
+import { windowEnded, windowOf } from "../rate-window";
+import type { Sleep, TransportResponse } from "../transport";
 
 export interface Clock {
   now: () => number;

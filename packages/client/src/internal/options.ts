@@ -2,10 +2,10 @@
  * The checks of the client's own options, made when a client is made and when a call is given
  * options: a bad one is a `ValidationError` naming it, before anything is sent.
  */
-import type { FieldIssue } from "./errors";
-import { isHttpUrl } from "./resources/fields";
+import { isHttpUrl } from "../addresses";
+import type { FieldIssue } from "../errors";
 import type { RateLimiter } from "./rate-limit";
-import type { Sleep, Transport } from "./transport";
+import type { Sleep, Transport } from "../transport";
 
 /** Node's timers hold at most this many milliseconds; anything longer would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;

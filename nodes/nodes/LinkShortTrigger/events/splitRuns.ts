@@ -7,6 +7,10 @@ import { STOPPED, unlessStopped, type PageReader } from './pageReader';
  * two pages that split a run can show one of its items twice and another not at all. A run is
  * known whole only when one answer holds it between a newer item (or the top of the list) and an
  * older one (or the end of the list). This reads again, whole, each run that pages split.
+ *
+ * The client's link index plans its reads of the same runs in `packages/client/src/link-index/split-runs.ts`
+ * (for its sweep's steps, a run no page holds read a fixed number of times); this one reads them
+ * within a poll's budget and counts a longer run over polls.
  */
 
 interface Dated {

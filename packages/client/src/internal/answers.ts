@@ -13,9 +13,9 @@ import {
   RateLimitError,
   ResponseError,
   TimeoutError,
-} from "./errors";
-import { spentWindowResetOf } from "./rate-window";
-import { headerValue, type TransportRequest, type TransportResponse } from "./transport";
+} from "../errors";
+import { spentWindowResetOf } from "../rate-window";
+import { headerValue, type TransportRequest, type TransportResponse } from "../transport";
 
 type Redact = (text: string) => string;
 

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 
 /**
  * How large a page to ask a list for, once for every caller that reads many items (the trigger's

@@ -1,16 +1,16 @@
 import type * as z from "zod/v4";
 import { clientErrorOf, envelopeOf, excerptOf } from "./answers";
-import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "./errors";
-import { trimTrailingSlashes } from "./addresses";
-import { accountId } from "./account-id";
+import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "../errors";
+import { trimTrailingSlashes } from "../addresses";
+import { accountId } from "../account-id";
 import { sleepUnlessAborted } from "./abortable-wait";
 import { clientOptionIssues, requestOptionIssues, type CoreClientOptions, type RequestOptions } from "./options";
 import { sharedLimiter } from "./limiter-registry";
 import type { Clock, RateLimiter, RateLimitHeadroom } from "./rate-limit";
-import { DEFAULT_MAX_PAGES } from "./pagination";
+import { DEFAULT_MAX_PAGES } from "../pagination";
 import { readerOf, Rejected } from "./readers";
 import { keyRedactor } from "./redact";
-import type { Transport, TransportRequest, TransportResponse } from "./transport";
+import type { Transport, TransportRequest, TransportResponse } from "../transport";
 
 export interface ApiRequest {
   method: TransportRequest["method"];

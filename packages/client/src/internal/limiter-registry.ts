@@ -6,7 +6,7 @@
  * one, so clients of one key still share one limiter after a release.
  */
 import { RateLimiter, type AcquireWait, type Clock, type RateLimitHeadroom } from "./rate-limit";
-import type { TransportResponse } from "./transport";
+import type { TransportResponse } from "../transport";
 
 const MIN_SWEEP_SIZE = 64;
 const SWEEP_EVERY_MS = 60_000;

@@ -1,5 +1,5 @@
-import { AbortedError } from "./errors";
-import type { Sleep } from "./transport";
+import { AbortedError } from "../errors";
+import type { Sleep } from "../transport";
 
 /**
  * `promise`, or the client's `AbortedError` as soon as `signal` aborts; also when `promise` itself

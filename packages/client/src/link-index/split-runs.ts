@@ -5,6 +5,11 @@
  * different order for each request: two pages that split a run may both show one of its links and
  * neither show another. The run's place in the list is fixed (the dates around it differ), so one
  * answer whose window holds the whole run holds every link of it.
+ *
+ * The n8n trigger reads the same runs for its polls in `nodes/nodes/LinkShortTrigger/events/splitRuns.ts`:
+ * there the reads are made, under a poll's request budget, and a run no page holds is read until
+ * as many of its items were seen as it has places, over polls; here they are planned for the
+ * sweep's steps, and such a run is read a fixed number of times.
  */
 import { PagePromise } from "../pagination";
 

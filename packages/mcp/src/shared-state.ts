@@ -3,12 +3,12 @@
  * confirmations, each account's link index with its sweep lease, and each key's rate budget.
  */
 import { AccountRegistry, type LinkShortClient } from "@linkshort/client";
-import { clientFor, ConfigError, STORE_VARIABLE, type CommandLine } from "../config";
-import { ServerLinkIndex } from "../server-index";
-import { SharedRateBudget } from "./rate-budget";
-import { PostgresAuthStore, sharedSecret } from "./auth-store";
-import { DEFAULT_LEASE_MS, PostgresIndexStore } from "./index-store";
-import { PostgresStore } from "./postgres";
+import { clientFor, ConfigError, STORE_VARIABLE, type CommandLine } from "./config";
+import { ServerLinkIndex } from "./server-index";
+import { SharedRateBudget } from "./store/rate-budget";
+import { PostgresAuthStore, sharedSecret } from "./store/auth-store";
+import { DEFAULT_LEASE_MS, PostgresIndexStore } from "./store/index-store";
+import { PostgresStore } from "./store/postgres";
 
 /** For tests: a sweep lease shorter than the default 30 s, so a replica's takeover is quick to see. */
 const LEASE_VARIABLE = "LINKSHORT_MCP_SWEEP_LEASE_MS";

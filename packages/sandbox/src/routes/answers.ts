@@ -1,11 +1,11 @@
 import type { PlanRecord, QrRecord, UserRecord } from "../persistence/state";
 import { uniqueVisitors, type Stats } from "../visits/stats";
-import { qrUrl } from "./addresses";
-import type { Mode } from "./mode";
+import { qrUrl } from "../views/addresses";
+import type { Mode } from "../views/mode";
 
-export type { Mode } from "./mode";
+export type { Mode } from "../views/mode";
 
-/** The answer shapes of accounts, users, statistics, QR codes and plans (a link's are in `routes/link-record.ts`). */
+/** The answer shapes of accounts, users, statistics, QR codes and plans (a link's are in `model/link-record.ts`). */
 
 
 export function accountView(user: UserRecord, plans: PlanRecord[]) {
