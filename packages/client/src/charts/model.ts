@@ -120,38 +120,40 @@ function referrerLabel(name: string): string {
   return name.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/^www\./i, "");
 }
 
+interface Ranked {
+  name: string;
+  count: number;
+}
+
 /**
  * The one order of a top list: the larger count first; equal counts by name as sent, in UTF-16
  * code unit order, which is the same on every host and in every locale (a collator is not).
  */
-function ranksBefore(a: { name: string; count: number }, b: { name: string; count: number }): boolean {
-  return a.count > b.count || (a.count === b.count && a.name < b.name);
+function ranksBefore(name: string, count: number, other: Ranked): boolean {
+  return count > other.count || (count === other.count && name < other.name);
 }
 
 /** The `top` first entries of a map in the one order, in one pass over it (a sort when all are asked for). */
 function topEntries(map: unknown, top: number, label: (name: string) => string): StatisticsEntry[] {
   if (typeof map !== "object" || map === null || Array.isArray(map)) return [];
   const record = map as Record<string, unknown>;
-  const kept: Array<{ name: string; count: number }> = [];
-  if (!Number.isFinite(top)) {
-    for (const name of Object.keys(record)) {
-      const count = chartCount(record[name]);
-      if (count > 0) kept.push({ name, count });
+  const kept: Ranked[] = [];
+  for (const name of Object.keys(record)) {
+    const count = chartCount(record[name]);
+    if (count === 0) continue;
+    if (!Number.isFinite(top)) {
+      kept.push({ name, count });
+      continue;
     }
-    kept.sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
-  } else {
-    for (const name of Object.keys(record)) {
-      const entry = { name, count: chartCount(record[name]) };
-      if (entry.count === 0) continue;
-      if (kept.length >= top) {
-        if (top < 1 || !ranksBefore(entry, kept[kept.length - 1]!)) continue;
-        kept.pop();
-      }
-      let index = kept.length;
-      while (index > 0 && ranksBefore(entry, kept[index - 1]!)) index -= 1;
-      kept.splice(index, 0, entry);
+    if (kept.length >= top) {
+      if (top < 1 || !ranksBefore(name, count, kept[kept.length - 1]!)) continue;
+      kept.pop();
     }
+    let index = kept.length;
+    while (index > 0 && ranksBefore(name, count, kept[index - 1]!)) index -= 1;
+    kept.splice(index, 0, { name, count });
   }
+  if (!Number.isFinite(top)) kept.sort((a, b) => (ranksBefore(a.name, a.count, b) ? -1 : ranksBefore(b.name, b.count, a) ? 1 : 0));
   return kept.map(({ name, count }) => ({ name, label: label(cleanLabel(name)) || "(none)", count }));
 }
 
