@@ -7,7 +7,7 @@ import { getClient } from "./api/client";
 import type { Account } from "./api/accounts";
 import { chartMarkdown, weekMarkdown } from "./api/chart";
 import { confirmAndDelete } from "./api/confirm-delete";
-import { statisticsMarkdown, topEntries } from "./api/format";
+import { statisticsMarkdown, topLabel } from "./api/format";
 import { freshnessLine } from "./api/account-indexes";
 import { shortcut } from "./api/shortcuts";
 import { AccountDropdown } from "./components/AccountDropdown";
@@ -41,7 +41,7 @@ function LinkDetail({ account, link }: { account: Account; link: IndexedLink }) 
           <List.Item.Detail.Metadata.Label title="Unique Clicks" text={stats ? String(stats.uniqueClicks) : "…"} />
           <List.Item.Detail.Metadata.Label
             title="Top Country"
-            text={stats ? (topEntries(stats.topCountries, 1)[0]?.[0] ?? "none yet") : "…"}
+            text={stats ? (topLabel(stats, "topCountries") ?? "none yet") : "…"}
           />
           <List.Item.Detail.Metadata.Label title="Created" text={link.date ?? ""} />
           {data?.details.expiry ? <List.Item.Detail.Metadata.Label title="Expires" text={data.details.expiry} /> : null}

@@ -2,15 +2,18 @@
  * The MCP App of get_link and get_qr_code in the real browser, hosted as an MCP Apps host hosts it:
  * the page read with resources/read from the built server, in a sandboxed iframe, started with
  * ui/initialize and fed the tool's real answer by postMessage (ui/notifications/tool-input, then
- * tool-result), sized by its size-changed notifications. A screenshot per theme shows the bars.
+ * tool-result), sized by its size-changed notifications. A screenshot per theme shows the bars. The
+ * view shows the client's reading of the statistics (`readStatistics`), which the tool sends it.
  */
+import { readStatistics } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
-import { APP_MIME_TYPE, STATISTICS_VIEW_URI, UI_EXTENSION } from "../../packages/mcp/src/apps";
+import { APP_MIME_TYPE, STATISTICS_VIEW_URI, UI_EXTENSION, VIEW_CHART_META_KEY } from "../../packages/mcp/src/apps";
+import { statisticsView, VIEW_ROWS } from "../../packages/mcp/src/tools/chart";
 import { CLI } from "../../packages/mcp/test/helpers";
 import { launchBrowser, SCREENSHOTS } from "./browser";
 import { barsOf, decodePng, type DecodedPng } from "./png-reader";
@@ -42,9 +45,10 @@ afterAll(async () => {
   await sandbox.close();
 });
 
+/** The client's chart palette, which the view takes (its dark background was once a colour of its own, #0d1117). */
 const THEMES = {
   light: { background: "#ffffff", bar: "#0969da", unique: "#54aeff" },
-  dark: { background: "#0d1117", bar: "#4493f8", unique: "#1f6feb" },
+  dark: { background: "#161b22", bar: "#4493f8", unique: "#1f6feb" },
 } as const;
 const VIEW_WIDTH = 420;
 
@@ -128,7 +132,11 @@ async function visit(alias: string, headers: Record<string, string>, times: numb
 }
 
 type Counts = Record<string, number>;
-const topOf = (counts: Counts) => Object.entries(counts).sort((a, b) => b[1] - a[1]).slice(0, 8);
+/** The client's reading of the statistics as the view shows it: each list with entries, as [label, count]. */
+const listsOf = (stats: unknown) =>
+  readStatistics(stats, { top: VIEW_ROWS })
+    .lists.map((list) => list.entries.map((entry): [string, number] => [entry.label, entry.count]))
+    .filter((rows) => rows.length > 0);
 
 describe("the MCP App of get_link and get_qr_code in the real browser", () => {
   let linkId: number;
@@ -159,17 +167,14 @@ describe("the MCP App of get_link and get_qr_code in the real browser", () => {
       expect(await view.evaluate("document.documentElement.getAttribute('data-theme')")).toBe(theme);
       expect(await view.evaluate("document.querySelector('h1').textContent")).toBe((answer.structuredContent!.details as { shorturl: string }).shorturl.replace(/^https?:\/\//, ""));
       const lists = await rowsOf(view);
-      const expected = [
-        [["Clicks", stats.clicks], ["Unique", stats.uniqueClicks]],
-        ...[stats.topCountries, stats.topReferrers, stats.topBrowsers, stats.topOs].map(topOf).filter((rows) => rows.length > 0),
-      ];
+      const expected = [[["Clicks", stats.clicks], ["Unique", stats.uniqueClicks]], ...listsOf(stats)];
       expect(lists.map((rows) => rows.map((row) => [row.label, Number(row.count)]))).toEqual(expected);
       for (const rows of lists) {
         for (const row of rows) expect(row.cut).toBe(false);
         const widest = Math.max(...rows.map((row) => Number(row.count)));
         for (const row of rows) expect(Math.abs(row.barWidth - (row.trackWidth * Number(row.count)) / widest)).toBeLessThanOrEqual(1);
       }
-      const referrers = lists.find((rows) => rows[0]!.label === topOf(stats.topReferrers)[0]![0])!;
+      const referrers = lists.find((rows) => rows[0]!.label === "news.ycombinator.com")!;
       expect(referrers.map((row) => Number(row.count))).toEqual([6, 3, 1]);
 
       // In the pixels: the background of the theme, then one bar per row in the bar colour (the unique bar in its own).
@@ -194,7 +199,28 @@ describe("the MCP App of get_link and get_qr_code in the real browser", () => {
       expect(lists[0]!.map((row) => row.count)).toEqual(["100%", `${Math.round(((answer.structuredContent!.stats as { uniqueClicks: number }).uniqueClicks / 10) * 1000) / 10}%`]);
       await page.evaluate(`document.getElementById("view").contentWindow.postMessage({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "dark" } }, "*")`);
       await view.waitForFunction("document.documentElement.getAttribute('data-theme') === 'dark'");
-      expect(await view.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(13, 17, 23)");
+      expect(await view.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(22, 27, 34)");
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("tied countries are shown in the client's order, the chart's, not in the order the service lists them", async () => {
+    const created = await client.callTool({ name: "shorten_link", arguments: { url: "https://example.com/app-view-ties", custom: "app-view-ties" } });
+    const id = (created.structuredContent as { id: number }).id;
+    // The sandbox lists equal counts in its locale's order (Åland before Zambia), as a server may.
+    await visit("app-view-ties", { "cf-ipcountry": "AX" }, 2);
+    await visit("app-view-ties", { "cf-ipcountry": "ZM" }, 2);
+    const tied = (await client.callTool({ name: "get_link", arguments: { id } })) as typeof answer;
+    const { page, view, errors } = await host({ id }, tied, "light", "mcp-app-ties");
+    try {
+      expect(errors).toEqual([]);
+      const lists = await rowsOf(view);
+      expect(lists[1]!.map((row) => [row.label, Number(row.count)])).toEqual([
+        ["Zambia", 2],
+        ["Åland Islands", 2],
+      ]);
+      expect(lists.slice(1).map((rows) => rows.map((row) => [row.label, Number(row.count)]))).toEqual(listsOf(tied.structuredContent!.stats));
     } finally {
       await page.close();
     }
@@ -241,22 +267,21 @@ describe("the MCP App of get_link and get_qr_code in the real browser", () => {
   });
 });
 
-test("hostile statistics a host forwards (10,000 countries, 1 MB labels, markup, negative and string counts) are drawn bounded, as text", async () => {
+test("hostile statistics (10,000 countries, 1 MB labels, markup, negative and string counts) are drawn bounded, as text, as the tool reads them for the view", async () => {
   const countries: Record<string, number> = {};
   for (let index = 0; index < 10_000; index += 1) countries[`Country ${index}`] = index;
+  const stats = {
+    clicks: "25",
+    uniqueClicks: -4,
+    topCountries: countries,
+    topReferrers: { '"><script>window.pwned = 1</script>': 7, ["r".repeat(1_000_000)]: 5, "<img src=x onerror=window.pwned=2>": 3, "\u202egnp.exe": 2 },
+    topBrowsers: { Chrome: "4", Firefox: "many", Safari: null, Edge: -3 },
+    topOs: ["not", "a", "map"],
+  };
   const hostile = {
     content: [{ type: "text", text: "{}" }],
-    structuredContent: {
-      details: { shorturl: `https://sho.rt/${"x".repeat(1_000_000)}` },
-      stats: {
-        clicks: "25",
-        uniqueClicks: -4,
-        topCountries: countries,
-        topReferrers: { '"><script>window.pwned = 1</script>': 7, ["r".repeat(1_000_000)]: 5, "<img src=x onerror=window.pwned=2>": 3, "\u202egnp.exe": 2 },
-        topBrowsers: { Chrome: "4", Firefox: "many", Safari: null, Edge: -3 },
-        topOs: ["not", "a", "map"],
-      },
-    },
+    structuredContent: { details: { shorturl: `https://sho.rt/${"x".repeat(1_000_000)}` }, stats },
+    _meta: { [VIEW_CHART_META_KEY]: statisticsView(stats, `sho.rt/${"x".repeat(1_000_000)}`, "clicks")() },
   };
   const { page, view, errors, requests } = await host({}, hostile, "light", "mcp-app-hostile");
   try {
@@ -275,6 +300,44 @@ test("hostile statistics a host forwards (10,000 countries, 1 MB labels, markup,
     expect(lists[3]!.map((row) => [row.label, row.count])).toEqual([["Chrome", "4"]]);
     expect(lists).toHaveLength(4);
     for (const row of lists.flat()) expect(row.cut).toBe(false);
+  } finally {
+    await page.close();
+  }
+});
+
+test("view data a host forwards broken (not lists, not numbers, markup) breaks nothing and stays text", async () => {
+  const forged = {
+    content: [{ type: "text", text: "{}" }],
+    _meta: {
+      [VIEW_CHART_META_KEY]: {
+        kind: "statistics",
+        title: { toString: "<b>x</b>" },
+        unit: "scans",
+        clicks: "7",
+        uniqueClicks: Number.NaN,
+        sections: [null, { title: "<img src=x onerror=window.pwned=3>", rows: [{ label: "<img src=x onerror=window.pwned=4>", count: 2 }, { label: 5, count: "3" }] }, { rows: "none" }],
+        empty: false,
+      },
+    },
+  };
+  const { page, view, errors, requests } = await host({}, forged, "light", "mcp-app-forged");
+  try {
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    expect(await view.evaluate("window.pwned")).toBeUndefined();
+    expect(await view.evaluate("document.querySelectorAll('img').length")).toBe(0);
+    expect(await view.evaluate("document.querySelector('summary').textContent")).toBe("<img src=x onerror=window.pwned=3>");
+    const lists = await rowsOf(view);
+    expect(lists.map((rows) => rows.map((row) => [row.label, row.count]))).toEqual([
+      [
+        ["Scans", "0"],
+        ["Unique", "0"],
+      ],
+      [
+        ["<img src=x onerror=window.pwned=4>", "2"],
+        ["", "0"],
+      ],
+    ]);
   } finally {
     await page.close();
   }

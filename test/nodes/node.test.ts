@@ -1,4 +1,5 @@
 import { NodeApiError, NodeOperationError, type INodeExecutionData, type INodeParameters } from 'n8n-workflow';
+import { clickChart, type Statistics } from '@linkshort/client';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { executeNode, loadOptions, sentRequests, type Credentials } from './harness';
 
@@ -119,6 +120,21 @@ describe('LinkShort node through n8n-core', () => {
     const [qr] = json(await run(user, { resource: 'qrCode', operation: 'getMany', limit: 1 }));
     const [qrSimple] = json(await run(user, { resource: 'qrCode', operation: 'get', id: qr!.id as number }));
     expect(Object.keys(qrSimple!)).toEqual(['id', 'name', 'link', 'scans', 'clicks', 'uniqueClicks', 'topCountries', 'topReferrers', 'topBrowsers', 'topOs', 'date', 'dateIso']);
+  });
+
+  it('Simplify lists equal counts in the client\'s one order, the chart\'s (by name in code unit order, the same on every host), not by the host\'s locale', async () => {
+    const created = (await (await fetch(`${sandbox.baseUrl}/api/url/add`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.userKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/tied-n8n', custom: 'tied-n8n' }),
+    })).json()) as { id: number };
+    for (const [index, country] of ['AX', 'AX', 'ZM', 'ZM', 'JP'].entries()) {
+      await (await fetch(`${sandbox.baseUrl}/tied-n8n`, { redirect: 'manual', headers: { 'cf-ipcountry': country, 'user-agent': `tied-${index}` } })).text();
+    }
+    const [simple] = json(await run(user, { resource: 'link', operation: 'get', id: created.id }));
+    expect(simple!.topCountries).toEqual([{ name: 'Zambia', count: 2 }, { name: 'Åland Islands', count: 2 }, { name: 'Japan', count: 1 }]);
+    const [raw] = json(await run(user, { resource: 'link', operation: 'get', id: created.id, simplify: false }));
+    expect(clickChart((raw as { stats: Statistics }).stats).description).toContain('Top countries: Zambia 2, Åland Islands 2, Japan 1.');
   });
 
   it('Simplify off, and nodes of version 1 (saved before Simplify), return the API\'s shape', async () => {

@@ -1,4 +1,5 @@
 import type { Browser } from "playwright-core";
+import type { ReactElement } from "react";
 import type { ReactTestInstance } from "react-test-renderer";
 import type { Sandbox } from "@linkshort/sandbox";
 import QrCodes from "../../raycast-extension/src/qr-codes";
@@ -75,6 +76,24 @@ describe("Search Links: the link's detail shows its chart", () => {
     expect(image.colourAt(0, 0)).toBe("#161b22");
     expect(barsOf(image, DARK_BARS).length).toBeGreaterThan(2);
     view.unmount();
+  });
+
+  it("lists tied countries in the text under the chart, and as the top country, in the chart's order", async () => {
+    await apiCall(sandbox, "POST", "/api/url/add", { url: "https://example.com/tied-countries", custom: "tied-countries" });
+    // The service's map keeps the order of first visits: France, Canada, Åland, Germany.
+    for (const [index, country] of ["FR", "FR", "CA", "CA", "AX", "AX", "DE"].entries()) {
+      await (await fetch(`${sandbox.baseUrl}/tied-countries`, { redirect: "manual", headers: { "cf-ipcountry": country, "user-agent": `tied-${index}` } })).text();
+    }
+    const { view, markdown } = await linkDetail("tied-countries");
+    const metadata = byType(view.root, "List.Item.Detail")[0]!.props.metadata as ReactElement<{ children: unknown[] }>;
+    const labels = metadata.props.children.flat() as Array<ReactElement<{ title: string; text: string }> | null>;
+    const topCountry = labels.find((label) => label?.props.title === "Top Country")!.props.text;
+    view.unmount();
+    const inChart = /Top countries: ([^.]*)/.exec(chartIn(markdown)![1]!)![1]!.split(", ").map((entry) => entry.replace(/ \d+$/, ""));
+    const inText = /\*\*Top countries:\*\* (.*)/.exec(markdown)![1]!.split(", ").map((entry) => entry.replace(/ \(\d+\)$/, ""));
+    expect(inChart).toEqual(["Canada", "France", "Åland Islands", "Germany"]);
+    expect(inText).toEqual(inChart);
+    expect(topCountry).toBe("Canada");
   });
 
   for (const appearance of ["light", "dark"] as const) {

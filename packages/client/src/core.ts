@@ -109,8 +109,16 @@ export {
 
 export { toRgbColour } from "./colour";
 export {
+  CHART_PALETTES,
+  cleanLabel,
   clickChart,
+  readStatistics,
   seriesChart,
+  type ReadStatisticsOptions,
+  type StatisticsEntry,
+  type StatisticsList,
+  type StatisticsListKey,
+  type StatisticsReading,
   type ChartStatistics,
   type ClickChart,
   type ClickChartOptions,

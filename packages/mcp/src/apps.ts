@@ -8,6 +8,8 @@
 import { ProtocolError, ProtocolErrorCode, type ClientCapabilities, type ReadResourceResult, type Resource } from "@modelcontextprotocol/server";
 import { STATISTICS_VIEW_HTML } from "./statistics-view";
 
+export { VIEW_CHART_META_KEY } from "./statistics-view";
+
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
 export const STATISTICS_VIEW_URI = "ui://linkshort/statistics.html";
@@ -32,8 +34,6 @@ const STATISTICS_VIEW_CONTENTS: ReadResourceResult = {
   contents: [{ uri: STATISTICS_VIEW_URI, mimeType: APP_MIME_TYPE, text: STATISTICS_VIEW_HTML, _meta: VIEW_META }],
 };
 
-/** Where a result's `_meta` carries the chart the view shows (`ViewChart`): the client's SVG, which the view only displays. */
-export const VIEW_CHART_META_KEY = "linkshort/chart";
 
 /** The `_meta` a tool lists to be shown with the view; the flat key is the one hosts read before the nested one. */
 export const STATISTICS_VIEW_TOOL_META = { ui: { resourceUri: STATISTICS_VIEW_URI }, "ui/resourceUri": STATISTICS_VIEW_URI };

@@ -5,17 +5,28 @@
  * host-context-changed, size-changed, resource-teardown) rather than bundling the ext-apps SDK, whose
  * App class brings the MCP SDK and zod into the page.
  *
- * The statistics arrive only as the tool result the host forwards; the page loads nothing and calls
- * nothing (its own CSP says so, with the hashes of its one script and one style sheet). Every name
- * from the server is set as text, never as markup, cut to a bounded length, and read in time linear
- * in the number of names.
+ * The page reads nothing itself: it renders the `ViewData` (tools/define.ts) that the tool computed with
+ * the client's readers (its order of a top list, its section titles, its labels) and put in the result's
+ * `_meta`, which the host forwards; its colours are the client's chart palette. It loads nothing and
+ * calls nothing (its own CSP says so, with the hashes of its one script and one style sheet), and sets
+ * every text as text, never as markup.
  */
+import { CHART_PALETTES } from "@linkshort/client";
 import { createHash } from "node:crypto";
 
+/** Where a result's `_meta` carries what the view shows (`ViewData`), which models do not read. */
+export const VIEW_CHART_META_KEY = "linkshort/chart";
+
+/** The view's colours as CSS variables: the client's chart palette of a theme. */
+function colours(theme: "light" | "dark"): string {
+  const palette = CHART_PALETTES[theme];
+  return `--ls-bg:${palette.background};--ls-fg:${palette.text};--ls-muted:${palette.muted};--ls-track:${palette.track};--ls-bar:${palette.bar};--ls-bar2:${palette.unique};--ls-line:${palette.frame}`;
+}
+
 const STYLE = `
-:root{color-scheme:light dark;--ls-bg:#ffffff;--ls-fg:#1f2328;--ls-muted:#59636e;--ls-track:#eef1f4;--ls-bar:#0969da;--ls-bar2:#54aeff;--ls-line:#d1d9e0}
-@media (prefers-color-scheme:dark){:root:not([data-theme=light]){--ls-bg:#0d1117;--ls-fg:#e6edf3;--ls-muted:#9198a1;--ls-track:#21262d;--ls-bar:#4493f8;--ls-bar2:#1f6feb;--ls-line:#3d444d}}
-:root[data-theme=dark]{color-scheme:dark;--ls-bg:#0d1117;--ls-fg:#e6edf3;--ls-muted:#9198a1;--ls-track:#21262d;--ls-bar:#4493f8;--ls-bar2:#1f6feb;--ls-line:#3d444d}
+:root{color-scheme:light dark;${colours("light")}}
+@media (prefers-color-scheme:dark){:root:not([data-theme=light]){${colours("dark")}}}
+:root[data-theme=dark]{color-scheme:dark;${colours("dark")}}
 :root[data-theme=light]{color-scheme:light}
 *{box-sizing:border-box}
 html,body{margin:0}
@@ -41,11 +52,9 @@ li{display:contents}
 
 const SCRIPT = `"use strict";
 (function () {
-  var ROWS = 8, LABEL = 60, NAMES = 100000, MAX_COUNT = 1e15;
   var root = document.getElementById("view");
   var nextId = 1, pending = {}, lastSize = "", shown = null, mode = "count";
   var format = new Intl.NumberFormat("en-US");
-  var SECTIONS = [["topCountries", "Top countries"], ["topReferrers", "Top referrers"], ["topBrowsers", "Top browsers"], ["topOs", "Top operating systems"]];
 
   function send(message) { message.jsonrpc = "2.0"; window.parent.postMessage(message, "*"); }
   function request(method, params) {
@@ -55,36 +64,10 @@ const SCRIPT = `"use strict";
   }
   function notify(method, params) { send({ method: method, params: params }); }
 
-  function count(value) {
-    var number = NaN;
-    if (typeof value === "number") number = value;
-    else if (typeof value === "string" && value.length <= 32 && /^\\s*-?\\d+(\\.\\d+)?\\s*$/.test(value)) number = Number(value);
-    if (!isFinite(number) || number <= 0) return 0;
-    return Math.min(Math.round(number), MAX_COUNT);
-  }
-  function clean(value) {
-    var text = String(value).slice(0, LABEL * 4).replace(/[\\u0000-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]/g, "");
-    var points = Array.from(text);
-    text = points.length > LABEL ? points.slice(0, LABEL - 1).join("") + "\\u2026" : text;
-    return text.trim() === "" ? "(none)" : text;
-  }
-  /** The biggest ROWS counts of a name-to-count map, looking at no more than NAMES names. */
-  function top(map) {
-    var rows = [];
-    if (!map || typeof map !== "object" || Array.isArray(map)) return rows;
-    var seen = 0;
-    for (var name in map) {
-      if (!Object.prototype.hasOwnProperty.call(map, name)) continue;
-      if (++seen > NAMES) break;
-      var value = count(map[name]);
-      if (value === 0 || (rows.length === ROWS && value <= rows[ROWS - 1].count)) continue;
-      var at = rows.length;
-      while (at > 0 && rows[at - 1].count < value) at--;
-      rows.splice(at, 0, { label: name, count: value });
-      if (rows.length > ROWS) rows.pop();
-    }
-    return rows.map(function (row) { return { label: clean(row.label), count: row.count }; });
-  }
+  // What the tool sent is rendered as it is; these only keep a malformed message from breaking the page.
+  function list(value) { return Array.isArray(value) ? value.filter(function (item) { return item !== null && typeof item === "object"; }) : []; }
+  function number(value) { return typeof value === "number" && isFinite(value) && value > 0 ? value : 0; }
+  function textOf(value) { return typeof value === "string" ? value : ""; }
   function element(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -110,53 +93,33 @@ const SCRIPT = `"use strict";
     item.appendChild(element("span", "count", amount(value, total)));
     return item;
   }
-  /** Clicks over time: the chart the client drew (SVG, as an image: it runs nothing, loads nothing) and what the history says. */
-  function renderSeries(result, data) {
-    var links = data.links.slice(0, 10), chart = result._meta && result._meta["linkshort/chart"], one = data.top !== true && links.length === 1;
-    function name(link) { return clean(String(link.shorturl || "Link " + count(link.id)).replace(/^https?:\\/\\//, "")); }
-    root.appendChild(element("h1", "title", one ? name(links[0]) : "Top links"));
-    var totals = element("p", "totals"), sum = links.reduce(function (total, link) { return total + count(link.total); }, 0);
-    totals.appendChild(element("b", "", format.format(sum)));
-    totals.appendChild(document.createTextNode(" clicks \\u00b7 " + clean(data.timeZone)));
+  function totalsLine(parts) {
+    var totals = element("p", "totals");
+    parts.forEach(function (part) { totals.appendChild(typeof part === "number" ? element("b", "", format.format(part)) : document.createTextNode(part)); });
     root.appendChild(totals);
-    if (chart && typeof chart.svg === "string" && chart.svg.length <= 2e6 && chart.svg.indexOf("<svg") === 0) {
+  }
+  /** Clicks over time: the chart the client drew (SVG, as an image: it runs nothing, loads nothing), the total and what the history says. */
+  function renderSeries(view) {
+    var rows = list(view.rows), total = number(view.total);
+    root.appendChild(element("h1", "title", textOf(view.title)));
+    totalsLine([total, " clicks \\u00b7 " + textOf(view.timeZone)]);
+    if (typeof view.svg === "string" && view.svg.indexOf("<svg") === 0) {
       var image = element("img", "chart");
-      image.alt = String(chart.description).slice(0, 2000);
-      image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(chart.svg);
+      image.alt = textOf(view.description);
+      image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(view.svg);
       root.appendChild(image);
     }
-    var list = element("ol");
-    if (!one) links.forEach(function (link) { list.appendChild(row(name(link), count(link.total), count(links[0].total), sum, false)); });
-    root.appendChild(list);
-    (one ? [links[0].summary, data.summary] : [data.summary]).forEach(function (text) { root.appendChild(element("p", "status", String(text).slice(0, 1000))); });
+    var links = element("ol");
+    rows.forEach(function (item) { links.appendChild(row(textOf(item.label), number(item.count), number(rows[0].count), total, false)); });
+    root.appendChild(links);
+    (Array.isArray(view.notes) ? view.notes : []).forEach(function (note) { root.appendChild(element("p", "status", textOf(note))); });
   }
-  function render() {
-    var result = shown, data = result && result.structuredContent;
-    root.textContent = "";
-    if (result && !result.isError && data && typeof data === "object" && Array.isArray(data.links) && typeof data.summary === "string") {
-      renderSeries(result, data);
-      return;
-    }
-    if (!result || result.isError || !data || typeof data !== "object" || !data.stats || typeof data.stats !== "object") {
-      var first = result && Array.isArray(result.content) && result.content[0];
-      var message = first && typeof first.text === "string" ? first.text.slice(0, 500) : "No statistics in this answer.";
-      root.appendChild(element("p", "status", message));
-      return;
-    }
-    var details = data.details && typeof data.details === "object" ? data.details : {};
-    var scans = data.image !== undefined || details.scans !== undefined;
-    var unit = scans ? "scans" : "clicks";
-    var title = details.shorturl || details.name || details.link || "Statistics";
-    var stats = data.stats, clicks = count(stats.clicks), unique = count(stats.uniqueClicks), most = Math.max(clicks, unique);
-    root.appendChild(element("h1", "title", clean(String(title).replace(/^https?:\\/\\//, ""))));
-    var totals = element("p", "totals");
-    totals.appendChild(element("b", "", format.format(clicks)));
-    totals.appendChild(document.createTextNode(" " + unit + " \\u00b7 "));
-    totals.appendChild(element("b", "", format.format(unique)));
-    totals.appendChild(document.createTextNode(" unique"));
-    root.appendChild(totals);
-    var sections = SECTIONS.map(function (section) { return [section[1], top(stats[section[0]])]; }).filter(function (section) { return section[1].length > 0; });
-    if (most === 0 && sections.length === 0) {
+  /** A link's or QR code's statistics: the totals, then each of the client's lists as bars, most first. */
+  function renderStatistics(view) {
+    var scans = view.unit === "scans", clicks = number(view.clicks), unique = number(view.uniqueClicks), most = Math.max(clicks, unique);
+    root.appendChild(element("h1", "title", textOf(view.title)));
+    totalsLine([clicks, " " + (scans ? "scans" : "clicks") + " \\u00b7 ", unique, " unique"]);
+    if (view.empty === true) {
       root.appendChild(element("p", "empty", scans ? "No scans yet." : "No clicks yet."));
       return;
     }
@@ -173,17 +136,26 @@ const SCRIPT = `"use strict";
     overview.appendChild(row(scans ? "Scans" : "Clicks", clicks, most, most, false));
     overview.appendChild(row("Unique", unique, most, most, true));
     root.appendChild(overview);
-    sections.forEach(function (section) {
+    list(view.sections).forEach(function (section) {
+      var rows = list(section.rows);
+      if (rows.length === 0) return;
       var box = element("details");
       box.open = true;
-      box.appendChild(element("summary", "", section[0]));
-      var list = element("ol");
-      var max = section[1][0].count;
-      var sum = section[1].reduce(function (total, item) { return total + item.count; }, 0);
-      section[1].forEach(function (item) { list.appendChild(row(item.label, item.count, max, Math.max(clicks, sum), false)); });
-      box.appendChild(list);
+      box.appendChild(element("summary", "", textOf(section.title)));
+      var items = element("ol");
+      var sum = rows.reduce(function (total, item) { return total + number(item.count); }, 0);
+      rows.forEach(function (item) { items.appendChild(row(textOf(item.label), number(item.count), number(rows[0].count), Math.max(clicks, sum), false)); });
+      box.appendChild(items);
       root.appendChild(box);
     });
+  }
+  function render() {
+    var result = shown, view = result && !result.isError && result._meta && result._meta[${JSON.stringify(VIEW_CHART_META_KEY)}];
+    root.textContent = "";
+    if (view && view.kind === "series") return renderSeries(view);
+    if (view && view.kind === "statistics") return renderStatistics(view);
+    var first = result && Array.isArray(result.content) && result.content[0];
+    root.appendChild(element("p", "status", first && typeof first.text === "string" ? first.text.slice(0, 500) : "No statistics in this answer."));
   }
   var STYLE_VARIABLES = ["--color-background-primary", "--color-text-primary", "--color-text-secondary", "--color-border-primary", "--font-sans"];
   function applyContext(context) {

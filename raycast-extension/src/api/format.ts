@@ -1,26 +1,20 @@
-import type { Statistics } from "@linkshort/client/core";
+import { readStatistics, type Statistics, type StatisticsListKey } from "@linkshort/client/core";
 
-/** The top entries of a statistics map, most first. */
-export function topEntries(map: Record<string, number>, count = 5): Array<[string, number]> {
-  return Object.entries(map)
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count);
+/** The label of the most frequent entry of one of the statistics' top lists, as the chart shows it, or undefined. */
+export function topLabel(stats: Statistics, list: StatisticsListKey): string | undefined {
+  return readStatistics(stats, { top: 1 }).lists.find((entry) => entry.key === list)?.entries[0]?.label;
 }
 
-/** Markdown for a link's or QR code's statistics. */
+/** Markdown for a link's or QR code's statistics: the chart's lists in the chart's order, titles and labels. */
 export function statisticsMarkdown(stats: Statistics): string {
-  const section = (title: string, map: Record<string, number>) => {
-    const rows = topEntries(map);
-    return rows.length === 0
-      ? `**${title}:** none yet`
-      : `**${title}:** ${rows.map(([name, count]) => `${name} (${count})`).join(", ")}`;
-  };
+  const { lists } = readStatistics(stats);
   return [
     `**Clicks:** ${stats.clicks} · **Unique:** ${stats.uniqueClicks}`,
-    section("Top countries", stats.topCountries),
-    section("Referrers", stats.topReferrers),
-    section("Browsers", stats.topBrowsers),
-    section("Operating systems", stats.topOs),
+    ...lists.map(({ title, entries }) =>
+      entries.length === 0
+        ? `**${title}:** none yet`
+        : `**${title}:** ${entries.map(({ label, count }) => `${label} (${count})`).join(", ")}`,
+    ),
   ].join("\n\n");
 }
 

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { aliasFromShortUrl, type Link, type LinkWithStats, type QrCode, type QrCodeWithStats, type Statistics } from '@linkshort/client/core';
+import { aliasFromShortUrl, readStatistics, type Link, type LinkWithStats, type QrCode, type QrCodeWithStats, type Statistics } from '@linkshort/client/core';
 
 /** Simplify came with version 1.1: nodes made before keep the API's shape. */
 export const simplifyField: INodeProperties = {
@@ -16,22 +16,14 @@ export function simplified(context: IExecuteFunctions, itemIndex: number): boole
 	return context.getNodeParameter('simplify', itemIndex, false) as boolean;
 }
 
-/** `{Canada: 9, France: 8}` as `[{name: 'Canada', count: 9}, {name: 'France', count: 8}]`, most first. */
-function ranked(counts: Statistics['topCountries']): IDataObject[] {
-	return Object.entries(counts)
-		.map(([name, count]) => ({ name, count: Number(count) }))
-		.sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
-}
-
+/**
+ * Each top list as `[{name: 'Canada', count: 9}, {name: 'France', count: 8}]`: every entry, in the
+ * client's one order (most first, equal counts by name), names as the API sent them.
+ */
 function statistics(stats: Statistics): IDataObject {
-	return {
-		clicks: stats.clicks,
-		uniqueClicks: stats.uniqueClicks,
-		topCountries: ranked(stats.topCountries),
-		topReferrers: ranked(stats.topReferrers),
-		topBrowsers: ranked(stats.topBrowsers),
-		topOs: ranked(stats.topOs),
-	};
+	const { lists } = readStatistics(stats, { top: Infinity });
+	const ranked = lists.map((list) => [list.key, list.entries.map(({ name, count }) => ({ name, count }))]);
+	return { clicks: stats.clicks, uniqueClicks: stats.uniqueClicks, ...Object.fromEntries(ranked) };
 }
 
 export function simpleLink({ details, stats }: LinkWithStats): IDataObject {

@@ -17,7 +17,8 @@ export interface ClickChart {
 
 const COLOUR_ORDER: readonly ColourName[] = ["background", "text", "muted", "bar", "unique", "track", "frame"];
 
-const PALETTES: Record<Theme, Record<ColourName, string>> = {
+/** The charts' colours in each theme; a front end that draws statistics itself (the MCP view) takes these. */
+export const CHART_PALETTES: Readonly<Record<Theme, Readonly<Record<ColourName, string>>>> = {
   light: { background: "#ffffff", text: "#1f2328", muted: "#59636e", bar: "#0969da", unique: "#54aeff", track: "#eef1f4", frame: "#d1d9e0" },
   dark: { background: "#161b22", text: "#e6edf3", muted: "#9198a1", bar: "#4493f8", unique: "#1f6feb", track: "#262c36", frame: "#3d444d" },
 };
@@ -25,7 +26,7 @@ const PALETTES: Record<Theme, Record<ColourName, string>> = {
 /** The palette as `[r, g, b]` in `COLOUR_ORDER`, the PNG's palette indices. */
 export function paletteOf(theme: Theme): Array<[number, number, number]> {
   return COLOUR_ORDER.map((name) => {
-    const hex = PALETTES[theme][name];
+    const hex = CHART_PALETTES[theme][name];
     return [Number.parseInt(hex.slice(1, 3), 16), Number.parseInt(hex.slice(3, 5), 16), Number.parseInt(hex.slice(5, 7), 16)];
   });
 }
@@ -45,7 +46,7 @@ export function escapeXml(text: string): string {
 const SVG_FONT = `font-family="'DejaVu Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace" font-size="19"`;
 
 export function drawSvg(layout: Layout, theme: Theme, description: string): string {
-  const colours = PALETTES[theme];
+  const colours = CHART_PALETTES[theme];
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}" role="img" aria-label="${escapeXml(description)}">`,
     `<title>${escapeXml(description)}</title>`,

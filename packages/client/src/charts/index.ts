@@ -10,7 +10,8 @@ import { layoutSeries } from "./series-layout";
 import { seriesModel, type ChartSeries, type SeriesModel } from "./series-model";
 
 export type { ChartStatistics } from "./model";
-export type { ClickChart } from "./draw";
+export { cleanLabel, readStatistics, type ReadStatisticsOptions, type StatisticsEntry, type StatisticsList, type StatisticsListKey, type StatisticsReading } from "./model";
+export { CHART_PALETTES, type ClickChart } from "./draw";
 export type { ChartSeries, SeriesBucket, SeriesGranularity } from "./series-model";
 
 export interface ClickChartOptions {

@@ -4,7 +4,7 @@
  */
 import { ValidationError, type FieldIssue } from "../errors";
 import { isTimeZone } from "../internal/time-zone";
-import { chartCount, cleanText } from "./model";
+import { chartCount, cleanLabel } from "./model";
 
 export type SeriesGranularity = "hour" | "day" | "week" | "month";
 
@@ -129,11 +129,11 @@ export function seriesModel(series: ChartSeries, title: string, locale: string):
   const label = labeller(series.granularity, series.timeZone ?? "UTC", locale);
   const bars = series.buckets.map((bucket): SeriesBar => {
     const time = label(bucket.start);
-    return { label: cleanText(bucket.label ?? time.label), count: bucket.count === null ? null : chartCount(bucket.count), exact: bucket.exact, position: time.position };
+    return { label: cleanLabel(bucket.label ?? time.label), count: bucket.count === null ? null : chartCount(bucket.count), exact: bucket.exact, position: time.position };
   });
   const counted = bars.filter((bar) => bar.count !== null);
   return {
-    title: cleanText(typeof title === "string" ? title : ""),
+    title: cleanLabel(typeof title === "string" ? title : ""),
     granularity: series.granularity,
     bars,
     total: counted.reduce((sum, bar) => sum + (bar.count as number), 0) + (series.unplaced ?? 0),

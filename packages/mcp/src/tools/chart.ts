@@ -1,7 +1,19 @@
-import { clickChart, type Statistics } from "@linkshort/client";
-import type { ImageContent } from "./define";
+import { cleanLabel, clickChart, readStatistics, type Statistics } from "@linkshort/client";
+import type { ImageContent, StatisticsViewData } from "./define";
+
+/** Rows per list in the statistics view, which has room for more than the chart's five. */
+export const VIEW_ROWS = 8;
 
 /** A link's or QR code's statistics drawn as a PNG chart (the client's renderer), as MCP image content, when asked for. */
 export function statisticsChart(stats: Statistics, title: string, unit: "clicks" | "scans"): () => ImageContent {
   return () => ({ data: Buffer.from(clickChart(stats, { title, unit }).png()).toString("base64"), mimeType: "image/png" });
+}
+
+/** The same statistics as the statistics view shows them: the client's reading, which the view only renders. */
+export function statisticsView(stats: unknown, title: string, unit: "clicks" | "scans"): () => StatisticsViewData {
+  return () => {
+    const { clicks, uniqueClicks, lists, empty } = readStatistics(stats, { top: VIEW_ROWS });
+    const sections = lists.map((list) => ({ title: list.title, rows: list.entries.map(({ label, count }) => ({ label, count })) }));
+    return { kind: "statistics", title: cleanLabel(title), unit, clicks, uniqueClicks, sections, empty };
+  };
 }

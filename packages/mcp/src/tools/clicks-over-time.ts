@@ -4,11 +4,11 @@
  * bucket says how it was measured; the answer says how far the history reaches and how often it
  * samples, so a model never reads "no data" as zero.
  */
-import { chartSeriesOf, GranularitySchema, IdSchema, seriesChart, TimeZoneSchema, type ChartSeries, type ClickSeries, type Granularity } from "@linkshort/client";
+import { chartSeriesOf, cleanLabel, GranularitySchema, IdSchema, seriesChart, TimeZoneSchema, type ChartSeries, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
 import * as z from "zod/v4";
 import { ClicksOverTimeOutput, type ClicksOverTime, type LinkClicksOverTime } from "../outputs";
 import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../server-index";
-import { AnswerWithImage, define, READ, type ToolContext } from "./define";
+import { AnswerWithImage, define, READ, type SeriesViewData, type ToolContext } from "./define";
 import { isoOrNull, seriesSummary, toIso } from "./clicks-summary";
 
 const HOUR = 3_600_000;
@@ -139,17 +139,28 @@ async function clicksOverTime(query: Query, context: ToolContext): Promise<Answe
   };
   const title = query.id !== undefined ? (answers[0]!.shorturl?.replace(/^https?:\/\//, "") ?? `Link ${query.id}`) : `Top ${answers.length} links`;
   const chartSeries = query.id !== undefined ? chartSeriesOf(series[0]!) : combined(series);
-  if (!chartSeries) return new AnswerWithImage(structured, undefined);
-  const chart = () => seriesChart(chartSeries, { title });
+  const chart = chartSeries ? () => seriesChart(chartSeries, { title }) : undefined;
   return new AnswerWithImage(
     structured,
     undefined,
-    () => ({ data: Buffer.from(chart().png()).toString("base64"), mimeType: "image/png" }),
-    () => {
-      const drawn = chart();
-      return { svg: drawn.svg(), description: drawn.description };
-    },
+    chart && (() => ({ data: Buffer.from(chart().png()).toString("base64"), mimeType: "image/png" })),
+    () => seriesView(structured, title, chart?.()),
   );
+}
+
+/** The answer as the statistics view shows it: the client's chart, the total, the top links' rows and what the history says. */
+function seriesView(answer: ClicksOverTime, title: string, chart: ClickChart | undefined): SeriesViewData {
+  const label = (link: LinkClicksOverTime) => cleanLabel(link.shorturl?.replace(/^https?:\/\//, "") ?? `Link ${link.id}`);
+  const one = !answer.top && answer.links.length === 1;
+  return {
+    kind: "series",
+    title: cleanLabel(title),
+    total: answer.links.reduce((sum, link) => sum + (link.total ?? 0), 0),
+    timeZone: cleanLabel(answer.timeZone),
+    ...(chart ? { svg: chart.svg(), description: chart.description } : {}),
+    rows: one ? [] : answer.links.map((link) => ({ label: label(link), count: link.total ?? 0 })),
+    notes: one ? [answer.links[0]!.summary, answer.summary] : [answer.summary],
+  };
 }
 
 export const getClicksOverTime = define({

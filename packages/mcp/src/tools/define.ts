@@ -50,11 +50,40 @@ export interface ImageContent {
   mimeType: "image/png";
 }
 
-/** A chart drawn by the client's renderer for the statistics view: SVG with real text, which the view only shows. */
-export interface ViewChart {
-  svg: string;
-  description: string;
+/** A row of the statistics view: a label as the client cleaned it, and its count. */
+export interface ViewRow {
+  label: string;
+  count: number;
 }
+
+/** What the statistics view shows of a link's or QR code's statistics: the client's reading of them (`readStatistics`). */
+export interface StatisticsViewData {
+  kind: "statistics";
+  title: string;
+  unit: "clicks" | "scans";
+  clicks: number;
+  uniqueClicks: number;
+  /** The client's four lists, in its order and with its titles; a list with no entry has no row. */
+  sections: Array<{ title: string; rows: ViewRow[] }>;
+  empty: boolean;
+}
+
+/** What the statistics view shows of clicks over time: the chart the client drew (SVG with real text), and the lines beside it. */
+export interface SeriesViewData {
+  kind: "series";
+  title: string;
+  total: number;
+  timeZone: string;
+  /** The chart the client drew and its description; absent when no link gained clicks in the period. */
+  svg?: string;
+  description?: string;
+  /** The top links, for an answer of top links; none for one link. */
+  rows: ViewRow[];
+  notes: string[];
+}
+
+/** Everything the statistics view shows, computed here from the client's readers; the view only renders it. */
+export type ViewData = StatisticsViewData | SeriesViewData;
 
 /**
  * A structured answer with an image shown next to it (MCP image content), and a statistics chart
@@ -66,7 +95,7 @@ export class AnswerWithImage {
     readonly structured: object,
     readonly image: ImageContent | undefined,
     readonly chart?: () => ImageContent,
-    readonly viewChart?: () => ViewChart,
+    readonly viewChart?: () => ViewData,
   ) {}
 }
 

@@ -3,7 +3,7 @@ import { createOrReuse, createTracked, LinkCreateSchema, LinkUpdateSchema, type 
 import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../server-index";
 import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
-import { statisticsChart } from "./chart";
+import { statisticsChart, statisticsView } from "./chart";
 import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 
 /** What a model is told beyond the client's descriptions: where to find a value with another tool. */
@@ -72,7 +72,8 @@ export const getLink = define({
   statisticsView: true,
   run: async ({ id }, { client, signal }) => {
     const link = await client.links.get(id, { signal });
-    return new AnswerWithImage(link, undefined, statisticsChart(link.stats, link.details.shorturl.replace(/^https?:\/\//, ""), "clicks"));
+    const title = link.details.shorturl.replace(/^https?:\/\//, "");
+    return new AnswerWithImage(link, undefined, statisticsChart(link.stats, title, "clicks"), statisticsView(link.stats, title, "clicks"));
   },
 });
 

@@ -3,7 +3,7 @@ import { QR_DATA_SCHEMAS, QrCodeCreateSchema, type QrCodeCreateInput as ClientQr
 import * as z from "zod/v4";
 import { CreatedQrCodeOutput, QrCodePageOutput, QrCodeWithStatsOutput } from "../outputs";
 import { fetchQrImage } from "../qr-image";
-import { statisticsChart } from "./chart";
+import { statisticsChart, statisticsView } from "./chart";
 import { AnswerWithImage, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 import { onePageOf, PageInput } from "./paging";
 
@@ -51,10 +51,16 @@ const QrCodeCreateListedInput = z.strictObject(described(QrCodeCreateSchema)).ex
 });
 
 /** A QR code's answer with its image (PNG as image content), or with why there is none. */
-async function withQrImage(structured: Record<string, unknown>, link: string, { client, signal }: ToolContext, chart?: AnswerWithImage["chart"]): Promise<AnswerWithImage> {
+async function withQrImage(
+  structured: Record<string, unknown>,
+  link: string,
+  { client, signal }: ToolContext,
+  chart?: AnswerWithImage["chart"],
+  view?: AnswerWithImage["viewChart"],
+): Promise<AnswerWithImage> {
   const image = await fetchQrImage(link, client.baseUrl, signal);
-  if (!image.ok) return new AnswerWithImage({ ...structured, image: { unavailable: image.reason } }, undefined, chart);
-  return new AnswerWithImage({ ...structured, image: { url: image.url, bytes: image.png.length } }, { data: image.png.toString("base64"), mimeType: "image/png" }, chart);
+  if (!image.ok) return new AnswerWithImage({ ...structured, image: { unavailable: image.reason } }, undefined, chart, view);
+  return new AnswerWithImage({ ...structured, image: { url: image.url, bytes: image.png.length } }, { data: image.png.toString("base64"), mimeType: "image/png" }, chart, view);
 }
 
 export const createQrCode = define({
@@ -85,8 +91,8 @@ export const getQrCode = define({
   statisticsView: true,
   run: async ({ id }, context) => {
     const qrCode = await context.client.qrCodes.get(id, { signal: context.signal });
-    const chart = statisticsChart(qrCode.stats, qrCode.details.name || qrCode.details.link.replace(/^https?:\/\//, ""), "scans");
-    return withQrImage(qrCode, qrCode.details.link, context, chart);
+    const title = qrCode.details.name || qrCode.details.link.replace(/^https?:\/\//, "");
+    return withQrImage(qrCode, qrCode.details.link, context, statisticsChart(qrCode.stats, title, "scans"), statisticsView(qrCode.stats, title, "scans"));
   },
 });
 
