@@ -1,8 +1,8 @@
 import { Clipboard, showHUD, showToast, Toast, type LaunchProps } from "@raycast/api";
 import { getPreferences } from "./api/client";
-import { showFailure } from "./api/failure";
+import { showFailure } from "./ui/failure";
 import { defaultDomainInput, shortenWithReusePreference } from "./api/shorten";
-import { findUrl, raycastSources, type UrlSources } from "./api/url-source";
+import { findUrl, raycastSources, type UrlSources } from "./ui/url-source";
 
 interface Arguments {
   url?: string;

@@ -1,9 +1,9 @@
 import { Clipboard, showHUD, showToast, Toast } from "@raycast/api";
 import { getPreferences } from "./api/client";
-import { failureKind, showFailure } from "./api/failure";
-import { bulkUrls } from "./api/bulk-urls";
+import { failureKind, showFailure } from "./ui/failure";
+import { bulkUrls } from "./values/bulk-urls";
 import { defaultDomainInput, shortenWithReusePreference } from "./api/shorten";
-import { raycastSources, type UrlSources } from "./api/url-source";
+import { raycastSources, type UrlSources } from "./ui/url-source";
 
 export interface BulkResult {
   shortUrls: string[];

@@ -2,7 +2,7 @@ import { Action, ActionPanel, Clipboard, Form, Icon, showToast, Toast, useNaviga
 import { useForm, usePromise } from "@raycast/utils";
 import { REDIRECT_TYPES, type Link } from "@linkshort/client/core";
 import { getClient, getPreferences } from "../api/client";
-import { showFailure } from "../api/failure";
+import { showFailure } from "../ui/failure";
 import {
   LINK_TEXT_FIELDS,
   linkValuesFromDetails,
@@ -10,8 +10,8 @@ import {
   toLinkInput,
   toLinkUpdate,
   type LinkFormValues,
-} from "../api/link-values";
-import { linkValidation, targetsError } from "../api/validation";
+} from "../values/link-values";
+import { linkValidation, targetsError } from "../values/validation";
 import { useDomains } from "../hooks/useDomains";
 import { LinkResult } from "./LinkResult";
 
