@@ -6,7 +6,10 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { createOrReuse, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, type LinkCreateInput } from "../src";
+import { checkLinkCreate, createLink, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, type CheckedLinkCreate, type CreateLinkOptions, type LinkCreateInput } from "../src";
+
+/** `createLink` with reuse on, as every call here asks. */
+const createOrReuse = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
 
 let sandbox: Sandbox;
 let client: LinkShortClient;
@@ -232,5 +235,42 @@ describe("why a link was not reused: one sentence, handed over before the create
     const { answer, reasons } = await reasonFor({ url });
     expect(answer.id).not.toBe(made.id);
     expect(reasons).toEqual(["the link with this long URL has another expiry"]);
+  });
+});
+
+describe("createLink, the one way front ends make a link", () => {
+  it("without reuse it still keeps what the link was made with, so a later reuse costs one GET, not a create", async () => {
+    const url = fresh();
+    const made = await createLink(client, index, { url, type: "frame", utm: { campaign: "spring" } });
+    expect(made.reused).toBe(false);
+    const before = sandbox.requests.length;
+    await expect(createOrReuse(client, index, { url, type: "frame", utm: { campaign: "spring" } })).resolves.toEqual({ ...made, reused: true });
+    expect(apiRequests(before).map((request) => `${request.method} ${request.path}`)).toEqual([`GET /api/urls`, `GET /api/url/${made.id}`]);
+  });
+
+  it("puts a link on the default domain when its input names none, trimmed; a blank one is the service's own; checked as the domain", async () => {
+    const demo = sandbox.store.state.users.find((user) => user.username === "demo")!;
+    sandbox.store.state.domains.push({ id: 9_001, userId: demo.id, domain: "https://go.demo.example", redirectroot: "https://demo.example", redirect404: "https://demo.example/404" });
+    const onDefault = await createLink(client, index, { url: fresh() }, { defaultDomain: " https://go.demo.example " });
+    expect(recordOf(onDefault.id).domain).toBe("https://go.demo.example");
+    const ownDomain = await createLink(client, index, { url: fresh(), domain: sandbox.baseUrl }, { defaultDomain: "https://go.demo.example" });
+    expect(ownDomain.shorturl.startsWith(`${sandbox.baseUrl}/`)).toBe(true);
+    const blank = await createLink(client, index, { url: fresh() }, { defaultDomain: "  " });
+    expect(blank.shorturl.startsWith(`${sandbox.baseUrl}/`)).toBe(true);
+    const before = sandbox.requests.length;
+    await expect(createLink(client, index, { url: fresh() }, { defaultDomain: "go.demo.example" })).rejects.toThrow("domain: must be a valid http or https URL");
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it("checks a create once: a body the check made is sent as it stands, one shaped like it is checked", async () => {
+    const checked = checkLinkCreate({ url: fresh(), utm: { source: "mail" } });
+    expect(checked).toEqual({ url: checked.url, parameters: [{ name: "utm_source", value: "mail" }] });
+    expect(Object.isFrozen(checked)).toBe(true);
+    expect(checkLinkCreate(checked)).toBe(checked);
+    const lookalike = { ...checked, url: "not a url" } as unknown as CheckedLinkCreate;
+    const before = sandbox.requests.length;
+    await expect(client.links.create(lookalike)).rejects.toBeInstanceOf(ValidationError);
+    await expect(createLink(client, index, lookalike)).rejects.toThrow("url: must be a valid http or https URL");
+    expect(sandbox.requests.length).toBe(before);
   });
 });

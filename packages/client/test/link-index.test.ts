@@ -2,9 +2,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createOrReuse } from "../src";
+import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createLink, type CreateLinkOptions, type LinkCreateInput } from "../src";
 import { shortUrlKey } from "../src/addresses";
 import { fillLinks } from "./fill-links";
+
+/** `createLink` with reuse on, as every call here asks. */
+const createOrReuse = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
 
 const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));
 

@@ -4,10 +4,13 @@
  * writes the asked `limit` into `perpage` (its `maxpage` and `nextpage` honest).
  */
 import { startSandbox, type OversizedPages, type Sandbox } from "@linkshort/sandbox";
-import { ApiError, createOrReuse, LinkIndex, LinkShortClient, NotFoundError, PagePromise, PermissionError, RateLimiter, RateLimitError, type Page } from "../src";
+import { ApiError, createLink, LinkIndex, LinkShortClient, NotFoundError, PagePromise, PermissionError, RateLimiter, RateLimitError, type Page, type CreateLinkOptions, type LinkCreateInput } from "../src";
 import { isPageSizeRefusal } from "../src/page-size";
 import { fillLinks } from "./fill-links";
 import { scripted } from "./helpers";
+
+/** `createLink` with reuse on, as every call here asks. */
+const createOrReuse = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
