@@ -1,7 +1,8 @@
 /**
  * shorten_link checks its link once: the tool's arguments go through the client's own check
  * (`checkLinkCreate`), and the checked link is what `createLink` and `links.create` send, not
- * checked again. Counted on the long URL's field, which every check of a create input runs.
+ * checked again; shorten_links checks each of its links once. Counted on the fields every check
+ * of such an input runs.
  */
 import { LinkCreateSchema, LinkShortClient, RateLimiter } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
@@ -33,9 +34,9 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** How many times the long URL of a create input is checked while `work` runs. */
-async function urlChecksDuring(work: () => Promise<unknown>): Promise<number> {
-  const check = jest.spyOn(LinkCreateSchema.shape.url._zod, "run");
+/** How many times the `field` of a create input is checked while `work` runs. */
+async function checksDuring(work: () => Promise<unknown>, field: "url" | "utm" = "url"): Promise<number> {
+  const check = jest.spyOn(LinkCreateSchema.shape[field]._zod, "run");
   try {
     await work();
     return check.mock.calls.length;
@@ -43,6 +44,7 @@ async function urlChecksDuring(work: () => Promise<unknown>): Promise<number> {
     check.mockRestore();
   }
 }
+const urlChecksDuring = (work: () => Promise<unknown>) => checksDuring(work, "url");
 
 const shorten = async (args: Record<string, unknown>) => {
   const result = await mcp.callTool({ name: "shorten_link", arguments: args });
@@ -66,5 +68,26 @@ test("the client's check still names each bad field as the call's invalid argume
   expect(text).toMatch(/must be a valid http or https URL at url/);
   expect(text).toMatch(/at utm\.source/);
   expect(text).toMatch(/at alias/);
+  expect(sandbox.requests.length).toBe(before);
+});
+
+test("a shorten_links call checks each link once, its shared UTM fields included", async () => {
+  const urls = ["https://example.com/bulk-once/a", "not a url", "https://example.com/bulk-once/c"];
+  let answer: { structuredContent?: unknown } | undefined;
+  const run = async () => (answer = await mcp.callTool({ name: "shorten_links", arguments: { urls, utm: { campaign: "once" }, reuse: true } }));
+  const utmChecks = await checksDuring(async () => {
+    expect(await urlChecksDuring(run)).toBe(3);
+  }, "utm");
+  expect(utmChecks).toBe(3);
+  expect(answer!.structuredContent).toMatchObject({ created: 2, failed: 1, results: [{ status: "created" }, { status: "failed", error: "url: must be a valid http or https URL" }, { status: "created" }] });
+});
+
+test("a shared field the client refuses refuses the whole shorten_links call, naming it, before any request", async () => {
+  const before = sandbox.requests.length;
+  const result = await mcp.callTool({ name: "shorten_links", arguments: { urls: ["https://example.com/a", "https://example.com/b"], domain: "go.example.com", utm: { medium: "" } } });
+  expect(result.isError).toBe(true);
+  const text = (result.content as Array<{ text?: string }>).map((part) => part.text ?? "").join("\n");
+  expect(text).toMatch(/must be a valid http or https URL at domain/);
+  expect(text).toMatch(/at utm\.medium/);
   expect(sandbox.requests.length).toBe(before);
 });
