@@ -10,7 +10,7 @@ import { fillLinks } from "./fill-links";
 import { scripted } from "./helpers";
 
 /** `createLink` with reuse on, as every call here asks. */
-const createOrReuse = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
+const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
@@ -71,10 +71,10 @@ describe("a server that refuses a large page (HTTP 200, \"The limit must be betw
     const { client, sandbox } = await account(50, 100, "refuse");
     const index = new LinkIndex({ minSyncIntervalMs: 0 });
     index.watch(client);
-    const made = await createOrReuse(client, index, { url: "https://example.com/not-yet" });
+    const made = await createReusing(client, index, { url: "https://example.com/not-yet" });
     expect(made.reused).toBe(false);
     expect(sandbox.store.state.links.find((link) => link.id === made.id)?.url).toBe("https://example.com/not-yet");
-    expect(await createOrReuse(client, index, { url: "https://example.com/not-yet" })).toEqual({ ...made, reused: true });
+    expect(await createReusing(client, index, { url: "https://example.com/not-yet" })).toEqual({ ...made, reused: true });
     expect(index.freshness().known).toBe(51);
   });
 });
