@@ -3,8 +3,8 @@ import { usePromise } from "@raycast/utils";
 import { useRef } from "react";
 import { getChosenAccount } from "./api/accounts";
 import { localTimeZone, loadClickHistory, todayClicks, type TodayClicks } from "./api/click-histories";
-import { failureHint, failureKind } from "./api/failure";
-import { pluralize } from "./api/format";
+import { failureHint, failureKind } from "./ui/failure";
+import { pluralize } from "./values/format";
 import { getAccountIndex, syncIndex } from "./api/account-indexes";
 
 /** Sweep pages one menu bar refresh may read: the newest links come first, the rest over later refreshes. */

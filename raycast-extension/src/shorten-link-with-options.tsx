@@ -1,7 +1,7 @@
 import { usePromise } from "@raycast/utils";
 import { Form } from "@raycast/api";
 import { LinkForm } from "./components/LinkForm";
-import { findUrl } from "./api/url-source";
+import { findUrl } from "./ui/url-source";
 
 export default function Command() {
   // Pre-filled like Shorten Link: selection, browser tab, then clipboard.

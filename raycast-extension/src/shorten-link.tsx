@@ -1,8 +1,8 @@
 import { Clipboard, showHUD, showToast, Toast, type LaunchProps } from "@raycast/api";
 import { getPreferences } from "./api/client";
-import { showFailure } from "./api/failure";
-import { defaultDomainInput, shortenWithReusePreference } from "./api/shorten";
-import { findUrl, raycastSources, type UrlSources } from "./api/url-source";
+import { showFailure } from "./ui/failure";
+import { quickShorten } from "./api/shorten";
+import { findUrl, raycastSources, type UrlSources } from "./ui/url-source";
 
 interface Arguments {
   url?: string;
@@ -19,7 +19,7 @@ export async function shortenLink(
     return undefined;
   }
   try {
-    const { shorturl, reused } = await shortenWithReusePreference({ url: found.url, ...defaultDomainInput() });
+    const { shorturl, reused } = await quickShorten({ url: found.url });
     const note = reused ? " (your existing link)" : "";
     if (getPreferences().primaryAction === "paste") {
       await Clipboard.paste(shorturl);

@@ -1,9 +1,9 @@
 import { Clipboard, showHUD, showToast, Toast } from "@raycast/api";
 import { getPreferences } from "./api/client";
-import { failureKind, showFailure } from "./api/failure";
-import { bulkUrls } from "./api/bulk-urls";
-import { defaultDomainInput, shortenWithReusePreference } from "./api/shorten";
-import { raycastSources, type UrlSources } from "./api/url-source";
+import { failureKind, showFailure } from "./ui/failure";
+import { bulkUrls } from "./values/bulk-urls";
+import { quickShorten } from "./api/shorten";
+import { raycastSources, type UrlSources } from "./ui/url-source";
 
 export interface BulkResult {
   shortUrls: string[];
@@ -34,7 +34,7 @@ export async function shortenInBulk(sources: Pick<UrlSources, "selection" | "cli
   for (const [at, url] of urls.entries()) {
     toast.title = `Shortening ${at + 1} of ${urls.length}`;
     try {
-      const { shorturl, reused } = await shortenWithReusePreference({ url, ...defaultDomainInput() });
+      const { shorturl, reused } = await quickShorten({ url });
       result.shortUrls.push(shorturl);
       if (reused) result.reused += 1;
     } catch (error) {

@@ -4,7 +4,7 @@
  * scaled window) vs the floor of pages / rate, and the index's memory at 100,000 links.
  */
 import { performance } from 'node:perf_hooks';
-import { createOrReuse, LinkIndex, LinkShortClient, RateLimiter, type IndexMeta, type LinkIndexStore, type StoredLink } from '@linkshort/client';
+import { createLink, LinkIndex, LinkShortClient, RateLimiter, type IndexMeta, type LinkIndexStore, type StoredLink } from '@linkshort/client';
 import { ServerLinkIndex } from '../../packages/mcp/src/server-index';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
@@ -173,7 +173,7 @@ async function reuseCost(rows: Row[]) {
     await index.sync(client);
     const beyondLookup = async (url: string) => {
       const before = sandbox.requests.length;
-      const answer = await createOrReuse(client, index, { url, utm: { source: 'bench' } });
+      const answer = await createLink(client, index, { url, utm: { source: 'bench' } }, { reuse: true });
       return { answer, requests: sandbox.requests.slice(before).filter((request) => request.path.startsWith('/api/') && request.path !== '/api/urls').length };
     };
     const miss = await beyondLookup('https://example.com/reuse-bench');

@@ -1,5 +1,5 @@
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { bulkUrls, MAX_BULK_TEXT_CHARS, MAX_BULK_URLS } from "../../raycast-extension/src/api/bulk-urls";
+import { bulkUrls, MAX_BULK_TEXT_CHARS, MAX_BULK_URLS } from "../../raycast-extension/src/values/bulk-urls";
 import { shortenLink } from "../../raycast-extension/src/shorten-link";
 import { shortenInBulk } from "../../raycast-extension/src/shorten-links-in-bulk";
 import { apiCall, mock } from "./helpers";

@@ -1,5 +1,5 @@
 import type { Sandbox } from "@linkshort/sandbox";
-import { findUrl } from "../../raycast-extension/src/api/url-source";
+import { findUrl } from "../../raycast-extension/src/ui/url-source";
 import { shortenLink } from "../../raycast-extension/src/shorten-link";
 import { mock, sandboxForRaycast } from "./helpers";
 

@@ -74,7 +74,9 @@ export { accountId, sha256Hex } from "./account-id";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
 export { aliasFromShortUrl, isHttpUrl, qrCodeUrlKey } from "./addresses";
-export { NOT_REUSED, createOrReuse, createTracked, type CreateOrReuseOptions, type ReusableLink } from "./link-index/reuse";
+export { NOT_REUSED, REUSE_RULE } from "./link-index/reuse";
+export { createLink, type CreateLinkOptions, type ReusableLink } from "./link-index/create-link";
+export { checkLinkCreate, type CheckedLinkCreate, type LinkCreateCheckOptions } from "./resources/links/create-input";
 
 export {
   ClickHistory,

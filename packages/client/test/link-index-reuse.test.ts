@@ -6,7 +6,10 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { createOrReuse, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, type LinkCreateInput } from "../src";
+import { checkLinkCreate, createLink, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, type CheckedLinkCreate, type CreateLinkOptions, type LinkCreateInput } from "../src";
+
+/** `createLink` with reuse on, as every call here asks. */
+const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
 
 let sandbox: Sandbox;
 let client: LinkShortClient;
@@ -33,15 +36,15 @@ describe("reuse compares every option", () => {
   it("never hands a link with a password to a request without one (made elsewhere: its password cannot be seen)", async () => {
     const url = fresh();
     const protectedLink = await other.links.create({ url, password: "secret-1" });
-    const answer = await createOrReuse(client, index, { url });
+    const answer = await createReusing(client, index, { url });
     expect(answer.id).not.toBe(protectedLink.id);
     expect(recordOf(answer.id).password).toBeNull();
   });
 
   it("never hands the unprotected link to a request with a password", async () => {
     const url = fresh();
-    const plain = await createOrReuse(client, index, { url });
-    const answer = await createOrReuse(client, index, { url, password: "secret-2" });
+    const plain = await createReusing(client, index, { url });
+    const answer = await createReusing(client, index, { url, password: "secret-2" });
     expect(answer.id).not.toBe(plain.id);
     expect(answer.reused).toBe(false);
     expect(recordOf(answer.id).password).toBe("secret-2");
@@ -49,11 +52,11 @@ describe("reuse compares every option", () => {
 
   it("tells UTM fields apart: utm_source=twitter is not the newsletter link", async () => {
     const url = fresh();
-    const newsletter = await createOrReuse(client, index, { url, utm: { source: "newsletter" } });
-    const twitter = await createOrReuse(client, index, { url, utm: { source: "twitter" } });
+    const newsletter = await createReusing(client, index, { url, utm: { source: "newsletter" } });
+    const twitter = await createReusing(client, index, { url, utm: { source: "twitter" } });
     expect(twitter.id).not.toBe(newsletter.id);
     expect(recordOf(twitter.id).parameters).toEqual([{ name: "utm_source", value: "twitter" }]);
-    const again = await createOrReuse(client, index, { url, utm: { source: "twitter" } });
+    const again = await createReusing(client, index, { url, utm: { source: "twitter" } });
     expect(again).toEqual({ ...twitter, reused: true });
   });
 
@@ -67,19 +70,19 @@ describe("reuse compares every option", () => {
   ];
   it.each(options)("a request with %s is not answered with the link made without it, nor the other way round", async (_name, option, read, expected) => {
     const url = fresh();
-    const plain = await createOrReuse(client, index, { url });
-    const withOption = await createOrReuse(client, index, { url, ...option });
+    const plain = await createReusing(client, index, { url });
+    const withOption = await createReusing(client, index, { url, ...option });
     expect(withOption.id).not.toBe(plain.id);
     expect(read(recordOf(withOption.id))).toEqual(expected);
-    const plainAgain = await createOrReuse(client, index, { url });
+    const plainAgain = await createReusing(client, index, { url });
     expect(plainAgain).toEqual({ ...plain, reused: true });
   });
 
   it("costs one GET beyond the lookup when it reuses, and the same link comes back", async () => {
     const url = fresh();
-    const first = await createOrReuse(client, index, { url, utm: { campaign: "spring" } });
+    const first = await createReusing(client, index, { url, utm: { campaign: "spring" } });
     const before = sandbox.requests.length;
-    const second = await createOrReuse(client, index, { url, utm: { campaign: "spring" } });
+    const second = await createReusing(client, index, { url, utm: { campaign: "spring" } });
     expect(second).toEqual({ ...first, reused: true });
     const sent = apiRequests(before).map((request) => `${request.method} ${request.path}`);
     expect(sent.filter((line) => line !== "GET /api/urls")).toEqual([`GET /api/url/${first.id}`]);
@@ -89,9 +92,9 @@ describe("reuse compares every option", () => {
 describe("reuse confirms the link with the server before answering", () => {
   it("does not hand back a link another process deleted, and drops it from the index", async () => {
     const url = fresh();
-    const first = await createOrReuse(client, index, { url });
+    const first = await createReusing(client, index, { url });
     await other.links.delete(first.id);
-    const answer = await createOrReuse(client, index, { url });
+    const answer = await createReusing(client, index, { url });
     expect(answer.id).not.toBe(first.id);
     expect(answer.reused).toBe(false);
     expect(index.get(first.id)).toBeUndefined();
@@ -101,11 +104,11 @@ describe("reuse confirms the link with the server before answering", () => {
     index = new LinkIndex({ minSyncIntervalMs: 0, pageSize: 5 });
     index.watch(client);
     const url = fresh();
-    const first = await createOrReuse(client, index, { url });
+    const first = await createReusing(client, index, { url });
     // Newer links fill the first page: the newest-first read does not reach this link again.
-    for (let i = 0; i < 6; i += 1) await createOrReuse(client, index, { url: fresh() });
+    for (let i = 0; i < 6; i += 1) await createReusing(client, index, { url: fresh() });
     await other.links.update(first.id, { url: "https://elsewhere.example/" });
-    const answer = await createOrReuse(client, index, { url });
+    const answer = await createReusing(client, index, { url });
     expect(answer.id).not.toBe(first.id);
     expect(recordOf(answer.id).url).toBe(url);
     expect(index.get(first.id)?.longurl).toBe("https://elsewhere.example/");
@@ -113,9 +116,9 @@ describe("reuse confirms the link with the server before answering", () => {
 
   it("does not hand back a link that has expired since", async () => {
     const url = fresh();
-    const first = await createOrReuse(client, index, { url });
+    const first = await createReusing(client, index, { url });
     recordOf(first.id).expiry = "2020-01-01 00:00:00";
-    const answer = await createOrReuse(client, index, { url });
+    const answer = await createReusing(client, index, { url });
     expect(answer.id).not.toBe(first.id);
     expect(recordOf(answer.id).expiry).toBeNull();
   });
@@ -127,7 +130,7 @@ describe("an index file names its account", () => {
   it("serves another key none of the first account's links, not even before its first sync, and never holds a key", async () => {
     const path = join(folder(), "index.json");
     const url = "https://example.com/private?token=abc123";
-    const first = await createOrReuse(client, index, { url });
+    const first = await createReusing(client, index, { url });
     const storeA = new FileIndexStore(path);
     const indexA = new LinkIndex({ store: storeA, account: client.accountId, minSyncIntervalMs: 0 });
     await indexA.sync(client);
@@ -141,7 +144,7 @@ describe("an index file names its account", () => {
     expect(indexB.search("token").matches).toBe(0);
     await indexB.sync(admin);
     expect(indexB.findByLongUrl(url)).toBeUndefined();
-    const reused = await createOrReuse(admin, indexB, { url });
+    const reused = await createReusing(admin, indexB, { url });
     expect(reused.id).not.toBe(first.id);
 
     const written = readdirSync(dirname(path)).map((name) => readFileSync(join(dirname(path), name), "utf8")).join("\n");
@@ -152,7 +155,7 @@ describe("an index file names its account", () => {
 
   it("an index that learns its account from the client (no account given) also starts over for another key", async () => {
     const path = join(folder(), "index.json");
-    await createOrReuse(client, index, { url: "https://example.com/of-a" });
+    await createReusing(client, index, { url: "https://example.com/of-a" });
     const storeA = new FileIndexStore(path);
     await new LinkIndex({ store: storeA, minSyncIntervalMs: 0 }).sync(client);
     await storeA.release();
@@ -164,12 +167,12 @@ describe("an index file names its account", () => {
 
   it("writes its files for their owner only, in a folder it makes for its owner only", async () => {
     const path = join(folder(), "index.json");
-    await createOrReuse(client, index, { url: fresh() });
+    await createReusing(client, index, { url: fresh() });
     const store = new FileIndexStore(path);
     const fileIndex = new LinkIndex({ store, account: client.accountId, minSyncIntervalMs: 0 });
     fileIndex.watch(client);
     await fileIndex.sync(client);
-    await createOrReuse(client, fileIndex, { url: fresh() });
+    await createReusing(client, fileIndex, { url: fresh() });
     await fileIndex.sync(client, { force: true });
     const mode = (file: string) => statSync(file).mode & 0o777;
     expect(mode(dirname(path))).toBe(0o700);
@@ -191,7 +194,7 @@ describe("an index file names its account", () => {
 describe("why a link was not reused: one sentence, handed over before the create", () => {
   const reasonFor = async (input: LinkCreateInput) => {
     const reasons: string[] = [];
-    const answer = await createOrReuse(client, index, input, { onNotReused: (reason) => reasons.push(reason) });
+    const answer = await createReusing(client, index, input, { onNotReused: (reason) => reasons.push(reason) });
     return { answer, reasons };
   };
 
@@ -204,13 +207,13 @@ describe("why a link was not reused: one sentence, handed over before the create
 
   it("names the password, the fields that differ, and options it cannot see or that differ", async () => {
     const url = fresh();
-    await createOrReuse(client, index, { url, metatitle: "Spring", utm: { source: "newsletter" } });
+    await createReusing(client, index, { url, metatitle: "Spring", utm: { source: "newsletter" } });
     expect((await reasonFor({ url, password: "secret-7" })).reasons).toEqual(["a password-protected link is never reused, as the service never shows a link's password to compare"]);
     expect((await reasonFor({ url, metatitle: "Autumn", metadescription: "Leaves", utm: { source: "newsletter" } })).reasons).toEqual([
       "the link with this long URL has another title and description",
     ]);
     const otherUrl = fresh();
-    await createOrReuse(client, index, { url: otherUrl, utm: { source: "newsletter" } });
+    await createReusing(client, index, { url: otherUrl, utm: { source: "newsletter" } });
     expect((await reasonFor({ url: otherUrl, utm: { source: "twitter" } })).reasons).toEqual([
       "the link with this long URL was made with another password, redirect type or parameters (UTM fields included)",
     ]);
@@ -221,16 +224,53 @@ describe("why a link was not reused: one sentence, handed over before the create
     const alias = `made-else-${serial}`;
     await other.links.create({ url, custom: alias });
     const reasons: string[] = [];
-    await expect(createOrReuse(client, index, { url, custom: alias }, { onNotReused: (reason) => reasons.push(reason) })).rejects.toThrow(/alias is taken/);
+    await expect(createReusing(client, index, { url, custom: alias }, { onNotReused: (reason) => reasons.push(reason) })).rejects.toThrow(/alias is taken/);
     expect(reasons).toEqual(["the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked"]);
   });
 
   it("a link changed on the server since the index read it: the reason names what changed", async () => {
     const url = fresh();
-    const made = await createOrReuse(client, index, { url });
+    const made = await createReusing(client, index, { url });
     await other.links.update(made.id, { url, expiry: "2031-01-01 00:00:00" });
     const { answer, reasons } = await reasonFor({ url });
     expect(answer.id).not.toBe(made.id);
     expect(reasons).toEqual(["the link with this long URL has another expiry"]);
+  });
+});
+
+describe("createLink, the one way front ends make a link", () => {
+  it("without reuse it still keeps what the link was made with, so a later reuse costs one GET, not a create", async () => {
+    const url = fresh();
+    const made = await createLink(client, index, { url, type: "frame", utm: { campaign: "spring" } });
+    expect(made.reused).toBe(false);
+    const before = sandbox.requests.length;
+    await expect(createReusing(client, index, { url, type: "frame", utm: { campaign: "spring" } })).resolves.toEqual({ ...made, reused: true });
+    expect(apiRequests(before).map((request) => `${request.method} ${request.path}`)).toEqual([`GET /api/urls`, `GET /api/url/${made.id}`]);
+  });
+
+  it("puts a link on the default domain when its input names none, trimmed; a blank one is the service's own; checked as the domain", async () => {
+    const demo = sandbox.store.state.users.find((user) => user.username === "demo")!;
+    sandbox.store.state.domains.push({ id: 9_001, userId: demo.id, domain: "https://go.demo.example", redirectroot: "https://demo.example", redirect404: "https://demo.example/404" });
+    const onDefault = await createLink(client, index, { url: fresh() }, { defaultDomain: " https://go.demo.example " });
+    expect(recordOf(onDefault.id).domain).toBe("https://go.demo.example");
+    const ownDomain = await createLink(client, index, { url: fresh(), domain: sandbox.baseUrl }, { defaultDomain: "https://go.demo.example" });
+    expect(ownDomain.shorturl.startsWith(`${sandbox.baseUrl}/`)).toBe(true);
+    const blank = await createLink(client, index, { url: fresh() }, { defaultDomain: "  " });
+    expect(blank.shorturl.startsWith(`${sandbox.baseUrl}/`)).toBe(true);
+    const before = sandbox.requests.length;
+    await expect(createLink(client, index, { url: fresh() }, { defaultDomain: "go.demo.example" })).rejects.toThrow("domain: must be a valid http or https URL");
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it("checks a create once: a body the check made is sent as it stands, one shaped like it is checked", async () => {
+    const checked = checkLinkCreate({ url: fresh(), utm: { source: "mail" } });
+    expect(checked).toEqual({ url: checked.url, parameters: [{ name: "utm_source", value: "mail" }] });
+    expect(Object.isFrozen(checked)).toBe(true);
+    expect(checkLinkCreate(checked)).toBe(checked);
+    const lookalike = { ...checked, url: "not a url" } as unknown as CheckedLinkCreate;
+    const before = sandbox.requests.length;
+    await expect(client.links.create(lookalike)).rejects.toBeInstanceOf(ValidationError);
+    await expect(createLink(client, index, lookalike)).rejects.toThrow("url: must be a valid http or https URL");
+    expect(sandbox.requests.length).toBe(before);
   });
 });

@@ -2,9 +2,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createOrReuse } from "../src";
+import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createLink, type CreateLinkOptions, type LinkCreateInput } from "../src";
 import { shortUrlKey } from "../src/addresses";
 import { fillLinks } from "./fill-links";
+
+/** `createLink` with reuse on, as every call here asks. */
+const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
 
 const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));
 
@@ -243,23 +246,23 @@ describe("create or reuse", () => {
       index.watch(client);
       // A link this index did not see made cannot be compared on its hidden options: the create goes to
       // the server, which hands back its link with the same URL and options, and the answer says so.
-      const filled = await createOrReuse(client, index, { url: "https://example.com/fill/5", metatitle: "Fill 5" });
+      const filled = await createReusing(client, index, { url: "https://example.com/fill/5", metatitle: "Fill 5" });
       expect(filled).toMatchObject({ reused: true, shorturl: expect.stringMatching(/\/fill5$/) });
-      const titled = await createOrReuse(client, index, { url: "https://example.com/fill/0" });
+      const titled = await createReusing(client, index, { url: "https://example.com/fill/0" });
       expect(titled.reused).toBe(false);
-      const first = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7" });
+      const first = await createReusing(client, index, { url: "https://example.com/form-entry?id=7" });
       const before = sandbox.requests.length;
-      const second = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7" });
+      const second = await createReusing(client, index, { url: "https://example.com/form-entry?id=7" });
       expect(first.reused).toBe(false);
       expect(second).toEqual({ id: first.id, shorturl: first.shorturl, reused: true });
       // The sync before it read nothing (the last was a moment ago): the GET that confirms the link is all.
       expect(apiRequests(sandbox, before).map((request) => request.path)).toEqual([`/api/url/${first.id}`]);
       // Another alias asked for: a link of its own.
-      const aliased = await createOrReuse(client, index, { url: "https://example.com/form-entry?id=7", custom: "entry-seven" });
+      const aliased = await createReusing(client, index, { url: "https://example.com/form-entry?id=7", custom: "entry-seven" });
       expect(aliased.reused).toBe(false);
       expect(aliased.id).not.toBe(first.id);
       const sent = sandbox.requests.length;
-      await expect(createOrReuse(client, index, { url: "not a url" })).rejects.toBeInstanceOf(ValidationError);
+      await expect(createReusing(client, index, { url: "not a url" })).rejects.toBeInstanceOf(ValidationError);
       expect(sandbox.requests.length).toBe(sent);
     } finally {
       await sandbox.close();

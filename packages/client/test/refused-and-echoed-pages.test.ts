@@ -4,10 +4,13 @@
  * writes the asked `limit` into `perpage` (its `maxpage` and `nextpage` honest).
  */
 import { startSandbox, type OversizedPages, type Sandbox } from "@linkshort/sandbox";
-import { ApiError, createOrReuse, LinkIndex, LinkShortClient, NotFoundError, PagePromise, PermissionError, RateLimiter, RateLimitError, type Page } from "../src";
+import { ApiError, createLink, LinkIndex, LinkShortClient, NotFoundError, PagePromise, PermissionError, RateLimiter, RateLimitError, type Page, type CreateLinkOptions, type LinkCreateInput } from "../src";
 import { isPageSizeRefusal } from "../src/internal/page-size";
 import { fillLinks } from "./fill-links";
 import { scripted } from "./helpers";
+
+/** `createLink` with reuse on, as every call here asks. */
+const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
@@ -68,10 +71,10 @@ describe("a server that refuses a large page (HTTP 200, \"The limit must be betw
     const { client, sandbox } = await account(50, 100, "refuse");
     const index = new LinkIndex({ minSyncIntervalMs: 0 });
     index.watch(client);
-    const made = await createOrReuse(client, index, { url: "https://example.com/not-yet" });
+    const made = await createReusing(client, index, { url: "https://example.com/not-yet" });
     expect(made.reused).toBe(false);
     expect(sandbox.store.state.links.find((link) => link.id === made.id)?.url).toBe("https://example.com/not-yet");
-    expect(await createOrReuse(client, index, { url: "https://example.com/not-yet" })).toEqual({ ...made, reused: true });
+    expect(await createReusing(client, index, { url: "https://example.com/not-yet" })).toEqual({ ...made, reused: true });
     expect(index.freshness().known).toBe(51);
   });
 });

@@ -1,19 +1,29 @@
-import { createOrReuse, createTracked, type LinkCreateInput } from "@linkshort/client/core";
+import { createLink, type LinkCreateInput, type ReusableLink } from "@linkshort/client/core";
 import { getPreferences } from "./client";
 import { getAccountIndex } from "./account-indexes";
 
-/** The short link for `input`: a new one, or with the "Reuse an Existing Link" preference, the account's link that is exactly the one asked for (`createOrReuse`). */
-export async function shortenWithReusePreference(
-  input: LinkCreateInput,
-): Promise<{ shorturl: string; reused: boolean }> {
-  const target = getAccountIndex();
-  if (getPreferences().reuseExisting) return createOrReuse(target.client, target.index, input);
-  // The service may still hand back its existing link for the same URL and options: `reused` says so.
-  return createTracked(target.client, target.index, input);
+export interface ShortenOptions {
+  /** Hand back the account's existing link when it is exactly the one asked for (the client's `REUSE_RULE`). */
+  reuse: boolean;
+  /** Put the link on the Default Domain preference when the input names no domain. */
+  onDefaultDomain: boolean;
 }
 
-/** The Default Domain preference as link input. */
-export function defaultDomainInput(): Pick<LinkCreateInput, "domain"> {
-  const domain = getPreferences().defaultDomain?.trim();
-  return domain ? { domain } : {};
+/**
+ * Every new link of the extension, through the client's `createLink`: checked once, kept in the
+ * chosen account's link index (so a later reuse costs a GET, not a create) and, if asked, reused.
+ */
+export function shorten(input: LinkCreateInput, { reuse, onDefaultDomain }: ShortenOptions): Promise<ReusableLink> {
+  const { client, index } = getAccountIndex();
+  const { defaultDomain } = getPreferences();
+  return createLink(client, index, input, { reuse, ...(onDefaultDomain ? { defaultDomain } : {}) });
+}
+
+/**
+ * Shorten Link, Shorten Links in Bulk and the AI tool: on the Default Domain, and with the Quick
+ * Shorten preference, the existing link for the same URL and options. The service may hand back its
+ * existing link all the same: `reused` says so.
+ */
+export function quickShorten(input: LinkCreateInput): Promise<ReusableLink> {
+  return shorten(input, { reuse: getPreferences().reuseExisting === true, onDefaultDomain: true });
 }

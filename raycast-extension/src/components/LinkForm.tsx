@@ -2,7 +2,8 @@ import { Action, ActionPanel, Clipboard, Form, Icon, showToast, Toast, useNaviga
 import { useForm, usePromise } from "@raycast/utils";
 import { REDIRECT_TYPES, type Link } from "@linkshort/client/core";
 import { getClient, getPreferences } from "../api/client";
-import { showFailure } from "../api/failure";
+import { shorten } from "../api/shorten";
+import { showFailure } from "../ui/failure";
 import {
   LINK_TEXT_FIELDS,
   linkValuesFromDetails,
@@ -10,8 +11,8 @@ import {
   toLinkInput,
   toLinkUpdate,
   type LinkFormValues,
-} from "../api/link-values";
-import { linkValidation, targetsError } from "../api/validation";
+} from "../values/link-values";
+import { linkValidation, targetsError } from "../values/validation";
 import { useDomains } from "../hooks/useDomains";
 import { LinkResult } from "./LinkResult";
 
@@ -77,7 +78,8 @@ function LinkFields({ initial, linkId, onSaved }: { initial: LinkFormValues; lin
     const toast = await showToast({ style: Toast.Style.Animated, title: "Shortening…" });
     try {
       const input = toLinkInput(values);
-      const { shorturl } = await getClient().links.create(input);
+      // The form shows the domain it sends (preset to the Default Domain): none picked is the service's own.
+      const { shorturl } = await shorten(input, { reuse: false, onDefaultDomain: false });
       await Clipboard.copy(shorturl);
       toast.style = Toast.Style.Success;
       toast.title = "Short URL copied";

@@ -2,7 +2,7 @@ import { Action, ActionPanel, Form, showToast, Toast, useNavigation } from "@ray
 import { useForm } from "@raycast/utils";
 import { QR_TYPES, WIFI_ENCRYPTIONS, type QrCode, type QrType } from "@linkshort/client/core";
 import { getClient } from "../api/client";
-import { showFailure } from "../api/failure";
+import { showFailure } from "../ui/failure";
 import {
   emptyQrValues,
   QR_TYPE_TITLES,
@@ -11,7 +11,7 @@ import {
   toQrUpdateInput,
   WIFI_ENCRYPTION_TITLES,
   type QrFormValues,
-} from "../api/qr-values";
+} from "../values/qr-values";
 import { QrImage } from "./QrImage";
 
 /**

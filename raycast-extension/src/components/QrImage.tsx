@@ -9,7 +9,7 @@ import {
   type QrPicture,
 } from "../api/qr-image";
 import { useQrPicture } from "../hooks/useQrPicture";
-import { showFailure } from "../api/failure";
+import { showFailure } from "../ui/failure";
 
 /** Copy QR Image: copies the picture `load` gives (the service's image, loaded when pressed) as a PNG file. */
 export function CopyQrImageAction({ load, name }: { load: () => Promise<QrPicture>; name: string }) {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { IndexedLink, IndexFreshness } from "@linkshort/client/core";
 import type { Account } from "../api/accounts";
-import { showFailure } from "../api/failure";
+import { showFailure } from "../ui/failure";
 import { getAccountIndex, syncIndex } from "../api/account-indexes";
 
 export type LinkOrder = "date" | "click";

@@ -1,4 +1,4 @@
-import { getClient, getPreferences } from "../api/client";
+import { quickShorten } from "../api/shorten";
 
 type Input = {
   /** The long URL to shorten (http or https). */
@@ -7,12 +7,8 @@ type Input = {
   alias?: string;
 };
 
-/** Shortens a URL and returns the short URL. */
+/** Shortens a URL and returns the short URL, as Shorten Link does (the Default Domain, the Quick Shorten preference). */
 export default async function tool(input: Input) {
-  const { defaultDomain } = getPreferences();
-  return await getClient().links.create({
-    url: input.url,
-    ...(input.alias ? { custom: input.alias } : {}),
-    ...(defaultDomain?.trim() ? { domain: defaultDomain.trim() } : {}),
-  });
+  const { id, shorturl } = await quickShorten({ url: input.url, ...(input.alias ? { custom: input.alias } : {}) });
+  return { id, shorturl };
 }

@@ -1,22 +1,21 @@
+/** Which indexed link is "the same" as a create asks for, and why none is: what `createLink` reuses. */
 import type { LinkShortClient } from "../client";
-import { NotFoundError } from "../errors";
-import { LinkCreateSchema, REUSE_DETAILS_MATCH, type LinkCreated, type LinkCreateBody, type LinkCreateInput, type LinkDetails } from "../resources/links/schemas";
-import { withUtm } from "../resources/links/utm";
-import { validate } from "../internal/validate";
+import { REUSE_DETAILS_MATCH, type LinkCreateBody, type LinkDetails } from "../resources/links/schemas";
 import type { LinkIndex } from "./link-index";
 import type { IndexedLink } from "./search";
 import { sameAlias, shortUrlKey } from "../addresses";
 
-export interface CreateOrReuseOptions {
-  signal?: AbortSignal;
-  /** Sweep pages the sync before the lookup may read (a host without timers bounds each call). Default 10. */
-  maxSweepPages?: number;
-  /**
-   * Told, before the create is sent, why no existing link could be handed back: one sentence (see
-   * `NOT_REUSED`) a front end shows in its output, or beside the error when the create fails.
-   */
-  onNotReused?: (reason: string) => void;
-}
+/**
+ * When a link is reused, as users read it: n8n's Reuse Existing Link, the MCP `reuse` argument and
+ * Raycast's Quick Shorten preference each say it in these words. It states what `reusableLink`,
+ * `stillMatches` and `REUSE_DETAILS_MATCH` do.
+ */
+export const REUSE_RULE =
+  "A link is reused only when it is exactly the one asked for: the same long URL, alias and domain (if given), title, " +
+  "description, expiry, targeting, redirect type and parameters (UTM fields included), and no password. The redirect " +
+  "type and parameters are known only for links this program made (the service never shows them), so a link made " +
+  "elsewhere, or before this program's record of links began, is not reused, though the service itself may hand it " +
+  "back. One request checks the link with the service just before it is handed back.";
 
 /** A create field as a person names it in a sentence. */
 const FIELD_WORDS: { [K in keyof LinkCreateBody]-?: string } = {
@@ -33,7 +32,7 @@ const FIELD_WORDS: { [K in keyof LinkCreateBody]-?: string } = {
   type: "redirect type",
 };
 
-/** Why `createOrReuse` made a new link instead of handing back an existing one: one sentence each. */
+/** Why `createLink` made a new link instead of handing back an existing one: one sentence each. */
 export const NOT_REUSED = {
   password: "a password-protected link is never reused, as the service never shows a link's password to compare",
   noLink: "no link of this account has this long URL",
@@ -43,10 +42,6 @@ export const NOT_REUSED = {
   deleted: "the link with this long URL has just been deleted",
   differs: (fields: Array<keyof LinkCreateBody>) => `the link with this long URL has another ${fields.map((field) => FIELD_WORDS[field]).join(" and ")}`,
 } as const;
-
-export type ReusableLink = LinkCreated & { reused: boolean };
-
-const checkedBody = (input: LinkCreateInput): LinkCreateBody => withUtm(validate(LinkCreateSchema, input, "links.create"));
 
 /**
  * What a link was made with that neither the list nor a link's GET shows (redirect type,
@@ -103,7 +98,7 @@ export function reusableLink(index: LinkIndex, body: LinkCreateBody, client: Lin
 }
 
 /** Whether the server's copy of a link, read just now, is still what was asked (every field its details show) and what the index holds. */
-function stillMatches(details: LinkDetails, candidate: IndexedLink, body: LinkCreateBody): boolean {
+export function stillMatches(details: LinkDetails, candidate: IndexedLink, body: LinkCreateBody): boolean {
   if (shortUrlKey(details.shorturl) !== shortUrlKey(candidate.shorturl)) return false;
   return DETAILS_MATCHES.every(([key, matches]) => matches(body[key], details));
 }
@@ -112,7 +107,7 @@ function stillMatches(details: LinkDetails, candidate: IndexedLink, body: LinkCr
  * Why no indexed link can be handed back for `body`, as one sentence: the newest link with the
  * long URL asked is compared field by field, in the order `reusableLink` compares them.
  */
-function whyNotReusable(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient): string {
+export function whyNotReusable(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient): string {
   if (!comparable(body)) return NOT_REUSED.password;
   const nearest = index.findByLongUrl(body.url);
   if (!nearest) return NOT_REUSED.noLink;
@@ -126,57 +121,6 @@ function whyNotReusable(index: LinkIndex, body: LinkCreateBody, client: LinkShor
 }
 
 /** The fields the server's details of a link show that differ from what `body` asks. */
-function differingDetails(details: LinkDetails, body: LinkCreateBody): Array<keyof LinkCreateBody> {
+export function differingDetails(details: LinkDetails, body: LinkCreateBody): Array<keyof LinkCreateBody> {
   return DETAILS_MATCHES.filter(([key, matches]) => !matches(body[key], details)).map(([key]) => key);
-}
-
-/**
- * Shortens `input.url`, or answers with the account's link that is exactly the one asked for:
- * workflows re-run and forms are sent twice. A link is reused only when everything asked can be
- * compared with what it has: the index holds it with the same long URL, alias (if asked), domain,
- * title and description; this client recorded it as made with the same redirect type and
- * parameters (UTM fields included) and no password; and one GET confirms, just before answering,
- * that it still exists with that long URL, short URL, expiry and targeting. Anything else creates
- * a link; when the server hands back a link that already existed (deployed servers do for the same
- * URL and options), the answer says `reused: true`. Costs: the index's sync (one request when
- * nothing is new), then one GET or one create.
- */
-export async function createOrReuse(client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateOrReuseOptions = {}): Promise<ReusableLink> {
-  const body = checkedBody(input);
-  const request = options.signal ? { signal: options.signal } : {};
-  if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10 });
-  const candidate = reusableLink(index, body, client);
-  let reason = candidate ? undefined : whyNotReusable(index, body, client);
-  if (candidate) {
-    try {
-      const { details } = await client.links.get(candidate.id, request);
-      index.confirmed(details);
-      if (stillMatches(details, candidate, body)) return { id: candidate.id, shorturl: details.shorturl, reused: true };
-      // Changed since the index read it: its alias (the short URL) or a field only its details show.
-      const differing = differingDetails(details, body);
-      if (differing.length === 0 || shortUrlKey(details.shorturl) !== shortUrlKey(candidate.shorturl)) differing.unshift("custom");
-      reason = NOT_REUSED.differs(differing);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      index.forget(candidate.id);
-      reason = NOT_REUSED.deleted;
-    }
-  }
-  options.onNotReused?.(reason ?? NOT_REUSED.noLink);
-  return createTracked(client, index, input, options);
-}
-
-/**
- * Creates a link and says honestly whether the server made one: a deployed server hands back its
- * existing link for the same URL and options, and an id the index already knew (or one below the
- * highest it knows: ids only grow) is such a link (`reused: true`). The index records what the
- * link was made with that the API never shows, so a later reuse can compare it.
- */
-export async function createTracked(client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: Pick<CreateOrReuseOptions, "signal"> = {}): Promise<ReusableLink> {
-  const body = checkedBody(input);
-  const existedBefore = index.highestId();
-  const created = await client.links.create(input, options.signal ? { signal: options.signal } : {});
-  // The server compared every option before handing back an existing link: either way it now has this request's.
-  index.recordHiddenOptions(created.id, hiddenOptionsKey(body));
-  return { ...created, reused: created.id <= existedBefore };
 }

@@ -1,5 +1,14 @@
 /** The link tools: shorten_link, get_link, update_link and delete_link, and the link inputs that shorten_links shares. */
-import { createOrReuse, createTracked, LinkCreateSchema, LinkUpdateSchema, type LinkCreateInput as ClientLinkCreateInput } from "@linkshort/client";
+import {
+  checkLinkCreate,
+  createLink,
+  LinkCreateSchema,
+  LinkUpdateSchema,
+  REUSE_RULE,
+  ValidationError,
+  type CheckedLinkCreate,
+  type LinkCreateInput as ClientLinkCreateInput,
+} from "@linkshort/client";
 import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../server-index";
 import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
@@ -20,26 +29,41 @@ const LinkUpdateInput = z.strictObject({
 });
 
 const REUSE_DESCRIPTION =
-  "true: answer with the account's existing link when it is exactly the one asked for: same long URL, alias and domain " +
-  "(if given), title, description, expiry, targeting, redirect type and parameters (UTM fields included), no password, " +
-  "and made through this server (a link made elsewhere cannot be compared on what the API hides; the service itself may " +
-  "still hand it back). The link is checked with the service before the answer (reused: true). Use it when the user wants " +
-  "one short link per URL, e.g. when a request may be repeated. Default false: ask the service to make a link";
+  `true: answer with the account's existing link when it is exactly the one asked for (reused: true) instead of making one. ${REUSE_RULE} ` +
+  "Use it when the user wants one short link per URL, e.g. when a request may be repeated. Default false: ask the service to make a link";
 
 export const ReuseInput = z.boolean().optional().describe(REUSE_DESCRIPTION);
 
-const ShortenLinkInput = LinkCreateInput.extend({ reuse: ReuseInput });
+/** What shorten_link lists: every field of the client's create input, described, and `reuse`. */
+const ShortenLinkListedInput = LinkCreateInput.extend({ reuse: ReuseInput });
 
 /**
- * One URL shortened or reused, as `reuse` says (the client's rules: `createOrReuse`). Without
- * reuse the server is still asked to create, and `reused` says whether it handed back a link it
- * already had. The client checks the input before any request.
+ * What shorten_link checks: `reuse` here, the link by the client's own check, once (its issues are
+ * the call's invalid arguments, each at its field); the checked link is then sent as it stands.
  */
-export async function shortenOne(input: ClientLinkCreateInput, reuse: boolean, { client, links: serverIndex, signal }: ToolContext) {
+const ShortenLinkInput = z
+  .object({ reuse: ReuseInput })
+  .catchall(z.unknown())
+  .transform(({ reuse, ...fields }, context) => {
+    try {
+      // The arguments as sent: the check is what tells a link input from anything else.
+      return { reuse, link: checkLinkCreate(fields as ClientLinkCreateInput) };
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      for (const issue of error.issues) context.addIssue({ code: "custom", message: issue.message, path: issue.field.split(".") });
+      return z.NEVER;
+    }
+  });
+
+/**
+ * One URL shortened or reused, as `reuse` says, through the client's one entry (`createLink`).
+ * Without reuse the server is still asked to create, and `reused` says whether it handed back a
+ * link it already had.
+ */
+export async function shortenOne(input: ClientLinkCreateInput | CheckedLinkCreate, reuse: boolean, { client, links: serverIndex, signal }: ToolContext) {
   await serverIndex.index.load();
-  if (!reuse) return createTracked(client, serverIndex.index, input, { signal });
-  if (!serverIndex.index.freshness().complete) void serverIndex.startFirstSync();
-  return createOrReuse(client, serverIndex.index, input, { signal, maxSweepPages: SWEEP_PAGES_PER_CALL });
+  if (reuse && !serverIndex.index.freshness().complete) void serverIndex.startFirstSync();
+  return createLink(client, serverIndex.index, input, { reuse, signal, maxSweepPages: SWEEP_PAGES_PER_CALL });
 }
 
 export const shortenLink = define({
@@ -50,10 +74,11 @@ export const shortenLink = define({
     "reuse is true, which gives back the account's existing link to the same URL (reused says which happened). " +
     "Only url is required; for several URLs use shorten_links.",
   input: ShortenLinkInput,
+  listedInput: ShortenLinkListedInput,
   output: ShortenedLinkOutput,
   annotations: CREATE,
-  run: async ({ reuse, ...input }, context) => {
-    const answer = await shortenOne(input, reuse === true, context);
+  run: async ({ reuse, link }, context) => {
+    const answer = await shortenOne(link, reuse === true, context);
     const freshness = context.links.index.freshness();
     if (reuse && !answer.reused && !freshness.complete) return { ...answer, note: context.links.freshness().summary };
     return answer;

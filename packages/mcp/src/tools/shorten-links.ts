@@ -1,5 +1,16 @@
 /** shorten_links: up to BULK_MAX_URLS URLs in one call, a result each, stopping at the call's deadline. */
-import { AbortedError, ApiError, AuthenticationError, NotFoundError, PermissionError, RateLimitError, ValidationError } from "@linkshort/client";
+import {
+  AbortedError,
+  ApiError,
+  AuthenticationError,
+  checkLinkCreate,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ValidationError,
+  type CheckedLinkCreate,
+  type LinkCreateInput as ClientLinkCreateInput,
+} from "@linkshort/client";
 import * as z from "zod/v4";
 import { capped, describeFailure, refusedFields } from "../failures";
 import { ShortenedLinksOutput, type BulkResultOutput } from "../outputs";
@@ -16,16 +27,43 @@ export const BULK_MAX_URLS = 50;
  */
 export const BULK_GRACE_MS = 15_000;
 
-const ShortenLinksInput = z.strictObject({
-  urls: z
-    .array(z.string().describe("A long URL, http or https"))
-    .min(1, "must hold at least one URL")
-    .max(BULK_MAX_URLS, `must hold at most ${BULK_MAX_URLS} URLs: split the list and call shorten_links once per part`)
-    .describe(`The long URLs to shorten, 1 to ${BULK_MAX_URLS}; each gets its own result, in the same order`),
+const UrlsInput = z
+  .array(z.string().describe("A long URL, http or https"))
+  .min(1, "must hold at least one URL")
+  .max(BULK_MAX_URLS, `must hold at most ${BULK_MAX_URLS} URLs: split the list and call shorten_links once per part`)
+  .describe(`The long URLs to shorten, 1 to ${BULK_MAX_URLS}; each gets its own result, in the same order`);
+
+/** What shorten_links lists: the URLs, the client's described domain and UTM fields, and `reuse`. */
+const ShortenLinksListedInput = z.strictObject({
+  urls: UrlsInput,
   domain: LinkCreateInput.shape.domain,
   utm: LinkCreateInput.shape.utm,
   reuse: ReuseInput,
 });
+
+/**
+ * What shorten_links checks: the list and `reuse` here; each URL's link (with the domain and UTM
+ * fields) by the client's own check, once. A URL the check refuses fails alone, in its place; a
+ * domain or UTM field it refuses would fail every URL, so the call is refused naming that field.
+ */
+const ShortenLinksInput = z
+  .strictObject({ urls: UrlsInput, domain: z.unknown().optional(), utm: z.unknown().optional(), reuse: ReuseInput })
+  .transform(({ urls, reuse, ...shared }, context) => {
+    const links: Array<CheckedLinkCreate | ValidationError> = [];
+    for (const url of urls) {
+      try {
+        // The arguments as sent: the check is what tells a link input from anything else.
+        links.push(checkLinkCreate({ ...shared, url } as ClientLinkCreateInput));
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        const sharedIssues = error.issues.filter((issue) => issue.field !== "url");
+        for (const issue of sharedIssues) context.addIssue({ code: "custom", message: issue.message, path: issue.field.split(".") });
+        if (sharedIssues.length > 0) return z.NEVER;
+        links.push(error);
+      }
+    }
+    return { urls, links, reuse };
+  });
 
 type BulkResult = z.output<typeof BulkResultOutput>;
 
@@ -48,12 +86,12 @@ function endsBatch(error: unknown): boolean {
  * deadline, at its cancellation, or at a failure every later URL would share (rate limit past the
  * wait, refused key, unreachable server): those left are answered as skipped, saying why.
  */
-async function shortenEach({ urls, reuse, ...shared }: z.output<typeof ShortenLinksInput>, context: ToolContext) {
+async function shortenEach({ urls, links, reuse }: z.output<typeof ShortenLinksInput>, context: ToolContext) {
   const results: BulkResult[] = [];
   /** Links already answered in this call: a repeat is reused, whatever the server's answer looked like. */
   const answered = new Set<number>();
   let stopped: string | undefined;
-  for (const url of urls) {
+  for (const [at, url] of urls.entries()) {
     context.progress(results.length, urls.length, `${results.length} of ${urls.length} URLs done`);
     const shown = capped(url);
     if (stopped === undefined && Date.now() >= context.deadlineAt) {
@@ -65,7 +103,9 @@ async function shortenEach({ urls, reuse, ...shared }: z.output<typeof ShortenLi
       continue;
     }
     try {
-      const answer = await shortenOne({ ...shared, url }, reuse === true, context);
+      const link = links[at]!;
+      if (link instanceof ValidationError) throw link;
+      const answer = await shortenOne(link, reuse === true, context);
       const reused = answer.reused || answered.has(answer.id);
       answered.add(answer.id);
       results.push({ url: shown, status: reused ? "reused" : "created", id: answer.id, shorturl: answer.shorturl });
@@ -90,6 +130,7 @@ export const shortenLinks = define({
     "domain, UTM fields and reuse choice for each. Answers one result per URL, in order: created, reused, failed (with the " +
     "field and why) or skipped (not tried, e.g. the call ran out of time or was rate limited: call again with those URLs).",
   input: ShortenLinksInput,
+  listedInput: ShortenLinksListedInput,
   output: ShortenedLinksOutput,
   annotations: CREATE,
   graceMs: BULK_GRACE_MS,

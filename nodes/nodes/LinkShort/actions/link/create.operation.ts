@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { createOrReuse, createTracked } from '@linkshort/client/core';
+import { createLink } from '@linkshort/client/core';
 import type { Operation } from '../operation';
 import { linkOutput } from '../outputs';
 import { linkIndexFor } from '../../../shared/accountIndexes';
@@ -13,12 +13,10 @@ export const create: Operation = {
 	async execute(client, itemIndex) {
 		const input = linkInput(this, itemIndex, 'additionalFields');
 		const { reuse } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const index = linkIndexFor(client);
-		// Made through the index either way, so that a later Create with reuse on can compare this link.
-		if (reuse !== true) return linkOutput(await createTracked(client, index, input), input);
+		if (reuse !== true) return linkOutput(await createLink(client, linkIndexFor(client), input), input);
 		let notReused: string | undefined;
 		try {
-			const link = await createOrReuse(client, index, input, { onNotReused: (reason) => (notReused = reason) });
+			const link = await createLink(client, linkIndexFor(client), input, { reuse: true, onNotReused: (reason) => (notReused = reason) });
 			return { ...linkOutput(link, input), reused: link.reused, ...(link.reused || !notReused ? {} : { notReused }) };
 		} catch (error) {
 			const nodeError = toNodeError(this.getNode(), error, itemIndex, (field) => fieldLabel(createFields, linkParameterOf(field)));

@@ -1,9 +1,7 @@
 import type { PagePromise } from "../../pagination";
-import { validate } from "../../internal/validate";
 import { MessageSchema, pagedList, Resource, type MessageResult, type RequestOptions } from "../shared";
 import {
   LinkCreatedSchema,
-  LinkCreateSchema,
   LinkListSchema,
   LinkSchema,
   LinkUpdatedSchema,
@@ -17,6 +15,7 @@ import {
   type LinkUpdateInput,
   type LinkWithStats,
 } from "./schemas";
+import { checkLinkCreate, type CheckedLinkCreate } from "./create-input";
 import { withUtm } from "./utm";
 
 const LinkPage = pagedList(LinkSchema, "urls");
@@ -88,9 +87,13 @@ export class LinksResource extends Resource {
     return answer;
   }
 
-  /** Shortens a URL. Never retried once it may have reached the server, so it never makes two links. */
-  async create(input: LinkCreateInput, options?: RequestOptions): Promise<LinkCreated> {
-    const body = withUtm(validate(LinkCreateSchema, input, "links.create"));
+  /**
+   * Shortens a URL. Never retried once it may have reached the server, so it never makes two links.
+   * Front ends call `createLink`, which also keeps the account's link index and reuse; an input
+   * `checkLinkCreate` already checked is not checked again.
+   */
+  async create(input: LinkCreateInput | CheckedLinkCreate, options?: RequestOptions): Promise<LinkCreated> {
+    const body = checkLinkCreate(input);
     const created = await this.core.request({ method: "POST", path: "/api/url/add", body }, LinkCreatedSchema, options);
     this.#tell({ kind: "created", id: created.id, shorturl: created.shorturl, longurl: body.url, title: body.metatitle, description: body.metadescription });
     return created;

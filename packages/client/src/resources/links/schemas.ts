@@ -130,7 +130,7 @@ const sameExpiry = (asked: string | undefined, held: string | null) =>
   asked === undefined ? held === null : held !== null && (held === asked || (held.length === 10 && asked.startsWith(held)));
 
 /**
- * How `createOrReuse` compares each field of a create body with the details of a link it might
+ * How `createLink` (with `reuse`) compares each field of a create body with the details of a link it might
  * hand back instead (read just before it does): whether the link has what was asked, absent
  * included. `"not shown"`: the details never show it; reuse compares such a field its own way
  * (alias, domain, redirect type, parameters) or, given one it cannot compare (a password), creates.

@@ -1,0 +1,71 @@
+/** `createLink`: the one way front ends make a link, kept in the account's link index and reused as `REUSE_RULE` says. */
+import type { LinkShortClient } from "../client";
+import { NotFoundError } from "../errors";
+import { checkLinkCreate, type CheckedLinkCreate, type LinkCreateCheckOptions } from "../resources/links/create-input";
+import type { LinkCreated, LinkCreateInput } from "../resources/links/schemas";
+import type { LinkIndex } from "./link-index";
+import { differingDetails, hiddenOptionsKey, NOT_REUSED, reusableLink, stillMatches, whyNotReusable } from "./reuse";
+import { shortUrlKey } from "../addresses";
+
+export interface CreateLinkOptions extends LinkCreateCheckOptions {
+  /**
+   * Answer with the account's link that is exactly the one asked for (`REUSE_RULE`) instead of
+   * making one. Default false: the service is asked to make a link.
+   */
+  reuse?: boolean;
+  signal?: AbortSignal;
+  /** With `reuse`: sweep pages the sync before the lookup may read (a host without timers bounds each call). Default 10. */
+  maxSweepPages?: number;
+  /**
+   * With `reuse`: told, before the create is sent, why no existing link could be handed back: one
+   * sentence (see `NOT_REUSED`) a front end shows in its output, or beside the error when the create fails.
+   */
+  onNotReused?: (reason: string) => void;
+}
+
+/** A made or reused link: `reused` says whether the link existed before (handed back by reuse, or by the service itself). */
+export type ReusableLink = LinkCreated & { reused: boolean };
+
+/**
+ * Shortens `input.url` (checked once: a `ValidationError` naming each field, before any request)
+ * and keeps the link in `index` with what it was made with that the API never shows, so that a
+ * later reuse can compare it. With `reuse`, first looks for the account's link that is exactly the
+ * one asked for (`REUSE_RULE`): workflows re-run and forms are sent twice. The answer says
+ * `reused: true` for a link handed back, and also when the service handed back a link it already
+ * had (deployed servers do for the same URL and options: an id the index knew, or one below the
+ * highest it knows, since ids only grow). Costs: a create; with `reuse`, the index's sync (one
+ * request when nothing is new) and then one GET or one create.
+ */
+export async function createLink(client: LinkShortClient, index: LinkIndex, input: LinkCreateInput | CheckedLinkCreate, options: CreateLinkOptions = {}): Promise<ReusableLink> {
+  const body = checkLinkCreate(input, options);
+  if (options.reuse === true) {
+    const reused = await reuseOrSayWhyNot(client, index, body, options);
+    if (typeof reused !== "string") return reused;
+    options.onNotReused?.(reused);
+  }
+  const existedBefore = index.highestId();
+  const created = await client.links.create(body, options.signal ? { signal: options.signal } : {});
+  // The server compared every option before handing back an existing link: either way it now has this request's.
+  index.recordHiddenOptions(created.id, hiddenOptionsKey(body));
+  return { ...created, reused: created.id <= existedBefore };
+}
+
+/** The indexed link to hand back for `body`, confirmed with one GET; else why there is none. */
+async function reuseOrSayWhyNot(client: LinkShortClient, index: LinkIndex, body: CheckedLinkCreate, options: CreateLinkOptions): Promise<ReusableLink | string> {
+  if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10 });
+  const candidate = reusableLink(index, body, client);
+  if (!candidate) return whyNotReusable(index, body, client);
+  try {
+    const { details } = await client.links.get(candidate.id, options.signal ? { signal: options.signal } : {});
+    index.confirmed(details);
+    if (stillMatches(details, candidate, body)) return { id: candidate.id, shorturl: details.shorturl, reused: true };
+    // Changed since the index read it: its alias (the short URL) or a field only its details show.
+    const differing = differingDetails(details, body);
+    if (differing.length === 0 || shortUrlKey(details.shorturl) !== shortUrlKey(candidate.shorturl)) differing.unshift("custom");
+    return NOT_REUSED.differs(differing);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    index.forget(candidate.id);
+    return NOT_REUSED.deleted;
+  }
+}
