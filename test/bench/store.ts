@@ -6,7 +6,6 @@
  */
 import { LinkIndex, LinkShortClient, RateLimiter } from '@linkshort/client';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,28 +13,14 @@ import { performance } from 'node:perf_hooks';
 import { PostgresIndexStore } from '../../packages/mcp/src/store/index-store';
 import { PostgresStore } from '../../packages/mcp/src/store/postgres';
 import { exchange, registerAndAuthorize } from '../../packages/mcp/test/sign-in-helpers';
+import { startMcpHttpProcess } from '../support/mcp-process';
 import { startPostgres, type TestPostgres } from '../support/postgres.cjs';
 import { ms, percentile, type Row } from './row';
 
-const CLI = join(__dirname, '../../packages/mcp/dist/cli.js');
 const sleep = (duration: number) => new Promise((resolve) => setTimeout(resolve, duration));
 const MEASURED_SECONDS = 40;
 /** A full sweep starts every 15 minutes (the index's default): four an hour. */
 const SWEEPS_AN_HOUR = 4;
-
-async function server(env: Record<string, string>, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, '--http', '0', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (address) resolve(address);
-    });
-    child.once('exit', (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
-  });
-  return { child, url };
-}
 
 let nextId = 1;
 async function callTool(url: string, name: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> {
@@ -57,7 +42,7 @@ async function backgroundRequests(postgres: TestPostgres, rows: Row[]) {
     for (const replicas of [1, 2, 4]) {
       const store = postgres.createDatabase(`bench_background_${replicas}`);
       const started = sandbox.requests.length;
-      const servers = await Promise.all(Array.from({ length: replicas }, () => server({ LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey, LINKSHORT_MCP_STORE: store }, [])));
+      const servers = await Promise.all(Array.from({ length: replicas }, () => startMcpHttpProcess({ LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey, LINKSHORT_MCP_STORE: store }, [])));
       try {
         for (;;) {
           const full = postgres.query<{ full: string | null }>("select meta->>'lastFullSweepAt' as full from mcp_link_indexes", store.split('/').pop())[0]?.full;
@@ -139,9 +124,9 @@ async function oauthBesideToken(postgres: TestPostgres, rows: Row[]) {
   const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } });
   const teamToken = 'bench-team-token-of-enough-length';
   const base = { LINKSHORT_BASE_URL: sandbox.baseUrl };
-  const token = await server({ ...base, LINKSHORT_API_KEY: sandbox.userKey, LINKSHORT_MCP_TOKEN: teamToken }, []);
-  const memory = await server(base, ['--sign-in']);
-  const shared = await server({ ...base, LINKSHORT_MCP_STORE: postgres.createDatabase('bench_oauth') }, ['--sign-in']);
+  const token = await startMcpHttpProcess({ ...base, LINKSHORT_API_KEY: sandbox.userKey, LINKSHORT_MCP_TOKEN: teamToken }, []);
+  const memory = await startMcpHttpProcess(base, ['--sign-in']);
+  const shared = await startMcpHttpProcess({ ...base, LINKSHORT_MCP_STORE: postgres.createDatabase('bench_oauth') }, ['--sign-in']);
   try {
     const sides: Array<{ url: string; headers: Record<string, string>; times: number[] }> = [{ url: token.url, headers: { Authorization: `Bearer ${teamToken}` }, times: [] }];
     for (const signedIn of [memory, shared]) {

@@ -12,9 +12,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
-import { APP_MIME_TYPE, STATISTICS_VIEW_URI, UI_EXTENSION, VIEW_CHART_META_KEY } from "../../packages/mcp/src/apps";
+import { STATISTICS_VIEW_URI, VIEW_CHART_META_KEY } from "../../packages/mcp/src/apps";
 import { statisticsView, VIEW_ROWS } from "../../packages/mcp/src/tools/chart";
 import { CLI } from "../../packages/mcp/test/helpers";
+import { APPS_CAPABILITIES } from "../../packages/mcp/test/in-memory";
+import { hostView, receivedBy } from "./apps-host";
 import { launchBrowser, SCREENSHOTS } from "./browser";
 import { barsOf, decodePng, type DecodedPng } from "./png-reader";
 
@@ -28,7 +30,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   client = new Client(
     { name: "apps-host-test", version: "1.0.0" },
-    { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: APPS_CAPABILITIES },
   );
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [CLI], env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey }, stderr: "pipe" }),
@@ -52,33 +54,6 @@ const THEMES = {
 } as const;
 const VIEW_WIDTH = 420;
 
-/** A host page: one sandboxed iframe (scripts only, an opaque origin) and the host side of the Apps messages. */
-const HOST_PAGE = `<!DOCTYPE html><html><head><style>body{margin:0;background:#808080}iframe{display:block;border:0;width:${VIEW_WIDTH}px;height:40px}</style></head>
-<body><iframe id="view" sandbox="allow-scripts"></iframe><script>
-const frame = document.getElementById("view");
-window.host = { received: [], resultSent: false, sizesAfterResult: 0 };
-window.startView = (html, args, result, theme) => {
-  window.addEventListener("message", (event) => {
-    if (event.source !== frame.contentWindow) return;
-    const message = event.data;
-    host.received.push(message);
-    const reply = (body) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: "2.0" }, body), "*");
-    if (message.method === "ui/initialize") {
-      reply({ id: message.id, result: { protocolVersion: "2026-01-26", hostInfo: { name: "test-host", version: "1.0.0" }, hostCapabilities: {},
-        hostContext: { theme, displayMode: "inline", containerDimensions: { width: ${VIEW_WIDTH}, maxHeight: 4000 } } } });
-    } else if (message.method === "ui/notifications/initialized") {
-      reply({ method: "ui/notifications/tool-input", params: { arguments: args } });
-      reply({ method: "ui/notifications/tool-result", params: result });
-      host.resultSent = true;
-    } else if (message.method === "ui/notifications/size-changed") {
-      frame.style.height = message.params.height + "px";
-      if (host.resultSent) host.sizesAfterResult += 1;
-    }
-  });
-  frame.srcdoc = html;
-};
-</script></body></html>`;
-
 interface Shown {
   page: Page;
   view: Frame;
@@ -90,25 +65,13 @@ interface Shown {
 
 /** Hosts the view, feeds it one tool call's arguments and answer, and screenshots the iframe once it has sized itself. */
 async function host(args: Record<string, unknown>, result: unknown, theme: "light" | "dark", name: string): Promise<Shown> {
-  const page = await browser.newPage({ viewport: { width: VIEW_WIDTH, height: 1400 }, deviceScaleFactor: 1 });
-  const errors: string[] = [];
-  const requests: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("request", (request) => requests.push(request.url()));
-  await page.setContent(HOST_PAGE, { waitUntil: "load" });
-  await page.evaluate(`window.startView(${JSON.stringify(viewHtml)}, ${JSON.stringify(args)}, ${JSON.stringify(result)}, ${JSON.stringify(theme)})`);
-  await page.waitForFunction("window.host.sizesAfterResult > 0", undefined, { timeout: 10_000 });
+  const { page, view, errors, requests } = await hostView(browser, { html: viewHtml, args, result, theme, width: VIEW_WIDTH, height: 1400 });
   // The last size the view reported is the one it keeps: two frames with no new report.
   await page.evaluate("new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))");
-  const view = page.frames().find((frame) => frame !== page.mainFrame())!;
   const shot = await page.locator("#view").screenshot({ type: "png" });
   mkdirSync(SCREENSHOTS, { recursive: true });
   writeFileSync(join(SCREENSHOTS, `${name}.png`), shot);
-  const received = await page.evaluate<Shown["received"]>("window.host.received");
-  return { page, view, screenshot: decodePng(shot), errors, requests, received };
+  return { page, view, screenshot: decodePng(shot), errors, requests, received: await receivedBy(page) };
 }
 
 interface Row {

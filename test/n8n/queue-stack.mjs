@@ -1,8 +1,8 @@
 // n8n in queue mode for tests and `npm start -- --queue`: Redis and Postgres (Debian packages) run
 // as this process's own children on free loopback ports with their data in a folder of ours, then
 // one n8n main instance and N workers share them. Postgres is test/support/postgres.cjs's (it runs
-// as the `postgres` user under runuser when we are root). Everything started here is ended by stop(), and by a handler on
-// this process's exit should the caller die first.
+// as the `postgres` user under runuser when we are root). Everything started here is ended by stop(), and should the
+// caller die first, on this process's exit (test/support/children.cjs).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
@@ -10,51 +10,14 @@ import { createServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort, n8nCli, startN8n } from './n8n.mjs';
+import children from '../support/children.cjs';
 import postgres from '../support/postgres.cjs';
 
+const { collectOutput, track, waitForExit } = children;
 const { startPostgres } = postgres;
 export const { postgresBin } = postgres;
 
-
-
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Children still running, ended with SIGKILL if this process exits without stopping them. */
-const running = new Set();
-process.on('exit', () => {
-  for (const pid of running) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
-
-function track(child) {
-  running.add(child.pid);
-  child.once('exit', () => running.delete(child.pid));
-  return child;
-}
-
-function waitForExit(child, timeoutMs) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-function collectOutput(child) {
-  let output = '';
-  const collect = (chunk) => (output = (output + chunk).slice(-8000));
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  return () => output;
-}
 
 /** Starts redis-server on a free loopback port, without persistence. */
 export async function startRedis(dir) {

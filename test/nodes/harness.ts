@@ -21,6 +21,9 @@ import {
   type IWorkflowExecuteAdditionalData,
   type WorkflowExecuteMode,
 } from 'n8n-workflow';
+import { warnIfStale } from '../support/built.cjs';
+
+warnIfStale(['nodes']);
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { LinkShort } = require('../../nodes/dist/nodes/LinkShort/LinkShort.node.js') as { LinkShort: new () => INodeType };

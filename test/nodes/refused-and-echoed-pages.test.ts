@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { emptyStats } from '@linkshort/sandbox';
-import { fillLinks } from '../../packages/client/test/fill-links';
-import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
+import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
 import { executeNode } from './harness';
 import { credentials, sandbox, start, Trigger } from './polled-trigger';
 
@@ -17,25 +15,7 @@ const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
 const NEWER = Date.UTC(2026, 0, 2);
 
 /** `count` links made one a second from NEWER (newer than fillLinks' links), straight in the store. */
-function addLinks(count: number): number[] {
-	const made: number[] = [];
-	for (let i = 0; i < count; i += 1) {
-		const id = sandbox.store.nextId('links');
-		sandbox.store.addLink({
-			id,
-			userId: 2,
-			alias: `new${id}`,
-			domain: null,
-			url: `https://example.com/new/${id}`,
-			...linkDefaults(),
-			metatitle: `New ${i}`,
-			date: new Date(NEWER + i * 1000).toISOString().slice(0, 19).replace('T', ' '),
-			stats: emptyStats(),
-		});
-		made.push(id);
-	}
-	return made;
-}
+const addNewLinks = (count: number) => addLinks(sandbox, count, { from: NEWER, perSecond: 1, name: 'new', title: (i) => `New ${i}` });
 
 describe('a server that refuses a large page with its error envelope', () => {
 	it('New Link reads its baseline over the refusal, then emits each new link once', async () => {
@@ -44,7 +24,7 @@ describe('a server that refuses a large page with its error envelope', () => {
 		const trigger = new Trigger({ event: 'newLink' });
 		await trigger.pollUntilRead();
 		expect(trigger.emitted).toEqual([]);
-		const made = addLinks(30);
+		const made = addNewLinks(30);
 		await trigger.pollUntilRead();
 		expect(ids(trigger.emitted)).toEqual(made);
 	});
@@ -87,7 +67,7 @@ describe('a server that caps pages at 50 but writes the asked limit into perpage
 		const trigger = new Trigger({ event: 'newLink' });
 		await trigger.pollUntilRead();
 		expect(trigger.emitted).toEqual([]);
-		const made = addLinks(175);
+		const made = addNewLinks(175);
 		await trigger.pollUntilRead();
 		expect(ids(trigger.emitted)).toEqual(made);
 	});

@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { emptyStats } from '@linkshort/sandbox';
-import { fillLinks } from '../../packages/client/test/fill-links';
+import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
 import { sandbox, start, Trigger } from './polled-trigger';
-import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 
 /**
  * New Link after a bulk import, through n8n-core's PollContext: a burst of 2,503 links made 30 a
@@ -16,16 +15,7 @@ const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
 /** An hour after fillLinks' last link. */
 const AFTER_FILL = Date.UTC(2026, 0, 2);
 
-function addLinks(count: number, perSecond: number): number[] {
-  const made: number[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const id = sandbox.store.nextId('links');
-    const date = new Date(AFTER_FILL + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' ');
-    sandbox.store.addLink({ id, userId: 2, alias: `bulk${id}`, domain: null, url: `https://example.com/bulk/${id}`, ...linkDefaults(), date, stats: emptyStats() });
-    made.push(id);
-  }
-  return made;
-}
+const addBulk = (count: number, perSecond: number) => addLinks(sandbox, count, { from: AFTER_FILL, perSecond, name: 'bulk' });
 
 /** The trigger after its baseline of 500 links, then `count` links made `perSecond` a second; a poll fails once first when `failFirst`. */
 async function readBulk(count: number, perSecond: number, failFirst: boolean) {
@@ -33,7 +23,7 @@ async function readBulk(count: number, perSecond: number, failFirst: boolean) {
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
   const polled = trigger.requestsPerPoll.length;
-  const made = addLinks(count, perSecond);
+  const made = addBulk(count, perSecond);
   if (failFirst) {
     sandbox.faults.set([{ kind: '5xx', route: '^GET /api/urls', times: 3 }]);
     await expect(trigger.poll()).rejects.toThrow();
@@ -121,7 +111,7 @@ it('2,000 links made within one second, listed in a fresh order on every request
   fillLinks(sandbox, 500);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const made = addLinks(2_000, 2_000);
+  const made = addBulk(2_000, 2_000);
   const deleted = new Set<number>();
   for (let polls = 1; polls <= 40; polls += 1) {
     const items = await trigger.poll();

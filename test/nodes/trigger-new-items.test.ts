@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { emptyStats } from '@linkshort/sandbox';
-import { fillLinks } from '../../packages/client/test/fill-links';
+import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
 import { client, sandbox, start, Trigger } from './polled-trigger';
-import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 
 /**
  * New Link and New QR Code when more is new than one poll reads (a burst of thousands, a deep
@@ -18,25 +17,7 @@ const MAX_REQUESTS_PER_POLL = 12;
 const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
 
 /** Links made `perSecond` a second from `from` (links made in bursts share a second), straight in the store. */
-function addLinks(count: number, from: number, perSecond = 30): number[] {
-  const made: number[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const id = sandbox.store.nextId('links');
-    sandbox.store.addLink({
-      id,
-      userId: 2,
-      alias: `burst${id}`,
-      domain: null,
-      url: `https://example.com/burst/${id}`,
-      ...linkDefaults(),
-      metatitle: `Burst ${i}`,
-      date: new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' '),
-      stats: emptyStats(),
-    });
-    made.push(id);
-  }
-  return made;
-}
+const addBurst = (count: number, from: number, perSecond = 30) => addLinks(sandbox, count, { from, perSecond, name: 'burst', title: (i) => `Burst ${i}` });
 
 function addQrCodes(count: number, from: number, perSecond = 30): number[] {
   const made: number[] = [];
@@ -74,7 +55,7 @@ describe.each([
     const trigger = new Trigger({ event: 'newLink' });
     await trigger.pollUntilRead();
     expect(trigger.emitted).toEqual([]);
-    const burst = addLinks(3_000, AFTER_FILL);
+    const burst = addBurst(3_000, AFTER_FILL);
     const polls = await trigger.pollUntilRead();
     // Emitted in the order they were made, each once.
     expect(ids(trigger.emitted)).toEqual(burst);
@@ -93,7 +74,7 @@ it('links created and deleted (more than a page at once) while a burst is read o
   fillLinks(sandbox, 500);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const burst = addLinks(2_500, AFTER_FILL);
+  const burst = addBurst(2_500, AFTER_FILL);
   const made = [...burst];
   const deleted = new Set<number>();
   for (let round = 0; round < 6; round += 1) {
@@ -123,7 +104,7 @@ it('a spent rate limit mid-read is never waited out: the read keeps its place an
   fillLinks(sandbox, 300);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const burst = addLinks(1_000, AFTER_FILL);
+  const burst = addBurst(1_000, AFTER_FILL);
   await trigger.pollUntilRead();
   expect(ids(trigger.emitted)).toEqual(burst);
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(5);
@@ -135,7 +116,7 @@ it('a page ending in a run of one second that fills it but for its first item is
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
   const polled = trigger.requestsPerPoll.length;
-  const made = [...addLinks(150, AFTER_FILL, 150), ...addLinks(1, AFTER_FILL + 1_000)];
+  const made = [...addBurst(150, AFTER_FILL, 150), ...addBurst(1, AFTER_FILL + 1_000)];
   await trigger.pollUntilRead(40);
   expect(ids(trigger.emitted)).toEqual(made);
   expect(trigger.requestsPerPoll.length - polled).toBeLessThanOrEqual(2);
@@ -147,7 +128,7 @@ it('a poll past the budget n8n gives it, mid-read, keeps nothing and emits nothi
   fillLinks(sandbox, 200);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const burst = addLinks(2_000, AFTER_FILL);
+  const burst = addBurst(2_000, AFTER_FILL);
   await trigger.poll();
   const state = JSON.stringify(trigger.staticData);
   expect(await trigger.poll(1)).toEqual([]);
@@ -162,7 +143,7 @@ it('a slow answer late in a poll ends at the poll\'s deadline: the poll keeps wh
   fillLinks(sandbox, 200);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const burst = addLinks(2_000, AFTER_FILL);
+  const burst = addBurst(2_000, AFTER_FILL);
   // The poll's third list request is answered after 8 s, past its budget of 4 s (the client's own timeout is 30 s).
   let lists = 0;
   sandbox.onApiRequest = ({ path }) => {
@@ -203,10 +184,10 @@ describe('equal dates listed in a fresh order on every request (dateTies: unstab
   ])('New Link on %s: a burst made 30 a second is emitted completely and once', async (_name, maxPageSize) => {
     await start({ maxPageSize });
     sandbox.dateTies = 'unstable';
-    addLinks(600, Date.UTC(2026, 0, 1), 30);
+    addBurst(600, Date.UTC(2026, 0, 1), 30);
     const trigger = new Trigger({ event: 'newLink' });
     await trigger.pollUntilRead();
-    const burst = addLinks(3_000, AFTER_FILL, 30);
+    const burst = addBurst(3_000, AFTER_FILL, 30);
     await trigger.pollUntilRead();
     for (let i = 0; i < 3; i += 1) await trigger.poll();
     // Each once, none missed, and in the order they were made.
@@ -230,16 +211,16 @@ describe('equal dates listed in a fresh order on every request (dateTies: unstab
   it('New Link: links made in the second the last poll saw are each emitted once', async () => {
     await start({ maxPageSize: 100 });
     sandbox.dateTies = 'unstable';
-    addLinks(500, Date.UTC(2026, 0, 1), 30);
+    addBurst(500, Date.UTC(2026, 0, 1), 30);
     const trigger = new Trigger({ event: 'newLink' });
     await trigger.pollUntilRead();
     const made: number[] = [];
     // Each round: 150 links in one second, then 150 more in that same second after the poll saw it.
     for (let round = 0; round < 4; round += 1) {
       const second = AFTER_FILL + round * 60_000;
-      made.push(...addLinks(150, second, 150));
+      made.push(...addBurst(150, second, 150));
       await trigger.poll();
-      made.push(...addLinks(150, second, 150));
+      made.push(...addBurst(150, second, 150));
       await trigger.poll();
     }
     await trigger.pollUntilRead();

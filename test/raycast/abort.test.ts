@@ -3,7 +3,8 @@
  * in one of the client's waits: Raycast's sleep rejects with the signal's reason (a DOMException).
  */
 import { AbortedError } from "@linkshort/client/core";
-import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import type { Sandbox, SandboxOptions } from "@linkshort/sandbox";
+import { sandboxForRaycast } from "./account";
 import { mock } from "./raycast-api-mock";
 import { getClient } from "../../raycast-extension/src/api/client";
 import { getAccountIndex, syncIndex } from "../../raycast-extension/src/api/account-indexes";
@@ -14,10 +15,9 @@ afterEach(() => sandbox.close());
 const apiRequests = () => sandbox.requests.filter((request) => request.path.startsWith("/api/"));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function useSandbox(options: Parameters<typeof startSandbox>[0]): Promise<void> {
-  sandbox = await startSandbox(options);
+async function useSandbox(options: SandboxOptions): Promise<void> {
+  sandbox = await sandboxForRaycast(options);
   mock.reset();
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
 }
 
 it("an abort during the backoff before a retry rejects with AbortedError, and nothing more is sent", async () => {

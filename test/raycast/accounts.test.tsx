@@ -4,7 +4,7 @@ import QrCodes from "../../raycast-extension/src/qr-codes";
 import RecentLinks from "../../raycast-extension/src/recent-links";
 import SearchLinks from "../../raycast-extension/src/search-links";
 import { cacheEntries, localStorageEntries } from "./raycast-api-mock";
-import { apiCall, byType, mock, press, render, sandboxForRaycast, waitFor } from "./helpers";
+import { apiCall, byType, mock, press, render, sandboxForRaycast, setPreferences, waitFor } from "./helpers";
 
 let work: Sandbox;
 let client: Sandbox;
@@ -20,16 +20,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   mock.reset();
-  mock.preferences = {
-    baseUrl: work.baseUrl,
-    apiKey: work.userKey,
-    accountName: "Work",
-    primaryAction: "copy",
-    defaultDomain: "",
-    secondName: "Client A",
-    secondBaseUrl: client.baseUrl,
-    secondApiKey: client.userKey,
-  };
+  setPreferences(work, { accountName: "Work", secondName: "Client A", secondBaseUrl: client.baseUrl, secondApiKey: client.userKey });
 });
 
 const items = (root: ReactTestInstance) => byType(root, "List.Item");

@@ -2,7 +2,7 @@ import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { bulkUrls, MAX_BULK_TEXT_CHARS, MAX_BULK_URLS } from "../../raycast-extension/src/values/bulk-urls";
 import { shortenLink } from "../../raycast-extension/src/shorten-link";
 import { shortenInBulk } from "../../raycast-extension/src/shorten-links-in-bulk";
-import { apiCall, mock } from "./helpers";
+import { apiCall, mock, setPreferences } from "./helpers";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(() => {
   mock.reset();
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+  setPreferences(sandbox);
 });
 
 const creates = () => sandbox.requests.filter((request) => request.path === "/api/url/add").length;

@@ -6,7 +6,7 @@ import QrCodes from "../../raycast-extension/src/qr-codes";
 import SearchLinks from "../../raycast-extension/src/search-links";
 import { launchBrowser, look } from "../charts/browser";
 import { barsOf, decodePng } from "../charts/png-reader";
-import { apiCall, byType, mock, render, sandboxForRaycast, selection, waitFor } from "./helpers";
+import { apiCall, byType, mock, render, sandboxForRaycast, selection, setPreferences, waitFor } from "./helpers";
 import { environment } from "./raycast-api-mock";
 
 let sandbox: Sandbox;
@@ -22,7 +22,7 @@ afterAll(async () => {
 beforeEach(() => {
   mock.reset();
   environment.appearance = "light";
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+  setPreferences(sandbox);
 });
 
 const LIGHT_BARS = ["#0969da", "#54aeff"];

@@ -6,7 +6,7 @@ import type { ReactTestInstance } from "react-test-renderer";
 import { startSandbox, visitsBetween, type Sandbox } from "@linkshort/sandbox";
 import RecentLinks from "../../raycast-extension/src/recent-links";
 import SearchLinks from "../../raycast-extension/src/search-links";
-import { apiCall, byType, mock, render, selection, waitFor } from "./helpers";
+import { apiCall, byType, mock, render, selection, setPreferences, waitFor } from "./helpers";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 }, now: () => clock });
   jest.spyOn(Date, "now").mockImplementation(() => clock);
   mock.reset();
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+  setPreferences(sandbox);
 });
 afterAll(async () => {
   jest.restoreAllMocks();

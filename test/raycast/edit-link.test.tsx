@@ -1,7 +1,7 @@
 import type { Sandbox } from "@linkshort/sandbox";
 import type { ReactTestInstance } from "react-test-renderer";
 import SearchLinks from "../../raycast-extension/src/search-links";
-import { apiCall, byTitle, byType, field, mock, press, recordFetches, render, sandboxForRaycast, submit, waitFor } from "./helpers";
+import { apiCall, byTitle, byType, field, mock, press, recordFetches, render, sandboxForRaycast, setPreferences, submit, waitFor } from "./helpers";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ afterAll(() => sandbox.close());
 beforeEach(() => {
   mock.reset();
   // A Default Domain is set: it is for new links only and must never reach an edit.
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "https://go.demo.example" };
+  setPreferences(sandbox, { defaultDomain: "https://go.demo.example" });
 });
 
 const storedLink = (id: number) => sandbox.store.state.links.find((link) => link.id === id)!;

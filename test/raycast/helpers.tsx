@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import { act, create, type ReactTestInstance, type ReactTestRenderer } from "react-test-renderer";
-import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import type { Sandbox } from "@linkshort/sandbox";
 import { mock, selection } from "./raycast-api-mock";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -15,12 +15,7 @@ console.error = (...args: unknown[]) => {
 };
 
 export { mock, selection };
-
-export async function sandboxForRaycast(): Promise<Sandbox> {
-  const sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
-  return sandbox;
-}
+export { sandboxForRaycast, setPreferences } from "./account";
 
 export async function render(element: ReactElement): Promise<ReactTestRenderer> {
   let renderer: ReactTestRenderer | undefined;

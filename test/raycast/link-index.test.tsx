@@ -5,7 +5,7 @@ import { CacheIndexStore, indexNamespace } from "../../raycast-extension/src/api
 import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
 import SearchLinks from "../../raycast-extension/src/search-links";
 import { Cache, cacheEntries } from "./raycast-api-mock";
-import { byType, field, mock, press, render, submit, waitFor } from "./helpers";
+import { byType, field, mock, press, render, setPreferences, submit, waitFor } from "./helpers";
 
 const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));
 const items = (root: ReactTestInstance) => byType(root, "List.Item");
@@ -21,7 +21,7 @@ describe("Search Links over a 10,000-link account", () => {
   afterAll(() => sandbox.close());
   beforeEach(() => {
     mock.reset();
-    mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+    setPreferences(sandbox);
   });
 
   const userLinks = () => sandbox.store.state.links.filter((link) => link.userId === 2);
@@ -118,7 +118,7 @@ describe("Search Links while the rate limit is spent", () => {
   afterAll(() => sandbox.close());
   beforeEach(() => {
     mock.reset();
-    mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+    setPreferences(sandbox);
   });
 
   it("waits for the next window during the first sync, and stops reading when the command closes", async () => {

@@ -4,7 +4,7 @@ import type { Sandbox } from "@linkshort/sandbox";
 import type { ReactTestInstance } from "react-test-renderer";
 import { QrForm } from "../../raycast-extension/src/components/QrForm";
 import QrCodes from "../../raycast-extension/src/qr-codes";
-import { apiCall, newEmptyAccountKey, byTitle, byType, field, mock, press, recordFetches, render, sandboxForRaycast, selection, submit, waitFor } from "./helpers";
+import { apiCall, newEmptyAccountKey, byTitle, byType, field, mock, press, recordFetches, render, sandboxForRaycast, selection, setPreferences, submit, waitFor } from "./helpers";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ afterAll(() => sandbox.close());
 beforeEach(() => {
   mock.reset();
   selection.id = undefined;
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+  setPreferences(sandbox);
 });
 
 const items = (root: ReactTestInstance) => byType(root, "List.Item");

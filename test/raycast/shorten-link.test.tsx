@@ -1,7 +1,7 @@
 import type { Sandbox } from "@linkshort/sandbox";
 import { findUrl } from "../../raycast-extension/src/ui/url-source";
 import { shortenLink } from "../../raycast-extension/src/shorten-link";
-import { mock, sandboxForRaycast } from "./helpers";
+import { mock, sandboxForRaycast, setPreferences } from "./helpers";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(() => {
   mock.reset();
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+  setPreferences(sandbox);
 });
 
 const creates = () => sandbox.requests.filter((request) => request.path === "/api/url/add").length;

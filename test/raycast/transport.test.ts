@@ -3,7 +3,7 @@
  * stops at the client's 32 MiB cap, the connection is closed, and memory stays bounded.
  */
 import { ResponseTooLargeError } from '@linkshort/client/core';
-import { mock } from './raycast-api-mock';
+import { setPreferences } from './account';
 import { getClient } from '../../raycast-extension/src/api/client';
 import { floodingServer, rssPeak, type SocketServer } from '../nodes/hostile-sockets';
 
@@ -16,7 +16,7 @@ afterEach(async () => {
 it('stops reading a 200 MB answer at the 32 MiB cap: ResponseTooLargeError, the connection closed, memory bounded', async () => {
   const total = 200 * 1024 * 1024;
   server = await floodingServer(total);
-  mock.preferences = { baseUrl: server.baseUrl, apiKey: `sk_raycast_transport_${Date.now().toString(36)}`, primaryAction: 'copy', defaultDomain: '' };
+  setPreferences({ baseUrl: server.baseUrl, userKey: `sk_raycast_transport_${Date.now().toString(36)}` });
   const memory = rssPeak();
   const error = await getClient()
     .links.get(1)

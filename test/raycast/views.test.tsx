@@ -4,7 +4,7 @@ import type { Sandbox } from "@linkshort/sandbox";
 import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
 import RecentLinks from "../../raycast-extension/src/recent-links";
 import SearchLinks from "../../raycast-extension/src/search-links";
-import { byTitle, byType, field, mock, newEmptyAccountKey, press, render, sandboxForRaycast, selection, submit, waitFor } from "./helpers";
+import { byTitle, byType, field, mock, newEmptyAccountKey, press, render, sandboxForRaycast, selection, setPreferences, submit, waitFor } from "./helpers";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ afterAll(() => sandbox.close());
 beforeEach(() => {
   mock.reset();
   selection.id = undefined;
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
+  setPreferences(sandbox);
 });
 
 const userLinks = () => sandbox.store.state.links.filter((link) => link.userId === 2);

@@ -6,9 +6,8 @@
 import { LinkShortClient } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ServerLinkIndex } from "../../packages/mcp/src/server-index";
-import { createLinkShortMcpServer } from "../../packages/mcp/src/server";
+import { connectInMemory } from "../../packages/mcp/test/in-memory";
 
 let sandbox: Sandbox;
 let mcpClient: Client;
@@ -19,11 +18,8 @@ beforeAll(async () => {
   const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
   linkIndex = new ServerLinkIndex(client, { minSyncIntervalMs: 0 });
   await linkIndex.startFirstSync();
-  const server = createLinkShortMcpServer({ client, linkIndex });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
   mcpClient = new Client({ name: "cancellation-test", version: "1.0.0" });
-  await mcpClient.connect(clientSide);
+  await connectInMemory(mcpClient, { client, linkIndex });
 });
 
 afterAll(async () => {

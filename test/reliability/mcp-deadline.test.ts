@@ -5,10 +5,9 @@
  */
 import { LinkShortClient } from "@linkshort/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLinkShortMcpServer } from "../../packages/mcp/src/server";
+import { connectInMemory } from "../../packages/mcp/test/in-memory";
 
 let hung: Server;
 const held: IncomingMessage[] = [];
@@ -23,11 +22,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
   const { port } = hung.address() as AddressInfo;
   const client = new LinkShortClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "deadline-test-key-0123456789" });
-  const server = createLinkShortMcpServer({ client, callDeadlineMs: 1000 });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
   mcpClient = new Client({ name: "deadline-test", version: "1.0.0" });
-  await mcpClient.connect(clientSide);
+  await connectInMemory(mcpClient, { client, callDeadlineMs: 1000 });
 });
 
 afterAll(async () => {

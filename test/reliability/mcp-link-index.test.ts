@@ -6,10 +6,9 @@
 import { LinkShortClient } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { fillLinks } from "../../packages/client/test/fill-links";
 import { ServerLinkIndex } from "../../packages/mcp/src/server-index";
-import { createLinkShortMcpServer } from "../../packages/mcp/src/server";
+import { connectInMemory } from "../../packages/mcp/test/in-memory";
 
 const COUNT = 10_000;
 
@@ -39,11 +38,8 @@ beforeAll(async () => {
   fillLinks(sandbox, COUNT);
   client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
   linkIndex = new ServerLinkIndex(client, { minSyncIntervalMs: 0 });
-  const server = createLinkShortMcpServer({ client, linkIndex });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
   mcpClient = new Client({ name: "link-index-test", version: "1.0.0" });
-  await mcpClient.connect(clientSide);
+  await connectInMemory(mcpClient, { client, linkIndex });
 });
 
 afterAll(async () => {

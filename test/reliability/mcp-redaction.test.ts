@@ -7,23 +7,19 @@
 import { LinkShortClient } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createLinkShortMcpServer } from "../../packages/mcp/src/server";
+import { connectInMemory } from "../../packages/mcp/test/in-memory";
 
 const KEY = "sk_live_7Fq2mZ9xR4tW8yB1nC6vK3pL0sD5hJ";
 const base64 = (text: string) => Buffer.from(text).toString("base64");
 const client = new LinkShortClient({ baseUrl: "http://127.0.0.1:9", apiKey: KEY });
 
 async function connect(linkShortClient: LinkShortClient): Promise<Client> {
-  const server = createLinkShortMcpServer({ client: linkShortClient });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
   const mcpClient = new Client({ name: "redaction-test", version: "1.0.0" });
-  await mcpClient.connect(clientSide);
+  await connectInMemory(mcpClient, { client: linkShortClient });
   return mcpClient;
 }
 

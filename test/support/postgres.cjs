@@ -1,40 +1,18 @@
 // A throwaway Postgres (Debian's package) for tests: a cluster in a folder of the caller's, on a free
 // loopback port, run as the `postgres` user when we are root (Postgres refuses root). Shared by the
 // n8n queue-mode stack (test/n8n/queue-stack.mjs) and the MCP server's store tests; each run starts
-// one cluster and makes one database per use in it. Ended by stop(), and by a handler on this
-// process's exit should the caller die first.
+// one cluster and makes one database per use in it. Ended by stop(), and should the caller die
+// first, on this process's exit (test/support/children.cjs).
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { join } = require('node:path');
+const { collectOutput, killOnExit, release, track, waitForExit } = require('./children.cjs');
 
 const POSTGRES_USER = 'postgres';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Postmasters still running, ended if this process exits without stopping them. */
-const running = new Set();
-process.on('exit', () => {
-  for (const pid of running) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
-
-function waitForExit(child, timeoutMs) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -90,27 +68,22 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
       ...asPostgres('postgres', ['-D', data, '-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    running.add(child.pid);
-    const started = child;
-    child.once('exit', () => running.delete(started.pid));
-    let output = '';
-    const collect = (chunk) => (output = (output + chunk).slice(-8000));
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    track(child);
+    const output = collectOutput(child);
     const since = Date.now();
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`postgres exited ${child.exitCode}: ${output}`);
+      if (child.exitCode !== null) throw new Error(`postgres exited ${child.exitCode}: ${output()}`);
       try {
         execFileSync(join(bin, 'pg_isready'), [...connection, '-q'], { env, stdio: 'ignore' });
         break;
       } catch {
-        if (Date.now() - since > 60_000) throw new Error(`postgres did not get ready: ${output}`);
+        if (Date.now() - since > 60_000) throw new Error(`postgres did not get ready: ${output()}`);
         await sleep(200);
       }
     }
     const postmaster = join(data, 'postmaster.pid');
     // runuser may stay between us and the postmaster: the postmaster's own pid is the one to signal.
-    if (existsSync(postmaster)) running.add(Number(readFileSync(postmaster, 'utf8').split('\n')[0]));
+    if (existsSync(postmaster)) killOnExit(Number(readFileSync(postmaster, 'utf8').split('\n')[0]));
   }
 
   async function stop() {
@@ -123,7 +96,7 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
     } catch {
       // already gone
     }
-    if (pid) running.delete(pid);
+    if (pid) release(pid);
     await waitForExit(child, 20_000);
   }
 

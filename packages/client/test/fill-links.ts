@@ -22,3 +22,38 @@ export function fillLinks(sandbox: Sandbox, count: number, clicksOf: (index: num
     });
   }
 }
+
+export interface LinksToAdd {
+  /** The first link's date (epoch ms). */
+  from: number;
+  /** How many links share each second: a bulk import makes many within one. */
+  perSecond: number;
+  /** Each link's alias is `<name><id>`, its long URL `https://example.com/<name>/<id>`. */
+  name: string;
+  /** The title of the link made `index`-th; untitled without it. */
+  title?: (index: number) => string;
+}
+
+/**
+ * Gives the sandbox's user `count` links made through its store as a create makes them (lookups
+ * and journal kept), `perSecond` a second from `from`; answers their ids, oldest first.
+ */
+export function addLinks(sandbox: Sandbox, count: number, { from, perSecond, name, title }: LinksToAdd): number[] {
+  const made: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = sandbox.store.nextId("links");
+    sandbox.store.addLink({
+      id,
+      userId: 2,
+      alias: `${name}${id}`,
+      domain: null,
+      url: `https://example.com/${name}/${id}`,
+      ...linkDefaults(),
+      ...(title ? { metatitle: title(i) } : {}),
+      date: new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace("T", " "),
+      stats: emptyStats(),
+    });
+    made.push(id);
+  }
+  return made;
+}

@@ -15,8 +15,8 @@ import { APP_MIME_TYPE, STATISTICS_VIEW_URI, UI_EXTENSION } from "../src/apps";
 import { STATISTICS_VIEW_HTML } from "../src/statistics-view";
 import { TOOLS } from "../src/tools";
 import { CLI, startHttpServerProcess } from "./helpers";
+import { APPS_CAPABILITIES } from "./in-memory";
 
-const APPS = { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
 const VIEW_TOOLS = ["get_link", "get_clicks_over_time", "get_qr_code"];
 
 let sandbox: Sandbox;
@@ -52,7 +52,7 @@ type Era = "2025-11-25 over stdio" | "2026-07-28 over http" | "2026-07-28 over s
 const ERAS: Era[] = ["2025-11-25 over stdio", "2026-07-28 over http", "2026-07-28 over stdio"];
 
 async function connect(era: Era, apps: boolean): Promise<McpClient> {
-  const capabilities = apps ? APPS : {};
+  const capabilities = apps ? APPS_CAPABILITIES : {};
   if (era === "2025-11-25 over stdio") {
     const client = new LegacyClient({ name: "apps-2025-test", version: "1.0.0" }, { capabilities });
     await client.connect(new LegacyStdioClientTransport({ command: process.execPath, args: [CLI], env: environment(), stderr: "pipe" }));
@@ -143,7 +143,7 @@ test("a client that declares the extension without the HTML mime type is not sho
 });
 
 test("a 2025-era client over stateless HTTP declares its capabilities at an initialize no later request carries: it sees today's tools", async () => {
-  const client = new LegacyClient({ name: "apps-2025-http", version: "1.0.0" }, { capabilities: APPS });
+  const client = new LegacyClient({ name: "apps-2025-http", version: "1.0.0" }, { capabilities: APPS_CAPABILITIES });
   await client.connect(new LegacyHttpClientTransport(new URL(httpUrl)));
   try {
     expect((await client.listTools()).tools).toEqual(todaysListing());
@@ -188,12 +188,12 @@ async function rawCurrentRequest(method: string, params: Record<string, unknown>
 }
 
 test("under 2026-07-28 the resource list says how long it may be kept (private, like the tools), the view itself an hour (public)", async () => {
-  const listed = await rawCurrentRequest("resources/list", {}, APPS);
+  const listed = await rawCurrentRequest("resources/list", {}, APPS_CAPABILITIES);
   expect(listed.result).toMatchObject({ resources: [{ uri: STATISTICS_VIEW_URI }], ttlMs: 600_000, cacheScope: "private" });
   const read = await rawCurrentRequest("resources/read", { uri: STATISTICS_VIEW_URI }, {});
   expect(read.result).toMatchObject({ contents: [{ uri: STATISTICS_VIEW_URI, mimeType: APP_MIME_TYPE }], ttlMs: 3_600_000, cacheScope: "public" });
-  expect((await rawCurrentRequest("resources/templates/list", {}, APPS)).result).toMatchObject({ resourceTemplates: [], ttlMs: 600_000 });
+  expect((await rawCurrentRequest("resources/templates/list", {}, APPS_CAPABILITIES)).result).toMatchObject({ resourceTemplates: [], ttlMs: 600_000 });
   // The same capabilities in the request's own _meta decide the tool listing too.
-  const tools = (await rawCurrentRequest("tools/list", {}, APPS)).result!.tools as Listed[];
+  const tools = (await rawCurrentRequest("tools/list", {}, APPS_CAPABILITIES)).result!.tools as Listed[];
   expect(tools.find((tool) => tool.name === "get_link")!._meta).toMatchObject({ ui: { resourceUri: STATISTICS_VIEW_URI } });
 });

@@ -7,16 +7,14 @@
 import { FileClickHistoryStore, FileIndexStore, LinkShortClient, RateLimiter } from "@linkshort/client";
 import { emptyStats, startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fillLinks } from "../../client/test/fill-links";
-import { APP_MIME_TYPE, UI_EXTENSION, VIEW_CHART_META_KEY } from "../src/apps";
+import { VIEW_CHART_META_KEY } from "../src/apps";
 import type { ClicksOverTime, LinkClicksOverTime } from "../src/outputs";
-import { createLinkShortMcpServer } from "../src/server";
 import { ServerLinkIndex } from "../src/server-index";
+import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -63,10 +61,8 @@ async function startServer(apps = false): Promise<Running> {
     now: () => time,
     minSyncIntervalMs: 0,
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const connection = serveStdio(() => createLinkShortMcpServer({ client, linkIndex: index }), { transport: serverSide });
-  const mcp = new Client({ name: "clicks-test", version: "1.0.0" }, { capabilities: apps ? { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } : {} });
-  await mcp.connect(clientSide);
+  const mcp = new Client({ name: "clicks-test", version: "1.0.0" }, { capabilities: apps ? APPS_CAPABILITIES : {} });
+  const connection = await connectInMemory(mcp, { client, linkIndex: index });
   return {
     index,
     mcp,

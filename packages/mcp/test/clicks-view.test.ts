@@ -8,17 +8,16 @@
 import { LinkShortClient, RateLimiter } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
+import { hostView } from "../../../test/charts/apps-host";
 import { launchBrowser, SCREENSHOTS } from "../../../test/charts/browser";
 import { decodePng, type DecodedPng } from "../../../test/charts/png-reader";
-import { APP_MIME_TYPE, UI_EXTENSION, VIEW_CHART_META_KEY } from "../src/apps";
-import { createLinkShortMcpServer } from "../src/server";
+import { VIEW_CHART_META_KEY } from "../src/apps";
 import { ServerLinkIndex } from "../src/server-index";
 import { STATISTICS_VIEW_HTML } from "../src/statistics-view";
+import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 10, 20);
@@ -54,38 +53,13 @@ let browser: Browser;
 let linkIndex: ServerLinkIndex;
 let mcp: Client;
 
-const HOST_PAGE = `<!DOCTYPE html><html><head><style>body{margin:0;background:#808080}iframe{display:block;border:0;width:${WIDTH}px;height:40px}</style></head>
-<body><iframe id="view" sandbox="allow-scripts"></iframe><script>
-const frame = document.getElementById("view");
-window.host = { sizesAfterResult: 0, resultSent: false };
-window.startView = (html, result) => {
-  window.addEventListener("message", (event) => {
-    if (event.source !== frame.contentWindow) return;
-    const message = event.data;
-    const reply = (body) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: "2.0" }, body), "*");
-    if (message.method === "ui/initialize") {
-      reply({ id: message.id, result: { protocolVersion: "2026-01-26", hostInfo: { name: "test-host", version: "1.0.0" }, hostCapabilities: {}, hostContext: { theme: "light", displayMode: "inline" } } });
-    } else if (message.method === "ui/notifications/initialized") {
-      reply({ method: "ui/notifications/tool-result", params: result });
-      host.resultSent = true;
-    } else if (message.method === "ui/notifications/size-changed") {
-      frame.style.height = message.params.height + "px";
-      if (host.resultSent) host.sizesAfterResult += 1;
-    }
-  });
-  frame.srcdoc = html;
-};
-</script></body></html>`;
-
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => time, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
   browser = await launchBrowser();
   const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
   linkIndex = new ServerLinkIndex(client, { now: () => time, minSyncIntervalMs: 0 });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  serveStdio(() => createLinkShortMcpServer({ client, linkIndex }), { transport: serverSide });
-  mcp = new Client({ name: "apps-host-test", version: "1.0.0" }, { capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } });
-  await mcp.connect(clientSide);
+  mcp = new Client({ name: "apps-host-test", version: "1.0.0" }, { capabilities: APPS_CAPABILITIES });
+  await connectInMemory(mcp, { client, linkIndex });
 });
 afterAll(async () => {
   await mcp.close();
@@ -114,19 +88,8 @@ test("the view shows the client's series chart: a bar per measured day, the tota
   const links = (answer.structuredContent as { links: Array<{ shorturl: string; total: number; buckets: Array<{ clicks: number; quality: string }> }> }).links;
   expect(links[0]!.buckets.map((bucket) => [bucket.clicks, bucket.quality])).toEqual(perDay.map((count) => [count, "exact"]));
 
-  const page = await browser.newPage({ viewport: { width: WIDTH, height: 1200 }, deviceScaleFactor: 1 });
-  const errors: string[] = [];
-  const requests: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("request", (request) => requests.push(request.url()));
+  const { page, view, errors, requests } = await hostView(browser, { html: STATISTICS_VIEW_HTML, result: answer, width: WIDTH, height: 1200 });
   try {
-    await page.setContent(HOST_PAGE, { waitUntil: "load" });
-    await page.evaluate(`window.startView(${JSON.stringify(STATISTICS_VIEW_HTML)}, ${JSON.stringify(answer)})`);
-    await page.waitForFunction("window.host.sizesAfterResult > 0", undefined, { timeout: 10_000 });
-    const view = page.frames().find((frame) => frame !== page.mainFrame())!;
     await view.waitForFunction("document.querySelector('img.chart') && document.querySelector('img.chart').complete");
     await page.evaluate("new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))");
     const image = await view.evaluate<{ width: number; alt: string }>("({ width: document.querySelector('img.chart').naturalWidth, alt: document.querySelector('img.chart').alt })");

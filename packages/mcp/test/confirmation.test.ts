@@ -15,6 +15,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { startHttpServer } from "../src/http";
 import { createLinkShortMcpServer } from "../src/server";
 import { TOOLS } from "../src/tools";
+import { connectInMemory } from "./in-memory";
 
 const CURRENT = "2026-07-28";
 const ASKS = { elicitation: { form: {} } };
@@ -281,15 +282,13 @@ test("servers given one requestStateKey take each other's questions' answers; a 
 describe("the SDKs' clients, in memory (served as over stdio)", () => {
   test("a 2026-07-28 client that takes elicitation is asked once; its yes deletes, its no keeps", async () => {
     for (const action of ["accept", "decline"] as const) {
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      serveStdio(() => createLinkShortMcpServer({ client: userClient }), { transport: serverSide });
       const client = new Client({ name: "asks", version: "1.0.0" }, { versionNegotiation: { mode: { pin: CURRENT } }, capabilities: ASKS });
       const asked: string[] = [];
       client.setRequestHandler("elicitation/create", (request) => {
         asked.push((request.params as { message: string }).message);
         return action === "accept" ? { action, content: { confirm: true } } : { action };
       });
-      await client.connect(clientSide);
+      await connectInMemory(client, { client: userClient });
       try {
         const id = await newLink();
         const answer = await client.callTool({ name: "delete_link", arguments: { id } });
@@ -304,15 +303,13 @@ describe("the SDKs' clients, in memory (served as over stdio)", () => {
 
   test("a 2025-11-25 client that takes elicitation is asked once; its yes deletes, its no keeps", async () => {
     for (const action of ["accept", "decline"] as const) {
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      serveStdio(() => createLinkShortMcpServer({ client: userClient }), { transport: serverSide });
       const client = new LegacyClient({ name: "asks-2025", version: "1.0.0" }, { capabilities: { elicitation: {} } });
       const asked: string[] = [];
       client.setRequestHandler(ElicitRequestSchema, (request) => {
         asked.push(request.params.message);
         return action === "accept" ? { action, content: { confirm: true } } : { action };
       });
-      await client.connect(clientSide);
+      await connectInMemory(client, { client: userClient });
       try {
         const id = await newLink();
         const answer = await client.callTool({ name: "delete_link", arguments: { id } });

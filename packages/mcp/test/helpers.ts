@@ -1,12 +1,11 @@
 /** Starts the built `linkshort-mcp` as an MCP client would, and talks to it with the SDK's own Client. */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { MCP_CLI, startMcpHttpProcess, type McpHttpProcess } from "../../../test/support/mcp-process";
 
-export const CLI = join(__dirname, "../dist/cli.js");
+export const CLI = MCP_CLI;
 
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
 
@@ -69,28 +68,9 @@ export async function unusedAddress(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-export interface HttpServerProcess {
-  child: ChildProcess;
-  /** The address the server says it listens at. */
-  url: string;
-  /** All it has written to stderr so far. */
-  stderr: () => string;
-}
+export type HttpServerProcess = McpHttpProcess;
 
 /** The built server on Streamable HTTP at a free port (`--http 0` and `args`), once it says where it listens. */
 export async function startHttpServerProcess(env: { baseUrl: string; apiKey: string; more?: Record<string, string> }, args: string[] = []): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [CLI, "--http", "0", ...args], {
-    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: env.baseUrl, LINKSHORT_API_KEY: env.apiKey, ...env.more },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (address) resolve(address);
-    });
-    child.once("exit", (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr };
+  return await startMcpHttpProcess({ LINKSHORT_BASE_URL: env.baseUrl, LINKSHORT_API_KEY: env.apiKey, ...env.more }, args);
 }

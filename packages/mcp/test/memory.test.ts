@@ -5,28 +5,23 @@
  */
 import { LinkShortClient } from "@linkshort/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import * as z from "zod/v4";
-import { APP_MIME_TYPE, STATISTICS_VIEW_URI, UI_EXTENSION } from "../src/apps";
-import { createLinkShortMcpServer } from "../src/server";
+import { STATISTICS_VIEW_URI } from "../src/apps";
+import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 import { TOOLS } from "../src/tools";
 
 const client = new LinkShortClient({ baseUrl: "http://127.0.0.1:9", apiKey: "memory-test-key-0123456789" });
 
 /** One server and one client; a client that renders MCP Apps also reads the view. Answers how many tools it listed and how many with the view. */
 async function serveOneRequest(admin: boolean, apps = false): Promise<number> {
-  const server = createLinkShortMcpServer({ client, admin });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const capabilities = apps ? { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } : {};
-  const mcpClient = new Client({ name: "memory-test", version: "1.0.0" }, { capabilities });
-  await mcpClient.connect(clientSide);
+  const mcpClient = new Client({ name: "memory-test", version: "1.0.0" }, { capabilities: apps ? APPS_CAPABILITIES : {} });
+  const connection = await connectInMemory(mcpClient, { client, admin });
   const { tools } = await mcpClient.listTools();
   const withView = tools.filter((tool) => tool._meta !== undefined).length;
   if (apps) expect((await mcpClient.readResource({ uri: STATISTICS_VIEW_URI })).contents).toHaveLength(1);
   expect(withView).toBe(apps ? 3 : 0);
   await mcpClient.close();
-  await server.close();
+  await connection.close();
   return tools.length;
 }
 

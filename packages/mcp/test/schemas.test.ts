@@ -5,18 +5,14 @@
  */
 import { LinkShortClient } from "@linkshort/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import Ajv2020 from "ajv/dist/2020";
-import { createLinkShortMcpServer } from "../src/server";
+import { connectInMemory } from "./in-memory";
 
 const client = new LinkShortClient({ baseUrl: "http://127.0.0.1:9", apiKey: "schema-test-key-0123456789" });
 
 async function connected(admin: boolean): Promise<Client> {
-  const server = createLinkShortMcpServer({ client, admin });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
   const mcpClient = new Client({ name: "schema-test", version: "1.0.0" });
-  await mcpClient.connect(clientSide);
+  await connectInMemory(mcpClient, { client, admin });
   return mcpClient;
 }
 

@@ -26,18 +26,17 @@ function statistics(stats: Statistics): IDataObject {
 	return { clicks: stats.clicks, uniqueClicks: stats.uniqueClicks, ...Object.fromEntries(ranked) };
 }
 
+/** A link's targeting maps (country or device to URL): not flat, so a simplified link leaves them out. */
+const TARGETING_MAPS: ReadonlySet<string> = new Set(['location', 'device']);
+
+/**
+ * Every other field of the link's details in their order, the statistics before the dates: a field
+ * the client's details gain is here with no line of its own.
+ */
 export function simpleLink({ details, stats }: LinkWithStats): IDataObject {
-	return {
-		id: details.id,
-		alias: aliasFromShortUrl(details.shorturl),
-		shorturl: details.shorturl,
-		longurl: details.longurl,
-		title: details.title,
-		description: details.description,
-		...statistics(stats),
-		expiry: details.expiry,
-		date: details.date,
-	};
+	const { id, shorturl, longurl, expiry, date, ...rest } = details;
+	const written = Object.fromEntries(Object.entries(rest).filter(([field]) => !TARGETING_MAPS.has(field)));
+	return { id, alias: aliasFromShortUrl(shorturl), shorturl, longurl, ...written, ...statistics(stats), expiry, date };
 }
 
 export function simpleLinkListItem(link: Link): IDataObject {
