@@ -298,3 +298,34 @@ test("the built server with --store: its first sync's samples are in the store, 
   expect(first.stderr()).toContain(`(both kept in ${shownStoreUrl(url)})`);
   for (const replica of [first, second]) expect(replica.stderr()).not.toContain(live.userKey);
 });
+
+test("a replica dropped in the middle of a long first sync had saved its samples as it went, at the history's pace", async () => {
+  let clock = START;
+  const large = await startSandbox({ seed: { links: 1_500 }, maxPageSize: 100, now: () => clock, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  closing.push(() => large.close());
+  let pages = 0;
+  let resume = () => undefined as void;
+  const stalled = new Promise<void>((resolve) => (resume = resolve));
+  // Each page read half a minute after the last (the history saves at most once a minute); the eighth never answers: the replica dies there.
+  large.onApiRequest = async ({ path }) => {
+    if (!path.startsWith("/api/urls")) return;
+    clock += 30_000;
+    pages += 1;
+    if (pages === 8) await stalled;
+  };
+  const url = await freshDatabase();
+  const state = await SharedState.open(url, { leaseMs: 2_000, index: { now: () => clock } });
+  const client = new LinkShortClient({ baseUrl: large.baseUrl, apiKey: large.userKey, rateLimit: { limiter: new RateLimiter() } });
+  const index = state.indexFor(client);
+  void index.startFirstSync();
+  try {
+    await eventually(() => pages >= 8, 30_000, "the eighth page asked");
+    const saved = (await testPostgres()).query<{ links: number }>("select count(*)::int as links from mcp_click_links", databaseOf(url))[0]!.links;
+    // Seven pages of 100 read, saved every other page: at least six of them.
+    expect(saved).toBeGreaterThanOrEqual(600);
+    expect(saved).toBeLessThanOrEqual(700);
+  } finally {
+    resume();
+    await state.close();
+  }
+});

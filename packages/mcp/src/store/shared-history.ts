@@ -8,6 +8,7 @@
  */
 import type { ClickHistory, ClickHistoryState, ClickHistoryStore, LinkShortClient } from "@linkshort/client";
 import type { SharedClickHistoryStore } from "./history-store";
+import { StoreConflictError } from "./postgres";
 
 export const isSharedHistoryStore = (store: ClickHistoryStore | undefined): store is SharedClickHistoryStore => store !== undefined && "changedSinceLoad" in store;
 
@@ -48,11 +49,27 @@ export class SharedClickHistory {
     return fresh;
   }
 
-  /** Records the totals `client`'s reads show while this replica reads under the lease; returns the function that stops it. */
+  /**
+   * Records the totals `client`'s reads show while this replica reads under the lease, saved at the
+   * history's own pace meanwhile (a sweep of a large account takes minutes: a replica killed in it
+   * loses at most that much); returns the function that stops it.
+   */
   observe(client: LinkShortClient): () => void {
     if (client.accountId !== this.#history.account) throw new Error("this click history is of another account than the client's");
     return client.links.watchTotals((totals) => {
-      if (this.#sampling > 0) this.#history.record(totals);
+      if (this.#sampling === 0) return;
+      const history = this.#history;
+      history.record(totals);
+      // A failure here is the closing save's to report.
+      void this.#save(() => history.saveIfDue()).catch(() => undefined);
+    });
+  }
+
+  /** Saves one after another; a save refused because the lease was lost is no failure: the samples stay for this replica's next turn, unless another saves first. */
+  #save(write: () => Promise<void>): Promise<void> {
+    this.#saved = this.#saved.catch(() => undefined).then(write);
+    return this.#saved.catch((error: unknown) => {
+      if (!(error instanceof StoreConflictError)) throw error;
     });
   }
 
@@ -71,8 +88,7 @@ export class SharedClickHistory {
     } finally {
       this.#sampling -= 1;
       const history = this.#history;
-      this.#saved = this.#saved.catch(() => undefined).then(() => history.save());
-      await this.#saved.catch((error: unknown) => {
+      await this.#save(() => history.save()).catch((error: unknown) => {
         if (!readFailed) throw error;
       });
     }
