@@ -22,7 +22,7 @@ import { PostgresStore, shownStoreUrl } from "../src/store/postgres";
 import { MIGRATIONS, SCHEMA_VERSION } from "../src/store/schema";
 import { SharedState } from "../src/store/shared-state";
 import { freshDatabase, stopTestPostgres, testPostgres } from "./postgres-support";
-import { callTool, eventually, startReplica } from "./replica-support";
+import { callTool, eventually, roundRobin, signedInClient, startReplica } from "./replica-support";
 
 jest.setTimeout(60_000);
 
@@ -328,4 +328,31 @@ test("a replica dropped in the middle of a long first sync had saved its samples
     resume();
     await state.close();
   }
+});
+
+test("with --sign-in, two built replicas behind a round-robin proxy answer a signed-in person the same series, whichever sampled it", async () => {
+  const live = await startSandbox({ port: 0, rateLimit: { limit: 1000, windowMs: 60_000 } });
+  closing.push(() => live.close());
+  const url = await freshDatabase();
+  const proxy = await roundRobin();
+  closing.push(() => proxy.close());
+  const replicas = await Promise.all([0, 1].map(() => startReplica({ baseUrl: live.baseUrl, apiKey: "" }, url, ["--sign-in", "--public-url", proxy.url])));
+  for (const started of replicas) closing.push(() => Promise.resolve(started.child.kill("SIGKILL")));
+  proxy.targets = replicas.map((started) => started.origin);
+  const person = await signedInClient(`${proxy.url}/mcp`, live.userKey);
+  closing.push(() => person.client.close());
+  const linkId = live.store.linksOf(live.store.userByKey(live.userKey)!.id)[0]!.id;
+  const postgres = await testPostgres();
+  // The person's first lookup starts the first sync on one replica; its samples reach the store.
+  await callTool(person.client, "find_links", { text: "example" });
+  await eventually(() => postgres.query<{ links: number }>("select count(*)::int as links from mcp_click_links", databaseOf(url))[0]!.links > 0, 20_000, "the first sync's samples saved");
+  const hour = Math.floor(Date.now() / HOUR) * HOUR;
+  const args = { id: linkId, start: iso(hour - HOUR), end: iso(hour + 2 * HOUR), granularity: "hour" };
+  const answers = [];
+  for (let call = 0; call < 4; call += 1) answers.push(await callTool(person.client, "get_clicks_over_time", args));
+  expect(answers.filter((answer) => answer.isError)).toEqual([]);
+  expect((answers[0]!.structured.links as Array<{ firstSampleAt: string | null }>)[0]!.firstSampleAt).not.toBeNull();
+  for (const answer of answers.slice(1)) expect(answer.structured.links).toEqual(answers[0]!.structured.links);
+  for (const started of replicas) expect(proxy.served.get(started.origin)).toBeGreaterThanOrEqual(3);
+  for (const started of replicas) expect(started.stderr()).not.toContain(live.userKey);
 });
