@@ -5,7 +5,9 @@
  * store makes it (`SharedState.indexFor`), on the sandbox's controlled clock, sampled in the
  * background by two replicas in turn: both answer the same series, a new server after one is
  * dropped answers it too, another account sees none of it, and Postgres stopped and started
- * again gives an error naming the store, then the same series and new samples.
+ * again gives an error naming the store, then the same series and new samples. A replica dropped
+ * in a long first sync has saved as it went. Then the built server: killed and started again in
+ * key mode, and two replicas with --sign-in behind a round-robin proxy.
  */
 import { LinkShortClient, RateLimiter, type ClickHistoryState } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
