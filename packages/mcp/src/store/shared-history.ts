@@ -42,6 +42,8 @@ export class SharedClickHistory {
   }
 
   async #loadIfMoved(): Promise<ClickHistory> {
+    // A save under way moves what the store says this replica holds: wait for it.
+    await this.#saved.catch(() => undefined);
     if (this.#sampling > 0 || !(await this.store.changedSinceLoad())) return this.#history;
     const fresh = this.make(loadedFrom(this.store, await this.store.load()));
     await fresh.load();
@@ -86,11 +88,15 @@ export class SharedClickHistory {
       await read();
       readFailed = false;
     } finally {
-      this.#sampling -= 1;
       const history = this.#history;
-      await this.#save(() => history.save()).catch((error: unknown) => {
-        if (!readFailed) throw error;
-      });
+      try {
+        await this.#save(() => history.save()).catch((error: unknown) => {
+          if (!readFailed) throw error;
+        });
+      } finally {
+        // Only now: a load before the closing save ends would take a copy without its samples.
+        this.#sampling -= 1;
+      }
     }
   }
 }
