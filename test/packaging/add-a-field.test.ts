@@ -30,10 +30,10 @@ test("the walk-through names five source files, each of which writes a link's me
   const files = walkThroughFiles();
   expect(files).toEqual([
     "packages/client/src/resources/links/schemas.ts",
-    "packages/sandbox/src/routes/link-record.ts",
+    "packages/sandbox/src/model/link-record.ts",
     "packages/mcp/src/outputs.ts",
     "nodes/nodes/LinkShort/actions/link/fields.ts",
-    "raycast-extension/src/api/link-values.ts",
+    "raycast-extension/src/values/link-values.ts",
   ]);
   for (const file of files) {
     expect(existsSync(join(ROOT, file))).toBe(true);

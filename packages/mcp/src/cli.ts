@@ -85,7 +85,7 @@ async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, sig
   say(
     `serving ${shown(baseClient.baseUrl)} over Streamable HTTP at ${server.url} for people who sign in as themselves (OAuth, resource ${server.resource}, or their key in ${API_KEY_HEADER}); ` +
       `${commandLine.admin ? "the admin tools for administrators' keys" : "without the admin tools (--admin adds them for administrators' keys)"}; ` +
-      (shared === undefined ? "sign-ins and each person's links indexed in memory" : `sign-ins and each person's links indexed in ${shared.store.shown}`),
+      (shared === undefined ? "sign-ins and each person's links indexed in memory" : `sign-ins, each person's links indexed and their clicks sampled in ${shared.store.shown}`),
   );
   let stopping = false;
   const stop = () => {
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   };
   const keptIn =
     shared !== undefined
-      ? ` (the index kept in ${shared.store.shown}, the click history in memory)`
+      ? ` (both kept in ${shared.store.shown})`
       : indexFile === undefined
         ? " (in memory; --index-file PATH keeps them)"
         : ` (kept in ${indexFile} and ${FileClickHistoryStore.besideIndex(indexFile).path})`;

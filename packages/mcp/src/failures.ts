@@ -11,6 +11,7 @@ import {
   TimeoutError,
   ValidationError,
 } from "@linkshort/client";
+import { StoreUnavailableError } from "./auth/store";
 
 /** The longest text from a server, a model or an error this server repeats in one message. */
 export const MESSAGE_LIMIT = 500;
@@ -89,6 +90,7 @@ export function describeFailure(error: unknown, toolName: string, now = Date.now
     return `The LinkShort server sent an answer that could not be read: ${capped(error.message)}${error.excerpt ? ` (${capped(error.excerpt)})` : ""}`;
   }
   if (error instanceof AbortedError) return "The call was cancelled.";
+  if (error instanceof StoreUnavailableError) return `This server's own store cannot be reached: ${clause(error.message)}. Retry shortly: the server reconnects by itself.`;
   return `Unexpected failure: ${capped(error instanceof Error ? error.message : String(error))}`;
 }
 

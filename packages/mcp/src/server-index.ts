@@ -28,6 +28,7 @@ import {
 import { backgroundSleep } from "./background-sleep";
 import { clause } from "./failures";
 import { freshnessAnswer, type FreshnessAnswer } from "./freshness-answer";
+import { isSharedHistoryStore, SharedClickHistory } from "./store/shared-history";
 import { SharedIndexSync, SyncFailure } from "./store/shared-sync";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
@@ -52,7 +53,7 @@ export interface ServerLinkIndexOptions {
   /** For tests: the index's own options. */
   pageSize?: number;
   minSyncIntervalMs?: number;
-  /** Where the click history is kept between runs (beside the index file: `FileClickHistoryStore.besideIndex`); memory by default. */
+  /** Where the click history is kept between runs (beside the index file: `FileClickHistoryStore.besideIndex`; on a shared store, `PostgresClickHistoryStore`); memory by default. */
   historyStore?: ClickHistoryStore;
   /** How often the server samples in the background once the first sync is done. Default 5 minutes. */
   sampleEveryMs?: number;
@@ -67,8 +68,8 @@ export const SWEEP_EVERY_MS = 15 * 60_000;
 
 export class ServerLinkIndex {
   #index: LinkIndex;
-  /** The clicks over time of the account's links, sampled from every page the index and the tools read. */
-  readonly history: ClickHistory;
+  /** The clicks over time of the account's links, sampled from every page the index and the tools read (on a shared store, the replicas' one history). */
+  readonly #history: ClickHistory | SharedClickHistory;
   readonly #client: LinkShortClient;
   readonly #options: ServerLinkIndexOptions;
   /** The clients whose changes land in the index at once (the server's own, and any other of the account), and how to stop. */
@@ -92,21 +93,30 @@ export class ServerLinkIndex {
     this.#options = options;
     this.#store = options.store;
     this.#sampleEveryMs = options.sampleEveryMs ?? SAMPLE_EVERY_MS;
-    this.history = new ClickHistory({
-      account: client.accountId,
-      ...(options.historyStore ? { store: options.historyStore } : {}),
-      ...(options.now ? { now: options.now } : {}),
-    });
+    const history = (historyStore: ClickHistoryStore | undefined) => new ClickHistory({ account: client.accountId, ...(historyStore ? { store: historyStore } : {}), ...(options.now ? { now: options.now } : {}) });
     const store = options.store;
+    this.#history = isShared(store) && isSharedHistoryStore(options.historyStore) ? new SharedClickHistory(options.historyStore, history) : history(options.historyStore);
+    const sharedHistory = this.#history instanceof SharedClickHistory ? this.#history : undefined;
     this.#index = this.#made(isShared(store) ? loadedFrom(store, undefined) : store);
     this.#shared = isShared(store)
-      ? new SharedIndexSync(store, { index: () => this.#index, replace: (stored) => this.#replace(stored), sync: (sync) => this.#index.sync(client, sync), failed: (error) => (this.#lastFailure = this.#describe(error)) })
+      ? new SharedIndexSync(store, { index: () => this.#index, replace: (stored) => this.#replace(stored), sync: (sync) => this.#index.sync(client, sync), failed: (error) => (this.#lastFailure = this.#describe(error)), ...(sharedHistory ? { underLease: (read: () => Promise<void>) => sharedHistory.sample(read) } : {}) })
       : undefined;
     this.follow(client);
   }
 
   get index(): LinkIndex {
     return this.#index;
+  }
+
+  get history(): ClickHistory {
+    return this.#history instanceof SharedClickHistory ? this.#history.current : this.#history;
+  }
+
+  /** The click history to answer from, loaded (on a shared store, with what other replicas saved; failing, naming the store, when it cannot be reached). */
+  async loadHistory(): Promise<ClickHistory> {
+    if (this.#history instanceof SharedClickHistory) return this.#history.catchUp();
+    await this.#history.load();
+    return this.#history;
   }
 
   #made(store: LinkIndexStore | undefined): LinkIndex {
@@ -127,7 +137,7 @@ export class ServerLinkIndex {
     if (this.#watched.has(client)) return;
     this.#watched.add(client);
     this.#stopWatching.push(this.#index.watch(client));
-    this.#stopObserving.push(this.history.observe(client));
+    this.#stopObserving.push(this.#history.observe(client));
   }
 
   /** A shared index's new copy, from what the store holds now: the clients it watched are watched again (the history keeps observing them). */
@@ -209,11 +219,12 @@ export class ServerLinkIndex {
   sampleNow(): Promise<void> {
     this.#sample ??= (async () => {
       await Promise.all([this.#index.load(), this.history.load()]);
-      // Shared: only while no other replica reads the service for this account (its reads sample its own history).
+      // Shared: only while no other replica reads the service for this account (the holder's reads are the history's samples).
       if (this.#shared) await this.#shared.syncLeased(this.#shutdown.signal, { wait: true });
       else await this.#index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
       this.#lastFailure = undefined;
-      await this.history.saveIfDue();
+      // On a shared store the samples were saved under the lease.
+      if (!(this.#history instanceof SharedClickHistory)) await this.#history.saveIfDue();
     })()
       .catch((error: unknown) => {
         if (!(error instanceof AbortedError)) this.#lastFailure = this.#describe(error);
@@ -265,7 +276,7 @@ export class ServerLinkIndex {
     clearTimeout(this.#sampling);
     for (const stop of [...this.#stopWatching.splice(0), ...this.#stopObserving.splice(0)]) stop();
     await Promise.all([this.#firstSync, this.#sample]);
-    if (this.history.size > 0) await this.history.save().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
+    if (!(this.#history instanceof SharedClickHistory) && this.#history.size > 0) await this.#history.save().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
     if (this.#store instanceof FileIndexStore) await this.#store.release();
   }
 }

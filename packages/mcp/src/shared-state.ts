@@ -1,12 +1,14 @@
 /**
  * What replicas share through `--store postgres://…`: the sign-ins, the secrets that sign tokens and
- * confirmations, each account's link index with its sweep lease, and each key's rate budget.
+ * confirmations, each account's link index with its sweep lease and its click history, and each
+ * key's rate budget.
  */
 import { AccountRegistry, type LinkShortClient } from "@linkshort/client";
 import { clientFor, ConfigError, STORE_VARIABLE, type CommandLine } from "./config";
-import { ServerLinkIndex } from "./server-index";
+import { ServerLinkIndex, type ServerLinkIndexOptions } from "./server-index";
 import { SharedRateBudget } from "./store/rate-budget";
 import { PostgresAuthStore, sharedSecret } from "./store/auth-store";
+import { PostgresClickHistoryStore } from "./store/history-store";
 import { DEFAULT_LEASE_MS, PostgresIndexStore } from "./store/index-store";
 import { PostgresStore } from "./store/postgres";
 
@@ -43,6 +45,8 @@ const MAX_SHARED_INDEXES = 32;
 export interface SharedStateOptions {
   /** How long a sweep lease lasts unless renewed (a killed replica's sweep is taken over within about 1.5 times this). */
   leaseMs?: number;
+  /** For tests: each index's clock and pace. */
+  index?: Pick<ServerLinkIndexOptions, "now" | "minSyncIntervalMs">;
 }
 
 export class SharedState {
@@ -50,6 +54,7 @@ export class SharedState {
   readonly #indexes: AccountRegistry<ServerLinkIndex>;
   readonly #live = new Set<ServerLinkIndex>();
   readonly #leaseMs: number;
+  readonly #indexOptions: SharedStateOptions["index"];
   /** Each key's budget, one per account in this replica (as the client's own limiters are). */
   readonly #budgets = new AccountRegistry<SharedRateBudget>(1_000);
 
@@ -59,6 +64,7 @@ export class SharedState {
   ) {
     this.authStore = new PostgresAuthStore(store);
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#indexOptions = options.index;
     this.#indexes = new AccountRegistry<ServerLinkIndex>(MAX_SHARED_INDEXES, (evicted) => {
       this.#live.delete(evicted);
       void evicted.stop();
@@ -91,10 +97,11 @@ export class SharedState {
     return clientFor(baseUrl, apiKey, maxWaitSeconds, this.#budgets.get(account, () => new SharedRateBudget(this.store, account)));
   }
 
-  /** The account's index, kept in the store and swept by one replica at a time. */
+  /** The account's index and click history, kept in the store and swept (and sampled) by one replica at a time. */
   indexFor(client: LinkShortClient): ServerLinkIndex {
     const index = this.#indexes.get(client.accountId, () => {
-      const made = new ServerLinkIndex(client, { store: new PostgresIndexStore(this.store, client.accountId, this.#leaseMs) });
+      const store = new PostgresIndexStore(this.store, client.accountId, this.#leaseMs);
+      const made = new ServerLinkIndex(client, { ...this.#indexOptions, store, historyStore: new PostgresClickHistoryStore(this.store, client.accountId, store.holder) });
       this.#live.add(made);
       return made;
     });

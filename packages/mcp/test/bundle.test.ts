@@ -34,6 +34,7 @@ test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's s
   expect(statSync(file).size - signIn - store).toBeLessThan(116_000);
   // The sign-in (an OAuth authorization server and its page), on a budget of its own.
   expect(signIn).toBeLessThan(48_000);
-  // The shared store (--store: Postgres, the sweep's lease), on a budget of its own.
-  expect(store).toBeLessThan(26_000);
+  // The shared store (--store: Postgres, the sweep's lease), on a budget of its own: 26 KB until
+  // issue 46 kept the click history there too (history-store.ts, shared-history.ts: 32.4 KB in all).
+  expect(store).toBeLessThan(34_000);
 });

@@ -8,6 +8,7 @@
  * calls changed, and load the index again when its revision has moved.
  */
 import { randomUUID } from "node:crypto";
+import type { PoolClient } from "pg";
 import type { IndexChanges, IndexMeta, StoredIndex, StoredLink } from "@linkshort/client";
 import type { SharedIndexStore } from "./leased";
 import { StoreConflictError, type PostgresStore } from "./postgres";
@@ -15,11 +16,18 @@ import { StoreConflictError, type PostgresStore } from "./postgres";
 /** How long a lease lasts unless renewed: a replica killed mid-sweep is replaced within this and a retry. */
 export const DEFAULT_LEASE_MS = 30_000;
 
+/** Whether `holder` holds the account's sweep lease, checked inside the transaction of a write that needs it (and kept until it ends). */
+export async function holdsLease(client: PoolClient, account: string, holder: string): Promise<boolean> {
+  const held = await client.query("SELECT 1 FROM mcp_sweep_leases WHERE account = $1 AND holder = $2 AND expires_at > clock_timestamp() FOR SHARE", [account, holder]);
+  return held.rowCount !== 0;
+}
+
 export class PostgresIndexStore implements SharedIndexStore {
   readonly leaseMs: number;
   readonly #store: PostgresStore;
   readonly #account: string;
-  readonly #holder = randomUUID();
+  /** This replica's name on the account's lease (the click history's writes check it too). */
+  readonly holder = randomUUID();
   #holding = false;
   /** The revision last loaded (or written on top of it by this replica alone). */
   #revision = 0;
@@ -54,8 +62,7 @@ export class PostgresIndexStore implements SharedIndexStore {
     const writesMeta = this.#holding;
     const written = await this.#store.transaction(async (client) => {
       if (writesMeta) {
-        const held = await client.query("SELECT 1 FROM mcp_sweep_leases WHERE account = $1 AND holder = $2 AND expires_at > clock_timestamp() FOR SHARE", [this.#account, this.#holder]);
-        if (held.rowCount === 0) {
+        if (!(await holdsLease(client, this.#account, this.holder))) {
           this.#holding = false;
           throw new StoreConflictError("another replica took over this account's sweep");
         }
@@ -90,7 +97,7 @@ export class PostgresIndexStore implements SharedIndexStore {
       `INSERT INTO mcp_sweep_leases (account, holder, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
        ON CONFLICT (account) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
        WHERE mcp_sweep_leases.holder = excluded.holder OR mcp_sweep_leases.expires_at <= clock_timestamp() RETURNING holder`,
-      [this.#account, this.#holder, this.leaseMs],
+      [this.#account, this.holder, this.leaseMs],
     );
     this.#holding = rows.length === 1;
     return this.#holding;
@@ -99,7 +106,7 @@ export class PostgresIndexStore implements SharedIndexStore {
   async releaseLease(): Promise<void> {
     if (!this.#holding) return;
     this.#holding = false;
-    await this.#store.query("DELETE FROM mcp_sweep_leases WHERE account = $1 AND holder = $2", [this.#account, this.#holder]);
+    await this.#store.query("DELETE FROM mcp_sweep_leases WHERE account = $1 AND holder = $2", [this.#account, this.holder]);
   }
 
   async changedSinceLoad(linksOnly = false): Promise<boolean> {

@@ -2,7 +2,7 @@
  * The store's schema, made and migrated by the server itself: each version's statements run once,
  * in order, in one transaction under an advisory lock (replicas starting together migrate once).
  * A store newer than this server is refused rather than written with an older idea of it.
- * Tables are named `mcp_*`; `mcp_click_*` is kept for the click history's recorder.
+ * Tables are named `mcp_*`.
  */
 import type { PoolClient } from "pg";
 
@@ -24,6 +24,9 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE mcp_indexed_links (account text NOT NULL, id bigint NOT NULL, link jsonb NOT NULL, PRIMARY KEY (account, id));
    CREATE TABLE mcp_sweep_leases (account text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);
    CREATE TABLE mcp_rate_windows (account text NOT NULL, resets_at bigint NOT NULL, used integer NOT NULL, window_limit integer NOT NULL DEFAULT 0, PRIMARY KEY (account, resets_at));`,
+  // 2: each account's click history: its sampling times and revision one row, each link's checkpoints (as the client encodes them) a row.
+  `CREATE TABLE mcp_click_histories (account text PRIMARY KEY, running_since bigint, last_sample_at bigint, revision bigint NOT NULL DEFAULT 1);
+   CREATE TABLE mcp_click_links (account text NOT NULL, id bigint NOT NULL, checkpoints text NOT NULL, PRIMARY KEY (account, id));`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

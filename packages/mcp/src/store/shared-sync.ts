@@ -20,6 +20,8 @@ export interface SharedSyncHost {
   replace(stored: StoredIndex | undefined): Promise<void>;
   sync(options: SyncOptions): Promise<unknown>;
   failed(error: unknown): void;
+  /** Runs the reads under the lease (the click history samples them and saves before the lease goes); just runs them when absent. */
+  underLease?(read: () => Promise<void>): Promise<void>;
 }
 
 /** Waits without keeping the process alive; an abort ends the wait early. */
@@ -54,10 +56,15 @@ export class SharedIndexSync {
     const ran = await whileLeased(this.store, signal, async (leased) => {
       await this.catchUp();
       this.#reading = true;
+      const read = () =>
+        this.host.sync({ ...options, signal: leased }).then(
+          () => undefined,
+          (error: unknown) => {
+            throw new SyncFailure(error);
+          },
+        );
       try {
-        await this.host.sync({ ...options, signal: leased });
-      } catch (error) {
-        throw new SyncFailure(error);
+        await (this.host.underLease ? this.host.underLease(read) : read());
       } finally {
         this.#reading = false;
       }

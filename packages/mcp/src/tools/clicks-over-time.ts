@@ -106,7 +106,8 @@ function combined(all: readonly ClickSeries[]): ChartSeries | undefined {
 
 async function clicksOverTime(query: Query, context: ToolContext): Promise<AnswerWithImage> {
   const { links, client, signal } = context;
-  await links.history.load();
+  // On a shared store, with what the replica sampling it saved last.
+  await links.loadHistory();
   // A sample now: the link's details (its totals and unique clicks), or the index's bounded step for the top links.
   const read = query.id !== undefined ? (await client.links.get(query.id, { signal })).details : undefined;
   if (query.id === undefined) await links.beforeLookup(signal);
