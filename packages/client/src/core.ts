@@ -11,6 +11,7 @@ export {
   ApiError,
   AuthenticationError,
   ConnectionError,
+  isLinkShortError,
   LinkShortError,
   NotFoundError,
   PermissionError,
@@ -19,8 +20,12 @@ export {
   ResponseTooLargeError,
   TimeoutError,
   TooManyPagesError,
+  stopsBulkRun,
   ValidationError,
+  type ErrorKind,
+  type ErrorsByCode,
   type FieldIssue,
+  type LinkShortErrorCode,
 } from "./errors";
 
 export { IdSchema, formatTimestamp, isHttpUrl, timestampIso, timestampParts } from "./resources/fields";

@@ -18,6 +18,7 @@ import {
   AccountRegistry,
   ClickHistory,
   FileIndexStore,
+  isLinkShortError,
   LinkIndex,
   MAX_INDEXED_ACCOUNTS,
   type ClickHistoryStore,
@@ -161,7 +162,7 @@ export class ServerLinkIndex {
           this.#scheduleSampling();
         },
         (error: unknown) => {
-          if (!(error instanceof AbortedError)) this.#lastFailure = this.#describe(error);
+          if (!isLinkShortError(error, "LINKSHORT_ABORTED")) this.#lastFailure = this.#describe(error);
         },
       )
       .finally(() => {
@@ -216,7 +217,7 @@ export class ServerLinkIndex {
       await this.history.saveIfDue();
     })()
       .catch((error: unknown) => {
-        if (!(error instanceof AbortedError)) this.#lastFailure = this.#describe(error);
+        if (!isLinkShortError(error, "LINKSHORT_ABORTED")) this.#lastFailure = this.#describe(error);
       })
       .finally(() => (this.#sample = undefined));
     return this.#sample;
