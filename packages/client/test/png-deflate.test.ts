@@ -38,13 +38,13 @@ test.each([
   expect(hostedPng.length).toBeLessThan(ownPng.length * 0.75);
 });
 
-test("the host's deflate is asked for zlib's best level, and the PNG holds exactly its output", () => {
+test("the host's deflate is asked for level 8 (within 3% of level 9's bytes, at half its time), and the PNG holds exactly its output", () => {
   const calls: Array<{ data: Uint8Array; level: number }> = [];
   const deflate = (data: Uint8Array, options: { level: number }) => {
     calls.push({ data, level: options.level });
     return deflateSync(data, options);
   };
   const png = clickChart(stats, { deflate }).png();
-  expect(calls).toEqual([{ data: expect.any(Uint8Array), level: 9 }]);
-  expect(Buffer.from(png).includes(deflateSync(calls[0]!.data, { level: 9 }))).toBe(true);
+  expect(calls).toEqual([{ data: expect.any(Uint8Array), level: 8 }]);
+  expect(Buffer.from(png).includes(deflateSync(calls[0]!.data, { level: 8 }))).toBe(true);
 });

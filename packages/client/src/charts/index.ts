@@ -26,7 +26,7 @@ export interface ClickChartOptions {
   unit?: "clicks" | "scans";
   /**
    * The PNG's compression, for hosts that have one: `deflateSync` of `node:zlib`, which the chart
-   * calls at zlib's best level. About a quarter of the bytes of the chart's own deflate, which
+   * calls at level 8. About a quarter of the bytes of the chart's own deflate, which
    * serves hosts that may not import zlib (n8n).
    */
   deflate?: Deflate;
