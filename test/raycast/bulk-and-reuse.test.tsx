@@ -35,6 +35,21 @@ describe("Shorten Links in Bulk", () => {
     expect(mock.toasts.at(-1)).toMatchObject({ style: "FAILURE", title: "Copied 19 of 20 short links; 1 failed", message: expect.stringContaining("htp://not-a-url: ") });
   }, 30_000);
 
+  it("stops at a failure every later URL would share (the service down), sending nothing more, and counts the rest as not tried", async () => {
+    mock.clipboard = ["https://example.com/down/1", "https://example.com/down/2", "https://example.com/down/3"].join("\n");
+    sandbox.faults.set([{ kind: "5xx", route: "^POST /api/url/add$" }]);
+    const before = creates();
+    try {
+      const result = await shortenInBulk(clipboardOnly);
+      expect(creates() - before).toBe(1);
+      expect(result!.failed).toEqual([{ url: "https://example.com/down/1", reason: expect.stringContaining("HTTP 503") }]);
+      expect(result!.notTried).toEqual(["https://example.com/down/2", "https://example.com/down/3"]);
+      expect(mock.toasts.at(-1)).toMatchObject({ style: "FAILURE", title: "Copied 0 of 3 short links; 1 failed, 2 not tried" });
+    } finally {
+      sandbox.faults.clear();
+    }
+  });
+
   it("finds URLs in prose, pastes per the preference, and refuses too many before any request", async () => {
     mock.preferences.primaryAction = "paste";
     mock.clipboard = "Launch notes: see (https://example.com/prose/a), and https://example.com/prose/b. Thanks!";

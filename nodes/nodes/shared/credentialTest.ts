@@ -1,6 +1,6 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import { AuthenticationError, ConnectionError, LinkShortClient, NotFoundError, PermissionError, ResponseError, TimeoutError, ValidationError, type Transport } from '@linkshort/client/core';
+import { isLinkShortError, LinkShortClient, type Transport } from '@linkshort/client/core';
 
 const EXAMPLE = 'https://short.example.com';
 
@@ -33,29 +33,33 @@ const hostOf = (baseUrl: string) => {
 	}
 };
 
-/** What a person changes in the credential for each way the test can fail. */
-function advice(error: unknown, baseUrl: string): string {
+/**
+ * What a person changes in the credential for each way the test can fail; any other failure's own
+ * message, with the key removed (`redact`).
+ */
+function advice(error: unknown, baseUrl: string, redact: (text: string) => string): string {
 	const host = hostOf(baseUrl);
-	if (error instanceof ValidationError && !error.issues.some((issue) => issue.field === 'baseUrl')) return 'Enter the API key from the Developer API page of your account.';
-	if (error instanceof ValidationError) {
+	if (isLinkShortError(error, 'LINKSHORT_INVALID_INPUT') && !error.issues.some((issue) => issue.field === 'baseUrl')) return 'Enter the API key from the Developer API page of your account.';
+	if (isLinkShortError(error, 'LINKSHORT_INVALID_INPUT')) {
 		return /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl)
 			? `Base URL must be a web address that starts with https:// (or http://), such as ${EXAMPLE}.`
 			: `Base URL must start with https:// (or http://): write https://${baseUrl.replace(/^\/+/, '') || 'short.example.com'}.`;
 	}
-	if (error instanceof AuthenticationError || error instanceof PermissionError) {
+	if (isLinkShortError(error, 'LINKSHORT_AUTHENTICATION_FAILED', 'LINKSHORT_PERMISSION_DENIED')) {
 		return 'The service refused this API key. Copy the key again from the Developer API page of your account (all of it, no spaces), and check that Base URL is the address of the account that issued it.';
 	}
-	if (error instanceof NotFoundError || error instanceof ResponseError) {
+	if (isLinkShortError(error, 'LINKSHORT_NOT_FOUND', 'LINKSHORT_UNREADABLE_ANSWER', 'LINKSHORT_ANSWER_TOO_LARGE')) {
 		return `No API answered at this Base URL. Use the address of your link-shortening service, such as ${EXAMPLE}, without /api.`;
 	}
-	if (error instanceof ConnectionError) {
-		if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return `No server named ${host} was found. Check the spelling of Base URL (such as ${EXAMPLE}).`;
-		if (error.code === 'ECONNREFUSED') return `Nothing accepts connections at ${host}. Check the port in Base URL (leave it out for the usual one) and that the service is running.`;
-		if (/CERT|SSL|TLS/.test(error.code)) return `The service at ${host} has a certificate n8n does not trust. Check that Base URL is the service's own address.`;
+	if (isLinkShortError(error, 'LINKSHORT_CONNECTION_FAILED')) {
+		const { networkCode } = error;
+		if (networkCode === 'ENOTFOUND' || networkCode === 'EAI_AGAIN') return `No server named ${host} was found. Check the spelling of Base URL (such as ${EXAMPLE}).`;
+		if (networkCode === 'ECONNREFUSED') return `Nothing accepts connections at ${host}. Check the port in Base URL (leave it out for the usual one) and that the service is running.`;
+		if (/CERT|SSL|TLS/.test(networkCode)) return `The service at ${host} has a certificate n8n does not trust. Check that Base URL is the service's own address.`;
 		return `Could not reach ${host}. Check Base URL and that n8n can reach the service on its network.`;
 	}
-	if (error instanceof TimeoutError) return `${host} did not answer in time. Check Base URL and that n8n can reach the service on its network.`;
-	return error instanceof Error ? error.message : String(error);
+	if (isLinkShortError(error, 'LINKSHORT_TIMEOUT')) return `${host} did not answer in time. Check Base URL and that n8n can reach the service on its network.`;
+	return redact(error instanceof Error ? error.message : String(error));
 }
 
 /**
@@ -64,8 +68,9 @@ function advice(error: unknown, baseUrl: string): string {
  */
 export async function linkShortApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const baseUrl = String(credential.data?.baseUrl ?? '').trim();
+	let client: LinkShortClient | undefined;
 	try {
-		const client = new LinkShortClient({
+		client = new LinkShortClient({
 			baseUrl,
 			apiKey: String(credential.data?.apiKey ?? ''),
 			transport: credentialTestTransport(this),
@@ -78,6 +83,7 @@ export async function linkShortApiTest(this: ICredentialTestFunctions, credentia
 		await client.account.get();
 		return { status: 'OK', message: 'Connection successful' };
 	} catch (error) {
-		return { status: 'Error', message: advice(error, baseUrl) };
+		// Without a client (its constructor refused the credential) no failure but that refusal reaches here.
+		return { status: 'Error', message: advice(error, baseUrl, (text) => client?.redact(text) ?? text) };
 	}
 }

@@ -11,6 +11,7 @@ export {
   ApiError,
   AuthenticationError,
   ConnectionError,
+  isLinkShortError,
   LinkShortError,
   NotFoundError,
   PermissionError,
@@ -19,8 +20,12 @@ export {
   ResponseTooLargeError,
   TimeoutError,
   TooManyPagesError,
+  stopsBulkRun,
   ValidationError,
+  type ErrorKind,
+  type ErrorsByCode,
   type FieldIssue,
+  type LinkShortErrorCode,
 } from "./errors";
 
 export { IdSchema, formatTimestamp, timestampIso, timestampParts } from "./resources/fields";
@@ -70,7 +75,7 @@ export type { Sleep, Transport, TransportRequest, TransportResponse } from "./tr
 export { LinkIndex, type IndexFreshness, type IndexSearchResult, type LinkIndexOptions, type SearchOrder, type SyncOptions } from "./link-index/link-index";
 export { AccountRegistry, LinkIndexRegistry, MAX_INDEXED_ACCOUNTS } from "./link-index/registry";
 export { freshnessSentence } from "./link-index/freshness";
-export { accountId, sha256Hex } from "./account-id";
+export { accountId } from "./account-id";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
 export { aliasFromShortUrl, isHttpUrl, qrCodeUrlKey } from "./addresses";
@@ -124,6 +129,7 @@ export {
   type ChartStatistics,
   type ClickChart,
   type ClickChartOptions,
+  type Deflate,
   type ChartSeries,
   type SeriesBucket,
   type SeriesChartOptions,

@@ -1,5 +1,5 @@
 /** The server's configuration: the service and key from the environment, the rest from the command line. */
-import { LinkShortClient, ValidationError, type RateLimiter } from "@linkshort/client";
+import { isLinkShortError, LinkShortClient, type RateLimiter } from "@linkshort/client";
 import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
@@ -252,7 +252,7 @@ export function clientFromEnvironment(env: NodeJS.ProcessEnv, maxWaitSeconds: nu
   try {
     return clientFor(baseUrl, apiKey, maxWaitSeconds);
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!isLinkShortError(error, "LINKSHORT_INVALID_INPUT")) throw error;
     const problems = error.issues.map((issue) => {
       const variable = VARIABLE_OF_FIELD[issue.field] ?? issue.field;
       return env[variable] === undefined || env[variable] === "" ? `${variable} is not set` : `${variable} ${issue.message}`;

@@ -1,16 +1,8 @@
-/** Turns what a client call throws into the text of a tool error a model can act on. */
-import {
-  AbortedError,
-  ApiError,
-  AuthenticationError,
-  ConnectionError,
-  NotFoundError,
-  PermissionError,
-  RateLimitError,
-  ResponseError,
-  TimeoutError,
-  ValidationError,
-} from "@linkshort/client";
+/**
+ * Turns what a client call throws into the text of a tool error a model can act on. The client's
+ * errors are told apart by code, never by class (another bundled copy of the client has its own).
+ */
+import { isLinkShortError, type NotFoundError, type RateLimitError, type ValidationError } from "@linkshort/client";
 import { StoreUnavailableError } from "./auth/store";
 
 /** The longest text from a server, a model or an error this server repeats in one message. */
@@ -66,32 +58,33 @@ export function refusedFields(error: ValidationError): string {
 }
 
 export function describeFailure(error: unknown, toolName: string, now = Date.now()): string {
-  if (error instanceof ValidationError) {
+  if (error instanceof StoreUnavailableError) return `This server's own store cannot be reached: ${clause(error.message)}. Retry shortly: the server reconnects by itself.`;
+  if (!isLinkShortError(error)) return `Unexpected failure: ${capped(error instanceof Error ? error.message : String(error))}`;
+  if (isLinkShortError(error, "LINKSHORT_INVALID_INPUT")) {
     return `Invalid arguments for ${toolName}: ${refusedFields(error)}. Correct these fields and call ${toolName} again.`;
   }
-  if (error instanceof RateLimitError) {
+  if (isLinkShortError(error, "LINKSHORT_RATE_LIMITED")) {
     const seconds = retryAfterSeconds(error, now);
     return seconds === undefined
       ? "Rate limited by the LinkShort server; retry in a minute."
       : `Rate limited by the LinkShort server, retry after ${seconds} s. Nothing was changed by this call.`;
   }
-  if (error instanceof NotFoundError) return notFound(error, toolName);
-  if (error instanceof AuthenticationError) {
+  if (isLinkShortError(error, "LINKSHORT_NOT_FOUND")) return notFound(error, toolName);
+  if (isLinkShortError(error, "LINKSHORT_AUTHENTICATION_FAILED")) {
     return `The LinkShort server refused the API key (LINKSHORT_API_KEY): ${clause(error.message)}. The user must fix the server's configuration; retrying will not help.`;
   }
-  if (error instanceof PermissionError) {
+  if (isLinkShortError(error, "LINKSHORT_PERMISSION_DENIED")) {
     return `Not permitted: ${clause(error.message)}. The account behind this API key may not do this (plan or admin rights).`;
   }
-  if (error instanceof ApiError) return `The LinkShort server refused the request: ${capped(error.message)}`;
-  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+  if (isLinkShortError(error, "LINKSHORT_API_ERROR")) return `The LinkShort server refused the request: ${capped(error.message)}`;
+  if (isLinkShortError(error, "LINKSHORT_CONNECTION_FAILED", "LINKSHORT_TIMEOUT")) {
     return `Could not reach the LinkShort server: ${clause(error.message)}. It may be down or LINKSHORT_BASE_URL may be wrong; retry later.`;
   }
-  if (error instanceof ResponseError) {
+  if (isLinkShortError(error, "LINKSHORT_UNREADABLE_ANSWER", "LINKSHORT_ANSWER_TOO_LARGE")) {
     return `The LinkShort server sent an answer that could not be read: ${capped(error.message)}${error.excerpt ? ` (${capped(error.excerpt)})` : ""}`;
   }
-  if (error instanceof AbortedError) return "The call was cancelled.";
-  if (error instanceof StoreUnavailableError) return `This server's own store cannot be reached: ${clause(error.message)}. Retry shortly: the server reconnects by itself.`;
-  return `Unexpected failure: ${capped(error instanceof Error ? error.message : String(error))}`;
+  if (isLinkShortError(error, "LINKSHORT_ABORTED")) return "The call was cancelled.";
+  return `Unexpected failure: ${capped(error.message)}`;
 }
 
 /** The answer when a call outlasts its deadline; a change may have reached the server before it stopped. */

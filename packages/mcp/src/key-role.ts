@@ -1,5 +1,5 @@
 /** Whether an API key may use the admin tools: one rule for the single-key server and for each signed-in person. */
-import { AuthenticationError, PermissionError, type LinkShortClient } from "@linkshort/client";
+import { isLinkShortError, type LinkShortClient } from "@linkshort/client";
 
 /**
  * Asked once per key (one request: the plans list). When the service cannot tell, the tools stay,
@@ -10,7 +10,7 @@ export async function keyIsAdministrators(client: LinkShortClient, say: (text: s
     await client.plans.list({ signal: AbortSignal.timeout(10_000), maxRetries: 0 });
     return true;
   } catch (error) {
-    if (error instanceof PermissionError || error instanceof AuthenticationError) {
+    if (isLinkShortError(error, "LINKSHORT_PERMISSION_DENIED", "LINKSHORT_AUTHENTICATION_FAILED")) {
       say("--admin: the API key is not an administrator's (the server refused to list plans), so the admin tools are not offered.");
       return false;
     }

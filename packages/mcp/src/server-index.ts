@@ -18,6 +18,7 @@ import {
   AccountRegistry,
   ClickHistory,
   FileIndexStore,
+  isLinkShortError,
   LinkIndex,
   MAX_INDEXED_ACCOUNTS,
   type ClickHistoryStore,
@@ -171,7 +172,7 @@ export class ServerLinkIndex {
           this.#scheduleSampling();
         },
         (error: unknown) => {
-          if (!(error instanceof AbortedError)) this.#lastFailure = this.#describe(error);
+          if (!isLinkShortError(error, "LINKSHORT_ABORTED")) this.#lastFailure = this.#describe(error);
         },
       )
       .finally(() => {
@@ -227,7 +228,7 @@ export class ServerLinkIndex {
       if (!(this.#history instanceof SharedClickHistory)) await this.#history.saveIfDue();
     })()
       .catch((error: unknown) => {
-        if (!(error instanceof AbortedError)) this.#lastFailure = this.#describe(error);
+        if (!isLinkShortError(error, "LINKSHORT_ABORTED")) this.#lastFailure = this.#describe(error);
       })
       .finally(() => (this.#sample = undefined));
     return this.#sample;

@@ -1,6 +1,6 @@
 import {
-  AbortedError,
   freshnessSentence,
+  isLinkShortError,
   LinkIndexRegistry,
   type IndexFreshness,
   type LinkIndex,
@@ -35,7 +35,7 @@ export async function syncIndex({ client, index }: AccountIndex, options: SyncOp
     try {
       return await index.sync(client, options);
     } catch (error) {
-      if (!(error instanceof AbortedError) || options.signal?.aborted || attempt > 0) throw error;
+      if (!isLinkShortError(error, "LINKSHORT_ABORTED") || options.signal?.aborted || attempt > 0) throw error;
     }
   }
 }

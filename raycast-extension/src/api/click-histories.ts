@@ -2,7 +2,6 @@ import { Cache } from "@raycast/api";
 import {
   calendarPeriod,
   ClickHistory,
-  sha256Hex,
   stateHolderStore,
   type ClickHistoryState,
   type ClickSeries,
@@ -10,14 +9,15 @@ import {
 } from "@linkshort/client/core";
 import type { Account } from "./accounts";
 import { getClient } from "./client";
+import { accountDigest } from "./index-store";
 
 const STATE_KEY = "state";
 /** A week of 10-minute samples of a few thousand links stays far below this; the history thins itself with age. */
 const CAPACITY_BYTES = 16 * 1024 * 1024;
 
-/** The cache namespace of an account's click history (`client.accountId`): a digest, as the link index's. */
+/** The cache namespace of an account's click history (`client.accountId`). */
 export function historyNamespace(accountId: string): string {
-  return `click-history-${sha256Hex(accountId).slice(0, 32)}`;
+  return `click-history-${accountDigest(accountId)}`;
 }
 
 /** The zone of this computer: days and "today" start at its midnight. */

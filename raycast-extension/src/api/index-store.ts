@@ -1,6 +1,6 @@
+import { createHash } from "node:crypto";
 import { Cache } from "@raycast/api";
 import {
-  sha256Hex,
   type IndexChanges,
   type IndexMeta,
   type LinkIndexStore,
@@ -30,9 +30,14 @@ interface StoredMeta {
 /** The cache an index store writes to: Raycast's `Cache`, or a stand-in. */
 export type IndexCache = Pick<Cache, "get" | "set" | "remove">;
 
-/** The cache namespace of an account (`client.accountId`): a digest, so neither the Service URL nor the key is readable from the disk. */
+/** An account (`client.accountId`) as the cache names it: a digest, so neither the Service URL nor the key is readable from the disk. */
+export function accountDigest(accountId: string): string {
+  return createHash("sha256").update(accountId).digest("hex").slice(0, 32);
+}
+
+/** The cache namespace of an account's link index. */
 export function indexNamespace(accountId: string): string {
-  return `link-index-${sha256Hex(accountId).slice(0, 32)}`;
+  return `link-index-${accountDigest(accountId)}`;
 }
 
 /** Keeps one account's link index in Raycast's cache (files in the extension's support folder). */

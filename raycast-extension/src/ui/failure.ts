@@ -1,36 +1,21 @@
 import { openExtensionPreferences, type Toast } from "@raycast/api";
 import { showFailureToast } from "@raycast/utils";
-import {
-  AuthenticationError,
-  ConnectionError,
-  RateLimitError,
-  ResponseError,
-  TimeoutError,
-  ValidationError,
-} from "@linkshort/client/core";
+import { isLinkShortError } from "@linkshort/client/core";
 
 /**
- * What a failure asks of the user:
+ * What a failure asks of the user, from the client's `kind` (by code, never by class: a command's
+ * bundle and a shared module may each hold a copy of the client):
  * - "settings": the API key or the Service URL is wrong (a rejected key, "no such page" where the
  *   API should be, a Service URL the client refuses); only the preferences can fix it.
  * - "transient": no network, a timeout, an error page or a rate-limit wait; trying again later can
  *   work, and the preferences are not to blame.
- * - "input": what was typed; the form or the message names the field.
+ * - "input": what was typed, or what the service refused; the form or the message names the field.
  */
 export type FailureKind = "settings" | "transient" | "input";
 
-const SETTINGS_FIELDS = new Set(["baseUrl", "apiKey"]);
-
 export function failureKind(error: unknown): FailureKind {
-  if (error instanceof AuthenticationError) return "settings";
-  if (error instanceof ValidationError)
-    return error.fields.some((field) => SETTINGS_FIELDS.has(field)) ? "settings" : "input";
-  if (error instanceof ConnectionError || error instanceof TimeoutError || error instanceof RateLimitError)
-    return "transient";
-  // An HTML page or another non-JSON answer. "No such page" (404, 405) means the Service URL does
-  // not lead to the API; an error page or a garbled answer can pass.
-  if (error instanceof ResponseError) return error.status === 404 || error.status === 405 ? "settings" : "transient";
-  return "input";
+  if (!isLinkShortError(error)) return "input";
+  return error.kind === "settings" || error.kind === "transient" ? error.kind : "input";
 }
 
 /** A short hint for the failure's kind, for places with no toast (the menu bar). */
@@ -39,8 +24,9 @@ export function failureHint(error: unknown): string {
     case "settings":
       return "check the Service URL and API key in the preferences";
     case "transient":
-      if (error instanceof RateLimitError) return "the service asks to wait, try again shortly";
-      if (error instanceof ResponseError) return "the service answered with an error page, try again";
+      if (isLinkShortError(error, "LINKSHORT_RATE_LIMITED")) return "the service asks to wait, try again shortly";
+      if (isLinkShortError(error, "LINKSHORT_UNREADABLE_ANSWER"))
+        return "the service answered with an error page, try again";
       return "no connection to the service, try again";
     case "input":
       return error instanceof Error ? error.message : String(error);
@@ -56,7 +42,7 @@ export async function showFailure(error: unknown, title: string, retry?: () => u
   let primaryAction: Toast.ActionOptions | undefined;
   if (failureKind(error) === "settings") {
     primaryAction = { title: "Open Extension Preferences", onAction: () => void openExtensionPreferences() };
-  } else if (retry && !(error instanceof ValidationError)) {
+  } else if (retry && !isLinkShortError(error, "LINKSHORT_INVALID_INPUT")) {
     primaryAction = { title: "Retry", onAction: () => void retry() };
   }
   await showFailureToast(error, { title, ...(primaryAction ? { primaryAction } : {}) });

@@ -1,3 +1,4 @@
+import { deflateSync } from "node:zlib";
 import { chartSeriesOf, clickChart, seriesChart, type ChartStatistics, type ClickSeries } from "@linkshort/client/core";
 
 /**
@@ -25,6 +26,7 @@ export function chartMarkdown(
     unit: options.unit,
     width: DETAIL_CHART_WIDTH,
     theme: options.appearance,
+    deflate: deflateSync,
   });
   return `![${altText(chart.description)}](data:image/png;base64,${Buffer.from(chart.png()).toString("base64")})`;
 }

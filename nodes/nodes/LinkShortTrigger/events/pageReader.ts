@@ -1,4 +1,4 @@
-import { RateLimitError, TimeoutError, type Page } from '@linkshort/client/core';
+import { isLinkShortError, type Page } from '@linkshort/client/core';
 
 /** Reads one page at `limit` items ('large': the size the client asks the account for), never waiting for the rate limit. */
 export type PageReader<T> = (page: number, limit: number | 'large') => Promise<Page<T>>;
@@ -12,7 +12,7 @@ export const STOPPED = Symbol('stopped');
  */
 export async function unlessStopped<T>(promise: Promise<T>): Promise<T | typeof STOPPED> {
 	return await promise.catch((error: unknown) => {
-		if (error instanceof RateLimitError || (error instanceof TimeoutError && error.deadlinePassed)) return STOPPED;
+		if (isLinkShortError(error, 'LINKSHORT_RATE_LIMITED') || (isLinkShortError(error, 'LINKSHORT_TIMEOUT') && error.deadlinePassed)) return STOPPED;
 		throw error;
 	});
 }

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { aliasFromShortUrl, NotFoundError, PagePromise, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
+import { aliasFromShortUrl, isLinkShortError, PagePromise, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
 import type { EventParameters } from './event';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { firstCursor, isScanCursor, pollsPerPass, scanStep, SCAN_PAGES_PER_POLL, type ScanCursor } from './scan';
@@ -128,7 +128,7 @@ export async function readWatched(client: LinkShortClient, id: number): Promise<
 	return await client.links.get(id, NO_WAIT).then(
 		({ details, stats }) => ({ id: details.id, alias: aliasFromShortUrl(details.shorturl), shorturl: details.shorturl, longurl: details.longurl, clicks: stats.clicks, title: details.title, description: details.description, date: details.date }),
 		(error: unknown) => {
-			if (error instanceof NotFoundError) return undefined;
+			if (isLinkShortError(error, 'LINKSHORT_NOT_FOUND')) return undefined;
 			throw error;
 		},
 	);

@@ -1,7 +1,7 @@
 /** A layout drawn as SVG text or as the pixels of a PNG, in a light or a dark palette. */
 import { characterShape } from "./glyphs";
 import { CELL, SCALE, type ColourName, type Layout } from "./layout";
-import { encodeIndexedPng } from "./png";
+import { encodeIndexedPng, type Deflate } from "./png";
 
 export type Theme = "light" | "dark";
 
@@ -66,7 +66,7 @@ export function drawSvg(layout: Layout, theme: Theme, description: string): stri
   return parts.join("");
 }
 
-export function drawPng(layout: Layout, theme: Theme): Uint8Array {
+export function drawPng(layout: Layout, theme: Theme, deflate?: Deflate): Uint8Array {
   const { width, height } = layout;
   const pixels = new Uint8Array(width * height);
   const fill = (x0: number, y0: number, w: number, h: number, colour: number) => {
@@ -89,5 +89,5 @@ export function drawPng(layout: Layout, theme: Theme): Uint8Array {
       x += character.cells * CELL;
     }
   }
-  return encodeIndexedPng(width, height, pixels, paletteOf(theme));
+  return encodeIndexedPng(width, height, pixels, paletteOf(theme), deflate);
 }

@@ -1,15 +1,11 @@
 /**
  * A link's history as text for JSON stores: its channels as unsigned varints (times and counts as
- * differences from the checkpoint before), in base64url. Written out here: the core client runs
- * where neither `Buffer` nor `btoa` may be used (n8n's node code).
+ * differences from the checkpoint before), in base64url (Node's `Buffer`: the core runs on Node).
  */
 import { checkpointCount, countAt, flagsAt, timeAt, type Channel } from "./checkpoints";
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-/** Two characters for each 12 bits: a long history is written in one pass of lookups. */
-const PAIRS = Array.from({ length: 4096 }, (_, value) => ALPHABET[value >> 6]! + ALPHABET[value & 63]!);
-const VALUE_OF = new Int16Array(128).fill(-1);
-for (let index = 0; index < ALPHABET.length; index += 1) VALUE_OF[ALPHABET.charCodeAt(index)] = index;
+/** Base64url without padding; a length of 4n + 1 holds no whole byte in its last character. */
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 function writeVarint(bytes: number[], value: number): void {
   let rest = value;
@@ -80,39 +76,15 @@ export function encodeLink(link: EncodedLink): string {
   const bytes: number[] = [];
   writeChannel(bytes, link.clicks);
   writeChannel(bytes, link.unique);
-  const chunks: string[] = [];
-  const whole = bytes.length - (bytes.length % 3);
-  for (let index = 0; index < whole; index += 3) {
-    const triple = (bytes[index]! << 16) | (bytes[index + 1]! << 8) | bytes[index + 2]!;
-    chunks.push(PAIRS[triple >> 12]! + PAIRS[triple & 4095]!);
-  }
-  let text = chunks.join("");
-  const [a, b] = [bytes[whole], bytes[whole + 1]];
-  if (a !== undefined) {
-    text += ALPHABET[a >> 2]! + ALPHABET[((a & 3) << 4) | ((b ?? 0) >> 4)]!;
-    if (b !== undefined) text += ALPHABET[(b & 15) << 2]!;
-  }
-  return text;
+  return Buffer.from(bytes).toString("base64url");
 }
 
 /** The link a text of `encodeLink` holds; throws when the text is not one. */
 export function decodeLink(text: string): EncodedLink {
   if (text.length % 4 === 1) throw new Error("history text has a stray character");
-  const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
-  let byte = 0;
-  for (let index = 0; index < text.length; index += 4) {
-    const values: number[] = [];
-    for (let offset = index; offset < Math.min(index + 4, text.length); offset += 1) {
-      const value = VALUE_OF[text.charCodeAt(offset)] ?? -1;
-      if (value < 0) throw new Error("history text is not base64url");
-      values.push(value);
-    }
-    const [a, b, c, d] = values as [number, number, number | undefined, number | undefined];
-    bytes[byte++] = (a << 2) | (b >> 4);
-    if (c !== undefined) bytes[byte++] = ((b & 15) << 4) | (c >> 2);
-    if (d !== undefined) bytes[byte++] = ((c! & 3) << 6) | d;
-  }
-  const reader = new Reader(bytes);
+  // Buffer skips what is not base64url: such a text is refused here instead.
+  if (!BASE64URL.test(text)) throw new Error("history text is not base64url");
+  const reader = new Reader(Buffer.from(text, "base64url"));
   const clicks = readChannel(reader);
   const unique = readChannel(reader);
   if (!clicks || !reader.done) throw new Error("history text is not a link's history");

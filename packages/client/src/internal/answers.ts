@@ -4,10 +4,11 @@
  */
 import {
   AbortedError,
+  type LinkShortError,
   ApiError,
   AuthenticationError,
   ConnectionError,
-  LinkShortError,
+  isLinkShortError,
   NotFoundError,
   PermissionError,
   RateLimitError,
@@ -47,8 +48,9 @@ export function excerptOf(text: string, redact: Redact): string {
 
 /** Any failure of the transport as the client's error: its own classes pass, others are classified by their code. */
 export function clientErrorOf(error: unknown, request: TransportRequest, redact: Redact): LinkShortError {
-  if (error instanceof LinkShortError) {
-    if (error instanceof ConnectionError) return new ConnectionError(redact(error.message), error.mayHaveReachedServer, error.code);
+  // Recognised by code: a host's transport may throw the errors of its own copy of the client.
+  if (isLinkShortError(error)) {
+    if (isLinkShortError(error, "LINKSHORT_CONNECTION_FAILED")) return new ConnectionError(redact(error.message), error.mayHaveReachedServer, error.networkCode);
     return error;
   }
   if (request.signal?.aborted) return new AbortedError();

@@ -1,6 +1,6 @@
 import type * as z from "zod/v4";
 import { clientErrorOf, envelopeOf, excerptOf } from "./answers";
-import { AbortedError, ApiError, ConnectionError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "../errors";
+import { AbortedError, isLinkShortError, RateLimitError, ResponseError, ResponseTooLargeError, TimeoutError, ValidationError } from "../errors";
 import { trimTrailingSlashes } from "../addresses";
 import { accountId } from "../account-id";
 import { sleepUnlessAborted } from "./abortable-wait";
@@ -50,7 +50,7 @@ export class HttpCore {
 
   constructor(options: CoreClientOptions) {
     const issues = clientOptionIssues({ ...options });
-    if (issues.length > 0) throw new ValidationError(issues, "LinkShortClient");
+    if (issues.length > 0) throw new ValidationError(issues, "LinkShortClient", "settings");
 
     this.baseUrl = trimTrailingSlashes(options.baseUrl).replace(/\/api$/, "");
     this.transport = options.transport;
@@ -122,8 +122,9 @@ export class HttpCore {
         body = envelopeOf(response, this.#redact, this.clock.now());
       } catch (error) {
         // An attempt cut short to what was left of the deadline: the deadline ended the call.
-        if (error instanceof TimeoutError && attemptMs < timeoutMs) throw new TimeoutError(timeoutMs, true);
-        if (error instanceof RateLimitError) {
+        // (By code: a host's transport may throw the errors of its own copy of the client.)
+        if (isLinkShortError(error, "LINKSHORT_TIMEOUT") && attemptMs < timeoutMs) throw new TimeoutError(timeoutMs, true);
+        if (isLinkShortError(error, "LINKSHORT_RATE_LIMITED")) {
           rateLimitAnswers += 1;
           const until = this.limitLiftsAt(error);
           if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + (until - this.clock.now()) > maxRateLimitWaitMs || until - this.clock.now() >= leftMs()) throw error;
@@ -201,10 +202,10 @@ export class HttpCore {
   }
 
   private isRetryable(error: unknown, method: ApiRequest["method"]): boolean {
-    if (method === "POST") return error instanceof ConnectionError && !error.mayHaveReachedServer;
-    if (error instanceof ResponseTooLargeError) return false;
-    if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
-    return (error instanceof ApiError || error instanceof ResponseError) && error.status >= 500;
+    if (method === "POST") return isLinkShortError(error, "LINKSHORT_CONNECTION_FAILED") && !error.mayHaveReachedServer;
+    if (isLinkShortError(error, "LINKSHORT_CONNECTION_FAILED", "LINKSHORT_TIMEOUT")) return true;
+    const answered = isLinkShortError(error, "LINKSHORT_API_ERROR", "LINKSHORT_AUTHENTICATION_FAILED", "LINKSHORT_PERMISSION_DENIED", "LINKSHORT_NOT_FOUND", "LINKSHORT_UNREADABLE_ANSWER");
+    return answered && error.status >= 500;
   }
 
   private backoffMs(retry: number): number {

@@ -111,7 +111,7 @@ export async function readAtAllowedSize<T>(account: string, limit: number, read:
     } catch (error) {
       if (!isPageSizeRefusal(error)) throw error;
       const smaller = smallerPageSize(asked);
-      if (smaller === undefined) throw new ApiError(`${error.message} (asked for pages of ${asked} items)`, error.status, error.code);
+      if (smaller === undefined) throw new ApiError(`${error.message} (asked for pages of ${asked} items)`, error.status, error.envelopeError);
       refused = asked;
       asked = smaller;
     }

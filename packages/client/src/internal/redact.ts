@@ -21,22 +21,6 @@ function encodedForms(key: string): string[] {
   return [key, json, phpSlashes(key), phpSlashes(json), ...escaped, ...encoded];
 }
 
-const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/** Standard base64 with padding, written out here so that the core client needs no Node `Buffer`. */
-function base64(bytes: Uint8Array): string {
-  let out = "";
-  for (let index = 0; index < bytes.length; index += 3) {
-    const [a = 0, b = 0, c = 0] = [bytes[index], bytes[index + 1], bytes[index + 2]];
-    const triple = (a << 16) | (b << 8) | c;
-    const remaining = bytes.length - index;
-    out += BASE64_ALPHABET[(triple >> 18) & 63]! + BASE64_ALPHABET[(triple >> 12) & 63]!;
-    out += remaining > 1 ? BASE64_ALPHABET[(triple >> 6) & 63]! : "=";
-    out += remaining > 2 ? BASE64_ALPHABET[triple & 63]! : "=";
-  }
-  return out;
-}
-
 /**
  * The parts of the key's base64 that do not depend on what surrounds it, at each of the three
  * alignments it can have inside a longer encoded text (an `Authorization: Bearer <key>` header, say),
@@ -48,7 +32,7 @@ function base64Forms(key: string): string[] {
   for (let offset = 0; offset < 3; offset += 1) {
     const padded = new Uint8Array(offset + bytes.length);
     padded.set(bytes, offset);
-    const encoded = base64(padded);
+    const encoded = Buffer.from(padded).toString("base64");
     // A character holds bits [6i, 6i + 6): keep those made of the key's bits alone.
     const first = Math.ceil((offset * 8) / 6);
     const end = Math.floor(((offset + bytes.length) * 8) / 6);

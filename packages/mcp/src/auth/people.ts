@@ -3,7 +3,7 @@
  * their own rate budget and link index, both kept per account by the client's registries) and
  * their own tool list (the admin tools only for an administrator's key, with --admin).
  */
-import { AccountRegistry, AuthenticationError, PermissionError, type LinkShortClient } from "@linkshort/client";
+import { AccountRegistry, isLinkShortError, type LinkShortClient } from "@linkshort/client";
 import { keyIsAdministrators } from "../key-role";
 import type { KeyCheck } from "./authorize";
 
@@ -45,7 +45,7 @@ export class People {
       await client.account.get({ signal: AbortSignal.timeout(10_000), maxRetries: 0 });
       return { accepted: true, accountId: client.accountId };
     } catch (error) {
-      if (error instanceof AuthenticationError || error instanceof PermissionError) {
+      if (isLinkShortError(error, "LINKSHORT_AUTHENTICATION_FAILED", "LINKSHORT_PERMISSION_DENIED")) {
         return { accepted: false, status: 401, problem: "The service did not accept this API key. Check it in the service's settings and paste it again." };
       }
       return { accepted: false, status: 502, problem: "The service could not be reached to check the key. Try again in a moment." };

@@ -4,7 +4,7 @@
  * the index again whenever the store has moved on. The first sync waits its turn: a holder that
  * stops renewing (killed) is replaced within the lease's time.
  */
-import { AbortedError, type LinkIndex, type StoredIndex, type SyncOptions } from "@linkshort/client";
+import { isLinkShortError, type LinkIndex, type StoredIndex, type SyncOptions } from "@linkshort/client";
 import { whileLeased, type SharedIndexStore } from "./leased";
 
 /** A failure of the service while this replica held the lease (not of the store). */
@@ -82,7 +82,7 @@ export class SharedIndexSync {
         // The service failed: as without a shared store, the next lookup starts again. A lease lost
         // (taken over) or a store that cannot be reached: tried again, so it goes on by itself once it is back.
         if (signal.aborted) return;
-        if (error instanceof SyncFailure && !(error.cause instanceof AbortedError)) throw error.cause;
+        if (error instanceof SyncFailure && !isLinkShortError(error.cause, "LINKSHORT_ABORTED")) throw error.cause;
         if (!(error instanceof SyncFailure)) this.host.failed(error);
       }
       await pause(this.store.leaseMs / 2, signal);

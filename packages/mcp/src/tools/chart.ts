@@ -1,3 +1,4 @@
+import { deflateSync } from "node:zlib";
 import { cleanLabel, clickChart, readStatistics, type Statistics } from "@linkshort/client";
 import type { ImageContent, StatisticsViewData } from "./define";
 
@@ -6,7 +7,7 @@ export const VIEW_ROWS = 8;
 
 /** A link's or QR code's statistics drawn as a PNG chart (the client's renderer), as MCP image content, when asked for. */
 export function statisticsChart(stats: Statistics, title: string, unit: "clicks" | "scans"): () => ImageContent {
-  return () => ({ data: Buffer.from(clickChart(stats, { title, unit }).png()).toString("base64"), mimeType: "image/png" });
+  return () => ({ data: Buffer.from(clickChart(stats, { title, unit, deflate: deflateSync }).png()).toString("base64"), mimeType: "image/png" });
 }
 
 /** The same statistics as the statistics view shows them: the client's reading, which the view only renders. */

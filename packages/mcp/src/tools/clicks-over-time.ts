@@ -4,6 +4,7 @@
  * bucket says how it was measured; the answer says how far the history reaches and how often it
  * samples, so a model never reads "no data" as zero.
  */
+import { deflateSync } from "node:zlib";
 import { chartSeriesOf, cleanLabel, GranularitySchema, IdSchema, seriesChart, TimeZoneSchema, type ChartSeries, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
 import * as z from "zod/v4";
 import { ClicksOverTimeOutput, type ClicksOverTime, type LinkClicksOverTime } from "../outputs";
@@ -140,7 +141,7 @@ async function clicksOverTime(query: Query, context: ToolContext): Promise<Answe
   };
   const title = query.id !== undefined ? (answers[0]!.shorturl?.replace(/^https?:\/\//, "") ?? `Link ${query.id}`) : `Top ${answers.length} links`;
   const chartSeries = query.id !== undefined ? chartSeriesOf(series[0]!) : combined(series);
-  const chart = chartSeries ? () => seriesChart(chartSeries, { title }) : undefined;
+  const chart = chartSeries ? () => seriesChart(chartSeries, { title, deflate: deflateSync }) : undefined;
   return new AnswerWithImage(
     structured,
     undefined,

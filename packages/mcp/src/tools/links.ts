@@ -4,8 +4,8 @@ import {
   createLink,
   LinkCreateSchema,
   LinkUpdateSchema,
+  isLinkShortError,
   REUSE_RULE,
-  ValidationError,
   type CheckedLinkCreate,
   type LinkCreateInput as ClientLinkCreateInput,
 } from "@linkshort/client";
@@ -49,7 +49,7 @@ const ShortenLinkInput = z
       // The arguments as sent: the check is what tells a link input from anything else.
       return { reuse, link: checkLinkCreate(fields as ClientLinkCreateInput) };
     } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
+      if (!isLinkShortError(error, "LINKSHORT_INVALID_INPUT")) throw error;
       for (const issue of error.issues) context.addIssue({ code: "custom", message: issue.message, path: issue.field.split(".") });
       return z.NEVER;
     }

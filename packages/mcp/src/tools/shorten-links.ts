@@ -1,16 +1,5 @@
 /** shorten_links: up to BULK_MAX_URLS URLs in one call, a result each, stopping at the call's deadline. */
-import {
-  AbortedError,
-  ApiError,
-  AuthenticationError,
-  checkLinkCreate,
-  NotFoundError,
-  PermissionError,
-  RateLimitError,
-  ValidationError,
-  type CheckedLinkCreate,
-  type LinkCreateInput as ClientLinkCreateInput,
-} from "@linkshort/client";
+import { checkLinkCreate, isLinkShortError, stopsBulkRun, type CheckedLinkCreate, type LinkCreateInput as ClientLinkCreateInput, type ValidationError } from "@linkshort/client";
 import * as z from "zod/v4";
 import { capped, describeFailure, refusedFields } from "../failures";
 import { ShortenedLinksOutput, type BulkResultOutput } from "../outputs";
@@ -55,7 +44,7 @@ const ShortenLinksInput = z
         // The arguments as sent: the check is what tells a link input from anything else.
         links.push(checkLinkCreate({ ...shared, url } as ClientLinkCreateInput));
       } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
+        if (!isLinkShortError(error, "LINKSHORT_INVALID_INPUT")) throw error;
         const sharedIssues = error.issues.filter((issue) => issue.field !== "url");
         for (const issue of sharedIssues) context.addIssue({ code: "custom", message: issue.message, path: issue.field.split(".") });
         if (sharedIssues.length > 0) return z.NEVER;
@@ -69,22 +58,15 @@ type BulkResult = z.output<typeof BulkResultOutput>;
 
 /** What a failure of one URL says: its fields for bad input, else the tool error's text. */
 function itemError(error: unknown): string {
-  if (error instanceof ValidationError) return refusedFields(error);
+  if (isLinkShortError(error, "LINKSHORT_INVALID_INPUT")) return refusedFields(error);
   return describeFailure(error, "shorten_links");
-}
-
-/** A failure that ends the batch: the same would happen to every URL after it (or the call is over). */
-function endsBatch(error: unknown): boolean {
-  if (error instanceof ValidationError || error instanceof NotFoundError) return false;
-  // The server refused this one URL (an alias taken, say): the next may go. A rate limit past the
-  // wait, a refused key or plan, an unreachable or unreadable server would refuse the rest too.
-  return !(error instanceof ApiError) || error instanceof RateLimitError || error instanceof AuthenticationError || error instanceof PermissionError;
 }
 
 /**
  * Shortens the URLs one after another, paced by the client. Stops starting new ones at the call's
- * deadline, at its cancellation, or at a failure every later URL would share (rate limit past the
- * wait, refused key, unreachable server): those left are answered as skipped, saying why.
+ * deadline, at its cancellation, or at a failure every later URL would share (the client's
+ * `stopsBulkRun`: rate limit past the wait, refused key, unreachable server): those left are
+ * answered as skipped, saying why.
  */
 async function shortenEach({ urls, links, reuse }: z.output<typeof ShortenLinksInput>, context: ToolContext) {
   const results: BulkResult[] = [];
@@ -104,18 +86,18 @@ async function shortenEach({ urls, links, reuse }: z.output<typeof ShortenLinksI
     }
     try {
       const link = links[at]!;
-      if (link instanceof ValidationError) throw link;
+      if (isLinkShortError(link, "LINKSHORT_INVALID_INPUT")) throw link;
       const answer = await shortenOne(link, reuse === true, context);
       const reused = answer.reused || answered.has(answer.id);
       answered.add(answer.id);
       results.push({ url: shown, status: reused ? "reused" : "created", id: answer.id, shorturl: answer.shorturl });
     } catch (error) {
-      const aborted = error instanceof AbortedError;
+      const aborted = isLinkShortError(error, "LINKSHORT_ABORTED");
       const text = aborted
         ? "stopped before the server answered (deadline or cancellation): it may or may not have been created; check with find_links"
         : itemError(error);
       results.push({ url: shown, status: "failed", error: text });
-      if (aborted || endsBatch(error)) stopped = `not tried after an earlier URL failed: ${capped(text, 300)}`;
+      if (stopsBulkRun(error)) stopped = `not tried after an earlier URL failed: ${capped(text, 300)}`;
     }
   }
   const tally = (status: BulkResult["status"]) => results.filter((result) => result.status === status).length;
