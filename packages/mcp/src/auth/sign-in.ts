@@ -5,11 +5,12 @@
  * person its access token was issued to, or whose key it carries in the key header.
  */
 import {
+  bearerAuthChallengeResponse,
   getOAuthProtectedResourceMetadataUrl,
   OAuthError as SdkOAuthError,
   OAuthErrorCode,
   oauthMetadataResponse,
-  requireBearerAuth,
+  verifyBearerToken,
   type AuthInfo,
   type OAuthMetadata,
 } from "@modelcontextprotocol/server";
@@ -72,6 +73,9 @@ export class SignIn {
   readonly #store: AuthStore;
   readonly #context: AuthorizeContext;
   readonly #metadata: OAuthMetadata;
+  /** The SDK's bearer check, its settings made once: the token's resource must be this server's /mcp. */
+  readonly #bearer: Parameters<typeof verifyBearerToken>[1];
+  readonly #resourceUrl: URL;
   /** The person of each grant seen lately, by the grant's id (the key unwrapped and their client found once). */
   readonly #people = new Map<string, { wrappedKey: string; person: Promise<Person> }>();
 
@@ -82,6 +86,8 @@ export class SignIn {
     this.issuer = new URL(publicUrl).origin;
     this.resource = `${this.issuer}/mcp`;
     this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(this.resource));
+    this.#resourceUrl = new URL(this.resource);
+    this.#bearer = { verifier: { verifyAccessToken: (token) => this.#verify(token) }, expectedResource: this.#resourceUrl, resourceMetadataUrl: this.resourceMetadataUrl };
     this.#tokens = new TokenService({ issuer: this.issuer, resource: this.resource, secret: settings.secret ?? randomBytes(32) });
     this.#store = settings.store ?? new MemoryAuthStore();
     const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
@@ -167,25 +173,15 @@ export class SignIn {
       const status = found.status === 502 ? 503 : 401;
       return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status });
     }
-    const authorization = request.headers.authorization;
-    let unavailable: StoreUnavailableError | undefined;
-    const gate = requireBearerAuth({
-      verifier: {
-        verifyAccessToken: (token) =>
-          this.#verify(token).catch((error: unknown) => {
-            if (error instanceof StoreUnavailableError) unavailable = error;
-            throw error;
-          }),
-      },
-      expectedResource: new URL(this.resource),
-      resourceMetadataUrl: this.resourceMetadataUrl,
-    });
-    const answer = await gate(new Request(this.resource, { headers: typeof authorization === "string" ? { authorization } : {} }));
-    if (unavailable !== undefined) {
-      say(unavailable.message);
+    // As the SDK's requireBearerAuth reads the header, without making a web Request of each call.
+    const [authorization] = (request.headers.authorization ?? "").split(",");
+    try {
+      return (await verifyBearerToken(authorization || undefined, this.#bearer)).extra!.person as Person;
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) return bearerAuthChallengeResponse(error, this.#bearer);
+      say(error.message);
       return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "The sign-in store cannot be reached; try again in a moment." }, id: null }, { status: 503 });
     }
-    return answer instanceof Response ? answer : (answer.extra!.person as Person);
   }
 
   async #verify(token: string): Promise<AuthInfo> {
@@ -203,6 +199,6 @@ export class SignIn {
       if (this.#people.size > MAX_KEPT_PEOPLE) this.#people.delete(this.#people.keys().next().value!);
     }
     const person = await known.person;
-    return { token, clientId: claims.clientId, scopes: claims.scope.split(" ").filter(Boolean), expiresAt: claims.expiresAt, resource: new URL(this.resource), extra: { person } };
+    return { token, clientId: claims.clientId, scopes: claims.scope.split(" ").filter(Boolean), expiresAt: claims.expiresAt, resource: this.#resourceUrl, extra: { person } };
   }
 }
