@@ -7,7 +7,7 @@ import { API_KEY_HEADER } from "./auth/sign-in";
 import { API_KEY_VARIABLE, clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
 import { isLoopback, type HttpServerOptions } from "./http";
 import { keyIsAdministrators } from "./key-role";
-import { ServerLinkIndex } from "./server-index";
+import { forgetClient, ServerLinkIndex } from "./server-index";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
 import { SharedState } from "./store/shared-state";
 import type { Person } from "./auth/people";
@@ -58,7 +58,7 @@ async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, sig
   const publicUrl = publicUrlFrom(process.env, signIn);
   const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
   const personalClient = (apiKey: string) => (shared ? shared.clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds) : clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds));
-  const people = new People({ clientFor: personalClient, admin: commandLine.admin, say });
+  const people = new People({ clientFor: personalClient, admin: commandLine.admin, say, letGo: (client) => (shared ? shared.forgetClient(client) : forgetClient(client)) });
   // With a store, every replica signs with the same secret (the environment's, else one the store keeps).
   const secret = signInSecretFrom(process.env) ?? (await shared?.secret("sign-in"));
   const requestStateKey = await shared?.secret("request-state");

@@ -26,8 +26,6 @@ import { nowSeconds, TokenService } from "./tokens";
 
 const say = (text: string) => process.stderr.write(`linkshort-mcp: ${text}\n`);
 
-const MAX_KEPT_PEOPLE = 10_000;
-
 /** The header that carries a person's own API key (never `Authorization`, which is OAuth's). */
 export const API_KEY_HEADER = "x-linkshort-api-key";
 
@@ -76,8 +74,6 @@ export class SignIn {
   /** The SDK's bearer check, its settings made once: the token's resource must be this server's /mcp. */
   readonly #bearer: Parameters<typeof verifyBearerToken>[1];
   readonly #resourceUrl: URL;
-  /** The person of each grant seen lately, by the grant's id (the key unwrapped and their client found once). */
-  readonly #people = new Map<string, { wrappedKey: string; person: Promise<Person> }>();
 
   constructor(
     private readonly settings: SignInSettings,
@@ -190,15 +186,8 @@ export class SignIn {
     if (claims === undefined || grant === undefined || grant.accountId !== claims.accountId) {
       throw new SdkOAuthError(OAuthErrorCode.InvalidToken, "the access token is invalid, expired or revoked");
     }
-    // The grant is looked up on every request (a revocation ends it at once); its person is kept.
-    let known = this.#people.get(grant.id);
-    if (known?.wrappedKey !== grant.wrappedKey) {
-      known = { wrappedKey: grant.wrappedKey, person: this.#tokens.unwrapKey(grant.wrappedKey).then((key) => this.settings.people.person(key)) };
-      known.person.catch(() => this.#people.delete(grant.id));
-      this.#people.set(grant.id, known);
-      if (this.#people.size > MAX_KEPT_PEOPLE) this.#people.delete(this.#people.keys().next().value!);
-    }
-    const person = await known.person;
+    // The grant is looked up on every request (a revocation ends it); the person is kept by their account.
+    const person = await this.settings.people.personOfGrant(grant.accountId, () => this.#tokens.unwrapKey(grant.wrappedKey));
     return { token, clientId: claims.clientId, scopes: claims.scope.split(" ").filter(Boolean), expiresAt: claims.expiresAt, resource: this.#resourceUrl, extra: { person } };
   }
 }
