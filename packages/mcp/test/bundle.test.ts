@@ -34,6 +34,8 @@ test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's s
   expect(statSync(file).size - signIn - store).toBeLessThan(116_000);
   // The sign-in (an OAuth authorization server and its page), on a budget of its own.
   expect(signIn).toBeLessThan(48_000);
-  // The shared store (--store: Postgres, the sweep's lease), on a budget of its own.
-  expect(store).toBeLessThan(26_000);
+  // The shared store (--store: Postgres, the sweep's lease), on a budget of its own: 26 KB until a
+  // signed-in request stopped costing two round trips (issue 46: the revocation listener, grants
+  // trusted for 2 s, rate slots taken in batches and given back: 30.7 KB).
+  expect(store).toBeLessThan(31_000);
 });

@@ -32,6 +32,8 @@ export type Refusal = Extract<KeyCheck, { accepted: false }>;
 export class People {
   /** By account, the least recently seen first. */
   readonly #known = new Map<string, Promise<Person>>();
+  /** The clients of the people kept, for `redact`. */
+  readonly #clients = new Set<LinkShortClient>();
   readonly #headerKeysChecked = new Map<string, number>();
 
   constructor(private readonly options: PeopleOptions) {}
@@ -66,20 +68,36 @@ export class People {
     return this.#kept(accountId, async () => this.#make(this.options.clientFor(await apiKey())));
   }
 
+  /** `text` without the key of any person kept, in any form a server may echo it in. */
+  redact(text: string): string {
+    let redacted = text;
+    for (const client of this.#clients) redacted = client.redact(redacted);
+    return redacted;
+  }
+
   #kept(accountId: string, make: () => Promise<Person>): Promise<Person> {
     let person = this.#known.get(accountId);
     if (person === undefined) {
       const made = make();
-      made.catch(() => {
-        if (this.#known.get(accountId) === made) this.#known.delete(accountId);
-      });
+      const current = () => this.#known.get(accountId) === made;
+      void made.then(
+        (person) => {
+          if (current()) this.#clients.add(person.client);
+        },
+        () => {
+          if (current()) this.#known.delete(accountId);
+        },
+      );
       person = made;
     } else this.#known.delete(accountId);
     this.#known.set(accountId, person);
     if (this.#known.size > MAX_PEOPLE) {
       const [oldest, letGo] = this.#known.entries().next().value!;
       this.#known.delete(oldest);
-      void letGo.then((gone) => this.options.letGo(gone.client), () => undefined);
+      void letGo.then((gone) => {
+        this.#clients.delete(gone.client);
+        this.options.letGo(gone.client);
+      }, () => undefined);
     }
     return person;
   }
