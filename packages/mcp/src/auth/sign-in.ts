@@ -58,6 +58,15 @@ function webRequest(request: IncomingMessage, url: URL): Request {
   return new Request(url, { method: request.method === "HEAD" ? "HEAD" : request.method === "OPTIONS" ? "OPTIONS" : "GET", headers });
 }
 
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
+
+/** A default issuer on a loopback name, by every loopback name (a browser may open http://localhost:PORT for http://127.0.0.1:PORT); any other, itself. */
+function loopbackAliases(issuer: string): string[] {
+  const url = new URL(issuer);
+  if (!LOOPBACK_NAMES.includes(url.hostname)) return [issuer];
+  return LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port === "" ? "" : `:${url.port}`}`);
+}
+
 export async function writeWebResponse(response: ServerResponse, answer: Response): Promise<void> {
   response.writeHead(answer.status, Object.fromEntries(answer.headers));
   response.end(Buffer.from(await answer.arrayBuffer()));
@@ -87,7 +96,8 @@ export class SignIn {
     this.#tokens = new TokenService({ issuer: this.issuer, resource: this.resource, secret: settings.secret ?? randomBytes(32) });
     this.#store = settings.store ?? new MemoryAuthStore();
     const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
-    this.#context = { tokens: this.#tokens, store: this.#store, clients, checkKey: (key) => settings.people.checkKey(key), serviceLabel: settings.serviceLabel };
+    const ownOrigins = settings.publicUrl === undefined ? loopbackAliases(this.issuer) : [this.issuer];
+    this.#context = { tokens: this.#tokens, store: this.#store, clients, checkKey: (key) => settings.people.checkKey(key), serviceLabel: settings.serviceLabel, ownOrigins, publicUrlSet: settings.publicUrl !== undefined };
     this.#metadata = {
       issuer: this.issuer,
       authorization_endpoint: `${this.issuer}/authorize`,
