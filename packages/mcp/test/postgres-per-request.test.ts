@@ -6,19 +6,25 @@
  * and give back what they did not spend.
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import type { ChildProcess } from "node:child_process";
 import type { Grant } from "../src/auth/store";
 import { GRANT_TRUST_MS, PostgresAuthStore } from "../src/store/auth-store";
 import { PostgresStore } from "../src/store/postgres";
 import { RETURN_AFTER_MS } from "../src/store/rate-budget";
 import { SharedState } from "../src/store/shared-state";
 import { freshDatabase, stopTestPostgres, testPostgres } from "./postgres-support";
-import { eventually } from "./replica-support";
+import { eventually, roundRobin, startReplica, type RoundRobin } from "./replica-support";
+import { exchange, form, listTools, registerAndAuthorize } from "./sign-in-helpers";
 
 jest.setTimeout(60_000);
 const open: Array<{ close(): Promise<void> }> = [];
 const sandboxes: Sandbox[] = [];
+const processes: ChildProcess[] = [];
+let proxy: RoundRobin | undefined;
 
 afterAll(async () => {
+  for (const child of processes) child.kill("SIGKILL");
+  await proxy?.close();
   await Promise.all(open.map((opened) => opened.close()));
   await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
   await stopTestPostgres();
@@ -127,4 +133,26 @@ test("replicas holding slots of a small window still keep to it together: no req
   // A limit answer makes the client send its request again: none, but for one that took a slot at a
   // window's very end and reached the server in the next (as postgres.test.ts allows).
   expect(sandbox.requests.length - before).toBeLessThanOrEqual(241);
+});
+
+test("the built server: a token revoked on one replica is refused by the other, which trusted its grant a moment before, within 500 ms", async () => {
+  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1000, windowMs: 60_000 } });
+  sandboxes.push(sandbox);
+  const store = await freshDatabase();
+  proxy = await roundRobin();
+  const [one, two] = await Promise.all([0, 1].map(() => startReplica({ baseUrl: sandbox.baseUrl, apiKey: "" }, store, ["--sign-in", "--public-url", proxy!.url])));
+  processes.push(one!.child, two!.child);
+  proxy.targets = [one!.origin];
+  const tokens = (await exchange(proxy.url, await registerAndAuthorize(proxy.url, `${proxy.url}/mcp`, sandbox.userKey))).body as { access_token: string };
+  const bearer = { Authorization: `Bearer ${tokens.access_token}` };
+  for (let call = 0; call < 5; call += 1) expect((await listTools(two!.url, bearer)).status).toBe(200);
+  expect((await form(`${proxy.url}/revoke`, { token: tokens.access_token })).status).toBe(200);
+  const revokedAt = Date.now();
+  let status = 200;
+  while (status === 200 && Date.now() - revokedAt < 2_000) {
+    status = (await listTools(two!.url, bearer)).status;
+    if (status === 200) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  expect(status).toBe(401);
+  expect(Date.now() - revokedAt).toBeLessThan(500);
 });
