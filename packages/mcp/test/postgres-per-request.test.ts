@@ -84,8 +84,18 @@ test("while a replica cannot hear revocations (its listening connection ended), 
   await trustedOn(two, twoStore, "g2");
   // The listening connection dies, and a revocation is announced while it is gone: a notice it never gets.
   const postgres = await testPostgres();
+  const queries = queriesOf(twoStore);
   postgres.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'linkshort-mcp listener' and datname = current_database()", databaseOf(url));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(
+    async () => {
+      const before = queries.mock.calls.length;
+      expect(await two.grant("g2", Math.floor(Date.now() / 1000))).toBeDefined();
+      return queries.mock.calls.length > before;
+    },
+    2_000,
+    "the grant asked of the store again once the listening connection is gone",
+  );
+  queries.mockRestore();
   await one.revokeGrant("g2");
   expect(await two.grant("g2", Math.floor(Date.now() / 1000))).toBeUndefined();
   // It listens again by itself, and trusts again.
