@@ -4,12 +4,15 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotoco
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { People } from "./auth/people";
 import { API_KEY_HEADER } from "./auth/sign-in";
+import { redactSecrets } from "./auth/tokens";
 import { API_KEY_VARIABLE, clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
 import { isLoopback, type HttpServerOptions } from "./http";
 import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
+import { forgetClient } from "./server-indexes";
 import { createLinkShortMcpServer, startHttpServer } from "./server";
 import { SharedState } from "./shared-state";
+import { logUnexpectedFailures } from "./unexpected";
 import type { Person } from "./auth/people";
 
 /** The base URL as logs may show it: without a user name or password. */
@@ -52,13 +55,14 @@ function serveStdio(create: () => Server, stop: () => void): void {
 async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, signIn: SignInCommandLine): Promise<void> {
   const { host, port, allowedHosts } = commandLine.http!;
   const baseClient = clientFromEnvironment(process.env, commandLine.maxWaitSeconds, true);
-  process.on("uncaughtException", (error) => say(`unexpected error: ${error.message.slice(0, 300)}`));
-  process.on("unhandledRejection", (reason) => say(`unexpected error: ${reason instanceof Error ? reason.message.slice(0, 300) : "unknown"}`));
   if (tokenFrom(process.env, undefined) !== undefined) throw new ConfigError(`${TOKEN_VARIABLE} and --sign-in exclude each other: with --sign-in everyone signs in with their own key`);
   const publicUrl = publicUrlFrom(process.env, signIn);
   const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
   const personalClient = (apiKey: string) => (shared ? shared.clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds) : clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds));
-  const people = new People({ clientFor: personalClient, admin: commandLine.admin, say });
+  const people = new People({ clientFor: personalClient, admin: commandLine.admin, say, letGo: (client) => (shared ? shared.forgetClient(client) : forgetClient(client)) });
+  // Any person's key, and any token, out of what is logged.
+  const redact = (text: string) => redactSecrets(people.redact(text));
+  logUnexpectedFailures(say, redact);
   // With a store, every replica signs with the same secret (the environment's, else one the store keeps).
   const secret = signInSecretFrom(process.env) ?? (await shared?.secret("sign-in"));
   const requestStateKey = await shared?.secret("request-state");
@@ -66,6 +70,7 @@ async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, sig
     host,
     port,
     allowedHosts,
+    redact,
     signIn: {
       people,
       serviceLabel: shown(baseClient.baseUrl),
@@ -108,9 +113,8 @@ async function main(): Promise<void> {
   const configured = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
   const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
   const client = shared?.clientFor(configured.baseUrl, process.env[API_KEY_VARIABLE]!, commandLine.maxWaitSeconds) ?? configured;
-  // A failure outside a tool call is logged, never allowed to stop the server.
-  process.on("uncaughtException", (error) => say(client.redact(`unexpected error: ${error.message}`)));
-  process.on("unhandledRejection", (reason) => say(client.redact(`unexpected error: ${reason instanceof Error ? reason.message : String(reason)}`)));
+  const redact = (text: string) => client.redact(text);
+  logUnexpectedFailures(say, redact);
 
   const admin = commandLine.admin && (await keyIsAdministrators(client, say));
   const indexFile = indexFileFrom(process.env, commandLine);
@@ -142,7 +146,7 @@ async function main(): Promise<void> {
         `--host ${host} serves beyond this machine: set a bearer token in ${TOKEN_VARIABLE} or --token-file PATH (at least 16 characters), which every request must carry`,
       );
     }
-    const server = await startHttpServer(create, { host, port, allowedHosts, ...(token !== undefined ? { token } : {}) });
+    const server = await startHttpServer(create, { host, port, allowedHosts, redact, ...(token !== undefined ? { token } : {}) });
     if (beyondLoopback) {
       const names = ["localhost", "127.0.0.1", "[::1]", ...allowedHosts].join(", ");
       say(`WARNING: listening on ${host}, beyond this machine: anyone who can reach port ${port} and holds the token acts as this LinkShort account. Host names accepted: ${names}.`);

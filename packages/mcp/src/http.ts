@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Person } from "./auth/people";
 import { API_KEY_HEADER, SignIn, writeWebResponse, type SignInSettings } from "./auth/sign-in";
+import { redactSecrets } from "./auth/tokens";
 
 export interface HttpServerOptions {
   port: number;
@@ -17,6 +18,8 @@ export interface HttpServerOptions {
   token?: string;
   /** Everyone signs in as themselves (OAuth, or their key in a header) instead of a team token. */
   signIn?: SignInSettings;
+  /** Removes every key and token from a failed request's message before it is logged. Default: anything that looks like one (`redactSecrets`). */
+  redact?: (text: string) => string;
 }
 
 export interface HttpServer {
@@ -170,7 +173,7 @@ export async function startHttpServer(createMcpServer: (person?: Person) => Serv
   };
   const httpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      process.stderr.write(`linkshort-mcp: request failed: ${error instanceof Error ? error.message.slice(0, 500) : "unknown error"}\n`);
+      process.stderr.write(`linkshort-mcp: request failed: ${error instanceof Error ? (listen.redact ?? redactSecrets)(error.message).slice(0, 500) : "unknown error"}\n`);
       if (!response.headersSent) sendJsonRpcError(response, 500, "Internal server error");
     });
   });

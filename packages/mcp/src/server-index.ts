@@ -15,12 +15,10 @@
  */
 import {
   AbortedError,
-  AccountRegistry,
   ClickHistory,
   FileIndexStore,
   isLinkShortError,
   LinkIndex,
-  MAX_INDEXED_ACCOUNTS,
   type ClickHistoryStore,
   type LinkIndexStore,
   type LinkShortClient,
@@ -73,10 +71,8 @@ export class ServerLinkIndex {
   readonly #history: ClickHistory | SharedClickHistory;
   readonly #client: LinkShortClient;
   readonly #options: ServerLinkIndexOptions;
-  /** The clients whose changes land in the index at once (the server's own, and any other of the account), and how to stop. */
-  readonly #watched = new Set<LinkShortClient>();
-  readonly #stopWatching: Array<() => void> = [];
-  readonly #stopObserving: Array<() => void> = [];
+  /** The clients whose changes land in the index at once (the server's own, and any other of the account), each with how to stop. */
+  readonly #watched = new Map<LinkShortClient, { stopWatching: () => void; stopObserving: () => void }>();
   readonly #shutdown = new AbortController();
   readonly #store: LinkIndexStore | undefined;
   /** With a store replicas share (`--store`): who reads the service, and loading what others saved. */
@@ -136,18 +132,30 @@ export class ServerLinkIndex {
   /** Takes in at once the changes another client of the same account makes. */
   follow(client: LinkShortClient): void {
     if (this.#watched.has(client)) return;
-    this.#watched.add(client);
-    this.#stopWatching.push(this.#index.watch(client));
-    this.#stopObserving.push(this.#history.observe(client));
+    this.#watched.set(client, { stopWatching: this.#index.watch(client), stopObserving: this.#history.observe(client) });
+  }
+
+  /** Lets go of a client (its person was let go of): the index holds it no longer. */
+  unfollow(client: LinkShortClient): void {
+    const watched = this.#watched.get(client);
+    if (watched === undefined) return;
+    this.#watched.delete(client);
+    watched.stopWatching();
+    watched.stopObserving();
+  }
+
+  /** How many clients the index takes changes from. */
+  get followed(): number {
+    return this.#watched.size;
   }
 
   /** A shared index's new copy, from what the store holds now: the clients it watched are watched again (the history keeps observing them). */
   async #replace(stored: StoredIndex | undefined): Promise<void> {
     this.#index.release();
-    for (const stopWatching of this.#stopWatching.splice(0)) stopWatching();
+    for (const watched of this.#watched.values()) watched.stopWatching();
     this.#index = this.#made(loadedFrom(this.#shared!.store, stored));
     await this.#index.load();
-    for (const client of this.#watched) this.#stopWatching.push(this.#index.watch(client));
+    for (const [client, watched] of this.#watched) watched.stopWatching = this.#index.watch(client);
     if (this.#index.freshness().complete) this.#firstSyncDone = true;
   }
 
@@ -275,20 +283,11 @@ export class ServerLinkIndex {
   async stop(): Promise<void> {
     this.#shutdown.abort();
     clearTimeout(this.#sampling);
-    for (const stop of [...this.#stopWatching.splice(0), ...this.#stopObserving.splice(0)]) stop();
+    for (const client of [...this.#watched.keys()]) this.unfollow(client);
     await Promise.all([this.#firstSync, this.#sample]);
     if (!(this.#history instanceof SharedClickHistory) && this.#history.size > 0) await this.#history.save().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
     if (this.#store instanceof FileIndexStore) await this.#store.release();
   }
-}
-
-/** The index of each account whose server was given none (the CLI gives one): at most the client's bound of accounts, the one let go stopped. */
-const serverIndexes = new AccountRegistry<ServerLinkIndex>(MAX_INDEXED_ACCOUNTS, (evicted) => void evicted.stop());
-
-export function serverLinkIndexFor(client: LinkShortClient): ServerLinkIndex {
-  const index = serverIndexes.get(client.accountId, () => new ServerLinkIndex(client));
-  index.follow(client);
-  return index;
 }
 
 export type { FreshnessAnswer } from "./freshness-answer";

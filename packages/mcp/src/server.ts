@@ -4,7 +4,8 @@ import packageJson from "../package.json";
 import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION, VIEW_CHART_META_KEY } from "./apps";
 import { confirmationCodec, confirmationNeeded } from "./confirmation";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
-import { serverLinkIndexFor, type ServerLinkIndex } from "./server-index";
+import type { ServerLinkIndex } from "./server-index";
+import { serverLinkIndexFor } from "./server-indexes";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
 import { AnswerWithImage, type ToolContext, type ToolDefinition } from "./tools/define";
 

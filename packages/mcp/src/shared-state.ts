@@ -109,6 +109,11 @@ export class SharedState {
     return index;
   }
 
+  /** Lets go of a client (its person was let go of) in every index this replica keeps. */
+  forgetClient(client: LinkShortClient): void {
+    for (const index of this.#live) index.unfollow(client);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.#live].map((index) => index.stop()));
     await this.store.close();

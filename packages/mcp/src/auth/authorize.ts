@@ -23,6 +23,10 @@ export interface AuthorizeContext {
   /** Asks the service whether the key is good (`GET /api/account`). */
   checkKey: (apiKey: string) => Promise<KeyCheck>;
   serviceLabel: string;
+  /** The origins the sign-in page is served at: the issuer's, and with the default loopback issuer, the same port by each loopback name. */
+  ownOrigins: readonly string[];
+  /** Whether the public address was set (--public-url), for the advice when a page comes from elsewhere. */
+  publicUrlSet: boolean;
 }
 
 const COOKIE = "linkshort_sign_in";
@@ -76,23 +80,30 @@ export async function showSignIn(context: AuthorizeContext, url: URL, response: 
   sendSignInPage(response, 200, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: await context.tokens.signInRequest(fields), csrf }, cookie);
 }
 
-/** Whether a form post comes from this server's own page: by Origin, else by Sec-Fetch-Site or Referer. */
-function fromOwnPage(request: IncomingMessage, issuer: string): boolean {
-  const own = new URL(issuer).origin;
+/** The origin a form post comes from (by Origin, else Referer), or whether the browser said it is this page's own (Sec-Fetch-Site). */
+function originOf(request: IncomingMessage): string | boolean {
   const origin = request.headers.origin;
-  if (origin !== undefined) return origin === own;
+  if (origin !== undefined) return origin;
   const site = request.headers["sec-fetch-site"];
   if (site !== undefined) return site === "same-origin";
-  const referer = request.headers.referer;
   try {
-    return referer !== undefined && new URL(referer).origin === own;
+    return request.headers.referer !== undefined && new URL(request.headers.referer).origin;
   } catch {
     return false;
   }
 }
 
+/** Why a form post from elsewhere is refused, with what to do when it is this very server reached by another address. */
+function notOwnPage(context: AuthorizeContext, from: string | boolean): string {
+  const refused = "This sign-in did not come from this server's own page.";
+  if (typeof from !== "string" || !/^https?:\/\/[^/]+$/.test(from)) return refused;
+  const setting = context.publicUrlSet ? "its --public-url is" : "without --public-url it takes its address to be";
+  return `${refused} If you opened this server at ${from}, note that ${setting} ${context.tokens.issuer}: open it there, or start it with --public-url set to the address people use.`;
+}
+
 export async function completeSignIn(context: AuthorizeContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  if (!fromOwnPage(request, context.tokens.issuer)) return sendProblemPage(response, 403, "This sign-in did not come from this server's own page.");
+  const from = originOf(request);
+  if (from !== true && (typeof from !== "string" || !context.ownOrigins.includes(from))) return sendProblemPage(response, 403, notOwnPage(context, from));
   const form = await readForm(request);
   const signed = await context.tokens.verifySignInRequest(form.get("request") ?? "");
   if (signed === undefined) return sendProblemPage(response, 400, "This sign-in page has expired or was altered. Start again from the application.");

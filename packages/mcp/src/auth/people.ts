@@ -3,7 +3,7 @@
  * their own rate budget and link index, both kept per account by the client's registries) and
  * their own tool list (the admin tools only for an administrator's key, with --admin).
  */
-import { AccountRegistry, isLinkShortError, type LinkShortClient } from "@linkshort/client";
+import { isLinkShortError, type LinkShortClient } from "@linkshort/client";
 import { keyIsAdministrators } from "../key-role";
 import type { KeyCheck } from "./authorize";
 
@@ -18,6 +18,8 @@ export interface PeopleOptions {
   /** --admin: offer the admin tools to the administrators among the people. */
   admin: boolean;
   say: (text: string) => void;
+  /** Told of each person's client let go of (the least recently seen, past MAX_PEOPLE), so that no index keeps it. */
+  letGo: (client: LinkShortClient) => void;
 }
 
 /** People kept at once; one let go is made again at their next request. */
@@ -28,7 +30,10 @@ const KEY_CHECK_MS = 10 * 60_000;
 export type Refusal = Extract<KeyCheck, { accepted: false }>;
 
 export class People {
-  readonly #known = new AccountRegistry<Promise<Person>>(MAX_PEOPLE);
+  /** By account, the least recently seen first. */
+  readonly #known = new Map<string, Promise<Person>>();
+  /** The clients of the people kept, for `redact`. */
+  readonly #clients = new Set<LinkShortClient>();
   readonly #headerKeysChecked = new Map<string, number>();
 
   constructor(private readonly options: PeopleOptions) {}
@@ -55,7 +60,46 @@ export class People {
   /** The person a key (already checked, e.g. at sign-in) acts as. */
   person(apiKey: string): Promise<Person> {
     const client = this.options.clientFor(apiKey);
-    return this.#known.get(client.accountId, () => this.#make(client));
+    return this.#kept(client.accountId, () => this.#make(client));
+  }
+
+  /** The person of a grant's account: the one kept, else made from its key (only then unwrapped). */
+  personOfGrant(accountId: string, apiKey: () => Promise<string>): Promise<Person> {
+    return this.#kept(accountId, async () => this.#make(this.options.clientFor(await apiKey())));
+  }
+
+  /** `text` without the key of any person kept, in any form a server may echo it in. */
+  redact(text: string): string {
+    let redacted = text;
+    for (const client of this.#clients) redacted = client.redact(redacted);
+    return redacted;
+  }
+
+  #kept(accountId: string, make: () => Promise<Person>): Promise<Person> {
+    let person = this.#known.get(accountId);
+    if (person === undefined) {
+      const made = make();
+      const current = () => this.#known.get(accountId) === made;
+      void made.then(
+        (person) => {
+          if (current()) this.#clients.add(person.client);
+        },
+        () => {
+          if (current()) this.#known.delete(accountId);
+        },
+      );
+      person = made;
+    } else this.#known.delete(accountId);
+    this.#known.set(accountId, person);
+    if (this.#known.size > MAX_PEOPLE) {
+      const [oldest, letGo] = this.#known.entries().next().value!;
+      this.#known.delete(oldest);
+      void letGo.then((gone) => {
+        this.#clients.delete(gone.client);
+        this.options.letGo(gone.client);
+      }, () => undefined);
+    }
+    return person;
   }
 
   /**

@@ -5,11 +5,12 @@
  * person its access token was issued to, or whose key it carries in the key header.
  */
 import {
+  bearerAuthChallengeResponse,
   getOAuthProtectedResourceMetadataUrl,
   OAuthError as SdkOAuthError,
   OAuthErrorCode,
   oauthMetadataResponse,
-  requireBearerAuth,
+  verifyBearerToken,
   type AuthInfo,
   type OAuthMetadata,
 } from "@modelcontextprotocol/server";
@@ -24,8 +25,6 @@ import { revocationEndpoint, tokenEndpoint } from "./token-endpoint";
 import { nowSeconds, TokenService } from "./tokens";
 
 const say = (text: string) => process.stderr.write(`linkshort-mcp: ${text}\n`);
-
-const MAX_KEPT_PEOPLE = 10_000;
 
 /** The header that carries a person's own API key (never `Authorization`, which is OAuth's). */
 export const API_KEY_HEADER = "x-linkshort-api-key";
@@ -59,6 +58,15 @@ function webRequest(request: IncomingMessage, url: URL): Request {
   return new Request(url, { method: request.method === "HEAD" ? "HEAD" : request.method === "OPTIONS" ? "OPTIONS" : "GET", headers });
 }
 
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
+
+/** A default issuer on a loopback name, by every loopback name (a browser may open http://localhost:PORT for http://127.0.0.1:PORT); any other, itself. */
+function loopbackAliases(issuer: string): string[] {
+  const url = new URL(issuer);
+  if (!LOOPBACK_NAMES.includes(url.hostname)) return [issuer];
+  return LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port === "" ? "" : `:${url.port}`}`);
+}
+
 export async function writeWebResponse(response: ServerResponse, answer: Response): Promise<void> {
   response.writeHead(answer.status, Object.fromEntries(answer.headers));
   response.end(Buffer.from(await answer.arrayBuffer()));
@@ -72,8 +80,9 @@ export class SignIn {
   readonly #store: AuthStore;
   readonly #context: AuthorizeContext;
   readonly #metadata: OAuthMetadata;
-  /** The person of each grant seen lately, by the grant's id (the key unwrapped and their client found once). */
-  readonly #people = new Map<string, { wrappedKey: string; person: Promise<Person> }>();
+  /** The SDK's bearer check, its settings made once: the token's resource must be this server's /mcp. */
+  readonly #bearer: Parameters<typeof verifyBearerToken>[1];
+  readonly #resourceUrl: URL;
 
   constructor(
     private readonly settings: SignInSettings,
@@ -82,10 +91,13 @@ export class SignIn {
     this.issuer = new URL(publicUrl).origin;
     this.resource = `${this.issuer}/mcp`;
     this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(this.resource));
+    this.#resourceUrl = new URL(this.resource);
+    this.#bearer = { verifier: { verifyAccessToken: (token) => this.#verify(token) }, expectedResource: this.#resourceUrl, resourceMetadataUrl: this.resourceMetadataUrl };
     this.#tokens = new TokenService({ issuer: this.issuer, resource: this.resource, secret: settings.secret ?? randomBytes(32) });
     this.#store = settings.store ?? new MemoryAuthStore();
     const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
-    this.#context = { tokens: this.#tokens, store: this.#store, clients, checkKey: (key) => settings.people.checkKey(key), serviceLabel: settings.serviceLabel };
+    const ownOrigins = settings.publicUrl === undefined ? loopbackAliases(this.issuer) : [this.issuer];
+    this.#context = { tokens: this.#tokens, store: this.#store, clients, checkKey: (key) => settings.people.checkKey(key), serviceLabel: settings.serviceLabel, ownOrigins, publicUrlSet: settings.publicUrl !== undefined };
     this.#metadata = {
       issuer: this.issuer,
       authorization_endpoint: `${this.issuer}/authorize`,
@@ -167,25 +179,15 @@ export class SignIn {
       const status = found.status === 502 ? 503 : 401;
       return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status });
     }
-    const authorization = request.headers.authorization;
-    let unavailable: StoreUnavailableError | undefined;
-    const gate = requireBearerAuth({
-      verifier: {
-        verifyAccessToken: (token) =>
-          this.#verify(token).catch((error: unknown) => {
-            if (error instanceof StoreUnavailableError) unavailable = error;
-            throw error;
-          }),
-      },
-      expectedResource: new URL(this.resource),
-      resourceMetadataUrl: this.resourceMetadataUrl,
-    });
-    const answer = await gate(new Request(this.resource, { headers: typeof authorization === "string" ? { authorization } : {} }));
-    if (unavailable !== undefined) {
-      say(unavailable.message);
+    // As the SDK's requireBearerAuth reads the header, without making a web Request of each call.
+    const [authorization] = (request.headers.authorization ?? "").split(",");
+    try {
+      return (await verifyBearerToken(authorization || undefined, this.#bearer)).extra!.person as Person;
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) return bearerAuthChallengeResponse(error, this.#bearer);
+      say(error.message);
       return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "The sign-in store cannot be reached; try again in a moment." }, id: null }, { status: 503 });
     }
-    return answer instanceof Response ? answer : (answer.extra!.person as Person);
   }
 
   async #verify(token: string): Promise<AuthInfo> {
@@ -194,15 +196,8 @@ export class SignIn {
     if (claims === undefined || grant === undefined || grant.accountId !== claims.accountId) {
       throw new SdkOAuthError(OAuthErrorCode.InvalidToken, "the access token is invalid, expired or revoked");
     }
-    // The grant is looked up on every request (a revocation ends it at once); its person is kept.
-    let known = this.#people.get(grant.id);
-    if (known?.wrappedKey !== grant.wrappedKey) {
-      known = { wrappedKey: grant.wrappedKey, person: this.#tokens.unwrapKey(grant.wrappedKey).then((key) => this.settings.people.person(key)) };
-      known.person.catch(() => this.#people.delete(grant.id));
-      this.#people.set(grant.id, known);
-      if (this.#people.size > MAX_KEPT_PEOPLE) this.#people.delete(this.#people.keys().next().value!);
-    }
-    const person = await known.person;
-    return { token, clientId: claims.clientId, scopes: claims.scope.split(" ").filter(Boolean), expiresAt: claims.expiresAt, resource: new URL(this.resource), extra: { person } };
+    // The grant is looked up on every request (a revocation ends it); the person is kept by their account.
+    const person = await this.settings.people.personOfGrant(grant.accountId, () => this.#tokens.unwrapKey(grant.wrappedKey));
+    return { token, clientId: claims.clientId, scopes: claims.scope.split(" ").filter(Boolean), expiresAt: claims.expiresAt, resource: this.#resourceUrl, extra: { person } };
   }
 }

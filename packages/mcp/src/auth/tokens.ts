@@ -36,6 +36,15 @@ export const randomToken = () => randomBytes(32).toString("base64url");
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+const BEARER_CREDENTIAL = /(bearer\s+)[^\s"',;]+/gi;
+/** A JWT or JWE (dot-separated parts) or a long run of base64url or hex: codes, refresh tokens, grant ids and most API keys look so. */
+const SECRET_LIKE = /[A-Za-z0-9_-]{24,}(?:\.[A-Za-z0-9_-]*){0,4}/g;
+
+/** A text nobody foresaw (a crash's message) with anything that may be a token or key of the sign-in's removed. */
+export function redactSecrets(text: string): string {
+  return text.replace(BEARER_CREDENTIAL, "$1[redacted]").replace(SECRET_LIKE, "[redacted]");
+}
+
 /** Access tokens whose signature was checked, kept till they expire (a client sends the same one with every request). */
 const MAX_VERIFIED = 10_000;
 

@@ -3,10 +3,21 @@
  * grants (the person's key in them only wrapped) and refresh tokens (by their SHA-256). A code or
  * refresh token is taken once under a row lock, so two replicas never both accept it. The
  * secrets every replica must share (the tokens' and the confirmations' keys) are made once here.
+ *
+ * A grant read by a replica is trusted there for a short while (each request to /mcp asks for its
+ * grant), never past GRANT_TRUST_MS, and only while the replica listens for revocations: a grant
+ * revoked on any replica is announced (NOTIFY) in the same transaction, and every replica forgets
+ * it on the notice. While the listening connection is down, nothing is trusted (every request asks).
  */
 import { randomBytes } from "node:crypto";
 import type { AuthStore, Grant, OAuthClient, PendingCode, Taken } from "../auth/store";
-import type { PostgresStore } from "./postgres";
+import type { Listening, PostgresStore } from "./postgres";
+
+/** The longest a replica trusts a grant it read without asking again, should a revocation's notice not reach it (a connection silently dead). */
+export const GRANT_TRUST_MS = 2_000;
+/** The channel a revoked grant's id is announced on. */
+const REVOKED_CHANNEL = "mcp_grant_revoked";
+const MAX_TRUSTED = 10_000;
 
 /** The secret of this name, made at random by the first replica to ask and the same for all after. */
 export async function sharedSecret(store: PostgresStore, name: string): Promise<Uint8Array> {
@@ -29,7 +40,30 @@ async function take<T>(store: PostgresStore, table: "mcp_oauth_codes" | "mcp_oau
 }
 
 export class PostgresAuthStore implements AuthStore {
-  constructor(private readonly store: PostgresStore) {}
+  /** Grants read lately, by id, each until when it is trusted (epoch ms). */
+  readonly #trusted = new Map<string, { grant: Grant; until: number }>();
+  #revocations: Listening | undefined;
+  /** Counts the notices and the gaps: a read that saw it change while it ran is not trusted. */
+  #noticesSeen = 0;
+
+  constructor(
+    private readonly store: PostgresStore,
+    private readonly trustMs = GRANT_TRUST_MS,
+  ) {}
+
+  #listen(): Listening {
+    this.#revocations ??= this.store.listen(REVOKED_CHANNEL, {
+      notice: (grantId) => {
+        this.#noticesSeen += 1;
+        this.#trusted.delete(grantId);
+      },
+      gapped: () => {
+        this.#noticesSeen += 1;
+        this.#trusted.clear();
+      },
+    });
+    return this.#revocations;
+  }
 
   async saveClient(client: OAuthClient): Promise<void> {
     await this.store.query("INSERT INTO mcp_oauth_clients (client_id, record) VALUES ($1, $2) ON CONFLICT (client_id) DO UPDATE SET record = excluded.record, saved_at = now()", [client.clientId, client]);
@@ -56,15 +90,31 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   async grant(grantId: string, now: number): Promise<Grant | undefined> {
+    const revocations = this.#listen();
+    const trusted = this.#trusted.get(grantId);
+    if (trusted !== undefined && trusted.until > Date.now() && revocations.live) return trusted.grant.expiresAt > now ? trusted.grant : undefined;
+    const noticesBefore = this.#noticesSeen;
+    const listenedBefore = revocations.live;
     const rows = await this.store.query<{ record: Grant }>("SELECT record FROM mcp_oauth_grants WHERE id = $1 AND expires_at > $2", [grantId, now]);
-    return rows[0]?.record;
+    const grant = rows[0]?.record;
+    if (grant === undefined) this.#trusted.delete(grantId);
+    else if (listenedBefore && revocations.live && noticesBefore === this.#noticesSeen) {
+      this.#trusted.delete(grantId);
+      this.#trusted.set(grantId, { grant, until: Date.now() + this.trustMs });
+      if (this.#trusted.size > MAX_TRUSTED) this.#trusted.delete(this.#trusted.keys().next().value!);
+    }
+    return grant;
   }
 
   async revokeGrant(grantId: string): Promise<void> {
+    this.#trusted.delete(grantId);
     await this.store.transaction(async (client) => {
       await client.query("DELETE FROM mcp_oauth_grants WHERE id = $1", [grantId]);
       await client.query("DELETE FROM mcp_oauth_refresh_tokens WHERE grant_id = $1", [grantId]);
+      // Sent to every listening replica when this commits.
+      await client.query("SELECT pg_notify($1, $2)", [REVOKED_CHANNEL, grantId]);
     });
+    this.#trusted.delete(grantId);
   }
 
   async saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number): Promise<void> {

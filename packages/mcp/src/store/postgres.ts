@@ -4,7 +4,7 @@
  * password. The pool opens connections as queries need them, so the server recovers by itself
  * when Postgres is back.
  */
-import { Pool, type PoolClient, type QueryResultRow } from "pg";
+import { Client, Pool, type PoolClient, type QueryResultRow } from "pg";
 import { migrate } from "./schema";
 
 import { StoreUnavailableError } from "../auth/store";
@@ -34,6 +34,76 @@ function reasonOf(error: unknown): string {
   return typeof message === "string" && message !== "" ? message.slice(0, 200) : "unknown error";
 }
 
+/** How long a lost listening connection waits before it connects again. */
+const LISTEN_AGAIN_MS = 1_000;
+
+/** What a listener is told: each notice's payload, and each time notices may have been missed (the connection lost, or made again). */
+export interface NoticeHandlers {
+  notice: (payload: string) => void;
+  gapped: () => void;
+}
+
+/**
+ * A connection of its own that LISTENs on one channel, made again when lost. `live` only while it
+ * is connected and listening: a notice sent meanwhile reaches it.
+ */
+export class Listening {
+  #live = false;
+  #closed = false;
+  #client: Client | undefined;
+  #again: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly connect: () => Client,
+    private readonly channel: string,
+    private readonly handlers: NoticeHandlers,
+  ) {
+    void this.#listen();
+  }
+
+  get live(): boolean {
+    return this.#live;
+  }
+
+  async #listen(): Promise<void> {
+    if (this.#closed) return;
+    const client = this.connect();
+    this.#client = client;
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      this.#live = false;
+      this.handlers.gapped();
+      void client.end().catch(() => undefined);
+      if (!this.#closed) this.#again = setTimeout(() => void this.#listen(), LISTEN_AGAIN_MS).unref();
+    };
+    client.on("error", onLost);
+    client.on("end", onLost);
+    client.on("notification", (message) => {
+      if (message.channel === this.channel) this.handlers.notice(message.payload ?? "");
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+    } catch {
+      onLost();
+      return;
+    }
+    if (lost || this.#closed) return;
+    // Notices sent before this moment were missed.
+    this.handlers.gapped();
+    this.#live = true;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#live = false;
+    clearTimeout(this.#again);
+    await this.#client?.end().catch(() => undefined);
+  }
+}
+
 export interface PostgresStoreOptions {
   /** How long a connection attempt may take. Default 5 s. */
   connectTimeoutMs?: number;
@@ -44,12 +114,17 @@ export interface PostgresStoreOptions {
 export class PostgresStore {
   readonly shown: string;
   readonly #pool: Pool;
+  readonly #url: string;
+  readonly #connectTimeoutMs: number;
+  readonly #listening: Listening[] = [];
 
   private constructor(url: string, options: PostgresStoreOptions) {
     this.shown = shownStoreUrl(url);
+    this.#url = url;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
     this.#pool = new Pool({
       connectionString: url,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: this.#connectTimeoutMs,
       max: options.maxConnections ?? 10,
       idleTimeoutMillis: 30_000,
       // A query that Postgres does not answer (stopped mid-query) fails rather than hang a sign-in.
@@ -106,7 +181,16 @@ export class PostgresStore {
     }
   }
 
-  close(): Promise<void> {
-    return this.#pool.end().catch(() => undefined);
+  /** Listens on `channel` (a fixed name of ours) on a connection of its own, until the store closes. */
+  listen(channel: string, handlers: NoticeHandlers): Listening {
+    const connect = () => new Client({ connectionString: this.#url, connectionTimeoutMillis: this.#connectTimeoutMs, keepAlive: true, application_name: "linkshort-mcp listener" });
+    const listening = new Listening(connect, channel, handlers);
+    this.#listening.push(listening);
+    return listening;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#listening.splice(0).map((listening) => listening.close()));
+    await this.#pool.end().catch(() => undefined);
   }
 }

@@ -7,6 +7,11 @@
  * process, and opens the shared count (at start, each replica's first request may be such a probe). Pacing within a replica stays the client's own limiter. A store that
  * cannot be reached leaves the client's pacing alone (the server's limit answers still hold every
  * replica back).
+ *
+ * A replica takes its slots of a known window a few at a time (`batchOf`: at most a fiftieth of the
+ * window, so one for a small limit) and spends them without asking the store again; what it has
+ * not spent after RETURN_AFTER_MS without a request goes back to the shared count. The count in
+ * the store holds every slot handed out, spent or not: the replicas together never pass the limit.
  */
 import { AbortedError, RateLimiter, type RateLimitHeadroom } from "@linkshort/client";
 import type { PostgresStore } from "./postgres";
@@ -21,6 +26,14 @@ const PROBE_WAIT_MS = 100;
 const PROBE_SECONDS = 10;
 /** Added after a reset before requests leave again, for clock granularity (as the client's limiter does). */
 const RESET_MARGIN_MS = 20;
+/** The most slots a replica takes of a window at once, and the share of the window a batch may be at most. */
+const MAX_BATCH = 20;
+const BATCH_SHARE = 50;
+/** Slots taken and not spent for this long go back to the window (so another replica may use them). */
+export const RETURN_AFTER_MS = 1_000;
+
+/** How many slots a replica takes at once of a window of `limit`. */
+export const batchOf = (limit: number) => Math.max(1, Math.min(MAX_BATCH, Math.floor(limit / BATCH_SHARE)));
 
 export class SharedRateBudget extends RateLimiter {
   readonly #local = new RateLimiter();
@@ -28,6 +41,10 @@ export class SharedRateBudget extends RateLimiter {
   #uncounted = 0;
   /** The server's answers name no window (no rate headers): nothing to share, the client's pacing alone. */
   #noWindows = false;
+  /** Slots this replica took of the window that resets at `resetsAt` (seconds) and has not spent yet. */
+  #held = { resetsAt: 0, slots: 0 };
+  #lastSpent = 0;
+  #giveBack: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: PostgresStore,
@@ -36,9 +53,21 @@ export class SharedRateBudget extends RateLimiter {
     super();
   }
 
-  /** Every request asks the store first: never the synchronous way. */
-  override tryAcquire(): boolean {
-    return false;
+  /** A request leaves at once when this replica holds a slot of the window it knows and its own pacing allows it. */
+  override tryAcquire(now: number): boolean {
+    const window = this.#local.headroom(now);
+    if (window?.resetAt === undefined || !this.#holds(window.resetAt) || !this.#local.tryAcquire(now)) return false;
+    this.#spend();
+    return true;
+  }
+
+  #holds(resetAt: number): boolean {
+    return this.#held.slots > 0 && this.#held.resetsAt === Math.round(resetAt / 1000);
+  }
+
+  #spend(): void {
+    this.#held.slots -= 1;
+    this.#lastSpent = Date.now();
   }
 
   override async acquire(clock: Clock, wait: AcquireWait): Promise<number> {
@@ -47,6 +76,10 @@ export class SharedRateBudget extends RateLimiter {
       for (;;) {
         const now = clock.now();
         const window = this.#local.headroom(now);
+        if (window?.resetAt !== undefined && this.#holds(window.resetAt)) {
+          this.#spend();
+          return waited;
+        }
         // Nothing known here yet (the client's probe): a slot of the window another replica knows, or the request that learns it.
         if (window === undefined && this.#noWindows) return waited;
         const slot = await this.#takeSlot(window?.limit, window?.resetAt, now);
@@ -73,10 +106,18 @@ export class SharedRateBudget extends RateLimiter {
     const seconds = Math.floor(now / 1000);
     const reset = resetAt === undefined ? null : Math.round(resetAt / 1000);
     try {
-      // The common case in one statement: a slot of the window this replica knows.
-      if (reset !== null) {
-        const taken = await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < window_limit RETURNING used", [this.account, reset]);
-        if (taken.length === 1) return "taken";
+      // The common case in one statement: a batch of slots of the window this replica knows, as many as it still has.
+      if (reset !== null && limit !== undefined) {
+        const taken = await this.store.query<{ slots: number }>(
+          `UPDATE mcp_rate_windows AS counted SET used = counted.used + free.slots
+           FROM (SELECT LEAST($3::integer, window_limit - used) AS slots FROM mcp_rate_windows WHERE account = $1 AND resets_at = $2 AND used < window_limit FOR UPDATE) AS free
+           WHERE counted.account = $1 AND counted.resets_at = $2 RETURNING free.slots`,
+          [this.account, reset, batchOf(limit)],
+        );
+        if (taken.length === 1) {
+          this.#hold(reset, taken[0]!.slots - 1);
+          return "taken";
+        }
       }
       const current = await this.store.query<{ resets_at: string; used: number }>(
         "SELECT resets_at, used FROM mcp_rate_windows WHERE account = $1 AND resets_at > $2 AND ($3::bigint IS NULL OR resets_at = $3) ORDER BY resets_at DESC LIMIT 1",
@@ -109,6 +150,28 @@ export class SharedRateBudget extends RateLimiter {
       // The store cannot be reached: the client's own pacing (and the server's limit answers) hold.
       return "taken";
     }
+  }
+
+  /** Keeps `slots` of the window that resets at `resetsAt` for this replica's next requests; what is left of another window is the server's again. */
+  #hold(resetsAt: number, slots: number): void {
+    if (this.#held.resetsAt !== resetsAt) this.#held = { resetsAt, slots: 0 };
+    this.#held.slots += slots;
+    this.#lastSpent = Date.now();
+    if (this.#held.slots > 0 && this.#giveBack === undefined) this.#giveBackWhenIdle();
+  }
+
+  #giveBackWhenIdle(): void {
+    // Unref'd: slots held never keep a process alive.
+    this.#giveBack = setTimeout(() => {
+      this.#giveBack = undefined;
+      const now = Date.now();
+      const held = this.#held;
+      if (held.slots === 0 || held.resetsAt * 1000 <= now) return;
+      if (now - this.#lastSpent < RETURN_AFTER_MS) return this.#giveBackWhenIdle();
+      const slots = held.slots;
+      held.slots = 0;
+      void this.store.query("UPDATE mcp_rate_windows SET used = GREATEST(0, used - $3) WHERE account = $1 AND resets_at = $2", [this.account, held.resetsAt, slots]).catch(() => undefined);
+    }, RETURN_AFTER_MS).unref();
   }
 
   override observe(response: Answer, now: number): void {
