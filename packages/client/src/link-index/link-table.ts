@@ -1,14 +1,25 @@
 /**
- * The links of an index, kept small (one packed record a link, `packed-link.ts`), with one map from
- * alias to ids; looked up by id, short URL, alias and long URL, and searched (`search.ts` ranks).
+ * The links of an index, kept small (one packed record a link, `packed-link.ts`, in a numbered
+ * slot), with one map from alias to ids and a trigram filter of their text (`trigram-filter.ts`);
+ * looked up by id, short URL, alias and long URL, and searched (`search.ts` ranks).
  */
 import { aliasKey, shortUrlKey } from "../addresses";
 import { mixedOf, packDate, seenAndMixedOf, seenOf, unpackDate, type Entry } from "./packed-link";
-import { keepBest, rankEntry, RANK, type IndexedLink, type Scored, type TableQuery } from "./search";
+import { filterWords, keepBest, rankEntry, RANK, type IndexedLink, type Scored, type TableQuery } from "./search";
 import type { StoredLink } from "./store";
+import { slicesOf, TrigramFilter } from "./trigram-filter";
+
+export interface LinkTableOptions {
+  /** Keep the trigram filter (default): a search reads the links that may match instead of every link. */
+  filtered?: boolean;
+}
 
 export class LinkTable {
-  readonly #entries = new Map<number, Entry>();
+  /** Id to slot: the slot's entry is in `#slots`, its trigrams in `#filter` under the same number. */
+  readonly #slotOf = new Map<number, number>();
+  readonly #slots: Array<Entry | undefined> = [];
+  readonly #freeSlots: number[] = [];
+  readonly #filter: TrigramFilter | undefined;
   /** Alias as `aliasKey` writes it, to the ids that have it (one per domain). */
   readonly #byAlias = new Map<string, number | number[]>();
   /** What links were made with that the API never shows, for the few this index saw made. */
@@ -21,25 +32,38 @@ export class LinkTable {
   #highest: number | undefined = 0;
   readonly #shortPathOf = (entry: Entry) => this.#shortPath(entry);
 
+  constructor(options: LinkTableOptions = {}) {
+    this.#filter = options.filtered === false ? undefined : new TrigramFilter();
+  }
+
   get size(): number {
-    return this.#entries.size;
+    return this.#slotOf.size;
   }
 
   has(id: number): boolean {
-    return this.#entries.has(id);
+    return this.#slotOf.has(id);
   }
 
   ids(): IterableIterator<number> {
-    return this.#entries.keys();
+    return this.#slotOf.keys();
+  }
+
+  #entry(id: number): Entry | undefined {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined ? undefined : this.#slots[slot];
+  }
+
+  *#entries(): IterableIterator<Entry> {
+    for (const slot of this.#slotOf.values()) yield this.#slots[slot]!;
   }
 
   seenOf(id: number): number | undefined {
-    const entry = this.#entries.get(id);
+    const entry = this.#entry(id);
     return entry && seenOf(entry);
   }
 
   setSeen(id: number, seen: number): void {
-    const entry = this.#entries.get(id);
+    const entry = this.#entry(id);
     if (entry) entry.seenAndMixed = seen * 16 + mixedOf(entry);
   }
 
@@ -48,23 +72,23 @@ export class LinkTable {
   }
 
   get(id: number): IndexedLink | undefined {
-    const entry = this.#entries.get(id);
+    const entry = this.#entry(id);
     return entry && this.#link(entry);
   }
 
   stored(id: number): StoredLink | undefined {
-    const entry = this.#entries.get(id);
+    const entry = this.#entry(id);
     return entry && this.#stored(entry);
   }
 
   all(): StoredLink[] {
-    return Array.from(this.#entries.values(), (entry) => this.#stored(entry));
+    return Array.from(this.#entries(), (entry) => this.#stored(entry));
   }
 
   highestId(): number {
     if (this.#highest === undefined) {
       let highest = 0;
-      for (const id of this.#entries.keys()) if (id > highest) highest = id;
+      for (const id of this.#slotOf.keys()) if (id > highest) highest = id;
       this.#highest = highest;
     }
     return this.#highest;
@@ -72,7 +96,7 @@ export class LinkTable {
 
   /** Whether `link` says what the table holds for it (its `seen` aside). */
   holds(link: StoredLink): boolean {
-    const entry = this.#entries.get(link.id);
+    const entry = this.#entry(link.id);
     if (!entry) return false;
     return (
       entry.alias === link.alias &&
@@ -87,7 +111,7 @@ export class LinkTable {
   }
 
   put(link: StoredLink): void {
-    const known = this.#entries.get(link.id);
+    const known = this.#entry(link.id);
     if (known) this.#unlist(known);
     const entry: Entry = {
       id: link.id,
@@ -100,7 +124,7 @@ export class LinkTable {
       clicks: link.clicks,
       seenAndMixed: seenAndMixedOf(link),
     };
-    this.#entries.set(link.id, entry);
+    this.#place(entry, known);
     if (link.hidden === undefined) this.#hidden.delete(link.id);
     else this.#hidden.set(link.id, link.hidden);
     if (this.#highest !== undefined && link.id > this.#highest) this.#highest = link.id;
@@ -113,10 +137,13 @@ export class LinkTable {
   }
 
   drop(id: number): boolean {
-    const entry = this.#entries.get(id);
-    if (!entry) return false;
-    this.#unlist(entry);
-    this.#entries.delete(id);
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return false;
+    this.#unlist(this.#slots[slot]!);
+    this.#slotOf.delete(id);
+    this.#slots[slot] = undefined;
+    this.#filter?.remove(slot);
+    this.#freeSlots.push(slot);
     this.#hidden.delete(id);
     if (id === this.#highest) this.#highest = undefined;
     return true;
@@ -132,14 +159,16 @@ export class LinkTable {
   idAtShortUrl(address: string): number | undefined {
     const key = shortUrlKey(address);
     if (key === undefined || !key.includes("/")) return undefined;
-    for (const id of this.idsWithAlias(key.slice(key.lastIndexOf("/") + 1))) if (this.#shortKey(this.#entries.get(id)!) === key) return id;
+    for (const id of this.idsWithAlias(key.slice(key.lastIndexOf("/") + 1))) if (this.#shortKey(this.#entry(id)!) === key) return id;
     return undefined;
   }
 
   /** The newest link whose long URL is exactly `longUrl` and that passes `also`. */
   findByLongUrl(longUrl: string, also: (link: IndexedLink) => boolean): IndexedLink | undefined {
     const matching: Entry[] = [];
-    for (const entry of this.#entries.values()) if (entry.longurl === longUrl) matching.push(entry);
+    this.#eachCandidate([longUrl], [], (entry) => {
+      if (entry.longurl === longUrl) matching.push(entry);
+    });
     matching.sort((a, b) => b.id - a.id);
     for (const entry of matching) {
       const link = this.#link(entry);
@@ -158,17 +187,58 @@ export class LinkTable {
     /** The worst of the best once `limit` are kept: what ranks below it is left out at once. */
     let floor: Scored | undefined;
     let matches = 0;
-    for (const entry of this.#entries.values()) {
+    const words = filterWords(query, this.#prefixPaths);
+    const exact = exactShort === undefined ? this.idsWithAlias(query.alias) : [exactShort, ...this.idsWithAlias(query.alias)];
+    this.#eachCandidate(words, exact, (entry) => {
       const rank = entry.id === exactShort ? RANK.shortUrl : rankEntry(entry, query, this.#prefixPaths, this.#shortPathOf);
-      if (rank === 0) continue;
+      if (rank === 0) return;
       matches += 1;
       const score = byClicks ? entry.clicks : rank;
-      if (floor !== undefined && (score < floor.score || (score === floor.score && entry.id < floor.entry.id))) continue;
+      if (floor !== undefined && (score < floor.score || (score === floor.score && entry.id < floor.entry.id))) return;
       best.push({ score, entry });
       if (best.length > limit * 2 + 64) floor = keepBest(best, limit);
-    }
+    });
     keepBest(best, limit);
     return { links: best.map(({ entry }) => this.#link(entry)), matches };
+  }
+
+  /**
+   * Calls `visit` with every entry that may hold all of `words` (every entry when they say nothing:
+   * `words` undefined, or no trigram in them) and with each of the ids `also`, once each.
+   */
+  #eachCandidate(words: readonly string[] | undefined, also: readonly number[], visit: (entry: Entry) => void): void {
+    const slices = this.#filter && words ? slicesOf(words) : [];
+    if (slices.length === 0) {
+      for (const entry of this.#entries()) visit(entry);
+      return;
+    }
+    const alsoSlots = also.map((id) => this.#slotOf.get(id)!);
+    this.#filter!.candidates(slices, alsoSlots, (slot) => visit(this.#slots[slot]!));
+  }
+
+  /** Keeps `entry` in its link's slot (or a free one), its trigrams filed again when its text changed. */
+  #place(entry: Entry, known: Entry | undefined): void {
+    let slot = this.#slotOf.get(entry.id);
+    if (slot === undefined) {
+      slot = this.#freeSlots.pop() ?? this.#slots.length;
+      this.#slotOf.set(entry.id, slot);
+    } else if (known && this.#sameText(known, entry)) {
+      this.#slots[slot] = entry;
+      return;
+    } else this.#filter?.remove(slot);
+    this.#slots[slot] = entry;
+    this.#filter?.add(slot, this.#searchedTexts(entry));
+  }
+
+  #sameText(a: Entry, b: Entry): boolean {
+    return a.alias === b.alias && a.short === b.short && a.longurl === b.longurl && a.title === b.title && a.description === b.description;
+  }
+
+  /** What `rankEntry` searches in: a short URL made of a prefix is searched through its alias and the prefix's path. */
+  #searchedTexts(entry: Entry): string[] {
+    const texts = [entry.alias, entry.longurl, entry.title, entry.description];
+    if (typeof entry.short === "string") texts.push(this.#shortPath(entry));
+    return texts;
   }
 
   #unlist(entry: Entry): void {
