@@ -1,13 +1,13 @@
 /**
- * The links of an index, kept small (one packed record a link, `packed-link.ts`, in a numbered
- * slot), with one map from alias to ids and a trigram filter of their text (`trigram-filter.ts`);
- * looked up by id, short URL, alias and long URL, and searched (`search.ts` ranks).
+ * The links of an index, kept small (one packed record a link, `packed-link.ts`, kept by
+ * `link-slots.ts` with the trigram filter of their text); looked up by id, short URL, alias and
+ * long URL, and searched (`search.ts` ranks).
  */
 import { aliasKey, shortUrlKey } from "../addresses";
+import { LinkSlots } from "./link-slots";
 import { mixedOf, packDate, seenAndMixedOf, seenOf, unpackDate, type Entry } from "./packed-link";
 import { filterWords, keepBest, rankEntry, RANK, type IndexedLink, type Scored, type TableQuery } from "./search";
 import type { StoredLink } from "./store";
-import { slicesOf, TrigramFilter } from "./trigram-filter";
 
 export interface LinkTableOptions {
   /** Keep the trigram filter (default): a search reads the links that may match instead of every link. */
@@ -15,13 +15,7 @@ export interface LinkTableOptions {
 }
 
 export class LinkTable {
-  /** Id to slot: the slot's entry is in `#slots`, its trigrams in `#filter` under the same number. */
-  readonly #slotOf = new Map<number, number>();
-  readonly #slots: Array<Entry | undefined> = [];
-  readonly #freeSlots: number[] = [];
-  readonly #filter: TrigramFilter | undefined;
-  /** Alias as `aliasKey` writes it, to the ids that have it (one per domain). */
-  readonly #byAlias = new Map<string, number | number[]>();
+  readonly #entries: LinkSlots;
   /** What links were made with that the API never shows, for the few this index saw made. */
   readonly #hidden = new Map<number, string>();
   readonly #prefixes: string[] = [];
@@ -33,37 +27,28 @@ export class LinkTable {
   readonly #shortPathOf = (entry: Entry) => this.#shortPath(entry);
 
   constructor(options: LinkTableOptions = {}) {
-    this.#filter = options.filtered === false ? undefined : new TrigramFilter();
+    this.#entries = new LinkSlots(options.filtered !== false, (entry) => this.#searchedTexts(entry));
   }
 
   get size(): number {
-    return this.#slotOf.size;
+    return this.#entries.size;
   }
 
   has(id: number): boolean {
-    return this.#slotOf.has(id);
+    return this.#entries.get(id) !== undefined;
   }
 
-  ids(): IterableIterator<number> {
-    return this.#slotOf.keys();
-  }
-
-  #entry(id: number): Entry | undefined {
-    const slot = this.#slotOf.get(id);
-    return slot === undefined ? undefined : this.#slots[slot];
-  }
-
-  *#entries(): IterableIterator<Entry> {
-    for (const slot of this.#slotOf.values()) yield this.#slots[slot]!;
+  *ids(): IterableIterator<number> {
+    for (const entry of this.#entries.entries()) yield entry.id;
   }
 
   seenOf(id: number): number | undefined {
-    const entry = this.#entry(id);
+    const entry = this.#entries.get(id);
     return entry && seenOf(entry);
   }
 
   setSeen(id: number, seen: number): void {
-    const entry = this.#entry(id);
+    const entry = this.#entries.get(id);
     if (entry) entry.seenAndMixed = seen * 16 + mixedOf(entry);
   }
 
@@ -72,23 +57,23 @@ export class LinkTable {
   }
 
   get(id: number): IndexedLink | undefined {
-    const entry = this.#entry(id);
+    const entry = this.#entries.get(id);
     return entry && this.#link(entry);
   }
 
   stored(id: number): StoredLink | undefined {
-    const entry = this.#entry(id);
+    const entry = this.#entries.get(id);
     return entry && this.#stored(entry);
   }
 
   all(): StoredLink[] {
-    return Array.from(this.#entries(), (entry) => this.#stored(entry));
+    return Array.from(this.#entries.entries(), (entry) => this.#stored(entry));
   }
 
   highestId(): number {
     if (this.#highest === undefined) {
       let highest = 0;
-      for (const id of this.#slotOf.keys()) if (id > highest) highest = id;
+      for (const entry of this.#entries.entries()) if (entry.id > highest) highest = entry.id;
       this.#highest = highest;
     }
     return this.#highest;
@@ -96,7 +81,7 @@ export class LinkTable {
 
   /** Whether `link` says what the table holds for it (its `seen` aside). */
   holds(link: StoredLink): boolean {
-    const entry = this.#entry(link.id);
+    const entry = this.#entries.get(link.id);
     if (!entry) return false;
     return (
       entry.alias === link.alias &&
@@ -111,8 +96,6 @@ export class LinkTable {
   }
 
   put(link: StoredLink): void {
-    const known = this.#entry(link.id);
-    if (known) this.#unlist(known);
     const entry: Entry = {
       id: link.id,
       alias: link.alias,
@@ -124,26 +107,14 @@ export class LinkTable {
       clicks: link.clicks,
       seenAndMixed: seenAndMixedOf(link),
     };
-    this.#place(entry, known);
+    this.#entries.set(entry);
     if (link.hidden === undefined) this.#hidden.delete(link.id);
     else this.#hidden.set(link.id, link.hidden);
     if (this.#highest !== undefined && link.id > this.#highest) this.#highest = link.id;
-    const key = aliasKey(link.alias);
-    const shared = key === link.alias ? link.alias : key;
-    const ids = this.#byAlias.get(shared);
-    if (ids === undefined) this.#byAlias.set(shared, link.id);
-    else if (typeof ids === "number") this.#byAlias.set(shared, ids === link.id ? ids : [ids, link.id]);
-    else if (!ids.includes(link.id)) ids.push(link.id);
   }
 
   drop(id: number): boolean {
-    const slot = this.#slotOf.get(id);
-    if (slot === undefined) return false;
-    this.#unlist(this.#slots[slot]!);
-    this.#slotOf.delete(id);
-    this.#slots[slot] = undefined;
-    this.#filter?.remove(slot);
-    this.#freeSlots.push(slot);
+    if (!this.#entries.delete(id)) return false;
     this.#hidden.delete(id);
     if (id === this.#highest) this.#highest = undefined;
     return true;
@@ -151,22 +122,20 @@ export class LinkTable {
 
   /** The ids with this alias (as `aliasKey` compares). */
   idsWithAlias(alias: string): number[] {
-    const ids = this.#byAlias.get(aliasKey(alias));
-    return ids === undefined ? [] : typeof ids === "number" ? [ids] : ids;
+    return this.#entries.withAlias(aliasKey(alias)).map((entry) => entry.id);
   }
 
   /** The id of the link at a short URL (compared as `shortUrlKey` says). */
   idAtShortUrl(address: string): number | undefined {
     const key = shortUrlKey(address);
     if (key === undefined || !key.includes("/")) return undefined;
-    for (const id of this.idsWithAlias(key.slice(key.lastIndexOf("/") + 1))) if (this.#shortKey(this.#entry(id)!) === key) return id;
-    return undefined;
+    return this.#entries.withAlias(aliasKey(key.slice(key.lastIndexOf("/") + 1))).find((entry) => this.#shortKey(entry) === key)?.id;
   }
 
   /** The newest link whose long URL is exactly `longUrl` and that passes `also`. */
   findByLongUrl(longUrl: string, also: (link: IndexedLink) => boolean): IndexedLink | undefined {
     const matching: Entry[] = [];
-    this.#eachCandidate([longUrl], [], (entry) => {
+    this.#entries.eachCandidate([longUrl], [], (entry) => {
       if (entry.longurl === longUrl) matching.push(entry);
     });
     matching.sort((a, b) => b.id - a.id);
@@ -183,13 +152,13 @@ export class LinkTable {
    */
   search(query: TableQuery, limit: number, byClicks: boolean): { links: IndexedLink[]; matches: number } {
     const exactShort = query.shortKey === undefined ? undefined : this.idAtShortUrl(query.shortKey);
+    const exact = this.#entries.withAlias(aliasKey(query.alias));
+    if (exactShort !== undefined) exact.push(this.#entries.get(exactShort)!);
     const best: Scored[] = [];
     /** The worst of the best once `limit` are kept: what ranks below it is left out at once. */
     let floor: Scored | undefined;
     let matches = 0;
-    const words = filterWords(query, this.#prefixPaths);
-    const exact = exactShort === undefined ? this.idsWithAlias(query.alias) : [exactShort, ...this.idsWithAlias(query.alias)];
-    this.#eachCandidate(words, exact, (entry) => {
+    this.#entries.eachCandidate(filterWords(query, this.#prefixPaths), exact, (entry) => {
       const rank = entry.id === exactShort ? RANK.shortUrl : rankEntry(entry, query, this.#prefixPaths, this.#shortPathOf);
       if (rank === 0) return;
       matches += 1;
@@ -202,53 +171,11 @@ export class LinkTable {
     return { links: best.map(({ entry }) => this.#link(entry)), matches };
   }
 
-  /**
-   * Calls `visit` with every entry that may hold all of `words` (every entry when they say nothing:
-   * `words` undefined, or no trigram in them) and with each of the ids `also`, once each.
-   */
-  #eachCandidate(words: readonly string[] | undefined, also: readonly number[], visit: (entry: Entry) => void): void {
-    const slices = this.#filter && words ? slicesOf(words) : [];
-    if (slices.length === 0) {
-      for (const entry of this.#entries()) visit(entry);
-      return;
-    }
-    const alsoSlots = also.map((id) => this.#slotOf.get(id)!);
-    this.#filter!.candidates(slices, alsoSlots, (slot) => visit(this.#slots[slot]!));
-  }
-
-  /** Keeps `entry` in its link's slot (or a free one), its trigrams filed again when its text changed. */
-  #place(entry: Entry, known: Entry | undefined): void {
-    let slot = this.#slotOf.get(entry.id);
-    if (slot === undefined) {
-      slot = this.#freeSlots.pop() ?? this.#slots.length;
-      this.#slotOf.set(entry.id, slot);
-    } else if (known && this.#sameText(known, entry)) {
-      this.#slots[slot] = entry;
-      return;
-    } else this.#filter?.remove(slot);
-    this.#slots[slot] = entry;
-    this.#filter?.add(slot, this.#searchedTexts(entry));
-  }
-
-  #sameText(a: Entry, b: Entry): boolean {
-    return a.alias === b.alias && a.short === b.short && a.longurl === b.longurl && a.title === b.title && a.description === b.description;
-  }
-
   /** What `rankEntry` searches in: a short URL made of a prefix is searched through its alias and the prefix's path. */
   #searchedTexts(entry: Entry): string[] {
     const texts = [entry.alias, entry.longurl, entry.title, entry.description];
     if (typeof entry.short === "string") texts.push(this.#shortPath(entry));
     return texts;
-  }
-
-  #unlist(entry: Entry): void {
-    const key = aliasKey(entry.alias);
-    const ids = this.#byAlias.get(key);
-    if (ids === entry.id) this.#byAlias.delete(key);
-    else if (Array.isArray(ids)) {
-      const rest = ids.filter((id) => id !== entry.id);
-      this.#byAlias.set(key, rest.length === 1 ? rest[0]! : rest);
-    }
   }
 
   /** A prefix's index when the short URL is prefix + alias, else the short URL itself. */

@@ -45,32 +45,73 @@ function trigramHash(a: number, b: number, c: number): number {
   return hash ^ (hash >>> 13);
 }
 
-/** Calls `slice` with the two slices of each trigram of `text`, folded. */
-function eachSlice(text: string, slice: (index: number) => void): void {
+/** Puts the hash of each trigram of `text`, folded, into `into` (after what it holds). */
+function trigramHashes(text: string, into: number[]): void {
   let first = -1;
   let second = -1;
   for (let at = 0; at < text.length; at += 1) {
     const third = foldUnit(text.charCodeAt(at));
-    if (first >= 0 && second >= 0 && third >= 0) {
-      const hash = trigramHash(first, second, third);
-      slice(hash & (SLICES - 1));
-      slice((hash >>> 8) & (SLICES - 1));
-    }
+    if (first >= 0 && second >= 0 && third >= 0) into.push(trigramHash(first, second, third));
     first = second;
     second = third;
   }
 }
 
-/** The slices a link holding every one of `words` has (words under 3 units say nothing). */
-export function slicesOf(words: readonly string[]): number[] {
-  const slices = new Set<number>();
-  for (const word of words) eachSlice(word, (index) => slices.add(index));
-  return [...slices];
-}
+const firstSlice = (hash: number) => hash & (SLICES - 1);
+const secondSlice = (hash: number) => (hash >>> 8) & (SLICES - 1);
+
+/** The filter learns which trigrams most links hold when it holds this many links, then each time it holds four times more. */
+const FIRST_LEARNING = 1024;
+/** Links read to learn them, at most. */
+const LEARNING_SAMPLE = 2048;
 
 export class TrigramFilter {
   readonly #blocks: Uint32Array[] = [];
   readonly #kept = new Uint32Array(WORDS_A_SLICE);
+  readonly #hashes: number[] = [];
+  /**
+   * Trigrams half the links or more hold (a site's host, a UTM parameter's name): they would fill
+   * the slices others need, and finding them narrows nothing. Neither filed nor asked for.
+   */
+  #common = new Set<number>();
+  #learnAt = FIRST_LEARNING;
+
+  /** Whether the filter, holding `size` links, should learn its common trigrams again (`relearn`, then every link added again). */
+  due(size: number): boolean {
+    return size >= this.#learnAt;
+  }
+
+  /** Forgets every link and learns the common trigrams from some of the `size` links (`textsAt`: the texts of the link at 0 to size - 1). */
+  relearn(size: number, textsAt: (at: number) => readonly string[]): void {
+    const holding = new Map<number, number>();
+    const seen = new Set<number>();
+    const sampled = Math.min(size, LEARNING_SAMPLE);
+    for (let taken = 0; taken < sampled; taken += 1) {
+      // Spread by the golden ratio, not by a fixed step: links made in turns (one of each kind) would all fall on one kind.
+      const at = sampled === size ? taken : Math.floor(((taken * 0.6180339887498949) % 1) * size);
+      seen.clear();
+      this.#hashes.length = 0;
+      for (const text of textsAt(at)) trigramHashes(text, this.#hashes);
+      for (const hash of this.#hashes) seen.add(hash);
+      for (const hash of seen) holding.set(hash, (holding.get(hash) ?? 0) + 1);
+    }
+    this.#common = new Set([...holding].filter(([, links]) => links * 2 >= sampled).map(([hash]) => hash));
+    for (const block of this.#blocks) block.fill(0);
+    this.#learnAt = Math.max(FIRST_LEARNING, size * 4);
+  }
+
+  /** The slices a link holding every one of `words` has (words under 3 units, and common trigrams, say nothing). */
+  slicesOf(words: readonly string[]): number[] {
+    this.#hashes.length = 0;
+    for (const word of words) trigramHashes(word, this.#hashes);
+    const slices = new Set<number>();
+    for (const hash of this.#hashes) {
+      if (this.#common.has(hash)) continue;
+      slices.add(firstSlice(hash));
+      slices.add(secondSlice(hash));
+    }
+    return [...slices];
+  }
 
   /** Records the trigrams of `texts` for `slot` (whose signature is empty: new, or cleared by `remove`). */
   add(slot: number, texts: readonly string[]): void {
@@ -79,9 +120,16 @@ export class TrigramFilter {
     const block = this.#blocks[blockIndex]!;
     const word = (slot % BLOCK) >>> 5;
     const bit = 1 << (slot & 31);
-    for (const text of texts) eachSlice(text, (index) => (block[index * WORDS_A_SLICE + word]! |= bit));
+    const hashes = this.#hashes;
+    hashes.length = 0;
+    for (const text of texts) trigramHashes(text, hashes);
+    const common = this.#common.size > 0 ? this.#common : undefined;
+    for (const hash of hashes) {
+      if (common?.has(hash)) continue;
+      block[firstSlice(hash) * WORDS_A_SLICE + word]! |= bit;
+      block[secondSlice(hash) * WORDS_A_SLICE + word]! |= bit;
+    }
   }
-
   remove(slot: number): void {
     const block = this.#blocks[Math.floor(slot / BLOCK)];
     if (!block) return;

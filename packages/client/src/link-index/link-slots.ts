@@ -1,0 +1,113 @@
+/**
+ * Where the table keeps its entries: each in a numbered slot (a freed slot is taken again), found
+ * by id and by alias through typed hash tables (`slot-hash.ts`), with the trigram filter of their
+ * text under the same numbers (`trigram-filter.ts`).
+ */
+import { aliasKey } from "../addresses";
+import type { Entry } from "./packed-link";
+import { numberHash, SlotHash, textHash } from "./slot-hash";
+import { TrigramFilter } from "./trigram-filter";
+
+export class LinkSlots {
+  readonly #slots: Array<Entry | undefined> = [];
+  readonly #free: number[] = [];
+  readonly #byId = new SlotHash((slot) => numberHash(this.#slots[slot]!.id));
+  /** By alias as `aliasKey` writes it (one link per domain may share one). */
+  readonly #byAlias = new SlotHash((slot) => textHash(aliasKey(this.#slots[slot]!.alias)));
+  readonly #filter: TrigramFilter | undefined;
+  /** The texts of an entry the filter files (what `rankEntry` searches in). */
+  readonly #searchedTexts: (entry: Entry) => string[];
+  #size = 0;
+
+  constructor(filtered: boolean, searchedTexts: (entry: Entry) => string[]) {
+    this.#filter = filtered ? new TrigramFilter() : undefined;
+    this.#searchedTexts = searchedTexts;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  get(id: number): Entry | undefined {
+    const slot = this.#slotOf(id);
+    return slot === undefined ? undefined : this.#slots[slot];
+  }
+
+  *entries(): IterableIterator<Entry> {
+    for (const entry of this.#slots) if (entry) yield entry;
+  }
+
+  /** The entries whose alias is `key` as `aliasKey` writes it, lowest id first. */
+  withAlias(key: string): Entry[] {
+    const found: Entry[] = [];
+    this.#byAlias.each(textHash(key), (slot) => {
+      const entry = this.#slots[slot]!;
+      if (aliasKey(entry.alias) === key) found.push(entry);
+    });
+    return found.sort((a, b) => a.id - b.id);
+  }
+
+  /** Keeps `entry` in its link's slot (or a free one), filed again where its alias or text changed. */
+  set(entry: Entry): void {
+    let slot = this.#slotOf(entry.id);
+    const known = slot === undefined ? undefined : this.#slots[slot]!;
+    if (slot === undefined) {
+      slot = this.#free.pop() ?? this.#slots.length;
+      this.#slots[slot] = entry;
+      this.#size += 1;
+      this.#byId.add(slot);
+    } else if (known!.alias !== entry.alias) this.#byAlias.remove(slot);
+    this.#slots[slot] = entry;
+    if (known?.alias !== entry.alias) this.#byAlias.add(slot);
+    if (known && sameText(known, entry)) return;
+    if (known) this.#filter?.remove(slot);
+    this.#filter?.add(slot, this.#searchedTexts(entry));
+    if (this.#filter?.due(this.#size)) this.#refile(this.#filter);
+  }
+
+  delete(id: number): Entry | undefined {
+    const slot = this.#slotOf(id);
+    if (slot === undefined) return undefined;
+    const entry = this.#slots[slot]!;
+    this.#byId.remove(slot);
+    this.#byAlias.remove(slot);
+    this.#filter?.remove(slot);
+    this.#slots[slot] = undefined;
+    this.#free.push(slot);
+    this.#size -= 1;
+    return entry;
+  }
+
+  /**
+   * Calls `visit` with every entry that may hold all of `words` (every entry when they say nothing:
+   * `words` undefined, no filter, or no trigram in them) and with each of `also`, once each.
+   */
+  eachCandidate(words: readonly string[] | undefined, also: readonly Entry[], visit: (entry: Entry) => void): void {
+    const slices = this.#filter && words ? this.#filter.slicesOf(words) : [];
+    if (slices.length === 0) {
+      for (const entry of this.#slots) if (entry) visit(entry);
+      return;
+    }
+    const alsoSlots = also.map((entry) => this.#slotOf(entry.id)!);
+    this.#filter!.candidates(slices, alsoSlots, (slot) => visit(this.#slots[slot]!));
+  }
+
+  #slotOf(id: number): number | undefined {
+    let found: number | undefined;
+    this.#byId.each(numberHash(id), (slot) => {
+      if (this.#slots[slot]!.id === id) found = slot;
+    });
+    return found;
+  }
+
+  /** The filter learns again which trigrams are common, and every entry is filed again. */
+  #refile(filter: TrigramFilter): void {
+    const slots = this.#slots.flatMap((entry, slot) => (entry ? [slot] : []));
+    filter.relearn(slots.length, (at) => this.#searchedTexts(this.#slots[slots[at]!]!));
+    for (const slot of slots) filter.add(slot, this.#searchedTexts(this.#slots[slot]!));
+  }
+}
+
+function sameText(a: Entry, b: Entry): boolean {
+  return a.alias === b.alias && a.short === b.short && a.longurl === b.longurl && a.title === b.title && a.description === b.description;
+}
