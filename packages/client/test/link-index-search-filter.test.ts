@@ -110,7 +110,13 @@ describe("search through the trigram filter", () => {
       filtered.put(link);
       scanned.put(link);
     });
-    const queries = ["straße", "STRASSE", "ünï", "kelvin k", "\u212a", "σίσυφος", "ΣΊΣΥΦΟΣ", "σισ", "istanbul", "İSTANBUL", "ıi", "😀", "😀 link", "𐐨𐐨", "𐐀𐐀 DES", "ǆungla", "ǅUN", "µ-m", "μ-micro", "go", "o", "al", "ALIAS3", "https://EXAMPLE.com/KELVIN-\u212a-sign", "https://example.com/kelvin-k-sign", "https://S.example/alias4/"];
+    for (const [id, alias] of [[20, " Spaced "], [21, "//Slashed"], [22, "MiXeD-Case"]] as const) {
+      const link = { id, alias, shorturl: `https://other.example/x/${alias.trim()}`, longurl: "https://example.com/", title: "", description: "", date: null, clicks: 0, seen: 0 };
+      filtered.put(link);
+      scanned.put(link);
+    }
+    expect([filtered.idsWithAlias("spaced"), filtered.idsWithAlias("/SLASHED"), filtered.idsWithAlias("mixed-case")]).toEqual([[20], [21], [22]]);
+    const queries = ["spaced", " Spaced ", "slashed", "/slashed", "//slashed", "MIXED-CASE", "https://other.example/x/MiXeD-Case", "straße", "STRASSE", "ünï", "kelvin k", "\u212a", "σίσυφος", "ΣΊΣΥΦΟΣ", "σισ", "istanbul", "İSTANBUL", "ıi", "😀", "😀 link", "𐐨𐐨", "𐐀𐐀 DES", "ǆungla", "ǅUN", "µ-m", "μ-micro", "go", "o", "al", "ALIAS3", "https://EXAMPLE.com/KELVIN-\u212a-sign", "https://example.com/kelvin-k-sign", "https://S.example/alias4/"];
     expectSameSearches(filtered, scanned, queries);
     expect(filtered.search(tableQuery("ALIAS3"), 5, false).links.map((link) => link.id)).toEqual([4]);
     expect(filtered.search(tableQuery("straße"), 5, false).links.map((link) => link.id)).toEqual([1]);

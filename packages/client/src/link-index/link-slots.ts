@@ -3,7 +3,7 @@
  * by id and by alias through typed hash tables (`slot-hash.ts`), with the trigram filter of their
  * text under the same numbers (`trigram-filter.ts`).
  */
-import { aliasKey } from "../addresses";
+import { aliasKey, MAX_ADDRESS_LENGTH } from "../addresses";
 import type { Entry } from "./packed-link";
 import { numberHash, SlotHash, textHash } from "./slot-hash";
 import { TrigramFilter } from "./trigram-filter";
@@ -13,11 +13,13 @@ export class LinkSlots {
   readonly #free: number[] = [];
   readonly #byId = new SlotHash((slot) => numberHash(this.#slots[slot]!.id));
   /** By alias as `aliasKey` writes it (one link per domain may share one). */
-  readonly #byAlias = new SlotHash((slot) => textHash(aliasKey(this.#slots[slot]!.alias)));
+  readonly #byAlias = new SlotHash((slot) => aliasHash(this.#slots[slot]!.alias));
   readonly #filter: TrigramFilter | undefined;
   /** The texts of an entry the filter files (what `rankEntry` searches in). */
   readonly #searchedTexts: (entry: Entry) => string[];
   #size = 0;
+  #wantedId = 0;
+  readonly #isWanted = (slot: number) => this.#slots[slot]!.id === this.#wantedId;
 
   constructor(filtered: boolean, searchedTexts: (entry: Entry) => string[]) {
     this.#filter = filtered ? new TrigramFilter() : undefined;
@@ -93,11 +95,8 @@ export class LinkSlots {
   }
 
   #slotOf(id: number): number | undefined {
-    let found: number | undefined;
-    this.#byId.each(numberHash(id), (slot) => {
-      if (this.#slots[slot]!.id === id) found = slot;
-    });
-    return found;
+    this.#wantedId = id;
+    return this.#byId.find(numberHash(id), this.#isWanted);
   }
 
   /** The filter learns again which trigrams are common, and every entry is filed again. */
@@ -106,6 +105,19 @@ export class LinkSlots {
     filter.relearn(slots.length, (at) => this.#searchedTexts(this.#slots[slots[at]!]!));
     for (const slot of slots) filter.add(slot, this.#searchedTexts(this.#slots[slot]!));
   }
+}
+
+/** `textHash(aliasKey(alias))`, without making the key when the alias is one already (ASCII, no space or slash to trim). */
+function aliasHash(alias: string): number {
+  const last = alias.length - 1;
+  if (last < 0 || last >= MAX_ADDRESS_LENGTH || alias.charCodeAt(0) === 47 || alias.charCodeAt(0) <= 32 || alias.charCodeAt(last) <= 32) return textHash(aliasKey(alias));
+  let hash = 0x811c9dc5;
+  for (let at = 0; at <= last; at += 1) {
+    const unit = alias.charCodeAt(at);
+    if (unit >= 127) return textHash(aliasKey(alias));
+    hash = Math.imul(hash ^ (unit >= 65 && unit <= 90 ? unit + 32 : unit), 0x01000193);
+  }
+  return hash ^ (hash >>> 15);
 }
 
 function sameText(a: Entry, b: Entry): boolean {

@@ -31,6 +31,14 @@ export class SlotHash {
     for (let at = hash & mask; table[at] !== 0; at = (at + 1) & mask) visit(table[at]! - 1);
   }
 
+  /** The first slot filed under `hash` that `matches`, if any. */
+  find(hash: number, matches: (slot: number) => boolean): number | undefined {
+    const table = this.#table;
+    const mask = table.length - 1;
+    for (let at = hash & mask; table[at] !== 0; at = (at + 1) & mask) if (matches(table[at]! - 1)) return table[at]! - 1;
+    return undefined;
+  }
+
   remove(slot: number): void {
     const table = this.#table;
     const mask = table.length - 1;

@@ -60,7 +60,7 @@ function trigramHashes(text: string, into: number[]): void {
 const firstSlice = (hash: number) => hash & (SLICES - 1);
 const secondSlice = (hash: number) => (hash >>> 8) & (SLICES - 1);
 
-/** The filter learns which trigrams most links hold when it holds this many links, then each time it holds four times more. */
+/** The filter learns which trigrams most links hold when it holds this many links, then each time it holds 16 times more. */
 const FIRST_LEARNING = 1024;
 /** Links read to learn them, at most. */
 const LEARNING_SAMPLE = 2048;
@@ -74,6 +74,8 @@ export class TrigramFilter {
    * the slices others need, and finding them narrows nothing. Neither filed nor asked for.
    */
   #common = new Set<number>();
+  /** A bit for each value of a hash's top 16 bits that a common trigram has: most trigrams are told apart without the set. */
+  readonly #commonTops = new Uint32Array(2048);
   #learnAt = FIRST_LEARNING;
 
   /** Whether the filter, holding `size` links, should learn its common trigrams again (`relearn`, then every link added again). */
@@ -96,8 +98,10 @@ export class TrigramFilter {
       for (const hash of seen) holding.set(hash, (holding.get(hash) ?? 0) + 1);
     }
     this.#common = new Set([...holding].filter(([, links]) => links * 2 >= sampled).map(([hash]) => hash));
+    this.#commonTops.fill(0);
+    for (const hash of this.#common) this.#commonTops[hash >>> 21]! |= 1 << ((hash >>> 16) & 31);
     for (const block of this.#blocks) block.fill(0);
-    this.#learnAt = Math.max(FIRST_LEARNING, size * 4);
+    this.#learnAt = Math.max(FIRST_LEARNING, size * 16);
   }
 
   /** The slices a link holding every one of `words` has (words under 3 units, and common trigrams, say nothing). */
@@ -106,7 +110,7 @@ export class TrigramFilter {
     for (const word of words) trigramHashes(word, this.#hashes);
     const slices = new Set<number>();
     for (const hash of this.#hashes) {
-      if (this.#common.has(hash)) continue;
+      if (this.#isCommon(hash)) continue;
       slices.add(firstSlice(hash));
       slices.add(secondSlice(hash));
     }
@@ -123,13 +127,16 @@ export class TrigramFilter {
     const hashes = this.#hashes;
     hashes.length = 0;
     for (const text of texts) trigramHashes(text, hashes);
-    const common = this.#common.size > 0 ? this.#common : undefined;
     for (const hash of hashes) {
-      if (common?.has(hash)) continue;
+      if (this.#isCommon(hash)) continue;
       block[firstSlice(hash) * WORDS_A_SLICE + word]! |= bit;
       block[secondSlice(hash) * WORDS_A_SLICE + word]! |= bit;
     }
   }
+  #isCommon(hash: number): boolean {
+    return (this.#commonTops[hash >>> 21]! & (1 << ((hash >>> 16) & 31))) !== 0 && this.#common.has(hash);
+  }
+
   remove(slot: number): void {
     const block = this.#blocks[Math.floor(slot / BLOCK)];
     if (!block) return;
