@@ -51,18 +51,24 @@ export class LinkSlots {
 
   /** Keeps `entry` in its link's slot (or a free one), filed again where its alias or text changed. */
   set(entry: Entry): void {
-    let slot = this.#slotOf(entry.id);
-    const known = slot === undefined ? undefined : this.#slots[slot]!;
-    if (slot === undefined) {
-      slot = this.#free.pop() ?? this.#slots.length;
-      this.#slots[slot] = entry;
-      this.#size += 1;
-      this.#byId.add(slot);
-    } else if (known!.alias !== entry.alias) this.#byAlias.remove(slot);
+    const slot = this.#slotOf(entry.id);
+    if (slot === undefined) return this.#add(entry);
+    const known = this.#slots[slot]!;
+    // The alias table finds a slot by its entry's alias: the slot leaves it before its entry changes.
+    if (known.alias !== entry.alias) this.#byAlias.remove(slot);
     this.#slots[slot] = entry;
-    if (known?.alias !== entry.alias) this.#byAlias.add(slot);
-    if (known && sameText(known, entry)) return;
-    if (known) this.#filter?.remove(slot);
+    if (known.alias !== entry.alias) this.#byAlias.add(slot);
+    if (sameText(known, entry)) return;
+    this.#filter?.remove(slot);
+    this.#filter?.add(slot, this.#searchedTexts(entry));
+  }
+
+  #add(entry: Entry): void {
+    const slot = this.#free.pop() ?? this.#slots.length;
+    this.#slots[slot] = entry;
+    this.#size += 1;
+    this.#byId.add(slot);
+    this.#byAlias.add(slot);
     this.#filter?.add(slot, this.#searchedTexts(entry));
     if (this.#filter?.due(this.#size)) this.#refile(this.#filter);
   }
