@@ -7,7 +7,7 @@ import { seededRandom } from "@linkshort/sandbox";
 import { LinkTable } from "../src/link-index/link-table";
 import { tableQuery } from "../src/link-index/search";
 import type { StoredLink } from "../src/link-index/store";
-import { foldUnit } from "../src/link-index/trigram-filter";
+import { foldUnit, TrigramFilter } from "../src/link-index/trigram-filter";
 
 /** Pieces of text chosen for the ways case folding differs: Kelvin sign, dotted and dotless i, sigmas, sharp s, micro sign, titlecase digraphs, astral letters with case. */
 const PIECES = [
@@ -121,6 +121,44 @@ describe("search through the trigram filter", () => {
     expect(filtered.search(tableQuery("ALIAS3"), 5, false).links.map((link) => link.id)).toEqual([4]);
     expect(filtered.search(tableQuery("straße"), 5, false).links.map((link) => link.id)).toEqual([1]);
     expect(filtered.search(tableQuery("go"), 50, false).matches).toBe(scanned.search(tableQuery("go"), 50, false).matches);
+  });
+
+  it("reads only the links that may hold a selective query's words; words under 3 characters, or text most links hold, read every link", () => {
+    const table = new LinkTable();
+    const topics = ["pricing", "launch", "webinar", "roadmap"];
+    for (let id = 1; id <= 5_000; id += 1) {
+      const alias = `${topics[id % 4]}-${id.toString(36)}`;
+      table.put({ id, alias, shorturl: `https://s.example/${alias}`, longurl: `https://example.com/${topics[id % 4]}/${id}`, title: `${topics[id % 4]} number ${id}`, description: "", date: null, clicks: id % 7, seen: 0 });
+    }
+    const candidates = TrigramFilter.prototype.candidates;
+    let linksRead = 0;
+    const filtered = jest.spyOn(TrigramFilter.prototype, "candidates").mockImplementation(function (this: TrigramFilter, slices, also, visit) {
+      candidates.call(this, slices, also, (slot) => {
+        linksRead += 1;
+        visit(slot);
+      });
+    });
+    /** How many links a search ranks ("every link" when the filter cannot narrow it), and how many match. */
+    const search = (text: string) => {
+      filtered.mockClear();
+      linksRead = 0;
+      const { matches } = table.search(tableQuery(text), 10, false);
+      return { matches, read: filtered.mock.calls.length === 0 ? "every link" : linksRead };
+    };
+    try {
+      for (const text of ["launch-3e5", "webinar 4710", "no such link"]) {
+        const { matches, read } = search(text);
+        expect({ text, matches }).toEqual({ text, matches: text === "no such link" ? 0 : 1 });
+        expect(read).toBeLessThan(20);
+      }
+      expect(search("pricing").matches).toBe(1_250);
+      expect(search("pricing").read).toBeLessThan(1_500);
+      expect(search("nu 7").read).toBe("every link");
+      // "example" and "https" are in every long URL: the filter leaves them out, and reads every link.
+      expect(search("example")).toEqual({ matches: 5_000, read: "every link" });
+    } finally {
+      filtered.mockRestore();
+    }
   });
 
   it("folds every code unit so that units search takes as equal share one key (case-insensitive patterns, toLowerCase)", () => {
