@@ -1,14 +1,15 @@
 /**
  * Which links may hold a query's words, without reading every link: a bit-sliced signature of each
  * link's trigrams (each trigram sets 2 of 256 slices; a slice is one bit a link, in blocks of
- * 4,096 links), trigrams most links hold left out. A link holding a word has every slice of the
- * word's other trigrams; a link that has them all may still not hold it (`rankEntry` decides), so
- * the filter never drops a match. 32 bytes a link, whatever its length: postings of every trigram
- * would take 50 to 100 bytes a link on the bench's links, beside about 340 for the links.
+ * 1,024 links: 32 KB at least), trigrams most links hold left out. A link holding a word has every
+ * slice of the word's other trigrams; a link that has them all may still not hold it (`rankEntry`
+ * decides), so the filter never drops a match. 32 bytes a link, whatever its length: postings of
+ * every trigram would take 50 to 100 bytes a link on the bench's links, beside about 340 for the
+ * links.
  */
 
 const SLICES = 256;
-const BLOCK = 4096;
+const BLOCK = 1024;
 const WORDS_A_SLICE = BLOCK / 32;
 
 const foldedBeyondAscii = new Map<number, number>();
