@@ -137,7 +137,7 @@ async function filterMemory(links: StoredLink[], rows: Row[], queries: string[])
   });
   const scan = tables[0]!;
   const times: number[] = [];
-  for (let round = 0; round < 20; round += 1) {
+  for (let round = 0; round < 100; round += 1) {
     for (const query of queries) {
       const started = performance.now();
       scan.search(tableQuery(query), 20, false);
