@@ -1,16 +1,21 @@
 /**
- * The links of an index, kept small (one packed record a link, `packed-link.ts`), with one map from
- * alias to ids; looked up by id, short URL, alias and long URL, and searched (`search.ts` ranks).
+ * The links of an index, kept small (one packed record a link, `packed-link.ts`, kept by
+ * `link-slots.ts` with the trigram filter of their text); looked up by id, short URL, alias and
+ * long URL, and searched (`search.ts` ranks).
  */
 import { aliasKey, shortUrlKey } from "../addresses";
+import { LinkSlots } from "./link-slots";
 import { mixedOf, packDate, seenAndMixedOf, seenOf, unpackDate, type Entry } from "./packed-link";
-import { keepBest, rankEntry, RANK, type IndexedLink, type Scored, type TableQuery } from "./search";
+import { filterWords, keepBest, rankEntry, RANK, type IndexedLink, type Scored, type TableQuery } from "./search";
 import type { StoredLink } from "./store";
 
+export interface LinkTableOptions {
+  /** Keep the trigram filter (default): a search reads the links that may match instead of every link. */
+  filtered?: boolean;
+}
+
 export class LinkTable {
-  readonly #entries = new Map<number, Entry>();
-  /** Alias as `aliasKey` writes it, to the ids that have it (one per domain). */
-  readonly #byAlias = new Map<string, number | number[]>();
+  readonly #entries: LinkSlots;
   /** What links were made with that the API never shows, for the few this index saw made. */
   readonly #hidden = new Map<number, string>();
   readonly #prefixes: string[] = [];
@@ -21,16 +26,20 @@ export class LinkTable {
   #highest: number | undefined = 0;
   readonly #shortPathOf = (entry: Entry) => this.#shortPath(entry);
 
+  constructor(options: LinkTableOptions = {}) {
+    this.#entries = new LinkSlots(options.filtered !== false, (entry) => this.#searchedTexts(entry));
+  }
+
   get size(): number {
     return this.#entries.size;
   }
 
   has(id: number): boolean {
-    return this.#entries.has(id);
+    return this.#entries.get(id) !== undefined;
   }
 
-  ids(): IterableIterator<number> {
-    return this.#entries.keys();
+  *ids(): IterableIterator<number> {
+    for (const entry of this.#entries.entries()) yield entry.id;
   }
 
   seenOf(id: number): number | undefined {
@@ -58,13 +67,13 @@ export class LinkTable {
   }
 
   all(): StoredLink[] {
-    return Array.from(this.#entries.values(), (entry) => this.#stored(entry));
+    return Array.from(this.#entries.entries(), (entry) => this.#stored(entry));
   }
 
   highestId(): number {
     if (this.#highest === undefined) {
       let highest = 0;
-      for (const id of this.#entries.keys()) if (id > highest) highest = id;
+      for (const entry of this.#entries.entries()) if (entry.id > highest) highest = entry.id;
       this.#highest = highest;
     }
     return this.#highest;
@@ -87,8 +96,6 @@ export class LinkTable {
   }
 
   put(link: StoredLink): void {
-    const known = this.#entries.get(link.id);
-    if (known) this.#unlist(known);
     const entry: Entry = {
       id: link.id,
       alias: link.alias,
@@ -100,23 +107,14 @@ export class LinkTable {
       clicks: link.clicks,
       seenAndMixed: seenAndMixedOf(link),
     };
-    this.#entries.set(link.id, entry);
+    this.#entries.set(entry);
     if (link.hidden === undefined) this.#hidden.delete(link.id);
     else this.#hidden.set(link.id, link.hidden);
     if (this.#highest !== undefined && link.id > this.#highest) this.#highest = link.id;
-    const key = aliasKey(link.alias);
-    const shared = key === link.alias ? link.alias : key;
-    const ids = this.#byAlias.get(shared);
-    if (ids === undefined) this.#byAlias.set(shared, link.id);
-    else if (typeof ids === "number") this.#byAlias.set(shared, ids === link.id ? ids : [ids, link.id]);
-    else if (!ids.includes(link.id)) ids.push(link.id);
   }
 
   drop(id: number): boolean {
-    const entry = this.#entries.get(id);
-    if (!entry) return false;
-    this.#unlist(entry);
-    this.#entries.delete(id);
+    if (!this.#entries.delete(id)) return false;
     this.#hidden.delete(id);
     if (id === this.#highest) this.#highest = undefined;
     return true;
@@ -124,22 +122,22 @@ export class LinkTable {
 
   /** The ids with this alias (as `aliasKey` compares). */
   idsWithAlias(alias: string): number[] {
-    const ids = this.#byAlias.get(aliasKey(alias));
-    return ids === undefined ? [] : typeof ids === "number" ? [ids] : ids;
+    return this.#entries.withAlias(aliasKey(alias)).map((entry) => entry.id);
   }
 
   /** The id of the link at a short URL (compared as `shortUrlKey` says). */
   idAtShortUrl(address: string): number | undefined {
     const key = shortUrlKey(address);
     if (key === undefined || !key.includes("/")) return undefined;
-    for (const id of this.idsWithAlias(key.slice(key.lastIndexOf("/") + 1))) if (this.#shortKey(this.#entries.get(id)!) === key) return id;
-    return undefined;
+    return this.#entries.withAlias(aliasKey(key.slice(key.lastIndexOf("/") + 1))).find((entry) => this.#shortKey(entry) === key)?.id;
   }
 
   /** The newest link whose long URL is exactly `longUrl` and that passes `also`. */
   findByLongUrl(longUrl: string, also: (link: IndexedLink) => boolean): IndexedLink | undefined {
     const matching: Entry[] = [];
-    for (const entry of this.#entries.values()) if (entry.longurl === longUrl) matching.push(entry);
+    this.#entries.eachCandidate([longUrl], [], (entry) => {
+      if (entry.longurl === longUrl) matching.push(entry);
+    });
     matching.sort((a, b) => b.id - a.id);
     for (const entry of matching) {
       const link = this.#link(entry);
@@ -154,31 +152,30 @@ export class LinkTable {
    */
   search(query: TableQuery, limit: number, byClicks: boolean): { links: IndexedLink[]; matches: number } {
     const exactShort = query.shortKey === undefined ? undefined : this.idAtShortUrl(query.shortKey);
+    const exact = this.#entries.withAlias(aliasKey(query.alias));
+    if (exactShort !== undefined) exact.push(this.#entries.get(exactShort)!);
     const best: Scored[] = [];
     /** The worst of the best once `limit` are kept: what ranks below it is left out at once. */
     let floor: Scored | undefined;
     let matches = 0;
-    for (const entry of this.#entries.values()) {
+    this.#entries.eachCandidate(filterWords(query, this.#prefixPaths), exact, (entry) => {
       const rank = entry.id === exactShort ? RANK.shortUrl : rankEntry(entry, query, this.#prefixPaths, this.#shortPathOf);
-      if (rank === 0) continue;
+      if (rank === 0) return;
       matches += 1;
       const score = byClicks ? entry.clicks : rank;
-      if (floor !== undefined && (score < floor.score || (score === floor.score && entry.id < floor.entry.id))) continue;
+      if (floor !== undefined && (score < floor.score || (score === floor.score && entry.id < floor.entry.id))) return;
       best.push({ score, entry });
       if (best.length > limit * 2 + 64) floor = keepBest(best, limit);
-    }
+    });
     keepBest(best, limit);
     return { links: best.map(({ entry }) => this.#link(entry)), matches };
   }
 
-  #unlist(entry: Entry): void {
-    const key = aliasKey(entry.alias);
-    const ids = this.#byAlias.get(key);
-    if (ids === entry.id) this.#byAlias.delete(key);
-    else if (Array.isArray(ids)) {
-      const rest = ids.filter((id) => id !== entry.id);
-      this.#byAlias.set(key, rest.length === 1 ? rest[0]! : rest);
-    }
+  /** What `rankEntry` searches in: a short URL made of a prefix is searched through its alias and the prefix's path. */
+  #searchedTexts(entry: Entry): string[] {
+    const texts = [entry.alias, entry.longurl, entry.title, entry.description];
+    if (typeof entry.short === "string") texts.push(this.#shortPath(entry));
+    return texts;
   }
 
   /** A prefix's index when the short URL is prefix + alias, else the short URL itself. */

@@ -48,6 +48,18 @@ export function tableQuery(query: string): TableQuery {
   return { text, shortKey: text.includes(".") ? shortUrlKey(text) : undefined, alias: aliasKey(text), words };
 }
 
+/**
+ * The words every link that matches `query` holds in the text `rankEntry` searches, for the trigram
+ * filter to find such links; undefined when a link may match without them: an empty query, or an
+ * alias the table's map cannot look up as it is. Exact matches of a short URL or an alias are looked
+ * up apart; a long URL equal to the query holds its words. A word in a short-URL prefix's path is
+ * left out: every link of that prefix holds it.
+ */
+export function filterWords(query: TableQuery, prefixPaths: readonly string[]): string[] | undefined {
+  if (query.text === "" || aliasKey(query.alias) !== query.alias) return undefined;
+  return query.words.filter((word) => !prefixPaths.some((path) => path.includes(word.text))).map((word) => word.text);
+}
+
 /** Where `word` is in `field` (-1: nowhere), case-insensitively. */
 const find = (field: string, mixed: boolean, word: { text: string; pattern: RegExp }) => (mixed ? field.search(word.pattern) : field.indexOf(word.text));
 
