@@ -18,9 +18,16 @@ export interface SharedIndexStore extends LinkIndexStore {
   changedSinceLoad(linksOnly?: boolean): Promise<boolean>;
 }
 
-/** Runs `work` under the lease and lets the lease go after; undefined (nothing run) while another replica holds it. */
+/** How many works of this replica run under each store's lease: it is let go when the last ends, not the first. */
+const worksUnderLease = new WeakMap<SharedIndexStore, number>();
+
+/**
+ * Runs `work` under the lease and lets the lease go after the last of this replica's works under it
+ * ends; undefined (nothing run) while another replica holds it.
+ */
 export async function whileLeased<T>(store: SharedIndexStore, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<{ value: T } | undefined> {
   if (!(await store.takeLease())) return undefined;
+  worksUnderLease.set(store, (worksUnderLease.get(store) ?? 0) + 1);
   const lost = new AbortController();
   const renew = setInterval(() => {
     store.takeLease().then(
@@ -33,6 +40,8 @@ export async function whileLeased<T>(store: SharedIndexStore, signal: AbortSigna
     return { value: await work(AbortSignal.any([signal, lost.signal])) };
   } finally {
     clearInterval(renew);
-    await store.releaseLease().catch(() => undefined);
+    const left = worksUnderLease.get(store)! - 1;
+    worksUnderLease.set(store, left);
+    if (left === 0) await store.releaseLease().catch(() => undefined);
   }
 }

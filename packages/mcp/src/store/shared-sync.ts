@@ -32,8 +32,8 @@ const pause = (ms: number, signal: AbortSignal) =>
   });
 
 export class SharedIndexSync {
-  /** This replica reads the service now (holding the lease): it loads nothing meanwhile. */
-  #reading = false;
+  /** How many reads of the service this replica runs now (holding the lease): it loads nothing meanwhile. */
+  #reading = 0;
 
   constructor(
     readonly store: SharedIndexStore,
@@ -46,16 +46,16 @@ export class SharedIndexSync {
    * only the meta, which this replica needs only when it reads itself.
    */
   async catchUp(linksOnly = false): Promise<void> {
-    if (this.#reading || !(await this.store.changedSinceLoad(linksOnly))) return;
+    if (this.#reading > 0 || !(await this.store.changedSinceLoad(linksOnly))) return;
     const stored = await this.store.load();
-    if (!this.#reading) await this.host.replace(stored);
+    if (this.#reading === 0) await this.host.replace(stored);
   }
 
   /** Syncs if this replica gets the account's lease; false while another holds it. */
   async syncLeased(signal: AbortSignal, options: Omit<SyncOptions, "signal">): Promise<boolean> {
     const ran = await whileLeased(this.store, signal, async (leased) => {
       await this.catchUp();
-      this.#reading = true;
+      this.#reading += 1;
       const read = () =>
         this.host.sync({ ...options, signal: leased }).then(
           () => undefined,
@@ -66,7 +66,7 @@ export class SharedIndexSync {
       try {
         await (this.host.underLease ? this.host.underLease(read) : read());
       } finally {
-        this.#reading = false;
+        this.#reading -= 1;
       }
     });
     return ran !== undefined;
