@@ -3,7 +3,7 @@
  * confirmations, each account's link index with its sweep lease and its click history, and each
  * key's rate budget.
  */
-import { AccountRegistry, type LinkShortClient } from "@linkshort/client";
+import { AccountRegistry, accountId, type LinkShortClient } from "@linkshort/client";
 import { clientFor, ConfigError, STORE_VARIABLE, type CommandLine } from "./config";
 import { ServerLinkIndex, type ServerLinkIndexOptions } from "./server-index";
 import { SharedRateBudget } from "./store/rate-budget";
@@ -52,7 +52,6 @@ export interface SharedStateOptions {
 export class SharedState {
   readonly authStore: PostgresAuthStore;
   readonly #indexes: AccountRegistry<ServerLinkIndex>;
-  readonly #live = new Set<ServerLinkIndex>();
   readonly #leaseMs: number;
   readonly #indexOptions: SharedStateOptions["index"];
   /** Each key's budget, one per account in this replica (as the client's own limiters are). */
@@ -65,10 +64,7 @@ export class SharedState {
     this.authStore = new PostgresAuthStore(store);
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#indexOptions = options.index;
-    this.#indexes = new AccountRegistry<ServerLinkIndex>(MAX_SHARED_INDEXES, (evicted) => {
-      this.#live.delete(evicted);
-      void evicted.stop();
-    });
+    this.#indexes = new AccountRegistry<ServerLinkIndex>(MAX_SHARED_INDEXES, (evicted) => void evicted.stop());
   }
 
   /** Connects and migrates; throws a StoreUnavailableError naming the store (without its password) when it cannot. */
@@ -93,7 +89,7 @@ export class SharedState {
 
   /** A client of the service for one key, paced by the budget every replica shares for its account. */
   clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
-    const account = clientFor(baseUrl, apiKey, maxWaitSeconds).accountId;
+    const account = accountId(baseUrl, apiKey);
     return clientFor(baseUrl, apiKey, maxWaitSeconds, this.#budgets.get(account, () => new SharedRateBudget(this.store, account)));
   }
 
@@ -101,9 +97,7 @@ export class SharedState {
   indexFor(client: LinkShortClient): ServerLinkIndex {
     const index = this.#indexes.get(client.accountId, () => {
       const store = new PostgresIndexStore(this.store, client.accountId, this.#leaseMs);
-      const made = new ServerLinkIndex(client, { ...this.#indexOptions, store, historyStore: new PostgresClickHistoryStore(this.store, client.accountId, store.holder) });
-      this.#live.add(made);
-      return made;
+      return new ServerLinkIndex(client, { ...this.#indexOptions, store, historyStore: new PostgresClickHistoryStore(this.store, client.accountId, store.holder) });
     });
     index.follow(client);
     return index;
@@ -111,11 +105,11 @@ export class SharedState {
 
   /** Lets go of a client (its person was let go of) in every index this replica keeps. */
   forgetClient(client: LinkShortClient): void {
-    for (const index of this.#live) index.unfollow(client);
+    for (const index of this.#indexes.values()) index.unfollow(client);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#live].map((index) => index.stop()));
+    await Promise.all([...this.#indexes.values()].map((index) => index.stop()));
     await this.store.close();
   }
 }

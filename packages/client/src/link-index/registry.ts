@@ -34,6 +34,11 @@ export class AccountRegistry<T> {
   get size(): number {
     return this.#entries.size;
   }
+
+  /** What is kept now, least recently used first. */
+  values(): IterableIterator<T> {
+    return this.#entries.values();
+  }
 }
 
 /**
