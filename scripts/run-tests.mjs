@@ -11,11 +11,28 @@ async function node24() {
   const { ensureNode24 } = await import("../test/n8n/n8n.mjs");
   return await ensureNode24();
 }
+const DATE_SENSITIVE = [
+  "test/nodes/trigger",
+  "test/nodes/link-clicks-over-time",
+  "test/raycast/click-history",
+  "test/charts",
+  "packages/sandbox/test",
+  "packages/client/test/click-history",
+  "packages/client/test/series-chart",
+  "packages/mcp/test/sign-in",
+  "packages/mcp/test/clicks",
+  "packages/mcp/test/people",
+];
 const suites = [
   { name: "jest", jest: [] },
   // The published packages' tests again under Node 24 (the binary the n8n harness keeps in
   // .cache/n8n, installed alone without n8n), whatever Node runs this script: CI on Node 22 then proves both.
   { name: "jest under Node 24 (client, sandbox, MCP server, n8n node)", jest: ["packages", "test/nodes"], node: node24 },
+  // The suites whose answers depend on dates (the trigger, the sandbox, click histories and charts, the MCP
+  // sign-in) again with the machine's clock a year ahead and a year behind (Debian's faketime): nothing may
+  // depend on the day the tests run.
+  { name: "jest with the clock a year ahead (faketime +365d)", jest: DATE_SENSITIVE, faketime: "+365d" },
+  { name: "jest with the clock a year behind (faketime -365d)", jest: DATE_SENSITIVE, faketime: "-365d" },
   { name: "lint (client, sandbox, MCP server, scripts, tests)", command: ["npx", "eslint", "--max-warnings", "0", "."] },
   // The official MCP conformance suite (0.1.16, and 0.2.0-alpha.12 at 2025-11-25 and 2026-07-28) against
   // `linkshort-mcp --http` under the Node 24 above; the scenarios that do not apply are listed with why in the script.
@@ -85,6 +102,13 @@ for (const suite of suites) {
       const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` };
       console.log(`${node}: ${spawnSync(node, ["--version"]).stdout?.toString().trim() ?? "does not run"}`);
       run = spawnSync(node, [join("node_modules", "jest", "bin", "jest.js"), ...jestArgs], { stdio: "inherit", env });
+    } else if (suite.faketime) {
+      if (spawnSync("faketime", ["-f", suite.faketime, "true"]).status !== 0) {
+        failed += 1;
+        lines.push(`${suite.name}: faketime does not run (Debian package faketime)`);
+        continue;
+      }
+      run = spawnSync("faketime", ["-f", suite.faketime, "npx", "jest", ...jestArgs], { stdio: "inherit" });
     } else {
       run = spawnSync("npx", ["jest", ...jestArgs], { stdio: "inherit" });
     }

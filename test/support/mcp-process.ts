@@ -17,13 +17,19 @@ export interface McpHttpProcess {
 }
 
 /**
- * Starts the built server with `--http 0` and `args` at a free port, its environment only PATH and
- * `env` (`LINKSHORT_BASE_URL`, `LINKSHORT_API_KEY`, …), and `nodeOptions` given to Node itself;
+ * Starts the built server with `--http 0` and `args` at a free port, its environment only PATH, the
+ * test's own clock (faketime's variables, when the suite runs a year ahead or behind) and `env`
+ * (`LINKSHORT_BASE_URL`, `LINKSHORT_API_KEY`, …), and `nodeOptions` given to Node itself;
  * answers once it says where it listens, or fails with what it wrote if it exits first.
  */
+/** faketime's variables, so that a server started by a test run a year ahead or behind shares its clock. */
+function sameClock(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => /^(LD_PRELOAD|FAKETIME\w*|DONT_FAKE_MONOTONIC)$/.test(entry[0]) && entry[1] !== undefined));
+}
+
 export async function startMcpHttpProcess(env: Record<string, string>, args: string[] = [], nodeOptions: string[] = []): Promise<McpHttpProcess> {
   const child = spawn(process.execPath, [...nodeOptions, MCP_CLI, "--http", "0", ...args], {
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", ...sameClock(), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
