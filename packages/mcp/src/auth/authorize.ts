@@ -55,9 +55,9 @@ function sameText(a: string, b: string): boolean {
 /** What the person (or whoever set the application up) needs to mend a redirect URI the client did not register: both addresses. */
 function unregisteredRedirect(registered: readonly string[], asked: string): string {
   const shown = (uri: string) => (uri.length > 200 ? `${uri.slice(0, 200)}…` : uri);
-  const said = asked === "" ? "did not say where to send you back (redirect_uri), and registered more than one address" : `asked to send you back to ${shown(asked)}`;
+  const said = asked === "" ? "did not say where to send you back (redirect_uri), and it registered more than one address" : `asked to send you back to ${shown(asked)}, an address it did not register (redirect_uri)`;
   // Exact matching is a security rule (a code must reach only an address the client registered): the application must register the address it uses.
-  return `The application ${said}, but it registered only ${registered.map(shown).join(", ")} (redirect_uri). Register the address the application signs in with, or sign in from the address it registered.`;
+  return `The application ${said}. It registered only ${registered.map(shown).join(", ")}. Register the address the application signs in with, or sign in from the address it registered.`;
 }
 
 export async function showSignIn(context: AuthorizeContext, url: URL, response: ServerResponse): Promise<void> {
