@@ -78,7 +78,7 @@ interface Flow {
 /** Authorize with PKCE through the sign-in page, then the token: the authorization response and the token answer. */
 async function signInAs(flow: Flow): Promise<{ back: URL; tokens: { status: number; body: Record<string, unknown> } }> {
   const { verifier, challenge } = pkce();
-  const resource = flow.resource === undefined ? {} : { resource: flow.resource };
+  const resource: Record<string, string> = flow.resource === undefined ? {} : { resource: flow.resource };
   const query = new URLSearchParams({ response_type: "code", client_id: flow.clientId, redirect_uri: flow.redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "st", ...resource });
   const answer = await submitSignIn(issuer, await openSignInPage(`${issuer}/authorize?${query}`), sandbox.userKey);
   expect(answer.status).toBe(303);

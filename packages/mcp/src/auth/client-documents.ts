@@ -42,6 +42,14 @@ export function isPrivateAddress(address: string): boolean {
   return family === 0 || PRIVATE.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
+function parsedUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
 /** What is known of one client_id: its last good copy (if any) and, after a failure, until when not to ask again. */
 interface Kept {
   client?: OAuthClient;
@@ -87,9 +95,9 @@ export class ClientDocuments {
   }
 
   #checkedAddress(clientId: string): URL {
-    const url = new URL(clientId);
+    const url = parsedUrl(clientId);
     const insecure = this.options.insecure;
-    if ((url.protocol !== "https:" && !(insecure && url.protocol === "http:")) || url.pathname === "/" || url.hash !== "" || url.username !== "") {
+    if (url === null || (url.protocol !== "https:" && !(insecure && url.protocol === "http:")) || url.pathname === "/" || url.hash !== "" || url.username !== "") {
       throw new OAuthError("invalid_client", "a client_id URL must be an https address with a path, naming the client's metadata document");
     }
     const literal = url.hostname.replace(/^\[(.*)\]$/, "$1");
