@@ -73,7 +73,7 @@ function registrationAddress(request: IncomingMessage): string {
   const address = (request.socket.remoteAddress ?? "").split("%")[0]!.toLowerCase();
   if (!address.includes(":") || address.startsWith("::ffff:")) return address.replace(/^::ffff:/, "");
   const [head, tail] = address.split("::").map((part) => (part === "" ? [] : part.split(":")));
-  const groups = tail === undefined ? head! : [...head!, ...Array<string>(8 - head!.length - tail.length).fill("0"), ...tail];
+  const groups = tail === undefined ? head! : [...head!, ...Array<string>(Math.max(0, 8 - head!.length - tail.length)).fill("0"), ...tail];
   return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
@@ -182,7 +182,7 @@ export class SignIn {
 
   /** The origin the request was addressed to when it is one the server answers as (a loopback alias of the default issuer), else the issuer. */
   #originOf(request: IncomingMessage): string {
-    const origin = `${new URL(this.issuer).protocol}//${request.headers.host ?? ""}`;
+    const origin = `${this.issuer.slice(0, this.issuer.indexOf("//"))}//${request.headers.host ?? ""}`;
     return this.#bearer.has(origin) ? origin : this.issuer;
   }
 
