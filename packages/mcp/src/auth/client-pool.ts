@@ -40,11 +40,6 @@ export class ClientPool {
     if (client !== undefined) this.save({ ...client, usedAt: now });
   }
 
-  /** How many are kept in each pool. */
-  get sizes(): { neverUsed: number; used: number; addresses: number } {
-    return { neverUsed: this.#neverUsed.size, used: this.#used.size, addresses: this.#byAddress.size };
-  }
-
   #keepUsed(client: OAuthClient): void {
     this.#used.set(client.clientId, client);
     if (this.#used.size > MAX_USED) this.#used.delete(this.#used.keys().next().value!);
