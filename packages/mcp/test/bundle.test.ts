@@ -32,11 +32,15 @@ test.each(["cli.js", "index.js"])("dist/%s requires only the client, the SDK's s
   expect(signIn).toBeGreaterThan(0);
   const store = bytesFrom(source, "store/") + bytesFrom(source, "shared-state.ts");
   expect(statSync(file).size - signIn - store).toBeLessThan(116_000);
-  // The sign-in (an OAuth authorization server and its page), on a budget of its own.
-  expect(signIn).toBeLessThan(48_000);
+  // The sign-in (an OAuth authorization server and its page), on a budget of its own: 48 KB (41.9 KB used)
+  // until issue 51 kept registrations in two pools (client-pool.ts, 2.0 KB), kept metadata documents'
+  // last good copies and bounded their fetches (client-documents.ts, with the fetch moved out of
+  // clients.ts), and accepted the resource's other forms (resource.ts, the metadata per loopback name): 50.1 KB.
+  expect(signIn).toBeLessThan(52_000);
   // The shared store (--store: Postgres, the sweep's lease; shared-state.ts composes it), on a budget
   // of its own: 26 KB until issue 46 kept the click history there too (history-store.ts,
   // shared-history.ts: 6.4 KB) and a signed-in request stopped costing two round trips (the
-  // revocation listener, grants trusted for 2 s, rate slots taken in batches: 4.7 KB); 39.0 KB now.
-  expect(store).toBeLessThan(40_000);
+  // revocation listener, grants trusted for 2 s, rate slots taken in batches: 4.7 KB); 39.1 KB until
+  // issue 51 bounded the registered clients on Postgres (client-rows.ts and migration 3: 2.4 KB), 41.6 KB.
+  expect(store).toBeLessThan(42_000);
 });

@@ -7,8 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
-import { OAuthError, redirectMatches, type ClientRegistry } from "./clients";
+import { isDocumentClientId, OAuthError, redirectMatches, type ClientRegistry } from "./clients";
 import { cookiesOf, readForm } from "./http-io";
+import { checkResource } from "./resource";
 import { sendProblemPage, sendSignInPage } from "./sign-in-page";
 import type { AuthStore } from "./store";
 import { CODE_SECONDS, GRANT_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
@@ -27,6 +28,8 @@ export interface AuthorizeContext {
   ownOrigins: readonly string[];
   /** Whether the public address was set (--public-url), for the advice when a page comes from elsewhere. */
   publicUrlSet: boolean;
+  /** The forms of `resource` that name this server (`resource.ts`). */
+  resourceNames: ReadonlySet<string>;
 }
 
 const COOKIE = "linkshort_sign_in";
@@ -49,6 +52,14 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** What the person (or whoever set the application up) needs to mend a redirect URI the client did not register: both addresses. */
+function unregisteredRedirect(registered: readonly string[], asked: string): string {
+  const shown = (uri: string) => (uri.length > 200 ? `${uri.slice(0, 200)}…` : uri);
+  const said = asked === "" ? "did not say where to send you back (redirect_uri), and it registered more than one address" : `asked to send you back to ${shown(asked)}, an address it did not register (redirect_uri)`;
+  // Exact matching is a security rule (a code must reach only an address the client registered): the application must register the address it uses.
+  return `The application ${said}. It registered only ${registered.map(shown).join(", ")}. Register the address the application signs in with, or sign in from the address it registered.`;
+}
+
 export async function showSignIn(context: AuthorizeContext, url: URL, response: ServerResponse): Promise<void> {
   const query = url.searchParams;
   const clientId = query.get("client_id") ?? "";
@@ -60,9 +71,7 @@ export async function showSignIn(context: AuthorizeContext, url: URL, response: 
     throw error;
   }
   const asked = query.get("redirect_uri") ?? (client.redirectUris.length === 1 ? client.redirectUris[0]! : "");
-  if (!redirectMatches(client.redirectUris, asked)) {
-    return sendProblemPage(response, 400, "The application asked to send you to an address it did not register (redirect_uri).");
-  }
+  if (!redirectMatches(client.redirectUris, asked)) return sendProblemPage(response, 400, unregisteredRedirect(client.redirectUris, asked));
   // From here, problems go back to the client, which can tell the person.
   const state = query.get("state") ?? undefined;
   const refuse = (error: string, description: string) => redirectWith(response, asked, { error, error_description: description, state, iss: context.tokens.issuer });
@@ -71,8 +80,12 @@ export async function showSignIn(context: AuthorizeContext, url: URL, response: 
   if (query.get("code_challenge_method") !== "S256" || !PKCE_CHALLENGE.test(challenge)) {
     return refuse("invalid_request", "PKCE is required: code_challenge (43 characters) with code_challenge_method S256");
   }
-  const resource = query.get("resource");
-  if (resource !== null && resource !== context.tokens.resource) return refuse("invalid_target", `resource must be ${context.tokens.resource}`);
+  try {
+    checkResource(context.resourceNames, context.tokens.resource, query.get("resource"));
+  } catch (error) {
+    if (error instanceof OAuthError) return refuse(error.code, error.message);
+    throw error;
+  }
   const csrf = randomToken();
   const fields: SignInFields = { client_id: client.clientId, redirect_uri: asked, code_challenge: challenge, state: state ?? "", csrf, client_label: client.clientName ?? client.clientId };
   const secure = context.tokens.issuer.startsWith("https:") ? "; Secure" : "";
@@ -121,6 +134,8 @@ export async function completeSignIn(context: AuthorizeContext, request: Incomin
   if (!check.accepted) return again(check.status, check.problem);
   const code = randomToken();
   const now = nowSeconds();
+  // Someone signed in through this client: no flood of anonymous registrations pushes it out now.
+  if (!isDocumentClientId(fields.client_id)) await context.store.clientSignedIn(fields.client_id, now);
   const grant = { id: randomToken(), clientId: fields.client_id, accountId: check.accountId, wrappedKey: await context.tokens.wrapKey(apiKey), scope: SCOPE, resource: context.tokens.resource, expiresAt: now + GRANT_SECONDS };
   await context.store.saveCode(sha256(code), { grant, redirectUri: fields.redirect_uri, codeChallenge: fields.code_challenge, expiresAt: now + CODE_SECONDS });
   response.setHeader("Set-Cookie", `${COOKIE}=; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=0`);

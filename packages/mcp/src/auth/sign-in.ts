@@ -20,6 +20,7 @@ import { completeSignIn, SCOPE, showSignIn, type AuthorizeContext } from "./auth
 import { ClientRegistry, OAuthError } from "./clients";
 import { readBody, readForm, sendJson, sendOAuthError } from "./http-io";
 import type { People, Person } from "./people";
+import { resourceNames } from "./resource";
 import { MemoryAuthStore, StoreUnavailableError, type AuthStore } from "./store";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint";
 import { nowSeconds, TokenService } from "./tokens";
@@ -67,6 +68,15 @@ function loopbackAliases(issuer: string): string[] {
   return LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port === "" ? "" : `:${url.port}`}`);
 }
 
+/** The address registrations are counted by: the peer's, an IPv6 one by its /64 (one machine's usual share). */
+function registrationAddress(request: IncomingMessage): string {
+  const address = (request.socket.remoteAddress ?? "").split("%")[0]!.toLowerCase();
+  if (!address.includes(":") || address.startsWith("::ffff:")) return address.replace(/^::ffff:/, "");
+  const [head, tail] = address.split("::").map((part) => (part === "" ? [] : part.split(":")));
+  const groups = tail === undefined ? head! : [...head!, ...Array<string>(Math.max(0, 8 - head!.length - tail.length)).fill("0"), ...tail];
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
 export async function writeWebResponse(response: ServerResponse, answer: Response): Promise<void> {
   response.writeHead(answer.status, Object.fromEntries(answer.headers));
   response.end(Buffer.from(await answer.arrayBuffer()));
@@ -80,8 +90,12 @@ export class SignIn {
   readonly #store: AuthStore;
   readonly #context: AuthorizeContext;
   readonly #metadata: OAuthMetadata;
-  /** The SDK's bearer check, its settings made once: the token's resource must be this server's /mcp. */
-  readonly #bearer: Parameters<typeof verifyBearerToken>[1];
+  /**
+   * The SDK's bearer check, its settings made once for each origin the server answers as (the
+   * issuer's, and with the default loopback issuer each loopback name's, so that the 401 names the
+   * metadata at the address the client uses): the token's resource must be this server's /mcp.
+   */
+  readonly #bearer: ReadonlyMap<string, Parameters<typeof verifyBearerToken>[1]>;
   readonly #resourceUrl: URL;
 
   constructor(
@@ -92,12 +106,22 @@ export class SignIn {
     this.resource = `${this.issuer}/mcp`;
     this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(this.resource));
     this.#resourceUrl = new URL(this.resource);
-    this.#bearer = { verifier: { verifyAccessToken: (token) => this.#verify(token) }, expectedResource: this.#resourceUrl, resourceMetadataUrl: this.resourceMetadataUrl };
+    const ownOrigins = settings.publicUrl === undefined ? loopbackAliases(this.issuer) : [this.issuer];
+    const verifier = { verifyAccessToken: (token: string) => this.#verify(token) };
+    this.#bearer = new Map(ownOrigins.map((origin) => [origin, { verifier, expectedResource: this.#resourceUrl, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(`${origin}/mcp`)) }]));
     this.#tokens = new TokenService({ issuer: this.issuer, resource: this.resource, secret: settings.secret ?? randomBytes(32) });
     this.#store = settings.store ?? new MemoryAuthStore();
     const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
-    const ownOrigins = settings.publicUrl === undefined ? loopbackAliases(this.issuer) : [this.issuer];
-    this.#context = { tokens: this.#tokens, store: this.#store, clients, checkKey: (key) => settings.people.checkKey(key), serviceLabel: settings.serviceLabel, ownOrigins, publicUrlSet: settings.publicUrl !== undefined };
+    this.#context = {
+      tokens: this.#tokens,
+      store: this.#store,
+      clients,
+      checkKey: (key) => settings.people.checkKey(key),
+      serviceLabel: settings.serviceLabel,
+      ownOrigins,
+      publicUrlSet: settings.publicUrl !== undefined,
+      resourceNames: resourceNames(ownOrigins),
+    };
     this.#metadata = {
       issuer: this.issuer,
       authorization_endpoint: `${this.issuer}/authorize`,
@@ -122,7 +146,7 @@ export class SignIn {
       const insecure = this.issuer.startsWith("http:");
       const answer = oauthMetadataResponse(webRequest(request, url), {
         oauthMetadata: this.#metadata,
-        resourceServerUrl: new URL(this.resource),
+        resourceServerUrl: new URL(`${this.#originOf(request)}/mcp`),
         scopesSupported: [SCOPE],
         resourceName: "LinkShort",
         dangerouslyAllowInsecureIssuerUrl: insecure,
@@ -156,6 +180,12 @@ export class SignIn {
     return true;
   }
 
+  /** The origin the request was addressed to when it is one the server answers as (a loopback alias of the default issuer), else the issuer. */
+  #originOf(request: IncomingMessage): string {
+    const origin = `${this.issuer.slice(0, this.issuer.indexOf("//"))}//${request.headers.host ?? ""}`;
+    return this.#bearer.has(origin) ? origin : this.issuer;
+  }
+
   async #register(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let metadata: unknown;
     try {
@@ -164,7 +194,7 @@ export class SignIn {
       if (error instanceof OAuthError) throw error;
       throw new OAuthError("invalid_client_metadata", "the body must be JSON");
     }
-    sendJson(response, 201, await this.#context.clients.register(metadata));
+    sendJson(response, 201, await this.#context.clients.register(metadata, registrationAddress(request)));
   }
 
   /**
@@ -181,10 +211,11 @@ export class SignIn {
     }
     // As the SDK's requireBearerAuth reads the header, without making a web Request of each call.
     const [authorization] = (request.headers.authorization ?? "").split(",");
+    const bearer = this.#bearer.get(this.#originOf(request))!;
     try {
-      return (await verifyBearerToken(authorization || undefined, this.#bearer)).extra!.person as Person;
+      return (await verifyBearerToken(authorization || undefined, bearer)).extra!.person as Person;
     } catch (error) {
-      if (!(error instanceof StoreUnavailableError)) return bearerAuthChallengeResponse(error, this.#bearer);
+      if (!(error instanceof StoreUnavailableError)) return bearerAuthChallengeResponse(error, bearer);
       say(error.message);
       return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "The sign-in store cannot be reached; try again in a moment." }, id: null }, { status: 503 });
     }

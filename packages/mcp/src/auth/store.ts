@@ -3,6 +3,7 @@
  * replicas) can take the memory one's place. Codes and refresh tokens are kept by their SHA-256
  * only; the person's API key only wrapped (encrypted with the server's secret, see tokens.ts).
  */
+import { ClientPool } from "./client-pool";
 
 /** The store could not be reached or failed (its message names the store, never a password): sign-ins are refused until it is back. */
 export class StoreUnavailableError extends Error {
@@ -16,6 +17,10 @@ export interface OAuthClient {
   clientName?: string;
   /** When a registered client's record was made (seconds since the epoch). */
   issuedAt: number;
+  /** The address a registered client was registered from (registrations are bounded per address). */
+  registeredFrom?: string;
+  /** When it last signed someone in (seconds since the epoch); never, for an anonymous registration nobody used. */
+  usedAt?: number;
 }
 
 /** One sign-in of one person at one client: what its access and refresh tokens stand for. */
@@ -45,6 +50,8 @@ export type Taken<T> = { state: "fresh"; value: T } | { state: "used"; grantId: 
 export interface AuthStore {
   saveClient(client: OAuthClient): Promise<void>;
   client(clientId: string): Promise<OAuthClient | undefined>;
+  /** A registered client signed someone in: it is kept before any that never did. */
+  clientSignedIn(clientId: string, now: number): Promise<void>;
   saveCode(codeHash: string, code: PendingCode): Promise<void>;
   /** The code, once: later takes answer "used" with the grant it made, until it expires. */
   takeCode(codeHash: string, now: number): Promise<Taken<PendingCode>>;
@@ -64,8 +71,7 @@ interface OneTime<T> {
   expiresAt: number;
 }
 
-/** Bounds that keep a flood of registrations or abandoned sign-ins from filling the memory. */
-const MAX_CLIENTS = 10_000;
+/** Bounds that keep a flood of abandoned sign-ins from filling the memory (registrations: `client-pool.ts`). */
 const MAX_PENDING = 100_000;
 
 function take<T>(entries: Map<string, OneTime<T>>, hash: string, now: number): Taken<T> {
@@ -85,19 +91,23 @@ function bounded<K, V>(map: Map<K, V>, max: number): void {
 
 /** The store of one process: sign-ins end with it (a restart signs everyone out). */
 export class MemoryAuthStore implements AuthStore {
-  readonly #clients = new Map<string, OAuthClient>();
+  readonly #clients = new ClientPool();
   readonly #codes = new Map<string, OneTime<PendingCode>>();
   readonly #grants = new Map<string, Grant>();
   readonly #refreshTokens = new Map<string, OneTime<string>>();
 
   saveClient(client: OAuthClient): Promise<void> {
-    this.#clients.set(client.clientId, client);
-    bounded(this.#clients, MAX_CLIENTS);
+    this.#clients.save(client);
     return Promise.resolve();
   }
 
   client(clientId: string): Promise<OAuthClient | undefined> {
     return Promise.resolve(this.#clients.get(clientId));
+  }
+
+  clientSignedIn(clientId: string, now: number): Promise<void> {
+    this.#clients.signedIn(clientId, now);
+    return Promise.resolve();
   }
 
   saveCode(codeHash: string, code: PendingCode): Promise<void> {

@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { OAuthError } from "./clients";
 import { sendJson } from "./http-io";
+import { checkResource } from "./resource";
 import type { AuthStore, Grant } from "./store";
 import { ACCESS_TOKEN_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
 
@@ -15,6 +16,8 @@ const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 export interface TokenContext {
   tokens: TokenService;
   store: AuthStore;
+  /** The forms of `resource` that name this server (`resource.ts`). */
+  resourceNames: ReadonlySet<string>;
 }
 
 function required(form: Map<string, string>, name: string): string {
@@ -30,11 +33,6 @@ function verifierMatches(verifier: string, challenge: string): boolean {
   return computed.length === expected.length && timingSafeEqual(computed, expected);
 }
 
-function checkResource(context: TokenContext, form: Map<string, string>): void {
-  const resource = form.get("resource");
-  if (resource !== undefined && resource !== context.tokens.resource) throw new OAuthError("invalid_target", `resource must be ${context.tokens.resource}`);
-}
-
 async function issue(context: TokenContext, grant: Grant, response: ServerResponse): Promise<void> {
   const refreshToken = randomToken();
   await context.store.saveRefreshToken(sha256(refreshToken), grant.id, grant.expiresAt);
@@ -48,7 +46,7 @@ async function exchangeCode(context: TokenContext, form: Map<string, string>, re
   const code = required(form, "code");
   const clientId = required(form, "client_id");
   const verifier = required(form, "code_verifier");
-  checkResource(context, form);
+  checkResource(context.resourceNames, context.tokens.resource, form.get("resource"));
   const taken = await context.store.takeCode(sha256(code), nowSeconds());
   if (taken.state === "used") {
     // A code used twice was stolen or replayed: the tokens the first use got end too (OAuth 2.1 §4.1.3).
@@ -69,7 +67,7 @@ async function exchangeCode(context: TokenContext, form: Map<string, string>, re
 async function refresh(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
   const token = required(form, "refresh_token");
   const clientId = required(form, "client_id");
-  checkResource(context, form);
+  checkResource(context.resourceNames, context.tokens.resource, form.get("resource"));
   const now = nowSeconds();
   const taken = await context.store.takeRefreshToken(sha256(token), now);
   if (taken.state === "used") {

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { AuthStore, Grant, OAuthClient, PendingCode, Taken } from "../auth/store";
+import { clientRow, clientSignedInRow, saveClientRow } from "./client-rows";
 import type { Listening, PostgresStore } from "./postgres";
 
 /** The longest a replica trusts a grant it read without asking again, should a revocation's notice not reach it (a connection silently dead). */
@@ -65,13 +66,16 @@ export class PostgresAuthStore implements AuthStore {
     return this.#revocations;
   }
 
-  async saveClient(client: OAuthClient): Promise<void> {
-    await this.store.query("INSERT INTO mcp_oauth_clients (client_id, record) VALUES ($1, $2) ON CONFLICT (client_id) DO UPDATE SET record = excluded.record, saved_at = now()", [client.clientId, client]);
+  saveClient(client: OAuthClient): Promise<void> {
+    return saveClientRow(this.store, client);
   }
 
-  async client(clientId: string): Promise<OAuthClient | undefined> {
-    const rows = await this.store.query<{ record: OAuthClient }>("SELECT record FROM mcp_oauth_clients WHERE client_id = $1", [clientId]);
-    return rows[0]?.record;
+  client(clientId: string): Promise<OAuthClient | undefined> {
+    return clientRow(this.store, clientId);
+  }
+
+  clientSignedIn(clientId: string, now: number): Promise<void> {
+    return clientSignedInRow(this.store, clientId, now);
   }
 
   async saveCode(codeHash: string, code: PendingCode): Promise<void> {

@@ -27,6 +27,13 @@ export const MIGRATIONS: readonly string[] = [
   // 2: each account's click history: its sampling times and revision one row, each link's checkpoints (as the client encodes them) a row.
   `CREATE TABLE mcp_click_histories (account text PRIMARY KEY, running_since bigint, last_sample_at bigint, revision bigint NOT NULL DEFAULT 1);
    CREATE TABLE mcp_click_links (account text NOT NULL, id bigint NOT NULL, checkpoints text NOT NULL, PRIMARY KEY (account, id));`,
+  // 3: registered clients bounded (store/client-rows.ts): the address each came from, and when it last signed someone in (those with a grant count as used).
+  `ALTER TABLE mcp_oauth_clients ADD COLUMN registered_from text NOT NULL DEFAULT '', ADD COLUMN used_at bigint;
+   UPDATE mcp_oauth_clients AS client SET used_at = extract(epoch FROM client.saved_at)::bigint
+     WHERE EXISTS (SELECT 1 FROM mcp_oauth_grants AS grants WHERE grants.record->>'clientId' = client.client_id);
+   CREATE INDEX mcp_oauth_clients_never_used ON mcp_oauth_clients (saved_at) WHERE used_at IS NULL;
+   CREATE INDEX mcp_oauth_clients_never_used_from ON mcp_oauth_clients (registered_from, saved_at) WHERE used_at IS NULL;
+   CREATE INDEX mcp_oauth_clients_used ON mcp_oauth_clients (used_at) WHERE used_at IS NOT NULL;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
