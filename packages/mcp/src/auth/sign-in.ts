@@ -97,7 +97,7 @@ export class SignIn {
     this.#store = settings.store ?? new MemoryAuthStore();
     const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
     const ownOrigins = settings.publicUrl === undefined ? loopbackAliases(this.issuer) : [this.issuer];
-    this.#context = { tokens: this.#tokens, store: this.#store, clients, checkKey: (key) => settings.people.checkKey(key), serviceLabel: settings.serviceLabel, ownOrigins, publicUrlSet: settings.publicUrl !== undefined };
+    this.#context = { tokens: this.#tokens, store: this.#store, clients, checkKey: (key, asker) => settings.people.checkKey(key, asker), serviceLabel: settings.serviceLabel, ownOrigins, publicUrlSet: settings.publicUrl !== undefined };
     this.#metadata = {
       issuer: this.issuer,
       authorization_endpoint: `${this.issuer}/authorize`,
@@ -174,10 +174,11 @@ export class SignIn {
   async personOf(request: IncomingMessage): Promise<Person | Response> {
     const key = request.headers[API_KEY_HEADER];
     if (typeof key === "string") {
-      const found = await this.settings.people.personForHeaderKey(key.trim());
+      const found = await this.settings.people.personForHeaderKey(key.trim(), request.socket.remoteAddress ?? "");
       if ("client" in found) return found;
-      const status = found.status === 502 ? 503 : 401;
-      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status });
+      const status = found.status === 502 ? 503 : found.status === 429 ? 429 : 401;
+      const headers: Record<string, string> = found.retryAfterSeconds === undefined ? {} : { "Retry-After": String(found.retryAfterSeconds) };
+      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status, headers });
     }
     // As the SDK's requireBearerAuth reads the header, without making a web Request of each call.
     const [authorization] = (request.headers.authorization ?? "").split(",");
