@@ -62,6 +62,20 @@ test("wrong keys in the header from one address: the first ADDRESS_BOUND.burst a
   expect((await fetchStatus(server.url, wrongKey(100))).status).toBe(401);
 });
 
+test("a header key accepted before is checked again (after KEY_CHECK_MS) outside the bound, while a flood from the same address (a proxy's) fills it", async () => {
+  const clock = { now: Date.now() };
+  const { server } = await signInServer(clock);
+  expect((await fetchStatus(server.url, sandbox.userKey)).status).toBe(200);
+  clock.now += 11 * 60_000;
+  const flood = await Promise.all(Array.from({ length: ADDRESS_BOUND.burst + 2 }, (_, n) => fetchStatus(server.url, wrongKey(200 + n))));
+  expect(flood.filter((answer) => answer.status === 429)).toHaveLength(2);
+  const before = accountReads();
+  expect((await fetchStatus(server.url, sandbox.userKey)).status).toBe(200);
+  expect(accountReads() - before).toBe(1);
+  // A key never accepted is still held back.
+  expect((await fetchStatus(server.url, wrongKey(300))).status).toBe(429);
+});
+
 async function fetchStatus(mcpUrl: string, key: string): Promise<{ status: number; retryAfter: string | null }> {
   const answer = await fetch(mcpUrl, {
     method: "POST",
