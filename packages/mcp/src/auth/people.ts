@@ -51,7 +51,6 @@ export class People {
   readonly #failuresByPage: FailureThrottle;
   /** Keys sent as a header that the service refused lately, by account id (a digest of the key, never the key). */
   readonly #refusedHeaderKeys: RefusedKeys;
-
   readonly #now: () => number;
 
   constructor(private readonly options: PeopleOptions) {

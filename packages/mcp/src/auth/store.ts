@@ -81,7 +81,7 @@ function take<T>(entries: Map<string, OneTime<T>>, hash: string, now: number, us
     return { state: "unknown" };
   }
   if (entry.used) return { state: "used", grantId: entry.grantId };
-  entry.used = use;
+  if (use) entry.used = true;
   return { state: "fresh", value: entry.value };
 }
 
@@ -95,7 +95,7 @@ export class MemoryAuthStore implements AuthStore {
   readonly #codes = new Map<string, OneTime<PendingCode>>();
   readonly #grants = new Map<string, Grant>();
   readonly #refreshTokens = new Map<string, OneTime<string>>();
-  /** Each grant's refresh tokens kept (its current one and the one that replaced), by hash. */
+  /** Each grant's refresh tokens kept (its current one and the one that one replaced), by hash. */
   readonly #refreshTokensOfGrant = new Map<string, string[]>();
 
   saveClient(client: OAuthClient): Promise<void> {
