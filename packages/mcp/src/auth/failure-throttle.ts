@@ -28,6 +28,9 @@ export const MAX_DELAY_MS = 2_000;
 /** Addresses or pages remembered at once (the least recently seen forgotten first), so many addresses cannot grow the table. */
 export const MAX_TRACKED = 10_000;
 
+/** The header of a 429 answer past a bound (the one place the server writes it; reading it is the client's). */
+export const retryAfterHeader = (seconds: number | undefined): Record<string, string> => (seconds === undefined ? {} : { "Retry-After": String(seconds) });
+
 interface Bucket {
   level: number;
   at: number;

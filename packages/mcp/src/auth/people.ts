@@ -4,7 +4,6 @@
  * their own tool list (the admin tools only for an administrator's key, with --admin).
  */
 import { isLinkShortError, type LinkShortClient } from "@linkshort/client";
-import { setTimeout as sleep } from "node:timers/promises";
 import { keyIsAdministrators } from "../key-role";
 import type { KeyCheck } from "./authorize";
 import { ADDRESS_BOUND, FailureThrottle, PAGE_BOUND, RefusedKeys } from "./failure-throttle";
@@ -90,7 +89,7 @@ export class People {
       return check;
     }
     const delayMs = Math.max(0, ...charged.map(([throttle, who]) => throttle.delayMs(who)));
-    if (delayMs > 0) await sleep(delayMs);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return check;
   }
 

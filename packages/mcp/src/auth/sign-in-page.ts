@@ -1,5 +1,6 @@
 /** The sign-in page: plain HTML, no script, one form that posts back to this server. */
 import type { ServerResponse } from "node:http";
+import { retryAfterHeader } from "./failure-throttle";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -51,8 +52,7 @@ export function sendSignInPage(response: ServerResponse, status: number, form: S
     `<input type="password" id="api_key" name="api_key" required autocomplete="off" spellcheck="false" maxlength="512">` +
     `<button type="submit">Sign in</button></form>` +
     `<p>The key stays on this server, encrypted; the application receives only short-lived tokens.</p>`;
-  const retryAfter = form.retryAfterSeconds === undefined ? {} : { "Retry-After": String(form.retryAfterSeconds) };
-  response.writeHead(status, { ...PAGE_HEADERS, ...retryAfter, ...(cookie !== undefined ? { "Set-Cookie": cookie } : {}) });
+  response.writeHead(status, { ...PAGE_HEADERS, ...retryAfterHeader(form.retryAfterSeconds), ...(cookie !== undefined ? { "Set-Cookie": cookie } : {}) });
   response.end(page("Sign in to LinkShort", body));
 }
 
