@@ -58,8 +58,10 @@ async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, sig
   if (tokenFrom(process.env, undefined) !== undefined) throw new ConfigError(`${TOKEN_VARIABLE} and --sign-in exclude each other: with --sign-in everyone signs in with their own key`);
   const publicUrl = publicUrlFrom(process.env, signIn);
   const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
-  const personalClient = (apiKey: string) => (shared ? shared.clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds) : clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds));
-  const people = new People({ clientFor: personalClient, admin: commandLine.admin, say, letGo: (client) => (shared ? shared.forgetClient(client) : forgetClient(client)) });
+  // A key is checked by a client of its own, outside the shared rate budget: a key the service refuses writes nothing to the store.
+  const checkClient = (apiKey: string) => clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds);
+  const personalClient = (apiKey: string) => (shared ? shared.clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds) : checkClient(apiKey));
+  const people = new People({ clientFor: personalClient, checkClientFor: checkClient, admin: commandLine.admin, say, letGo: (client) => (shared ? shared.forgetClient(client) : forgetClient(client)) });
   // Any person's key, and any token, out of what is logged.
   const redact = (text: string) => redactSecrets(people.redact(text));
   logUnexpectedFailures(say, redact);

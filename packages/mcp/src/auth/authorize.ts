@@ -15,14 +15,14 @@ import type { AuthStore } from "./store";
 import { CODE_SECONDS, GRANT_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
 
 /** What the service said of a key pasted into the sign-in page. */
-export type KeyCheck = { accepted: true; accountId: string } | { accepted: false; problem: string; status: number };
+export type KeyCheck = { accepted: true; accountId: string } | { accepted: false; problem: string; status: number; retryAfterSeconds?: number };
 
 export interface AuthorizeContext {
   tokens: TokenService;
   store: AuthStore;
   clients: ClientRegistry;
-  /** Asks the service whether the key is good (`GET /api/account`). */
-  checkKey: (apiKey: string) => Promise<KeyCheck>;
+  /** Asks the service whether the key is good (`GET /api/account`), within the failures allowed to the client's address and this sign-in page. */
+  checkKey: (apiKey: string, asker: { address: string; page: string }) => Promise<KeyCheck>;
   serviceLabel: string;
   /** The origins the sign-in page is served at: the issuer's, and with the default loopback issuer, the same port by each loopback name. */
   ownOrigins: readonly string[];
@@ -127,11 +127,11 @@ export async function completeSignIn(context: AuthorizeContext, request: Incomin
     return sendProblemPage(response, 403, "This sign-in could not be confirmed as yours (its CSRF value does not match). Start again from the application.");
   }
   const apiKey = (form.get("api_key") ?? "").trim();
-  const again = (status: number, problem: string) =>
-    sendSignInPage(response, status, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: form.get("request")!, csrf, problem });
+  const again = (status: number, problem: string, retryAfterSeconds?: number) =>
+    sendSignInPage(response, status, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: form.get("request")!, csrf, problem, retryAfterSeconds });
   if (apiKey === "" || apiKey.length > 512 || /\s/.test(apiKey)) return again(400, "Paste your API key: one word, without spaces.");
-  const check = await context.checkKey(apiKey);
-  if (!check.accepted) return again(check.status, check.problem);
+  const check = await context.checkKey(apiKey, { address: request.socket.remoteAddress ?? "", page: fields.csrf });
+  if (!check.accepted) return again(check.status, check.problem, check.retryAfterSeconds);
   const code = randomToken();
   const now = nowSeconds();
   // Someone signed in through this client: no flood of anonymous registrations pushes it out now.

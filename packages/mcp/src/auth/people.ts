@@ -6,6 +6,7 @@
 import { isLinkShortError, type LinkShortClient } from "@linkshort/client";
 import { keyIsAdministrators } from "../key-role";
 import type { KeyCheck } from "./authorize";
+import { ADDRESS_BOUND, FailureThrottle, PAGE_BOUND, RefusedKeys } from "./failure-throttle";
 
 export interface Person {
   client: LinkShortClient;
@@ -15,6 +16,10 @@ export interface Person {
 export interface PeopleOptions {
   /** A client of the service for one person's key. */
   clientFor: (apiKey: string) => LinkShortClient;
+  /** A client that only checks a key: it writes nothing other replicas share (a key the service refuses leaves no trace in the store). Default: `clientFor`. */
+  checkClientFor?: (apiKey: string) => LinkShortClient;
+  /** For tests: the clock of the failure bounds and of when a header key is checked again. */
+  now?: () => number;
   /** --admin: offer the admin tools to the administrators among the people. */
   admin: boolean;
   say: (text: string) => void;
@@ -29,20 +34,70 @@ const KEY_CHECK_MS = 10 * 60_000;
 
 export type Refusal = Extract<KeyCheck, { accepted: false }>;
 
+/** Who sends a key to be checked: the client's address (the socket's), and with the sign-in form, its page (the CSRF value its signed request carries). */
+export interface Asker {
+  address: string;
+  page?: string;
+}
+
 export class People {
   /** By account, the least recently seen first. */
   readonly #known = new Map<string, Promise<Person>>();
   /** The clients of the people kept, for `redact`. */
   readonly #clients = new Set<LinkShortClient>();
   readonly #headerKeysChecked = new Map<string, number>();
+  readonly #failuresByAddress: FailureThrottle;
+  readonly #failuresByPage: FailureThrottle;
+  /** Keys sent as a header that the service refused lately, by account id (a digest of the key, never the key). */
+  readonly #refusedHeaderKeys: RefusedKeys;
+  readonly #now: () => number;
 
-  constructor(private readonly options: PeopleOptions) {}
+  constructor(private readonly options: PeopleOptions) {
+    this.#now = options.now ?? Date.now;
+    this.#failuresByAddress = new FailureThrottle(ADDRESS_BOUND, this.#now);
+    this.#failuresByPage = new FailureThrottle(PAGE_BOUND, this.#now);
+    this.#refusedHeaderKeys = new RefusedKeys(this.#now);
+  }
+
+  #checkClient(apiKey: string): LinkShortClient {
+    return (this.options.checkClientFor ?? this.options.clientFor)(apiKey);
+  }
+
+  /**
+   * Asks the service whether a key is good, within the failures allowed to the asker's address and
+   * page: past them, refused (429, with when to try again) without asking; a refusal past the first
+   * few is answered later and later.
+   */
+  async checkKey(apiKey: string, asker?: Asker): Promise<KeyCheck> {
+    const charged: Array<[FailureThrottle, string]> = [];
+    const bounds: Array<[FailureThrottle, string | undefined, string]> = [
+      [this.#failuresByAddress, asker?.address, "from this address"],
+      [this.#failuresByPage, asker?.page, "on this sign-in page"],
+    ];
+    for (const [throttle, who, where] of bounds) {
+      if (who === undefined) continue;
+      const retryAfterSeconds = throttle.charge(who);
+      if (retryAfterSeconds !== undefined) {
+        for (const [chargedThrottle, chargedWho] of charged) chargedThrottle.refund(chargedWho);
+        return { accepted: false, status: 429, retryAfterSeconds, problem: `Too many keys were refused ${where}. Try again in ${retryAfterSeconds} s.` };
+      }
+      charged.push([throttle, who]);
+    }
+    const check = await this.#askService(apiKey);
+    if (check.accepted || check.status !== 401) {
+      for (const [throttle, who] of charged) throttle.refund(who);
+      return check;
+    }
+    const delayMs = Math.max(0, ...charged.map(([throttle, who]) => throttle.delayMs(who)));
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return check;
+  }
 
   /** Asks the service whether a key is good (`GET /api/account`), never saying the key. */
-  async checkKey(apiKey: string): Promise<KeyCheck> {
+  async #askService(apiKey: string): Promise<KeyCheck> {
     let client: LinkShortClient;
     try {
-      client = this.options.clientFor(apiKey);
+      client = this.#checkClient(apiKey);
     } catch {
       return { accepted: false, status: 400, problem: "This is not an API key (it has characters a key cannot have)." };
     }
@@ -104,21 +159,27 @@ export class People {
 
   /**
    * The person a key sent as a header acts as, once the service has accepted it (asked again after
-   * a while, so a key the service revoked stops working here too); else why not.
+   * a while, so a key the service revoked stops working here too); else why not. A key the service
+   * refused is refused again for a while without asking it.
    */
-  async personForHeaderKey(apiKey: string): Promise<Person | Refusal> {
+  async personForHeaderKey(apiKey: string, address: string): Promise<Person | Refusal> {
     let accountId: string;
     try {
-      accountId = this.options.clientFor(apiKey).accountId;
+      accountId = this.#checkClient(apiKey).accountId;
     } catch {
       return { accepted: false, status: 401, problem: "this is not an API key" };
     }
     const checkedAt = this.#headerKeysChecked.get(accountId);
-    if (checkedAt === undefined || Date.now() - checkedAt > KEY_CHECK_MS) {
-      const check = await this.checkKey(apiKey);
-      if (!check.accepted) return check;
+    if (checkedAt === undefined || this.#now() - checkedAt > KEY_CHECK_MS) {
+      if (this.#refusedHeaderKeys.has(accountId)) return { accepted: false, status: 401, problem: "the service refused this key a moment ago" };
+      // A key accepted before is asked about again outside the failure bounds: a flood from the same address (a proxy's) does not hold its owner back.
+      const check = await this.checkKey(apiKey, checkedAt === undefined ? { address } : undefined);
+      if (!check.accepted) {
+        if (check.status === 401) this.#refusedHeaderKeys.add(accountId);
+        return check;
+      }
       this.#headerKeysChecked.delete(accountId);
-      this.#headerKeysChecked.set(accountId, Date.now());
+      this.#headerKeysChecked.set(accountId, this.#now());
       while (this.#headerKeysChecked.size > MAX_PEOPLE) this.#headerKeysChecked.delete(this.#headerKeysChecked.keys().next().value!);
     }
     return this.person(apiKey);

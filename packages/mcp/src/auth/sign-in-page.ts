@@ -1,5 +1,6 @@
 /** The sign-in page: plain HTML, no script, one form that posts back to this server. */
 import type { ServerResponse } from "node:http";
+import { retryAfterHeader } from "./failure-throttle";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -34,6 +35,8 @@ export interface SignInForm {
   csrf: string;
   /** Why the last attempt was refused, when it was. */
   problem?: string;
+  /** With a 429: the seconds until another key may be tried (Retry-After). */
+  retryAfterSeconds?: number | undefined;
 }
 
 export function sendSignInPage(response: ServerResponse, status: number, form: SignInForm, cookie?: string): void {
@@ -49,7 +52,7 @@ export function sendSignInPage(response: ServerResponse, status: number, form: S
     `<input type="password" id="api_key" name="api_key" required autocomplete="off" spellcheck="false" maxlength="512">` +
     `<button type="submit">Sign in</button></form>` +
     `<p>The key stays on this server, encrypted; the application receives only short-lived tokens.</p>`;
-  response.writeHead(status, { ...PAGE_HEADERS, ...(cookie !== undefined ? { "Set-Cookie": cookie } : {}) });
+  response.writeHead(status, { ...PAGE_HEADERS, ...retryAfterHeader(form.retryAfterSeconds), ...(cookie !== undefined ? { "Set-Cookie": cookie } : {}) });
   response.end(page("Sign in to LinkShort", body));
 }
 

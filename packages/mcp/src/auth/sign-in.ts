@@ -18,6 +18,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { completeSignIn, SCOPE, showSignIn, type AuthorizeContext } from "./authorize";
 import { ClientRegistry, OAuthError } from "./clients";
+import { retryAfterHeader } from "./failure-throttle";
 import { readBody, readForm, sendJson, sendOAuthError } from "./http-io";
 import type { People, Person } from "./people";
 import { resourceNames } from "./resource";
@@ -116,7 +117,7 @@ export class SignIn {
       tokens: this.#tokens,
       store: this.#store,
       clients,
-      checkKey: (key) => settings.people.checkKey(key),
+      checkKey: (key, asker) => settings.people.checkKey(key, asker),
       serviceLabel: settings.serviceLabel,
       ownOrigins,
       publicUrlSet: settings.publicUrl !== undefined,
@@ -204,10 +205,10 @@ export class SignIn {
   async personOf(request: IncomingMessage): Promise<Person | Response> {
     const key = request.headers[API_KEY_HEADER];
     if (typeof key === "string") {
-      const found = await this.settings.people.personForHeaderKey(key.trim());
+      const found = await this.settings.people.personForHeaderKey(key.trim(), request.socket.remoteAddress ?? "");
       if ("client" in found) return found;
-      const status = found.status === 502 ? 503 : 401;
-      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status });
+      const status = found.status === 502 ? 503 : found.status === 429 ? 429 : 401;
+      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status, headers: retryAfterHeader(found.retryAfterSeconds) });
     }
     // As the SDK's requireBearerAuth reads the header, without making a web Request of each call.
     const [authorization] = (request.headers.authorization ?? "").split(",");

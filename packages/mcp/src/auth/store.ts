@@ -53,13 +53,19 @@ export interface AuthStore {
   /** A registered client signed someone in: it is kept before any that never did. */
   clientSignedIn(clientId: string, now: number): Promise<void>;
   saveCode(codeHash: string, code: PendingCode): Promise<void>;
+  /** What taking the code would find now, without taking it. */
+  peekCode(codeHash: string, now: number): Promise<Taken<PendingCode>>;
   /** The code, once: later takes answer "used" with the grant it made, until it expires. */
   takeCode(codeHash: string, now: number): Promise<Taken<PendingCode>>;
   saveGrant(grant: Grant): Promise<void>;
   /** The grant unless it was revoked or has expired. */
   grant(grantId: string, now: number): Promise<Grant | undefined>;
   revokeGrant(grantId: string): Promise<void>;
-  saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number): Promise<void>;
+  /**
+   * A grant's new refresh token. The grant's older tokens go, but for the one it `replaces` (kept,
+   * used, so that its replay still ends the sign-in): a refresh loop keeps two rows, not one a refresh.
+   */
+  saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number, replaces?: string): Promise<void>;
   /** The refresh token's grant, once: a token used before answers "used" (a replay). */
   takeRefreshToken(tokenHash: string, now: number): Promise<Taken<string>>;
 }
@@ -74,14 +80,14 @@ interface OneTime<T> {
 /** Bounds that keep a flood of abandoned sign-ins from filling the memory (registrations: `client-pool.ts`). */
 const MAX_PENDING = 100_000;
 
-function take<T>(entries: Map<string, OneTime<T>>, hash: string, now: number): Taken<T> {
+function take<T>(entries: Map<string, OneTime<T>>, hash: string, now: number, use = true): Taken<T> {
   const entry = entries.get(hash);
   if (entry === undefined || entry.expiresAt <= now) {
     entries.delete(hash);
     return { state: "unknown" };
   }
   if (entry.used) return { state: "used", grantId: entry.grantId };
-  entry.used = true;
+  if (use) entry.used = true;
   return { state: "fresh", value: entry.value };
 }
 
@@ -95,6 +101,8 @@ export class MemoryAuthStore implements AuthStore {
   readonly #codes = new Map<string, OneTime<PendingCode>>();
   readonly #grants = new Map<string, Grant>();
   readonly #refreshTokens = new Map<string, OneTime<string>>();
+  /** Each grant's refresh tokens kept (its current one and the one that one replaced), by hash. */
+  readonly #refreshTokensOfGrant = new Map<string, string[]>();
 
   saveClient(client: OAuthClient): Promise<void> {
     this.#clients.save(client);
@@ -116,6 +124,10 @@ export class MemoryAuthStore implements AuthStore {
     return Promise.resolve();
   }
 
+  peekCode(codeHash: string, now: number): Promise<Taken<PendingCode>> {
+    return Promise.resolve(take(this.#codes, codeHash, now, false));
+  }
+
   takeCode(codeHash: string, now: number): Promise<Taken<PendingCode>> {
     return Promise.resolve(take(this.#codes, codeHash, now));
   }
@@ -134,12 +146,20 @@ export class MemoryAuthStore implements AuthStore {
 
   revokeGrant(grantId: string): Promise<void> {
     this.#grants.delete(grantId);
+    for (const hash of this.#refreshTokensOfGrant.get(grantId) ?? []) this.#refreshTokens.delete(hash);
+    this.#refreshTokensOfGrant.delete(grantId);
     return Promise.resolve();
   }
 
-  saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number): Promise<void> {
+  saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number, replaces?: string): Promise<void> {
+    const kept = replaces === undefined ? [] : [replaces];
+    for (const hash of this.#refreshTokensOfGrant.get(grantId) ?? []) if (hash !== replaces) this.#refreshTokens.delete(hash);
+    this.#refreshTokensOfGrant.delete(grantId);
+    this.#refreshTokensOfGrant.set(grantId, [...kept, tokenHash]);
     this.#refreshTokens.set(tokenHash, { value: grantId, grantId, used: false, expiresAt });
-    bounded(this.#refreshTokens, MAX_PENDING);
+    // Two a grant at most, as many grants as are kept.
+    bounded(this.#refreshTokens, 2 * MAX_PENDING);
+    bounded(this.#refreshTokensOfGrant, MAX_PENDING);
     return Promise.resolve();
   }
 

@@ -8,7 +8,7 @@ import type { ServerResponse } from "node:http";
 import { OAuthError } from "./clients";
 import { sendJson } from "./http-io";
 import { checkResource } from "./resource";
-import type { AuthStore, Grant } from "./store";
+import type { AuthStore, Grant, PendingCode } from "./store";
 import { ACCESS_TOKEN_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
 
 const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -33,34 +33,48 @@ function verifierMatches(verifier: string, challenge: string): boolean {
   return computed.length === expected.length && timingSafeEqual(computed, expected);
 }
 
-async function issue(context: TokenContext, grant: Grant, response: ServerResponse): Promise<void> {
+async function issue(context: TokenContext, grant: Grant, response: ServerResponse, replacesHash?: string): Promise<void> {
   const refreshToken = randomToken();
-  await context.store.saveRefreshToken(sha256(refreshToken), grant.id, grant.expiresAt);
+  await context.store.saveRefreshToken(sha256(refreshToken), grant.id, grant.expiresAt, replacesHash);
   const accessToken = await context.tokens.accessToken({ grantId: grant.id, accountId: grant.accountId, clientId: grant.clientId, scope: grant.scope });
   sendJson(response, 200, { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: grant.scope }, { Pragma: "no-cache" });
 }
 
 const invalidGrant = (description: string) => new OAuthError("invalid_grant", description);
 
+/** Why a pending code may not be exchanged with these fields, or undefined. */
+function codeProblem(pending: PendingCode, clientId: string, redirectUri: string | undefined, verifier: string): string | undefined {
+  if (pending.grant.clientId !== clientId) return "this code was issued to another client";
+  // The authorization request's URI exactly (RFC 6749 4.1.3), not any loopback port as at registration.
+  if (redirectUri !== undefined && redirectUri !== pending.redirectUri) return "redirect_uri differs from the authorization request's";
+  if (!verifierMatches(verifier, pending.codeChallenge)) return "code_verifier does not match the code_challenge";
+  return undefined;
+}
+
 async function exchangeCode(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
   const code = required(form, "code");
   const clientId = required(form, "client_id");
   const verifier = required(form, "code_verifier");
   checkResource(context.resourceNames, context.tokens.resource, form.get("resource"));
-  const taken = await context.store.takeCode(sha256(code), nowSeconds());
+  const hash = sha256(code);
+  const now = nowSeconds();
+  // The grant is saved before the code is taken: a redemption answered "already used" revokes the
+  // grant after its own save, so after every save, and no token of the code outlives that answer.
+  const peeked = await context.store.peekCode(hash, now);
+  const pending = peeked.state === "fresh" ? peeked.value : undefined;
+  const problem = pending === undefined ? undefined : codeProblem(pending, clientId, form.get("redirect_uri"), verifier);
+  if (pending !== undefined && problem === undefined) await context.store.saveGrant(pending.grant);
+  const taken = await context.store.takeCode(hash, now);
   if (taken.state === "used") {
     // A code used twice was stolen or replayed: the tokens the first use got end too (OAuth 2.1 §4.1.3).
     await context.store.revokeGrant(taken.grantId);
     throw invalidGrant("this code was already used");
   }
-  if (taken.state === "unknown") throw invalidGrant("this code is unknown or expired");
-  const pending = taken.value;
-  if (pending.grant.clientId !== clientId) throw invalidGrant("this code was issued to another client");
-  const redirectUri = form.get("redirect_uri");
-  // The authorization request's URI exactly (RFC 6749 4.1.3), not any loopback port as at registration.
-  if (redirectUri !== undefined && redirectUri !== pending.redirectUri) throw invalidGrant("redirect_uri differs from the authorization request's");
-  if (!verifierMatches(verifier, pending.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
-  await context.store.saveGrant(pending.grant);
+  if (taken.state === "unknown" || pending === undefined) {
+    if (pending !== undefined && problem === undefined) await context.store.revokeGrant(pending.grant.id);
+    throw invalidGrant("this code is unknown or expired");
+  }
+  if (problem !== undefined) throw invalidGrant(problem);
   await issue(context, pending.grant, response);
 }
 
@@ -69,7 +83,8 @@ async function refresh(context: TokenContext, form: Map<string, string>, respons
   const clientId = required(form, "client_id");
   checkResource(context.resourceNames, context.tokens.resource, form.get("resource"));
   const now = nowSeconds();
-  const taken = await context.store.takeRefreshToken(sha256(token), now);
+  const hash = sha256(token);
+  const taken = await context.store.takeRefreshToken(hash, now);
   if (taken.state === "used") {
     // Rotated tokens are used once: a second use means two holders, so the sign-in ends for both.
     await context.store.revokeGrant(taken.grantId);
@@ -82,7 +97,7 @@ async function refresh(context: TokenContext, form: Map<string, string>, respons
     await context.store.revokeGrant(grant.id);
     throw invalidGrant("this refresh token was issued to another client");
   }
-  await issue(context, grant, response);
+  await issue(context, grant, response, hash);
 }
 
 export async function tokenEndpoint(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {

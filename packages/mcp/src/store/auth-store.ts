@@ -84,6 +84,13 @@ export class PostgresAuthStore implements AuthStore {
     await this.store.query("INSERT INTO mcp_oauth_codes (hash, grant_id, record, expires_at) VALUES ($1, $2, $3, $4)", [codeHash, code.grant.id, code, code.expiresAt]);
   }
 
+  async peekCode(codeHash: string, now: number): Promise<Taken<PendingCode>> {
+    const rows = await this.store.query<{ used: boolean; grant_id: string; record: PendingCode }>("SELECT used, grant_id, record FROM mcp_oauth_codes WHERE hash = $1 AND expires_at > $2", [codeHash, now]);
+    const row = rows[0];
+    if (row === undefined) return { state: "unknown" };
+    return row.used ? { state: "used", grantId: row.grant_id } : { state: "fresh", value: row.record };
+  }
+
   takeCode(codeHash: string, now: number): Promise<Taken<PendingCode>> {
     return take(this.store, "mcp_oauth_codes", codeHash, now, (row) => row.record as PendingCode);
   }
@@ -121,8 +128,10 @@ export class PostgresAuthStore implements AuthStore {
     this.#trusted.delete(grantId);
   }
 
-  async saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number): Promise<void> {
+  async saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number, replaces?: string): Promise<void> {
     await this.store.query("DELETE FROM mcp_oauth_refresh_tokens WHERE expires_at < $1", [expiresAt - 60 * 24 * 3600]);
+    // The grant's tokens before the one this replaces (by the grant index).
+    await this.store.query("DELETE FROM mcp_oauth_refresh_tokens WHERE grant_id = $1 AND hash IS DISTINCT FROM $2", [grantId, replaces ?? null]);
     await this.store.query("INSERT INTO mcp_oauth_refresh_tokens (hash, grant_id, expires_at) VALUES ($1, $2, $3)", [tokenHash, grantId, expiresAt]);
   }
 

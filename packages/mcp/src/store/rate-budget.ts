@@ -134,7 +134,7 @@ export class SharedRateBudget extends RateLimiter {
           "INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, 1, $3) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + 1",
           [this.account, reset, limit],
         );
-        await this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at BETWEEN 0 AND $2", [this.account, seconds - 3600]);
+        await this.#clearExpired(seconds);
         return "taken";
       }
       // No replica knows the window now: one request of them all goes to learn it (the row of reset -1 holds until when).
@@ -190,7 +190,13 @@ export class SharedRateBudget extends RateLimiter {
         [this.account, Math.round(window.resetAt / 1000), learners, window.limit],
       )
       .then(() => this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at = -1", [this.account]))
+      .then(() => this.#clearExpired(Math.floor(now / 1000)))
       .catch(() => undefined);
+  }
+
+  /** Windows an hour past, of every account (those no replica serves any longer too), and probes long over: done as a window opens. */
+  async #clearExpired(seconds: number): Promise<void> {
+    await this.store.query("DELETE FROM mcp_rate_windows WHERE resets_at BETWEEN 0 AND $1 OR (resets_at = -1 AND used < $1)", [seconds - 3600]);
   }
 
   override blockUntil(until: number): void {
