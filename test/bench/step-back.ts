@@ -6,10 +6,10 @@
  * each poll through n8n-core's PollContext with its static data through JSON between polls.
  * `npm run bench -- step-back` runs it alone.
  */
-import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '@linkshort/sandbox';
 import { addLinks } from '../../packages/client/test/fill-links';
 import type { Row } from './row';
+import { newLinkPoller } from './triggers';
 
 const HOUR = 3_600_000;
 const ACCOUNT = 10_000;
@@ -29,22 +29,11 @@ interface StepBackOutcome {
 }
 
 async function runStepBack(stepMs: number): Promise<StepBackOutcome> {
-  const { poll } = await import('../nodes/harness');
   let offset = 0;
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, maxPageSize: 100, now: () => Date.now() + offset });
   try {
     addLinks(sandbox, ACCOUNT, { from: Date.now() - ACCOUNT * 1_000, perSecond: 1, name: 'fill' });
-    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
-    let staticData: IDataObject = {};
-    const emitted: number[] = [];
-    const pollOnce = async () => {
-      const before = sandbox.requests.length;
-      const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-      for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
-      return sandbox.requests.length - before;
-    };
-    const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+    const { emitted, pollOnce, reading } = await newLinkPoller(sandbox);
     do await pollOnce();
     while (reading() !== null);
     await pollOnce();

@@ -346,26 +346,32 @@ interface BulkOutcome {
   missed: number;
 }
 
+/** New Link on `sandbox`'s user, each poll through n8n-core's PollContext (static data through JSON between polls): `pollOnce` answers the requests it sent. */
+export async function newLinkPoller(sandbox: Sandbox) {
+  const { poll } = await n8nHarness();
+  const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+  let staticData: IDataObject = {};
+  const emitted: number[] = [];
+  const pollOnce = async () => {
+    const before = sandbox.requests.length;
+    const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+    staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+    for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
+    return sandbox.requests.length - before;
+  };
+  const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+  return { emitted, pollOnce, reading };
+}
+
 /**
  * New Link after 500 links read as its baseline, then `count` links made `perSecond` a second (a
  * bulk import): requests and polls until the read ends (at most 40 polls), duplicates and missed.
  */
 async function runBulkImport(count: number, perSecond: number, maxPageSize: number | undefined): Promise<BulkOutcome> {
-  const { poll } = await n8nHarness();
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });
   try {
     fillUpToAnHourAgo(sandbox, 500);
-    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
-    let staticData: IDataObject = {};
-    const emitted: number[] = [];
-    const pollOnce = async () => {
-      const before = sandbox.requests.length;
-      const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-      for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
-      return sandbox.requests.length - before;
-    };
-    const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+    const { emitted, pollOnce, reading } = await newLinkPoller(sandbox);
     do await pollOnce();
     while (reading() !== null);
     const made: number[] = [];
