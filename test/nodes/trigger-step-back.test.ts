@@ -42,3 +42,25 @@ describe.each([
     expect(trigger.requestsPerPoll.at(-1)).toBe(1);
   });
 });
+
+it('after a step back of 5 hours was found, a few links made later on the stepped clock (no page more, below a full first page) are emitted once within the hour, quiet polls one request', async () => {
+  await start({ maxPageSize: 100 });
+  addLinks(sandbox, 300, { from: clock() - 300_000, perSecond: 1, name: 'old' });
+  const trigger = new Trigger({ event: 'newLink' });
+  await trigger.pollUntilRead();
+  setClock(clock() - 5 * HOUR);
+  const made = addLinks(sandbox, 250, { from: clock(), perSecond: 5, name: 'stepped' });
+  await trigger.pollUntil(() => trigger.emitted.length >= made.length, 30);
+  await trigger.pollUntilRead();
+  const polled = trigger.requestsPerPoll.length;
+  const later = addLinks(sandbox, 3, { from: clock(), perSecond: 1, name: 'later' });
+  const polls = await trigger.pollUntil(() => trigger.emitted.length >= made.length + later.length, 70);
+  for (let i = 0; i < 3; i += 1) await trigger.poll();
+  expect(ids(trigger.emitted)).toEqual([...made, ...later]);
+  // The hourly deep read looks below where the clock was found, not below the top.
+  expect(polls).toBeLessThanOrEqual(61);
+  // One poll reads down to where the clock was found and emits them (not an hour's read, then the whole account).
+  expect(trigger.requestsPerPoll.slice(polled).filter((sent) => sent > 1)).toHaveLength(1);
+  expect(Math.max(...trigger.requestsPerPoll.slice(polled))).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+  expect(trigger.requestsPerPoll.slice(polled, polled + 10).every((sent) => sent === 1)).toBe(true);
+});

@@ -48,7 +48,8 @@ export function followClock<T extends Dated>(result: { fresh: T[]; state: NewIte
 	const emittedNewest = later(pending?.emittedNewest ?? null, result.fresh.reduce<string | null>((newest, item) => later(newest, dateOf(item)), null));
 	const reading = result.state.reading;
 	if (reading !== null) return { ...result, state: { ...result.state, reading: { ...reading, emitted, owed, emittedNewest } } };
-	if (emittedNewest === null) return result;
+	// Nothing new: the clock stands where it was found (the read built its state afresh).
+	if (emittedNewest === null) return { ...result, state: { ...result.state, front: before.front ?? null, frontSeenAt: before.frontSeenAt ?? 0 } };
 	// Below the hour a deep read looks under the top: the clock stands there (a shorter step is the deep reads' own).
 	const windowFloor = dateBefore(earlier(before.deepTop, before.top) ?? emittedNewest, CLOCK_STEP_MS);
 	const front = emittedNewest < windowFloor ? emittedNewest : null;
