@@ -75,7 +75,7 @@ export async function measureStepBack(): Promise<Row[]> {
   ] as const) {
     const outcome = await runStepBack(step);
     rows.push({
-      figure: `9. New Link after a step back of ${name}, then ${NEW_LINKS} new links, ${ACCOUNT.toLocaleString('en')} links, server capping pages at 100: requests and polls until every new link is emitted`,
+      figure: `18. New Link after a step back of ${name}, then ${NEW_LINKS} new links, ${ACCOUNT.toLocaleString('en')} links, server capping pages at 100: requests and polls until every new link is emitted`,
       measured: `${outcome.requests} requests over ${outcome.polls} polls (most ${outcome.maxRequests} a poll); the read ends after ${outcome.readPolls} polls, ${outcome.readRequests} requests, then a quiet poll sends ${outcome.quietRequests}; ${outcome.duplicates} duplicated, ${outcome.missed} missed`,
       baseline: 'main (issue 51, 5 hours): 99 of 250 emitted, 151 never',
       ratio: '-',

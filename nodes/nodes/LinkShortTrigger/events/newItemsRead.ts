@@ -169,7 +169,7 @@ export async function readShare<T extends Dated>(
 		for (const item of answer.items) if (!seen.has(item.id)) seen.set(item.id, item);
 		answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
 		if (page === 1) pages = pagesOf(answer);
-		// The list grew by more pages than the items on them: at least this many were created (deletions only hide more).
+		// The page count grew: at least this many items were created since (deletions only hide more).
 		if (page === 1 && granted === list.pageSize && state.pages > 0 && pages! > state.pages) created = (pages! - state.pages - 1) * list.pageSize + 1;
 		const pageLast = answer.items[answer.items.length - 1];
 		if (!floorFixed && floor === null && deep) floor = deepFloor(newestDate([...seen.values()], null));
