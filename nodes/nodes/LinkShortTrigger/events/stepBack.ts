@@ -1,4 +1,5 @@
 import { CLOCK_STEP_MS, dateBefore, dateOf, earlier, type Dated } from './clockSteps';
+import type { Share } from './newItemsRead';
 import type { NewItemsState, PendingRead } from './newItemsState';
 
 /**
@@ -16,14 +17,6 @@ import type { NewItemsState, PendingRead } from './newItemsState';
  * each later new item costs a read down to there, not of the whole list.
  */
 
-interface ShareSeen<T> {
-	items: T[];
-	whole: boolean;
-	stepFloor: string | null;
-	created: number;
-	cap: number;
-}
-
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
 
 /** A read from the top to the end of the list. */
@@ -32,7 +25,7 @@ function wholeRead(now: number, cap: number): PendingRead {
 }
 
 /** The poll's result (`result`, from `before`), turned into a whole read where a long step back showed, and keeping track of the server's clock. */
-export function followClock<T extends Dated>(result: { fresh: T[]; state: NewItemsState }, share: ShareSeen<T>, before: NewItemsState, now: number): { fresh: T[]; state: NewItemsState } {
+export function followClock<T extends Dated>(result: { fresh: T[]; state: NewItemsState }, share: Pick<Share<T>, 'items' | 'whole' | 'stepFloor' | 'created' | 'cap'>, before: NewItemsState, now: number): { fresh: T[]; state: NewItemsState } {
 	const pending = before.reading;
 	if (pending?.baseline) return result;
 	const known = new Set(before.known);
