@@ -21,6 +21,7 @@ import { measureBulkImports, measureTriggers } from './triggers';
 import { measureClickEvents } from './click-events';
 import { measureStore } from './store';
 import { measureSignInFlood } from './sign-in-flood';
+import { measureStepBack } from './step-back';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -415,6 +416,7 @@ async function main() {
     ['click-events', async () => void rows.push(...(await measureClickEvents()))],
     ['store', async () => void rows.push(...(await measureStore()))],
     ['sign-in-flood', async () => void rows.push(...(await measureSignInFlood()))],
+    ['step-back', async () => void rows.push(...(await measureStepBack()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

@@ -9,13 +9,16 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { LinkIndex, LinkShortClient } from '@linkshort/client';
 import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
-import { fillLinks } from '../../packages/client/test/fill-links';
+import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
 import type { Row } from './row';
 import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 
 /** The trigger's own figures: pages a poll and the polls a pass takes (nodes/README.md states them). */
 const SCAN_PAGES_PER_POLL = 12;
 const pollsPerPass = (pages: number) => Math.max(1, Math.ceil(pages / (SCAN_PAGES_PER_POLL - 1)));
+
+/** `count` links made one a second up to an hour before now, newer than the sandbox's demo links (dated from the real clock, days old). */
+const fillUpToAnHourAgo = (sandbox: Sandbox, count: number) => void addLinks(sandbox, count, { from: Date.now() - 3_600_000 - count * 1_000, perSecond: 1, name: 'fill' });
 
 /** n8n's engine is loaded only here: it installs async hooks that slow every await in the process. */
 const n8nHarness = () => import('../nodes/harness');
@@ -255,7 +258,7 @@ async function runNewLinkBurst(maxPageSize: number | undefined, unstableTies: bo
   const { poll } = await n8nHarness();
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}), dateTies: unstableTies ? 'unstable' : 'by-id' });
   try {
-    fillLinks(sandbox, 10_000);
+    fillUpToAnHourAgo(sandbox, 10_000);
     const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
     const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     let staticData: IDataObject = {};
@@ -275,7 +278,8 @@ async function runNewLinkBurst(maxPageSize: number | undefined, unstableTies: bo
     const baselineRequests = requestsPerPoll.reduce((sum, value) => sum + value, 0);
     const old = new Set(sandbox.store.linksOf(2).map((link) => link.id));
     const burst: number[] = [];
-    const from = Date.UTC(2026, 0, 2);
+    // Ending now: newer than everything filled, whatever the day.
+    const from = Date.now() - 100_000;
     for (let i = 0; i < 3_000; i += 1) {
       const id = sandbox.store.nextId('links');
       sandbox.store.addLink({
@@ -342,30 +346,36 @@ interface BulkOutcome {
   missed: number;
 }
 
+/** New Link on `sandbox`'s user, each poll through n8n-core's PollContext (static data through JSON between polls): `pollOnce` answers the requests it sent. */
+export async function newLinkPoller(sandbox: Sandbox) {
+  const { poll } = await n8nHarness();
+  const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
+  let staticData: IDataObject = {};
+  const emitted: number[] = [];
+  const pollOnce = async () => {
+    const before = sandbox.requests.length;
+    const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+    staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+    for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
+    return sandbox.requests.length - before;
+  };
+  const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+  return { emitted, pollOnce, reading };
+}
+
 /**
  * New Link after 500 links read as its baseline, then `count` links made `perSecond` a second (a
  * bulk import): requests and polls until the read ends (at most 40 polls), duplicates and missed.
  */
 async function runBulkImport(count: number, perSecond: number, maxPageSize: number | undefined): Promise<BulkOutcome> {
-  const { poll } = await n8nHarness();
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });
   try {
-    fillLinks(sandbox, 500);
-    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
-    let staticData: IDataObject = {};
-    const emitted: number[] = [];
-    const pollOnce = async () => {
-      const before = sandbox.requests.length;
-      const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-      for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
-      return sandbox.requests.length - before;
-    };
-    const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+    fillUpToAnHourAgo(sandbox, 500);
+    const { emitted, pollOnce, reading } = await newLinkPoller(sandbox);
     do await pollOnce();
     while (reading() !== null);
     const made: number[] = [];
-    const from = Date.UTC(2026, 0, 2);
+    const from = Date.now() - Math.ceil(count / perSecond) * 1_000;
     for (let i = 0; i < count; i += 1) {
       const id = sandbox.store.nextId('links');
       const date = new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' ');

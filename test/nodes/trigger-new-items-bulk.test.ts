@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { emptyStats } from '@linkshort/sandbox';
-import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
-import { sandbox, start, Trigger } from './polled-trigger';
+import { addLinks } from '../../packages/client/test/fill-links';
+import { clock, sandbox, start, Trigger } from './polled-trigger';
 
 /**
  * New Link after a bulk import, through n8n-core's PollContext: a burst of 2,503 links made 30 a
@@ -12,14 +12,15 @@ import { sandbox, start, Trigger } from './polled-trigger';
 jest.setTimeout(120_000);
 
 const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
-/** An hour after fillLinks' last link. */
-const AFTER_FILL = Date.UTC(2026, 0, 2);
-
-const addBulk = (count: number, perSecond: number) => addLinks(sandbox, count, { from: AFTER_FILL, perSecond, name: 'bulk' });
+const HOUR = 3_600_000;
+/** 500 old links made one a second up to an hour ago (newer than the sandbox's demo links); every date derives from the host's clock. */
+const fill = () => addLinks(sandbox, 500, { from: clock() - HOUR - 500_000, perSecond: 1, name: 'fill' });
+/** `count` links made `perSecond` a second, ending now. */
+const addBulk = (count: number, perSecond: number) => addLinks(sandbox, count, { from: clock() - Math.ceil(count / perSecond) * 1_000, perSecond, name: 'bulk' });
 
 /** The trigger after its baseline of 500 links, then `count` links made `perSecond` a second; a poll fails once first when `failFirst`. */
 async function readBulk(count: number, perSecond: number, failFirst: boolean) {
-  fillLinks(sandbox, 500);
+  fill();
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
   const polled = trigger.requestsPerPoll.length;
@@ -83,10 +84,11 @@ it('New QR Code: 2,000 QR codes made within one second on a server capping pages
       sandbox.store.state.qrs.push({ id, userId: 2, code: (0x300000 + id).toString(16), type: 'link', data: `https://example.com/qr-bulk/${id}`, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: null, name: `QR ${id}`, date: date(i), stats: emptyStats() });
       return id;
     });
-  addQrCodes(300, (i) => second(Date.UTC(2026, 0, 1) + i * 1000));
+  addQrCodes(300, (i) => second(clock() - 3 * HOUR + i * 1000));
   const trigger = new Trigger({ event: 'newQrCode' });
   await trigger.pollUntilRead();
-  const made = addQrCodes(2_000, () => second(AFTER_FILL));
+  const now = clock();
+  const made = addQrCodes(2_000, () => second(now));
   await trigger.pollUntilRead();
   const emitted = ids(trigger.emitted);
   expect(new Set(emitted).size).toBe(emitted.length);
@@ -108,7 +110,7 @@ it('2,000 links made within one second on a server capping pages at 100, listed 
 it('2,000 links made within one second, listed in a fresh order on every request, some deleted after each poll once emitted: every surviving link is emitted once (ids seen before a deletion do not count toward the run)', async () => {
   await start({ maxPageSize: 100 });
   sandbox.dateTies = 'unstable';
-  fillLinks(sandbox, 500);
+  fill();
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
   const made = addBulk(2_000, 2_000);

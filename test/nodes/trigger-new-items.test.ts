@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { emptyStats } from '@linkshort/sandbox';
-import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
-import { client, sandbox, start, Trigger } from './polled-trigger';
+import { addLinks } from '../../packages/client/test/fill-links';
+import { client, clock, sandbox, start, Trigger } from './polled-trigger';
 
 /**
  * New Link and New QR Code when more is new than one poll reads (a burst of thousands, a deep
@@ -41,8 +41,14 @@ function addQrCodes(count: number, from: number, perSecond = 30): number[] {
   return made;
 }
 
-/** An hour after fillLinks' last link, so that a burst is newer than everything filled. */
-const AFTER_FILL = Date.UTC(2026, 0, 2);
+const HOUR = 3_600_000;
+/**
+ * Old links made one a second up to an hour ago, newer than the sandbox's demo links (days old); a
+ * burst (`burstFrom`) ends now and is newer than everything. Every date derives from the host's clock.
+ */
+/** Where a burst of `count` made `perSecond` a second starts, for it to end now. */
+const burstFrom = (count: number, perSecond = 30) => clock() - Math.ceil(count / perSecond) * 1_000;
+const fill = (count: number) => addLinks(sandbox, count, { from: clock() - HOUR - count * 1_000, perSecond: 1, name: 'fill' });
 
 describe.each([
   ['a server that caps pages at 100', 100],
@@ -51,11 +57,11 @@ describe.each([
   it('a burst of 3,000 new links is emitted completely, once and oldest first, at most 12 requests a poll', async () => {
     await start({ maxPageSize });
     // 2,000 links in the last hour: on a capped server the baseline's deep read alone is 20 pages.
-    fillLinks(sandbox, 2_000);
+    fill(2_000);
     const trigger = new Trigger({ event: 'newLink' });
     await trigger.pollUntilRead();
     expect(trigger.emitted).toEqual([]);
-    const burst = addBurst(3_000, AFTER_FILL);
+    const burst = addBurst(3_000, burstFrom(3_000));
     const polls = await trigger.pollUntilRead();
     // Emitted in the order they were made, each once.
     expect(ids(trigger.emitted)).toEqual(burst);
@@ -71,10 +77,10 @@ describe.each([
 
 it('links created and deleted (more than a page at once) while a burst is read over several polls: each surviving new link once, no old link', async () => {
   await start({ maxPageSize: 100 });
-  fillLinks(sandbox, 500);
+  fill(500);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const burst = addBurst(2_500, AFTER_FILL);
+  const burst = addBurst(2_500, burstFrom(2_500));
   const made = [...burst];
   const deleted = new Set<number>();
   for (let round = 0; round < 6; round += 1) {
@@ -101,10 +107,10 @@ it('links created and deleted (more than a page at once) while a burst is read o
 it('a spent rate limit mid-read is never waited out: the read keeps its place and goes on, each new link once and oldest first', async () => {
   // Five requests a minute, a poll a minute: a burst of 1,000 on a server capping pages at 100 takes several polls.
   await start({ maxPageSize: 100, rateLimit: { limit: 5, windowMs: 60_000 } });
-  fillLinks(sandbox, 300);
+  fill(300);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const burst = addBurst(1_000, AFTER_FILL);
+  const burst = addBurst(1_000, burstFrom(1_000));
   await trigger.pollUntilRead();
   expect(ids(trigger.emitted)).toEqual(burst);
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(5);
@@ -112,11 +118,12 @@ it('a spent rate limit mid-read is never waited out: the read keeps its place an
 
 it('a page ending in a run of one second that fills it but for its first item is followed by a whole page, not one item: with two requests a minute, 150 links of one second under a newer one are read in a poll or two', async () => {
   await start({ maxPageSize: 100, rateLimit: { limit: 2, windowMs: 60_000 } });
-  fillLinks(sandbox, 300);
+  fill(300);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
   const polled = trigger.requestsPerPoll.length;
-  const made = [...addBurst(150, AFTER_FILL, 150), ...addBurst(1, AFTER_FILL + 1_000)];
+  const after = clock() - 2_000;
+  const made = [...addBurst(150, after, 150), ...addBurst(1, after + 1_000)];
   await trigger.pollUntilRead(40);
   expect(ids(trigger.emitted)).toEqual(made);
   expect(trigger.requestsPerPoll.length - polled).toBeLessThanOrEqual(2);
@@ -125,10 +132,10 @@ it('a page ending in a run of one second that fills it but for its first item is
 
 it('a poll past the budget n8n gives it, mid-read, keeps nothing and emits nothing; the read goes on from where the last kept poll left it', async () => {
   await start({ maxPageSize: 100 });
-  fillLinks(sandbox, 200);
+  fill(200);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const burst = addBurst(2_000, AFTER_FILL);
+  const burst = addBurst(2_000, burstFrom(2_000));
   await trigger.poll();
   const state = JSON.stringify(trigger.staticData);
   expect(await trigger.poll(1)).toEqual([]);
@@ -140,10 +147,10 @@ it('a poll past the budget n8n gives it, mid-read, keeps nothing and emits nothi
 
 it('a slow answer late in a poll ends at the poll\'s deadline: the poll keeps what it read instead of running past its budget and dropping it', async () => {
   await start({ maxPageSize: 100 });
-  fillLinks(sandbox, 200);
+  fill(200);
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.pollUntilRead();
-  const burst = addBurst(2_000, AFTER_FILL);
+  const burst = addBurst(2_000, burstFrom(2_000));
   // The poll's third list request is answered after 8 s, past its budget of 4 s (the client's own timeout is 30 s).
   let lists = 0;
   sandbox.onApiRequest = ({ path }) => {
@@ -163,10 +170,10 @@ it('a slow answer late in a poll ends at the poll\'s deadline: the poll keeps wh
 
 it('New QR Code: a burst of 1,500 QR codes on a server capping pages at 100 is emitted once, oldest first, at most 12 requests a poll', async () => {
   await start({ maxPageSize: 100 });
-  addQrCodes(400, Date.UTC(2026, 0, 1));
+  addQrCodes(400, clock() - 3 * HOUR);
   const trigger = new Trigger({ event: 'newQrCode' });
   await trigger.pollUntilRead();
-  const burst = addQrCodes(1_500, AFTER_FILL);
+  const burst = addQrCodes(1_500, burstFrom(1_500));
   await trigger.pollUntilRead();
   expect(ids(trigger.emitted)).toEqual(burst);
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
@@ -184,10 +191,10 @@ describe('equal dates listed in a fresh order on every request (dateTies: unstab
   ])('New Link on %s: a burst made 30 a second is emitted completely and once', async (_name, maxPageSize) => {
     await start({ maxPageSize });
     sandbox.dateTies = 'unstable';
-    addBurst(600, Date.UTC(2026, 0, 1), 30);
+    addBurst(600, clock() - 3 * HOUR, 30);
     const trigger = new Trigger({ event: 'newLink' });
     await trigger.pollUntilRead();
-    const burst = addBurst(3_000, AFTER_FILL, 30);
+    const burst = addBurst(3_000, burstFrom(3_000), 30);
     await trigger.pollUntilRead();
     for (let i = 0; i < 3; i += 1) await trigger.poll();
     // Each once, none missed, and in the order they were made.
@@ -198,10 +205,10 @@ describe('equal dates listed in a fresh order on every request (dateTies: unstab
   it('New QR Code on a server that caps pages at 100: a burst made 30 a second is emitted completely, once and in order', async () => {
     await start({ maxPageSize: 100 });
     sandbox.dateTies = 'unstable';
-    addQrCodes(300, Date.UTC(2026, 0, 1), 30);
+    addQrCodes(300, clock() - 3 * HOUR, 30);
     const trigger = new Trigger({ event: 'newQrCode' });
     await trigger.pollUntilRead();
-    const burst = addQrCodes(2_000, AFTER_FILL, 30);
+    const burst = addQrCodes(2_000, burstFrom(2_000), 30);
     await trigger.pollUntilRead();
     for (let i = 0; i < 3; i += 1) await trigger.poll();
     expect(ids(trigger.emitted)).toEqual(burst);
@@ -211,13 +218,13 @@ describe('equal dates listed in a fresh order on every request (dateTies: unstab
   it('New Link: links made in the second the last poll saw are each emitted once', async () => {
     await start({ maxPageSize: 100 });
     sandbox.dateTies = 'unstable';
-    addBurst(500, Date.UTC(2026, 0, 1), 30);
+    addBurst(500, clock() - 3 * HOUR, 30);
     const trigger = new Trigger({ event: 'newLink' });
     await trigger.pollUntilRead();
     const made: number[] = [];
     // Each round: 150 links in one second, then 150 more in that same second after the poll saw it.
     for (let round = 0; round < 4; round += 1) {
-      const second = AFTER_FILL + round * 60_000;
+      const second = Math.floor(clock() / 1_000) * 1_000;
       made.push(...addBurst(150, second, 150));
       await trigger.poll();
       made.push(...addBurst(150, second, 150));

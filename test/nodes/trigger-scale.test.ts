@@ -1,7 +1,7 @@
 import { emptyStats } from '@linkshort/sandbox';
-import { fillLinks } from '../../packages/client/test/fill-links';
+import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
 import { poll } from './harness';
-import { client, credentials, sandbox, start, Trigger } from './polled-trigger';
+import { client, clock, credentials, sandbox, start, Trigger } from './polled-trigger';
 
 /**
  * The click, threshold and scan events on large accounts, each poll through n8n-core's
@@ -186,8 +186,8 @@ it('Fetch Test Event on a large account reads one page and says how long a pass 
 
 it('New Link: the first poll of an account with thousands of links created in its last hour reads that hour in large pages, and then each new link once', async () => {
   await start();
-  // One link a second: the newest hour holds 3,600 links, all read by the first (deep) read.
-  fillLinks(sandbox, 10_000);
+  // One link a second up to now (newer than the demo links): the newest hour holds 3,600 links, all read by the first (deep) read.
+  addLinks(sandbox, 10_000, { from: clock() - 10_000_000, perSecond: 1, name: 'fill' });
   const trigger = new Trigger({ event: 'newLink' });
   await trigger.poll();
   expect(trigger.requestsPerPoll[0]).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);

@@ -64,7 +64,8 @@ describe('LinkShort Trigger: newLink', () => {
 
   it('emits many links created in the same second, across pages, exactly once', async () => {
     const trigger = new Trigger(sandbox, credentials, { event: 'newLink' });
-    clock = Date.UTC(2026, 10, 21, 12, 0, 0);
+    // Frozen at the real time, so that the links below share a second and are newer than the demo links (dated from the real clock).
+    clock = Math.floor(Date.now() / 1000) * 1000;
     await trigger.poll();
     clock += 1000;
     const created = await createLinks(250, 'burst');
@@ -93,7 +94,8 @@ describe('LinkShort Trigger: newLink', () => {
 
   it('misses nothing and repeats nothing when links are created and deleted while a poll reads its pages', async () => {
     const trigger = new Trigger(sandbox, credentials, { event: 'newLink' });
-    clock = Date.UTC(2026, 10, 21, 12, 0, 0);
+    // Frozen at the real time, so that the links below share a second and are newer than the demo links (dated from the real clock).
+    clock = Math.floor(Date.now() / 1000) * 1000;
     await trigger.poll();
     clock += 1000;
     const batch = await createLinks(230, 'paged');

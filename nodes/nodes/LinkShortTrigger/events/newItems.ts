@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { LARGE_PAGE_SIZE, type LinkShortClient } from '@linkshort/client/core';
 import type { EventParameters, PollEvent } from './event';
-import { below, dateOf, newestDate, readShare, type Dated, type ListOf } from './newItemsRead';
+import { below, dateOf, newestDate, readShare, type Dated, type ListOf, type Share } from './newItemsRead';
+import { followClock } from './stepBack';
 import { isNewItemsState, upgraded, type NewItemsState, type PendingRead } from './newItemsState';
 import { LINK_PAGE, linkPages, QR_PAGE, qrPages } from './reading';
 import { SCAN_PAGES_PER_POLL } from './scan';
@@ -20,8 +21,13 @@ const maxIdOf = (items: Dated[], atLeast: number) => items.reduce((max, item) =>
  */
 async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsState, parameters: EventParameters): Promise<{ fresh: T[]; state: NewItemsState }> {
 	const startedAt = parameters.now();
+	const share = await readShare(list, state, state.reading, parameters, startedAt);
+	return followClock(emitFrom(share, state, parameters, startedAt), share, state, parameters.now());
+}
+
+/** What a share of the read emits, and the state after it (see pollNewItems). */
+function emitFrom<T extends Dated>(share: Share<T>, state: NewItemsState, parameters: EventParameters, startedAt: number): { fresh: T[]; state: NewItemsState } {
 	const pending = state.reading;
-	const share = await readShare(list, state, pending, parameters, startedAt);
 	const baseline = pending?.baseline ?? false;
 	const readStartedAt = pending?.startedAt ?? startedAt;
 	const pages = share.pages ?? state.pages;
@@ -40,6 +46,7 @@ async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsSta
 		run: pending?.run ?? null,
 		cap: share.cap,
 		...(pending?.upward === false || share.stalled ? { upward: false } : {}),
+		...(share.whole ? { whole: true } : {}),
 		...changes,
 	});
 

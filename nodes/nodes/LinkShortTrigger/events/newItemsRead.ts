@@ -6,33 +6,9 @@ import { SCAN_PAGES_PER_POLL } from './scan';
 import { readSplitRuns, type Answered, type BrokenRun } from './splitRuns';
 import { farthestFloor, readBand, type Band } from './floorBand';
 import { nextWindow, runEdgesIn } from './windows';
+import { CLOCK_STEP_MS, HIDDEN_WINDOW_MS, SWEEP_EVERY_MS, dateBefore, dateOf, earlier, type Dated } from './clockSteps';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-/** How far back a server's clock may step (the end of daylight saving time), with a margin. */
-const CLOCK_STEP_MS = HOUR + 5 * MINUTE;
-/** How long after the newest item appeared a step back could still hide items created after it. */
-const HIDDEN_WINDOW_MS = 2 * CLOCK_STEP_MS;
-/** How often a deep read looks below the top for items a step back hid, while that can happen. */
-const SWEEP_EVERY_MS = HOUR;
-
-export interface Dated {
-	id: number;
-	date: string | null;
-}
-
-export const dateOf = (item: Dated) => item.date ?? '';
-
-/** `date` (`YYYY-MM-DD[ HH:MM:SS]`, the server's local time) moved back by `ms`, in the same format. */
-function dateBefore(date: string, ms: number): string {
-	const match = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?/.exec(date);
-	if (!match) return '';
-	const [, y, mo, d, h = '0', mi = '0', s = '0'] = match;
-	const moved = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - ms);
-	return moved.toISOString().slice(0, 19).replace('T', ' ');
-}
-
-const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
+export { dateOf, type Dated } from './clockSteps';
 
 export function newestDate(items: Dated[], atLeast: string | null): string | null {
 	return items.reduce<string | null>((newest, item) => (item.date !== null && (newest === null || item.date > newest) ? item.date : newest), atLeast);
@@ -45,7 +21,7 @@ export interface ListOf<T> {
 }
 
 /** One poll's share of a read: the consecutive pages it read, and whether they reach the floor. */
-interface Share<T> {
+export interface Share<T> {
 	items: T[];
 	/** The pages reach the floor (or the end of the list). */
 	grounded: boolean;
@@ -73,6 +49,12 @@ interface Share<T> {
 	above: T[];
 	/** Where the long run being read (PendingRead.run), else the run of the newest date, begins and ends, when these pages (and the first page) showed it. */
 	runEdges: { top?: number; bottom?: number };
+	/** The read goes down to the end of the list (PendingRead.whole). */
+	whole: boolean;
+	/** A new item dated below this shows a step back longer than a deep read looks (see stepBack.ts); null before anything is known. */
+	stepFloor: string | null;
+	/** The fewest items created since the last poll, as the growth of the first page's count showed (0 when it did not grow, or was read at another size). */
+	created: number;
 }
 
 export const below = (item: Dated, floor: Floor | null) => floor !== null && (dateOf(item) < floor.date || (floor.inclusive && dateOf(item) === floor.date));
@@ -96,10 +78,15 @@ export async function readShare<T extends Dated>(
 	const isNew = (item: T) => item.id > state.floorId && !known.has(item.id);
 	const fresh = pending === null;
 	const longRunDate = pending?.run?.long ? pending.run.date : null;
-	let deep = pending?.deep ?? (startedAt - state.deepReadAt >= SWEEP_EVERY_MS && state.deepReadAt < state.topSeenAt + HIDDEN_WINDOW_MS);
+	let deep = pending?.deep ?? (startedAt - state.deepReadAt >= SWEEP_EVERY_MS && state.deepReadAt < Math.max(state.topSeenAt, state.frontSeenAt ?? 0) + HIDDEN_WINDOW_MS);
+	let whole = pending?.whole === true;
+	// Below the server's clock where it stepped back further than an hour (NewItemsState.front), else below the top.
+	const clockTop = earlier(earlier(state.deepTop, state.top), state.front ?? null);
+	const stepFloor = clockTop === null ? null : dateBefore(clockTop, CLOCK_STEP_MS);
 	const shallowFloor = (): Floor | null => (state.top === null ? null : { date: state.top, inclusive: state.topSettled });
 	const deepFloor = (newest: string | null): Floor | null => {
-		const from = pending?.baseline ? newest : earlier(state.deepTop, state.top);
+		if (whole) return null;
+		const from = pending?.baseline ? newest : clockTop;
 		const date = from === null ? null : dateBefore(from, CLOCK_STEP_MS);
 		return date === null ? null : { date, inclusive: false };
 	};
@@ -121,7 +108,17 @@ export async function readShare<T extends Dated>(
 	let grounded = false;
 	let stoppedAtFloor = false;
 	let pages: number | undefined;
+	let created = 0;
 	let last: T | undefined;
+	/** Reads deep from here on: an hour below the top, or to the end of the list when a new item already shows below that hour. */
+	const goDeep = (alsoSeen: T[] = []) => {
+		deep = true;
+		floor = deepFloor(newestDate([...seen.values()], null));
+		if (stepFloor !== null && [...seen.values(), ...alsoSeen].some((item) => isNew(item) && dateOf(item) < stepFloor)) {
+			whole = true;
+			floor = null;
+		}
+	};
 
 	// A long run is counted by polls that see both its ends: the requests to look at an end the pages may not reach.
 	const run = longRunDate === null ? null : pending!.run!;
@@ -172,12 +169,11 @@ export async function readShare<T extends Dated>(
 		for (const item of answer.items) if (!seen.has(item.id)) seen.set(item.id, item);
 		answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
 		if (page === 1) pages = pagesOf(answer);
+		// The page count grew: at least this many items were created since (deletions only hide more).
+		if (page === 1 && granted === list.pageSize && state.pages > 0 && pages! > state.pages) created = (pages! - state.pages - 1) * list.pageSize + 1;
 		const pageLast = answer.items[answer.items.length - 1];
 		if (!floorFixed && floor === null && deep) floor = deepFloor(newestDate([...seen.values()], null));
-		if (!floorFixed && !deep && stepSuspected()) {
-			deep = true;
-			floor = deepFloor(newestDate([...seen.values()], null));
-		}
+		if (!floorFixed && !deep && stepSuspected()) goDeep();
 		if (pageLast === undefined || PagePromise.isLastPage(answer, page)) {
 			grounded = true;
 			if (pageLast !== undefined) last = pageLast;
@@ -200,10 +196,7 @@ export async function readShare<T extends Dated>(
 			if (stepped || (top !== undefined && below(top, floor))) {
 				// Or the band did not get above the floor (a page above it could not show that nothing moved): down from the first page as usual.
 				requests += band.requests;
-				if (stepped) {
-					deep = true;
-					floor = deepFloor(newestDate([...seen.values()], null));
-				}
+				if (stepped) goDeep(band.answers.flatMap(({ items }) => items));
 			} else {
 				firstPage = band.answers.length > 0 ? answers[0] : undefined;
 				if (takeBand(band)) break;
@@ -262,6 +255,9 @@ export async function readShare<T extends Dated>(
 	const items = [...seen.values()];
 	const newest = newestDate(items, null);
 	return {
+		whole,
+		stepFloor,
+		created,
 		runEdges: longRunDate !== null ? runEdgesIn([...answers, ...endAnswers], longRunDate) : newest === null ? {} : runEdgesIn(firstPage ? [firstPage, ...answers] : answers, newest),
 		above: firstPage?.items ?? [],
 		stalled,

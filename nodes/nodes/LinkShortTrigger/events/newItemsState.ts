@@ -16,7 +16,9 @@ import { isDateOrNull, isId, isIdList, isRecord, isTime } from './storedShapes';
  *   dated before `top` (the clock stepped back), when the list grew by a page and nothing new
  *   showed, and every hour in the two hours after a new `top` (a step back can hide items below
  *   a full first page without either sign). A deep read sees every item created since the last
- *   one, so it moves `floorId` up and empties `known`.
+ *   one, so it moves `floorId` up and empties `known`;
+ * - whole, down to the end of the list, when a new item shows below that hour or an hour's read
+ *   finds nothing new the list's growth promised: the clock stepped back further (see stepBack.ts).
  */
 export interface NewItemsState extends IDataObject {
 	floorId: number;
@@ -31,6 +33,14 @@ export interface NewItemsState extends IDataObject {
 	reading: PendingRead | null;
 	/** The most items a page of this server held in the last read as far as its answers showed (absent in states kept before it was recorded): a fresh read asks no larger page than that, so that it never asks again for a page a capped server cuts short. */
 	cap?: number;
+	/**
+	 * Where the server's clock stands when it stepped back further than a deep read looks below the
+	 * top: the newest date of the new items the last read emitted, while that lies below the window
+	 * (see stepBack.ts); absent or null otherwise. Deep reads then look below it rather than below `top`.
+	 */
+	front?: string | null;
+	/** When `front` last moved (epoch ms): the hourly deep reads go on for two hours after it, as after a new top. */
+	frontSeenAt?: number;
 }
 
 /** Where a read stops: at the first item dated below `date` (or at it, when `inclusive`); null: the end of the list. */
@@ -89,6 +99,13 @@ export interface PendingRead extends IDataObject {
 	from?: number | null;
 	/** False once a cycle could not read up (see floorBand.ts): the read's cycles climb down to their floors instead. */
 	upward?: boolean;
+	/** The read goes down to the end of the list: the clock stepped back further than a deep read looks (see stepBack.ts). */
+	whole?: boolean;
+	/** New items the read emitted in its earlier polls, and the newest date among them (see stepBack.ts). */
+	emitted?: number;
+	emittedNewest?: string | null;
+	/** The fewest items created since the last poll before the read, as the list's page count showed (see stepBack.ts). */
+	owed?: number;
 }
 
 /**
@@ -120,6 +137,10 @@ const isPendingRead = (value: unknown): value is PendingRead =>
 	typeof value.climbing === 'boolean' &&
 	(value.from === undefined || value.from === null || isId(value.from)) &&
 	(value.upward === undefined || typeof value.upward === 'boolean') &&
+	(value.whole === undefined || typeof value.whole === 'boolean') &&
+	(value.emitted === undefined || isId(value.emitted)) &&
+	(value.owed === undefined || isId(value.owed)) &&
+	(value.emittedNewest === undefined || isDateOrNull(value.emittedNewest)) &&
 	(value.run === null ||
 		(isRecord(value.run) &&
 			typeof value.run.date === 'string' &&
@@ -144,6 +165,8 @@ export function isNewItemsState(value: unknown): value is NewItemsState {
 		isDateOrNull(value.deepTop) &&
 		isTime(value.deepReadAt) &&
 		(value.cap === undefined || (isId(value.cap) && (value.cap as number) > 0)) &&
+		(value.front === undefined || isDateOrNull(value.front)) &&
+		(value.frontSeenAt === undefined || isTime(value.frontSeenAt)) &&
 		(value.reading === undefined || value.reading === null || isPendingRead(value.reading))
 	);
 }
