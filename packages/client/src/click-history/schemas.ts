@@ -22,19 +22,20 @@ export const TimeZoneSchema = z
  * expanded form, can write). Nothing the history holds lies outside, and the clock's work for a
  * question is its own range's wherever the range lies.
  */
-export const FIRST_CLICK_MOMENT = 0;
-export const LAST_CLICK_MOMENT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-const OUTSIDE_CLICK_MOMENTS = "must be a time from 1970 to the end of 9999 (UTC)";
+const FIRST_CLICK_MOMENT = 0;
+const LAST_CLICK_MOMENT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** Whether `ms` is a moment a click-history question may name. */
 export const isClickMoment = (ms: number): boolean => Number.isSafeInteger(ms) && ms >= FIRST_CLICK_MOMENT && ms <= LAST_CLICK_MOMENT;
 
-/** A moment: epoch milliseconds or a Date, from 1970 to the end of 9999. */
-export const ClickMomentSchema = z
+/** A moment in epoch milliseconds, from 1970 to the end of 9999 (front ends read their own forms of time into it). */
+export const ClickMomentSchema = z.number("must be a time in epoch milliseconds").int("must be a whole number of milliseconds").refine(isClickMoment, "must be a time from 1970 to the end of 9999 (UTC)");
+
+/** A moment: epoch milliseconds or a Date. */
+const moment = z
   .union([z.number().int("must be a whole number of milliseconds"), z.date()], "must be a time (a Date or epoch milliseconds)")
   .transform((value) => (typeof value === "number" ? value : value.getTime()))
-  .refine(isClickMoment, OUTSIDE_CLICK_MOMENTS);
-const moment = ClickMomentSchema;
+  .pipe(ClickMomentSchema);
 
 export const ClickPeriodSchema = z.enum(CLICK_PERIODS, "must be day, week or month").describe("Calendar period: day, week (from Monday) or month");
 export const GranularitySchema = z.enum(GRANULARITIES, "must be hour, day, week or month").describe("Bucket size of the series: hour, day, week or month");
