@@ -5,7 +5,7 @@
  * steps from one boundary to the next (each one a boundary it would hold) and the host's Intl calls.
  */
 import { calendarPeriod, ClickHistory, ValidationError } from "../src/core";
-import { MAX_KEPT_YEARS, ZoneClock } from "../src/click-history/zone";
+import { MAX_KEPT_STEPS, MAX_KEPT_YEARS, ZoneClock } from "../src/click-history/zone";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -73,12 +73,16 @@ describe("a far-year question to the shared zone clock", () => {
     expect(top.intlCalls).toBeLessThanOrEqual(4 * INTL_CALLS_A_YEAR);
   });
 
-  it("the years of offsets a clock keeps are bounded, the least recently used let go", () => {
+  it("the years of offsets and the steps a clock keeps are bounded, the first kept let go", () => {
     const clock = new ZoneClock("America/New_York");
     for (let year = 1970; year < 1970 + MAX_KEPT_YEARS + 10; year += 1) clock.floor("day", Date.UTC(year, 6, 1));
     expect(clock.kept.years).toBe(MAX_KEPT_YEARS);
     expect(clock.floor("day", Date.UTC(2026, 6, 1, 12))).toBe(Date.UTC(2026, 6, 1, 4));
     expect(clock.floor("day", Date.UTC(1970, 0, 5, 12))).toBe(Date.UTC(1970, 0, 5, 5));
+    const hours = clock.boundaries("hour", Date.UTC(2000, 0, 1), Date.UTC(2000, 0, 1) + (MAX_KEPT_STEPS + 2_000) * HOUR);
+    expect(hours.length).toBeGreaterThan(MAX_KEPT_STEPS);
+    expect(clock.kept.steps).toBe(MAX_KEPT_STEPS);
+    expect(clock.boundaries("hour", hours[5]!, hours[8]!)).toEqual(hours.slice(5, 9));
   });
 });
 
