@@ -8,13 +8,11 @@ import { LinkShortClient, RateLimiter } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
 import { fillLinks } from "../../client/test/fill-links";
-import { ZoneClock } from "../../client/src/click-history/zone";
+import { countWork, INTL_CALLS_A_YEAR } from "../../client/test/clock-work";
 import type { ClicksOverTime } from "../src/outputs";
 import { ServerLinkIndex } from "../src/server-index";
 import { connectInMemory } from "./in-memory";
 
-/** Intl calls to learn one year of a zone's offsets (a probe a day, and halving at each change). */
-const INTL_CALLS_A_YEAR = 366 + 2 * 20;
 
 let sandbox: Sandbox;
 let index: ServerLinkIndex;
@@ -45,19 +43,6 @@ async function clicks(args: Record<string, unknown>) {
   const result = await mcp.callTool({ name: "get_clicks_over_time", arguments: args });
   const text = (result.content as Array<{ text?: string }>).map((part) => part.text ?? "").join("\n");
   return { isError: result.isError === true, text, structured: result.structuredContent as unknown as ClicksOverTime };
-}
-
-/** Counts the clock's steps and the host's Intl calls while `run` runs. */
-async function countWork<T>(run: () => Promise<T>): Promise<{ steps: number; intlCalls: number; result: T }> {
-  const steps = jest.spyOn(ZoneClock.prototype, "next");
-  const intl = jest.spyOn(Intl.DateTimeFormat.prototype, "formatToParts");
-  try {
-    const result = await run();
-    return { steps: steps.mock.calls.length, intlCalls: intl.mock.calls.length, result };
-  } finally {
-    steps.mockRestore();
-    intl.mockRestore();
-  }
 }
 
 test("a day of hours in 2426 after an ordinary day is answered with the work of its own 24 hours, a tools/list beside it answered too", async () => {
