@@ -59,7 +59,7 @@ describe("a far-year question to the shared zone clock", () => {
     expect(top.intlCalls).toBeLessThanOrEqual(4 * INTL_CALLS_A_YEAR);
   });
 
-  it("the years of offsets and the steps a clock keeps are bounded, the first kept let go", () => {
+  it("the years of offsets and the steps a clock keeps are bounded", () => {
     const clock = new ZoneClock("America/New_York");
     for (let year = 1970; year < 1970 + MAX_KEPT_YEARS + 10; year += 1) clock.floor("day", Date.UTC(year, 6, 1));
     expect(clock.kept.years).toBe(MAX_KEPT_YEARS);
@@ -67,7 +67,8 @@ describe("a far-year question to the shared zone clock", () => {
     expect(clock.floor("day", Date.UTC(1970, 0, 5, 12))).toBe(Date.UTC(1970, 0, 5, 5));
     const hours = clock.boundaries("hour", Date.UTC(2000, 0, 1), Date.UTC(2000, 0, 1) + (MAX_KEPT_STEPS + 2_000) * HOUR);
     expect(hours.length).toBeGreaterThan(MAX_KEPT_STEPS);
-    expect(clock.kept.steps).toBe(MAX_KEPT_STEPS);
+    expect(clock.kept.steps).toBeLessThanOrEqual(MAX_KEPT_STEPS);
+    expect(clock.kept.steps).toBeGreaterThan(0);
     expect(clock.boundaries("hour", hours[5]!, hours[8]!)).toEqual(hours.slice(5, 9));
   });
 });

@@ -17,7 +17,7 @@ const DAY = 86_400_000;
 const MAX_ZONES = 64;
 /** Years of offset changes kept per zone (each a few numbers), the first learnt let go. */
 export const MAX_KEPT_YEARS = 256;
-/** Steps from a boundary to the next kept per zone (the history's thinning asks the same 400 each hour), the first found let go. */
+/** Steps from a boundary to the next kept per zone (the history's thinning asks the same 400 each hour); all let go when it is reached. */
 export const MAX_KEPT_STEPS = 10_000;
 
 interface YearTable {
@@ -33,7 +33,6 @@ export class ZoneClock {
   readonly #years = new Map<number, YearTable>();
   /** Per unit, in the order found: a boundary and the next. */
   readonly #steps: Record<Granularity, Map<number, number>> = { hour: new Map(), day: new Map(), week: new Map(), month: new Map() };
-  #keptSteps = 0;
 
   constructor(readonly timeZone: string) {
     this.#format = new Intl.DateTimeFormat("en-US", {
@@ -59,7 +58,8 @@ export class ZoneClock {
 
   /** What the clock holds now: years of offset changes, and steps from a boundary to the next. */
   get kept(): { years: number; steps: number } {
-    return { years: this.#years.size, steps: this.#keptSteps };
+    const { hour, day, week, month } = this.#steps;
+    return { years: this.#years.size, steps: hour.size + day.size + week.size + month.size };
   }
 
   #year(year: number): YearTable {
@@ -159,19 +159,14 @@ export class ZoneClock {
     return found;
   }
 
-  /** `next(unit, boundary)`, kept for the next question; past the bound the first kept of the unit holding most is let go. */
+  /** `next(unit, boundary)`, kept for the next question; when the bound is reached every kept step is let go at once. */
   #step(unit: Granularity, boundary: number): number {
     const steps = this.#steps[unit];
     let following = steps.get(boundary);
     if (following !== undefined) return following;
     following = this.next(unit, boundary);
-    if (this.#keptSteps >= MAX_KEPT_STEPS) {
-      const fullest = Object.values(this.#steps).reduce((most, each) => (each.size > most.size ? each : most));
-      fullest.delete(fullest.keys().next().value!);
-      this.#keptSteps -= 1;
-    }
+    if (this.kept.steps >= MAX_KEPT_STEPS) for (const each of Object.values(this.#steps)) each.clear();
     steps.set(boundary, following);
-    this.#keptSteps += 1;
     return following;
   }
 
