@@ -218,9 +218,8 @@ export class ClickHistory {
   /** The `limit` links with the most clicks from `start` to `end` (widened to whole buckets of `granularity`, default day or hour); with their series when `granularity` is given. */
   top(query: TopLinksQuery): { start: number; end: number; timeZone: string; links: Array<{ linkId: number } & WindowCount & { series?: ClickSeries }> } {
     const checked = validate(TopLinksQuerySchema, query, "clickHistory.top");
-    const { granularity, timeZone } = checked;
+    const [{ granularity, timeZone }, clock] = [checked, zoneClock(checked.timeZone)];
     const unit: Granularity = granularity ?? (checked.end - checked.start <= 2 * 86_400_000 ? "hour" : "day");
-    const clock = zoneClock(timeZone);
     // Without a series only the ends are needed, however many buckets lie between.
     const boundaries = granularity ? clock.boundaries(granularity, checked.start, checked.end) : undefined;
     const [start, end] = boundaries ? [boundaries[0]!, boundaries[boundaries.length - 1]!] : clock.enclosing(unit, checked.start, checked.end);
