@@ -14,6 +14,7 @@ import { fillLinks } from '../../packages/client/test/fill-links';
 import type { Credentials } from '../nodes/harness';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { measureClickHistory } from './clicks';
+import { measureFarYearClicks } from './clicks-far-year';
 import { measureLinkIndex } from './link-index';
 import { measureMcp } from './mcp';
 import { measureSandbox } from './sandbox';
@@ -408,6 +409,7 @@ async function main() {
     ['raycast', raycastBundles],
     ['index', async () => void rows.push(...(await measureLinkIndex()))],
     ['clicks', () => void rows.push(...measureClickHistory())],
+    ['clicks-far-year', () => void rows.push(...measureFarYearClicks())],
     ['mcp', async () => void rows.push(...(await measureMcp()))],
     ['sandbox', async () => void rows.push(...(await measureSandbox()))],
     ['charts', async () => void rows.push(...(await import('./charts')).measureCharts())],

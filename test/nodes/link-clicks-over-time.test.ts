@@ -47,4 +47,20 @@ describe('LinkShort: Link > Get with Add Clicks Over Time', () => {
     expect(later.note).toMatch(/^Clicks per day/);
     expect(bucket.clickHistory).toMatchObject({ version: 1, links: { [String(link.id)]: expect.any(String) } });
   });
+
+	it('a Get on a host clock in a far year, after one today, does the work of its own 7 days (issue 51: the process-wide zone clock filled every day between)', async () => {
+		await start();
+		const link = await client.links.create({ url: 'https://example.com/far-year' });
+		const get = async () => {
+			const [item] = await executeNode(credentials, { resource: 'link', operation: 'get', id: { __rl: true, mode: 'id', value: String(link.id) }, clicksOverTime: true }, undefined, { staticData: { 'node:LinkShort': {} }, timezone: 'Asia/Tokyo' });
+			return item!.json.clicksOverTime as { days: unknown[] };
+		};
+		expect((await get()).days).toHaveLength(7);
+		setClock(Date.UTC(2426, 5, 1, 12));
+		const intl = jest.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+		expect((await get()).days).toHaveLength(7);
+		// The node runs its own bundled copy of the client: its Intl calls are counted. Before: every day from today to 2426
+		// stepped through and kept, learning each year's offsets on the way (146,499 calls); now the years around the 7 days.
+		expect(intl.mock.calls.length).toBeLessThanOrEqual(3 * (366 + 2 * 20) + 500);
+	});
 });

@@ -89,6 +89,7 @@ export {
   chartSeriesOf,
   CLICK_PERIODS,
   ClickCountSchema,
+  ClickMomentSchema,
   ClickPeriodSchema,
   GRANULARITIES,
   GranularitySchema,

@@ -45,6 +45,7 @@ const CORE = [
   "ClickHistoryOptions",
   "ClickHistoryState",
   "ClickHistoryStore",
+  "ClickMomentSchema",
   "ClickPeriod",
   "ClickPeriodSchema",
   "ClickSeries",

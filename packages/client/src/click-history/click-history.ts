@@ -4,7 +4,7 @@ import { ValidationError } from "../errors";
 import { validate } from "../internal/validate";
 import { addSample, checkpointCount, newChannel, timeAt, thin, type Channel, type KeptBoundary } from "./checkpoints";
 import { decodeLink, encodeLink } from "./encoding";
-import { PeriodQuerySchema, RateQuerySchema, SeriesQuerySchema, TimeZoneSchema, TopLinksQuerySchema, TotalsSampleSchema, type LinkTotals, type PeriodQuery, type RateQuery, type SeriesQuery, type TopLinksQuery } from "./schemas";
+import { isClickMoment, PeriodQuerySchema, RateQuerySchema, SeriesQuerySchema, TimeZoneSchema, TopLinksQuerySchema, TotalsSampleSchema, type LinkTotals, type PeriodQuery, type RateQuery, type SeriesQuery, type TopLinksQuery } from "./schemas";
 import { seriesOf, windowCount, type ClickSeries, type WindowCount } from "./series";
 import { MemoryClickHistoryStore, stateProblem, type ClickHistoryState, type ClickHistoryStore } from "./store";
 import { DAYS_FOR_S, EVERY_SAMPLE_FOR_S, HOURS_FOR_S, keptBoundaries, TOLERANCE_S } from "./tiers";
@@ -123,7 +123,7 @@ export class ClickHistory {
     for (const [index, sample] of list.entries()) {
       if (!isSample(sample)) validate(TotalsSampleSchema, sample, "clickHistory.record", list === totals ? String(index) : "");
     }
-    if (!Number.isSafeInteger(at) || at < 0) throw new ValidationError([{ field: "at", message: "must be a time in epoch milliseconds" }], "clickHistory.record");
+    if (!isClickMoment(at)) throw new ValidationError([{ field: "at", message: "must be a time in epoch milliseconds, from 1970 to the end of 9999" }], "clickHistory.record");
     const seconds = Math.floor(at / 1000);
     if (this.#lastSampleAt === null || seconds - this.#lastSampleAt > this.#options.gapAfterMs / 1000) this.#runningSince = seconds;
     this.#lastSampleAt = Math.max(this.#lastSampleAt ?? seconds, seconds);
@@ -189,14 +189,17 @@ export class ClickHistory {
   /** One link's clicks from `start` to `end` in buckets of `granularity` in `timeZone` (the range widened to whole buckets). */
   series(query: SeriesQuery): ClickSeries {
     const checked = validate(SeriesQuerySchema, query, "clickHistory.series");
-    const boundaries = zoneClock(checked.timeZone).boundaries(checked.granularity, checked.start, checked.end);
-    const link = this.#links.get(checked.linkId);
-    const base = { linkId: checked.linkId, timeZone: checked.timeZone, granularity: checked.granularity, start: boundaries[0]!, end: boundaries[boundaries.length - 1]! };
+    return this.#seriesOver(checked.linkId, checked.timeZone, checked.granularity, zoneClock(checked.timeZone).boundaries(checked.granularity, checked.start, checked.end));
+  }
+
+  #seriesOver(linkId: number, timeZone: string, granularity: Granularity, boundaries: number[]): ClickSeries {
+    const link = this.#links.get(linkId);
+    const base = { linkId, timeZone, granularity, start: boundaries[0]!, end: boundaries[boundaries.length - 1]! };
     if (!link) return { ...base, ...emptySeries(boundaries), firstSampleAt: null, lastSampleAt: null };
     const clicks = link.clicks;
     return {
       ...base,
-      ...seriesOf(clicks, link.unique, boundaries, TOLERANCE_S[checked.granularity]),
+      ...seriesOf(clicks, link.unique, boundaries, TOLERANCE_S[granularity]),
       firstSampleAt: timeAt(clicks, 0) * 1000,
       lastSampleAt: timeAt(clicks, checkpointCount(clicks) - 1) * 1000,
     };
@@ -215,9 +218,11 @@ export class ClickHistory {
   /** The `limit` links with the most clicks from `start` to `end` (widened to whole buckets of `granularity`, default day or hour); with their series when `granularity` is given. */
   top(query: TopLinksQuery): { start: number; end: number; timeZone: string; links: Array<{ linkId: number } & WindowCount & { series?: ClickSeries }> } {
     const checked = validate(TopLinksQuerySchema, query, "clickHistory.top");
-    const unit: Granularity = checked.granularity ?? (checked.end - checked.start <= 2 * 86_400_000 ? "hour" : "day");
-    const boundaries = zoneClock(checked.timeZone).boundaries(unit, checked.start, checked.end);
-    const [start, end] = [boundaries[0]!, boundaries[boundaries.length - 1]!];
+    const [{ granularity, timeZone }, clock] = [checked, zoneClock(checked.timeZone)];
+    const unit: Granularity = granularity ?? (checked.end - checked.start <= 2 * 86_400_000 ? "hour" : "day");
+    // Without a series only the ends are needed, however many buckets lie between.
+    const boundaries = granularity ? clock.boundaries(granularity, checked.start, checked.end) : undefined;
+    const [start, end] = boundaries ? [boundaries[0]!, boundaries[boundaries.length - 1]!] : clock.enclosing(unit, checked.start, checked.end);
     const ranked: Array<{ linkId: number } & WindowCount> = [];
     for (const [linkId, link] of this.#links) {
       const count = windowCount(link.clicks, link.unique, start, end, TOLERANCE_S[unit]);
@@ -225,10 +230,8 @@ export class ClickHistory {
     }
     // Most clicks first; the newer link (higher id) first among equals.
     ranked.sort((a, b) => b.clicks! - a.clicks! || b.linkId - a.linkId);
-    const links = ranked.slice(0, checked.limit).map((entry) =>
-      checked.granularity ? { ...entry, series: this.series({ linkId: entry.linkId, start, end, granularity: checked.granularity, timeZone: checked.timeZone }) } : entry,
-    );
-    return { start, end, timeZone: checked.timeZone, links };
+    const links = ranked.slice(0, checked.limit).map((entry) => (granularity ? { ...entry, series: this.#seriesOver(entry.linkId, timeZone, granularity, boundaries!) } : entry));
+    return { start, end, timeZone, links };
   }
 
   /** The state as stored (links thinned first). */

@@ -5,6 +5,7 @@ export type { ClickBucket, ClickSeries, UnplacedClickSpan, WindowCount } from ".
 export {
   CLICK_PERIODS,
   ClickCountSchema,
+  ClickMomentSchema,
   ClickPeriodSchema,
   GranularitySchema,
   HourSchema,

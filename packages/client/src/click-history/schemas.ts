@@ -16,8 +16,26 @@ export const TimeZoneSchema = z
   .refine(isTimeZone, "must be an IANA time zone this system knows, such as Europe/Berlin or UTC")
   .describe("IANA time zone the periods are counted in, such as Europe/Berlin (days start at its midnight, with its summer time)");
 
+/**
+ * The moments a question may name: 1970 (the history's samples are epoch seconds, never before it)
+ * to the end of 9999 (the last year the service's YYYY-MM-DD timestamps, and ISO 8601 without its
+ * expanded form, can write). Nothing the history holds lies outside, and the clock's work for a
+ * question is its own range's wherever the range lies.
+ */
+const FIRST_CLICK_MOMENT = 0;
+const LAST_CLICK_MOMENT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** Whether `ms` is a moment a click-history question may name. */
+export const isClickMoment = (ms: number): boolean => Number.isSafeInteger(ms) && ms >= FIRST_CLICK_MOMENT && ms <= LAST_CLICK_MOMENT;
+
+/** A moment in epoch milliseconds, from 1970 to the end of 9999 (front ends read their own forms of time into it). */
+export const ClickMomentSchema = z.number("must be a time in epoch milliseconds").int("must be a whole number of milliseconds").refine(isClickMoment, "must be a time from 1970 to the end of 9999 (UTC)");
+
 /** A moment: epoch milliseconds or a Date. */
-const moment = z.union([z.number().int("must be a whole number of milliseconds").nonnegative("must not be before 1970"), z.date()], "must be a time (a Date or epoch milliseconds)").transform((value) => (typeof value === "number" ? value : value.getTime()));
+const moment = z
+  .union([z.number().int("must be a whole number of milliseconds"), z.date()], "must be a time (a Date or epoch milliseconds)")
+  .transform((value) => (typeof value === "number" ? value : value.getTime()))
+  .pipe(ClickMomentSchema);
 
 export const ClickPeriodSchema = z.enum(CLICK_PERIODS, "must be day, week or month").describe("Calendar period: day, week (from Monday) or month");
 export const GranularitySchema = z.enum(GRANULARITIES, "must be hour, day, week or month").describe("Bucket size of the series: hour, day, week or month");
@@ -60,7 +78,13 @@ export const PeriodQuerySchema = z.strictObject({
   period: ClickPeriodSchema,
   timeZone: TimeZoneSchema,
   at: moment.optional().describe("A moment in the period (default now)"),
-  offset: z.number().int("must be a whole number").optional().describe("Periods after (positive) or before (negative) the one holding `at`, such as -1 for the last whole one"),
+  offset: z
+    .number()
+    .int("must be a whole number")
+    .min(-MAX_BUCKETS, `must be from -${MAX_BUCKETS} to ${MAX_BUCKETS}`)
+    .max(MAX_BUCKETS, `must be from -${MAX_BUCKETS} to ${MAX_BUCKETS}`)
+    .optional()
+    .describe("Periods after (positive) or before (negative) the one holding `at`, such as -1 for the last whole one"),
 });
 export type PeriodQuery = z.input<typeof PeriodQuerySchema>;
 

@@ -1,6 +1,8 @@
 /**
  * Calendar periods in an IANA time zone, read from `Intl.DateTimeFormat` (no time zone data of its
- * own): a zone's offset changes are found once per year and cached, so boundaries are arithmetic.
+ * own): a zone's offset changes are found once per year and cached (a bounded number of years, the
+ * first learnt let go), so boundaries are arithmetic. A question's work and memory are those
+ * of its own range: nothing is filled in between it and what was asked before.
  * Hours are the stretches of one local hour (a repeated hour at the end of summer time is two
  * buckets; a skipped one is none); days, weeks (from Monday) and months start at the first instant
  * of their local date, which is the end of the gap when midnight does not exist.
@@ -13,8 +15,10 @@ const HOUR = 3_600_000;
 const DAY = 86_400_000;
 /** Zones kept at once (a long-running server answering many zones lets the oldest go). */
 const MAX_ZONES = 64;
-/** Boundaries kept per unit before the run starts over (20 years of hours). */
-const MAX_KEPT_BOUNDARIES = 200_000;
+/** Years of offset changes kept per zone (each a few numbers), the first learnt let go. */
+export const MAX_KEPT_YEARS = 256;
+/** Steps from a boundary to the next kept per zone (the history's thinning asks the same 400 each hour); all let go when it is reached. */
+export const MAX_KEPT_STEPS = 10_000;
 
 interface YearTable {
   /** The offset (local minus UTC, ms) at the year's first instant. */
@@ -25,9 +29,10 @@ interface YearTable {
 
 export class ZoneClock {
   readonly #format: Intl.DateTimeFormat;
+  /** In the order learnt: the first is let go when a year more is needed. */
   readonly #years = new Map<number, YearTable>();
-  /** Boundaries found so far, per unit: one sorted run, extended as questions reach further. */
-  readonly #boundaries = new Map<Granularity, number[]>();
+  /** Per unit, in the order found: a boundary and the next. */
+  readonly #steps: Record<Granularity, Map<number, number>> = { hour: new Map(), day: new Map(), week: new Map(), month: new Map() };
 
   constructor(readonly timeZone: string) {
     this.#format = new Intl.DateTimeFormat("en-US", {
@@ -49,6 +54,12 @@ export class ZoneClock {
     for (const part of this.#format.formatToParts(new Date(at))) if (part.type !== "literal") parts[part.type] = Number(part.value);
     const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
     return wall - at;
+  }
+
+  /** What the clock holds now: years of offset changes, and steps from a boundary to the next. */
+  get kept(): { years: number; steps: number } {
+    const { hour, day, week, month } = this.#steps;
+    return { years: this.#years.size, steps: hour.size + day.size + week.size + month.size };
   }
 
   #year(year: number): YearTable {
@@ -73,6 +84,7 @@ export class ZoneClock {
       table.changes.push({ at: high, offset: after });
       before = after;
     }
+    if (this.#years.size >= MAX_KEPT_YEARS) this.#years.delete(this.#years.keys().next().value!);
     this.#years.set(year, table);
     return table;
   }
@@ -140,32 +152,29 @@ export class ZoneClock {
     return this.instantOf(nextWall);
   }
 
-  /** The boundaries of the `unit`s covering [from, to): the first at or before `from`, the last at or after `to`. Kept for the next call. */
+  /** The boundaries of the `unit`s covering [from, to): the first at or before `from`, the last at or after `to`. */
   boundaries(unit: Granularity, from: number, to: number): number[] {
-    const first = this.floor(unit, from);
-    let known = this.#boundaries.get(unit);
-    if (!known || first < known[0]! || known.length > MAX_KEPT_BOUNDARIES) {
-      const until = known && known.length <= MAX_KEPT_BOUNDARIES ? known[0]! : first;
-      const before = [first];
-      while (before[before.length - 1]! < until) before.push(this.next(unit, before[before.length - 1]!));
-      known = known && known.length <= MAX_KEPT_BOUNDARIES ? [...before.slice(0, -1), ...known] : before;
-      this.#boundaries.set(unit, known);
-    }
-    while (known[known.length - 1]! < to) known.push(this.next(unit, known[known.length - 1]!));
-    const start = firstAtLeast(known, first);
-    return known.slice(start, firstAtLeast(known, to) + 1);
+    const found = [this.floor(unit, from)];
+    while (found[found.length - 1]! < to) found.push(this.#step(unit, found[found.length - 1]!));
+    return found;
   }
-}
 
-/** The index of the first entry of `sorted` at or after `value` (its length when none). */
-function firstAtLeast(sorted: readonly number[], value: number): number {
-  let [low, high] = [0, sorted.length];
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (sorted[middle]! < value) low = middle + 1;
-    else high = middle;
+  /** `next(unit, boundary)`, kept for the next question; when the bound is reached every kept step is let go at once. */
+  #step(unit: Granularity, boundary: number): number {
+    const steps = this.#steps[unit];
+    let following = steps.get(boundary);
+    if (following !== undefined) return following;
+    following = this.next(unit, boundary);
+    if (this.kept.steps >= MAX_KEPT_STEPS) for (const each of Object.values(this.#steps)) each.clear();
+    steps.set(boundary, following);
+    return following;
   }
-  return low;
+
+  /** The first and the last of `boundaries(unit, from, to)`, without those between. */
+  enclosing(unit: Granularity, from: number, to: number): [start: number, end: number] {
+    const last = this.floor(unit, to);
+    return [this.floor(unit, from), last < to ? this.next(unit, last) : last];
+  }
 }
 
 const mod = (value: number, by: number) => ((value % by) + by) % by;

@@ -5,7 +5,7 @@
  * samples, so a model never reads "no data" as zero.
  */
 import { deflateSync } from "node:zlib";
-import { chartSeriesOf, cleanLabel, GranularitySchema, IdSchema, seriesChart, TimeZoneSchema, type ChartSeries, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
+import { chartSeriesOf, cleanLabel, ClickMomentSchema, GranularitySchema, IdSchema, seriesChart, TimeZoneSchema, type ChartSeries, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
 import * as z from "zod/v4";
 import { ClicksOverTimeOutput, type ClicksOverTime, type LinkClicksOverTime } from "../outputs";
 import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../server-index";
@@ -27,7 +27,8 @@ const time = z
   .string("must be text")
   .max(40, "must be an ISO 8601 time")
   .refine((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text)), "must be an ISO 8601 time with its offset, such as 2026-11-20T08:00:00Z")
-  .transform((text) => Date.parse(text));
+  .transform((text) => Date.parse(text))
+  .pipe(ClickMomentSchema);
 
 const ClicksOverTimeInput = z
   .strictObject({
@@ -42,6 +43,9 @@ const ClicksOverTimeInput = z
   .transform((input, context) => {
     const end = input.end ?? Date.now();
     const start = input.start ?? end - PERIODS[input.period ?? "7d"];
+    if (input.start === undefined && !ClickMomentSchema.safeParse(start).success) {
+      context.addIssue({ code: "custom", path: ["period"], message: "reaches back before 1970 from end: give start instead" });
+    }
     if (end <= start) context.addIssue({ code: "custom", path: [input.end === undefined ? "start" : "end"], message: input.end === undefined ? "must be before now" : "must be after start" });
     const granularity: Granularity = input.granularity ?? (end - start <= 2 * DAY ? "hour" : end - start <= 120 * DAY ? "day" : "month");
     const buckets = Math.ceil((end - start) / NOMINAL_MS[granularity]);
