@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { calendarPeriod, ClickHistory } from '@linkshort/client/core';
 import type { EventParameters, PollChart, PollEvent } from './event';
 import { accountChart } from './digestChart';
-import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, type SampledState } from './sampling';
-import { isTime } from './storedShapes';
+import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from './sampling';
+import { isMoment, isTime } from './storedShapes';
 
 /** Most link items one digest emits (the links with the most clicks); the summary says how many more gained clicks. */
 export const DIGEST_LINKS = 1000;
@@ -120,7 +120,9 @@ function duePeriods(state: DigestState, parameters: EventParameters): Period[] {
 }
 
 export const clickDigest: PollEvent<DigestState> = {
-	isState: (value): value is DigestState => isSampledState(value) && (value.digestedUntil === null || isTime(value.digestedUntil)),
+	isState: (value): value is DigestState => isSampledState(value) && (value.digestedUntil === null || isMoment(value.digestedUntil)),
+
+	unusable: (state, parameters) => sampledTimesAhead(state, parameters.now(), { digestedUntil: state.digestedUntil }),
 
 	async baseline(client, parameters) {
 		return (await this.poll(client, { ...sampledFromStart(), digestedUntil: null }, parameters)).state;

@@ -3,7 +3,7 @@ import type { ClickHistory, Link, WindowCount } from '@linkshort/client/core';
 import { isoTime } from './clickDigest';
 import type { EventParameters, PollEvent } from './event';
 import { mostClicked, watched } from './reading';
-import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, type SampledState } from './sampling';
+import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from './sampling';
 import { isIdList } from './storedShapes';
 import { readWatched } from './tracking';
 
@@ -71,6 +71,8 @@ const without = (ids: number[], id: number) => ids.filter((other) => other !== i
 
 export const linkClickRate: PollEvent<RateState> = {
 	isState: (value): value is RateState => isSampledState(value) && isIdList(value.rateAbove) && isIdList(value.rateFellBack) && typeof value.rateKey === 'string',
+
+	unusable: (state, parameters) => sampledTimesAhead(state, parameters.now()),
 
 	async baseline(client, parameters) {
 		return (await this.poll(client, { ...sampledFromStart(), rateAbove: [], rateFellBack: [], rateKey: settingsKey(parameters) }, parameters)).state;

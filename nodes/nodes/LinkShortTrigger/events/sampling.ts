@@ -40,6 +40,28 @@ const isTimeOrNull = (value: unknown) => value === null || isTime(value);
 export const isSampledState = (value: unknown): value is SampledState =>
 	isRecord(value) && isTrackedState(value) && (value.history === null || isRecord(value.history)) && isTimeOrNull(value.passStartedAt) && isTimeOrNull(value.completePassStartedAt) && isLabels(value.labels) && (value.sampledLink === null || isId(value.sampledLink));
 
+/**
+ * How far ahead of the host's clock a stored time may be and still be gone on from: a clock set
+ * back a little (a time server's correction) costs a sample or two. Further ahead, the history
+ * would ignore every sample until real time caught up with the latest it holds (it takes samples in
+ * order), so the click events would stay silent for as long as the clock had run ahead.
+ */
+export const CLOCK_SLACK_MS = 5 * 60_000;
+
+/** Why a sampling state cannot be gone on from at the host's time `now` (times stamped by a clock that ran ahead); undefined when it can. */
+export function sampledTimesAhead(state: SampledState, now: number, own: Record<string, number | null> = {}): string | undefined {
+	const lastSampleAt = state.history?.lastSampleAt;
+	const times: Record<string, number | null> = {
+		...own,
+		passStartedAt: state.passStartedAt,
+		completePassStartedAt: state.completePassStartedAt,
+		'the click history\'s last sample': isTime(lastSampleAt) ? lastSampleAt * 1000 : null,
+	};
+	const ahead = Object.keys(times).filter((name) => times[name] !== null && times[name]! > now + CLOCK_SLACK_MS);
+	if (ahead.length === 0) return undefined;
+	return `holds times ahead of this host's clock, ${new Date(now).toISOString()} (${ahead.join(', ')}: a clock ran ahead)`;
+}
+
 export interface SampledPoll<S extends SampledState> {
 	state: S;
 	history: ClickHistory;
