@@ -42,7 +42,7 @@ export class ClockedTrigger {
  * and the clock moves on by more, so its length alone undercounts. An absent marker left with all
  * that came before it.
  */
-function requestsSince(marker: (typeof sandbox.requests)[number] | undefined): number {
+export function requestsSince(marker: (typeof sandbox.requests)[number] | undefined): number {
   return sandbox.requests.length - 1 - (marker === undefined ? -1 : sandbox.requests.lastIndexOf(marker));
 }
 

@@ -160,35 +160,6 @@ describe('LinkShort Trigger: Link Reached Click Rate', () => {
   });
 });
 
-describe('LinkShort Trigger: Fetch Test Event of the click events', () => {
-  it.each([
-    [{ event: 'clickDigest', digestPeriod: 'week' }, 1, /^About \d+ links, read in 1 request a pass: each link is sampled every check/],
-    [{ event: 'linkClickRate' }, 2, /^About \d+ links, read in 1 request a pass/],
-  ])('%j: a sample item that says the resolution on this account, in %i request(s), the state untouched', async (parameters, requests, resolution) => {
-    await start();
-    await createLinks(2);
-    const before = sandbox.requests.length;
-    const { result, staticData } = await poll(credentials, parameters, {}, 'manual');
-    expect(sandbox.requests.length - before).toBe(requests);
-    const [item] = result![0]!;
-    expect(item!.json.resolution).toMatch(resolution);
-    expect(staticData).toEqual({});
-  });
-});
-
-describe('LinkShort Trigger: what the editor says of the click events', () => {
-  it('one hint for each click event, shown in the node\'s view for that event only, saying how often links are sampled', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { LinkShortTrigger } = require('../../nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js') as { LinkShortTrigger: new () => { description: { hints?: Array<{ message: string; displayCondition?: string; location?: string }> } } };
-    const hints = new LinkShortTrigger().description.hints ?? [];
-    expect(hints.map((hint) => hint.displayCondition)).toEqual(['={{ $parameter["event"] === "clickDigest" }}', '={{ $parameter["event"] === "linkClickRate" }}']);
-    for (const hint of hints) {
-      expect(hint.location).toBe('ndv');
-      expect(hint.message).toMatch(/one check per 11,000 links/);
-    }
-  });
-});
-
 describe('LinkShort Trigger: click events\' settings', () => {
   it.each([
     [{ event: 'clickDigest', digestPeriod: 'year' }, 'UTC', /^Period: must be day, week or month/],
@@ -196,7 +167,8 @@ describe('LinkShort Trigger: click events\' settings', () => {
     [{ event: 'clickDigest' }, 'Mars/Olympus', /^Timezone \(the workflow's settings\): must be an IANA time zone/],
     [{ event: 'linkClickRate', rateClicks: 0 }, 'UTC', /^Clicks: /],
     [{ event: 'linkClickRate', rateMinutes: 1.5 }, 'UTC', /^Minutes: /],
-    [{ event: 'linkClickRate', rateFactor: 0.5 }, 'UTC', /^Times Its Usual Rate: /],
+    [{ event: 'linkClickRate', rateFactor: 0.5 }, 'UTC', /^Times Its Usual Rate: must be a number of at least 1 \(1: the clicks alone count\)$/],
+    [{ event: 'linkClickRate', rateFactor: 0 }, 'UTC', /^Times Its Usual Rate: must be a number of at least 1 /],
   ])('%j in %s: a field-named error before any request', async (parameters, zone, message) => {
     await start();
     const before = sandbox.requests.length;

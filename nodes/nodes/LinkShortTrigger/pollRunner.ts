@@ -85,7 +85,10 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 		return [output];
 	};
 
-	if (this.getMode() === 'manual') return await emit(await event.sample(client, parameters));
+	if (this.getMode() === 'manual') {
+		const sampled = await event.sample(client, parameters);
+		return Array.isArray(sampled) ? await emit(sampled) : await emit(sampled.items, sampled.charts);
+	}
 	if (parameters.now() >= requestsEndBy) {
 		this.logger.warn(`LinkShort Trigger "${this.getNode().name}": n8n gives this poll too little time to read anything; it stops and the next poll goes on`);
 		return null;
