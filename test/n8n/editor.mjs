@@ -529,6 +529,19 @@ async function main() {
       assert(/\d+ items?/.test(output) && output.includes(sandbox.baseUrl), `the output panel shows: ${output.slice(0, 400)}`);
     });
 
+    await check('Click Digest\'s "Fetch Test Event", before publishing: link items and a summary marked as a test event, with the chart', async () => {
+      await editor.openWorkflow(alert.id, [trigger.name]);
+      await editor.openNode(trigger.name);
+      await editor.choose('event', TRIGGER_NODE.properties.find((property) => property.name === 'event').options.find((option) => option.value === 'clickDigest').name);
+      await editor.runStep();
+      const output = await editor.outputText();
+      const items = Number(/(\d+) items?/.exec(output)?.[1] ?? 0);
+      assert(items >= 2 && output.includes('Test event:') && output.includes('testEvent') && output.includes(sandbox.baseUrl), `the output panel shows: ${output.slice(0, 600)}`);
+      assert(/chart/.test(output), `the output panel names no chart: ${output.slice(0, 600)}`);
+      await editor.choose('event', TRIGGER_NODE.properties.find((property) => property.name === 'event').options.find((option) => option.value === 'linkClickThreshold').name);
+      await editor.closeNode();
+    });
+
     // Last: opening every node loads its lists from the sandbox, which spends its rate-limit window.
     for (const workflow of workflows.slice(0, EXAMPLES.length)) {
       const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE);

@@ -61,12 +61,15 @@ describe('Click Digest: Fetch Test Event', () => {
     expect(summary.chartDescription).toMatch(/^Clicks from about .*: 8 clicks .* by hour/);
   });
 
-  it('on an account with no clicks yet: the summary with its chart, in the workflow\'s zone, the week named', async () => {
+  it.each([
+    ['week', /^Test event: No link gained clicks in the week from Mon \d{1,2} \w{3} \(.*, America\/New_York time\)\.$/],
+    ['month', /^Test event: No link gained clicks in [A-Z][a-z]+ \d{4} \(.*, America\/New_York time\)\.$/],
+  ])('(a %s) on an account with no clicks yet: the summary with its chart, in the workflow\'s zone, the period named', async (digestPeriod, summary) => {
     await start();
     await createLinks(2);
-    const sample = await testEvent({ event: 'clickDigest', digestPeriod: 'week' }, 'America/New_York');
+    const sample = await testEvent({ event: 'clickDigest', digestPeriod }, 'America/New_York');
     expect(sample.items).toHaveLength(1);
-    expect(sample.items[0]!.summary).toMatch(/^Test event: No link gained clicks in the week from Mon \d{1,2} \w{3} \(.*, America\/New_York time\)\.$/);
+    expect(sample.items[0]!.summary).toMatch(summary);
     expect(sample.binaries[0]?.chart?.mimeType).toBe('image/png');
   });
 

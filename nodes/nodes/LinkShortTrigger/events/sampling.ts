@@ -144,7 +144,7 @@ export function resolutionNotice(parameters: EventParameters, page: Pick<Page<Li
 	const read =
 		chosen > 0
 			? `You chose ${chosen} link${chosen === 1 ? '' : 's'}; the trigger reads each with one request${polls === 1 ? '' : `, ${WATCHED_PER_POLL} a check`}`
-			: `This account has ${howMany(page, 'links')}; the trigger reads them in ${page.maxpage === 1 ? 'one request' : `${page.maxpage} requests, ${SCAN_PAGES_PER_POLL - 1} a check`}`;
+			: `This account has ${howMany(page, 'links')}; the trigger reads them in ${page.maxpage === 1 ? 'one request' : polls === 1 ? `${page.maxpage} requests at each check` : `${page.maxpage} requests, ${SCAN_PAGES_PER_POLL - 1} a check`}`;
 	const use = event === 'digest' ? `a digest's period starts and ends within ${checks(polls)} of its bounds` : `choose Minutes that span at least ${checks(2 * polls)}`;
 	return { resolution: `${read}, so each link's clicks are sampled ${polls === 1 ? 'at every check' : `every ${polls} checks`}: ${use}.` };
 }
