@@ -7,14 +7,12 @@ const fromCore = (name: string) => require(require.resolve(name, { paths: [requi
 const { Container } = fromCore('@n8n/di') as { Container: { set: (type: unknown, value: unknown) => void } };
 const { Logger } = fromCore('@n8n/backend-common') as { Logger: unknown };
 
-/** Warnings and info lines logged since the last `clearLog()`. */
+/** Warnings logged since the last `clearLog()`. */
 export const warnings: string[] = [];
-export const infos: string[] = [];
 export function clearLog() {
   warnings.length = 0;
-  infos.length = 0;
 }
 
 const quiet = () => undefined;
-const logger = { warn: (message: string) => warnings.push(message), info: (message: string) => infos.push(message), debug: quiet, error: quiet };
+const logger = { warn: (message: string) => warnings.push(message), info: quiet, debug: quiet, error: quiet };
 Container.set(Logger, { ...logger, scoped: () => logger });
