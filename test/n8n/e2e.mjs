@@ -79,7 +79,7 @@ async function main() {
       const report = run.data.resultData.runData['Write the report'][0].data.main[0][0].json;
       const expected = sandbox.store.state.links.filter((link) => link.userId === 2).sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id).slice(0, 5);
       assert(JSON.stringify(report.topLinks.map((link) => link.clicks)) === JSON.stringify(expected.map((link) => link.stats.clicks)), `top links ${JSON.stringify(report.topLinks)}`);
-      assert(report.text.startsWith('Top links this week:\n1. ') && report.text.includes('120 clicks'), report.text);
+      assert(report.text.startsWith('Most clicked links, all-time clicks to date:\n1. ') && report.text.includes('120 clicks'), report.text);
       const sent = catcher.messages.filter((message) => message.path === '/report');
       assert(sent.length === 1 && sent[0].body.text === report.text, `the catcher got ${JSON.stringify(sent)}`);
     });

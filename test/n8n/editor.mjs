@@ -529,6 +529,24 @@ async function main() {
       assert(/\d+ items?/.test(output) && output.includes(sandbox.baseUrl), `the output panel shows: ${output.slice(0, 400)}`);
     });
 
+    await check('Click Digest\'s "Fetch Test Event", before publishing: link items and a summary marked as a test event, with the chart', async () => {
+      await editor.openWorkflow(alert.id, [trigger.name]);
+      await editor.openNode(trigger.name);
+      await editor.choose('event', TRIGGER_NODE.properties.find((property) => property.name === 'event').options.find((option) => option.value === 'clickDigest').name);
+      await editor.runStep();
+      const panel = editor.ndv.locator('[data-test-id="output-panel"]');
+      await panel.getByText('Binary', { exact: true }).click();
+      const binary = await editor.outputText();
+      const items = Number(/(\d+) items?/.exec(binary)?.[1] ?? 0);
+      assert(items >= 2 && /chart/.test(binary) && /image\/png/.test(binary), `the output panel's binary view shows: ${binary.slice(0, 600)}`);
+      await panel.getByText('JSON', { exact: true }).click();
+      await waitFor('the output panel\'s JSON view', async () => (await editor.outputText()).includes('testEvent'), 10_000);
+      const json = await editor.outputText();
+      assert(json.includes('A test event, made from this account\'s links as they stand') && json.includes(sandbox.baseUrl), `the output panel's JSON view shows: ${json.slice(0, 600)}`);
+      await editor.choose('event', TRIGGER_NODE.properties.find((property) => property.name === 'event').options.find((option) => option.value === 'linkClickThreshold').name);
+      await editor.closeNode();
+    });
+
     // Last: opening every node loads its lists from the sandbox, which spends its rate-limit window.
     for (const workflow of workflows.slice(0, EXAMPLES.length)) {
       const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE);

@@ -245,7 +245,7 @@ async function main() {
       const report = catcher.messages.find((message) => message.path === '/report');
       assert(report.process.startsWith('worker-'), `the report was sent by ${report.process}`);
       const expected = sandbox.store.state.links.filter((link) => link.userId === 2).sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id)[0];
-      assert(report.body.text.startsWith('Top links this week:\n1. ') && report.body.text.includes(`${expected.stats.clicks} clicks`), report.body.text);
+      assert(report.body.text.startsWith('Most clicked links, all-time clicks to date:\n1. ') && report.body.text.includes(`${expected.stats.clicks} clicks`), report.body.text);
       const runs = executions(workflows.report.id);
       assert(runs.length > 0 && runs.every((run) => run.mode === 'trigger'), `report executions ${JSON.stringify(runs)}`);
       await waitFor('the first report execution to finish', () => executions(workflows.report.id)[0].status === 'success', 30_000);

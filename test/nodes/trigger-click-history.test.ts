@@ -1,9 +1,8 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { request } from 'undici';
 import { emptyStats } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
+import { ClockedTrigger, createLinks, visit, type Polled } from './click-events';
 import { poll } from './harness';
-import { clock, client, credentials, sandbox, setClock, start } from './polled-trigger';
+import { clock, credentials, sandbox, setClock, start } from './polled-trigger';
 
 /**
  * The click events through n8n-core's PollContext on a controllable clock: a week of visits
@@ -15,54 +14,6 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** Monday 30 November 2026, 00:00 UTC (01:00 in Berlin). */
 const MONDAY = Date.UTC(2026, 10, 30);
-const ZONE = 'Europe/Berlin';
-
-interface Polled {
-  at: number;
-  items: IDataObject[];
-  binaries: Array<Record<string, { mimeType: string; data: string }> | undefined>;
-  requests: number;
-  totals: Map<number, number>;
-}
-
-/** A trigger that polls at the clock's time, with its static data through JSON as n8n keeps it (a new one is a restart). */
-class ClockedTrigger {
-  staticData: IDataObject = {};
-  readonly polls: Polled[] = [];
-  constructor(private readonly parameters: INodeParameters) {}
-
-  async pollAt(at: number, watched: number[]) {
-    setClock(at);
-    const totals = new Map(watched.map((id) => [id, sandbox.store.state.links.find((link) => link.id === id)!.stats.clicks]));
-    const marker = sandbox.requests.at(-1);
-    const { result, staticData } = await poll(credentials, this.parameters, JSON.parse(JSON.stringify(this.staticData)) as IDataObject, 'trigger', undefined, ZONE);
-    this.staticData = JSON.parse(JSON.stringify(staticData ?? {})) as IDataObject;
-    const output = result?.[0] ?? [];
-    const polled = { at, items: output.map((item) => item.json), binaries: output.map((item) => item.binary as Polled['binaries'][number]), requests: requestsSince(marker), totals };
-    this.polls.push(polled);
-    return polled;
-  }
-}
-
-/**
- * API requests served after `marker` (the newest logged before): the log keeps the last hour only,
- * and the clock moves on by more, so its length alone undercounts. An absent marker left with all
- * that came before it.
- */
-function requestsSince(marker: (typeof sandbox.requests)[number] | undefined): number {
-  return sandbox.requests.length - 1 - (marker === undefined ? -1 : sandbox.requests.lastIndexOf(marker));
-}
-
-async function visit(shorturl: string, times: number, at: number) {
-  setClock(at);
-  for (let i = 0; i < times; i += 1) await (await request(shorturl)).body.dump();
-}
-
-async function createLinks(count: number) {
-  const links = [];
-  for (let i = 0; i < count; i += 1) links.push(await client.links.create({ url: `https://example.com/history/${i}` }));
-  return links;
-}
 
 describe('LinkShort Trigger: Click Digest', () => {
   it('emits every day\'s digest exactly once and on time through a week of restarts, missed polls, a gap and a reset link; sums equal the sampled differences', async () => {
@@ -209,35 +160,6 @@ describe('LinkShort Trigger: Link Reached Click Rate', () => {
   });
 });
 
-describe('LinkShort Trigger: Fetch Test Event of the click events', () => {
-  it.each([
-    [{ event: 'clickDigest', digestPeriod: 'week' }, 1, /^About \d+ links, read in 1 request a pass: each link is sampled every check/],
-    [{ event: 'linkClickRate' }, 2, /^About \d+ links, read in 1 request a pass/],
-  ])('%j: a sample item that says the resolution on this account, in %i request(s), the state untouched', async (parameters, requests, resolution) => {
-    await start();
-    await createLinks(2);
-    const before = sandbox.requests.length;
-    const { result, staticData } = await poll(credentials, parameters, {}, 'manual');
-    expect(sandbox.requests.length - before).toBe(requests);
-    const [item] = result![0]!;
-    expect(item!.json.resolution).toMatch(resolution);
-    expect(staticData).toEqual({});
-  });
-});
-
-describe('LinkShort Trigger: what the editor says of the click events', () => {
-  it('one hint for each click event, shown in the node\'s view for that event only, saying how often links are sampled', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { LinkShortTrigger } = require('../../nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js') as { LinkShortTrigger: new () => { description: { hints?: Array<{ message: string; displayCondition?: string; location?: string }> } } };
-    const hints = new LinkShortTrigger().description.hints ?? [];
-    expect(hints.map((hint) => hint.displayCondition)).toEqual(['={{ $parameter["event"] === "clickDigest" }}', '={{ $parameter["event"] === "linkClickRate" }}']);
-    for (const hint of hints) {
-      expect(hint.location).toBe('ndv');
-      expect(hint.message).toMatch(/one check per 11,000 links/);
-    }
-  });
-});
-
 describe('LinkShort Trigger: click events\' settings', () => {
   it.each([
     [{ event: 'clickDigest', digestPeriod: 'year' }, 'UTC', /^Period: must be day, week or month/],
@@ -245,7 +167,8 @@ describe('LinkShort Trigger: click events\' settings', () => {
     [{ event: 'clickDigest' }, 'Mars/Olympus', /^Timezone \(the workflow's settings\): must be an IANA time zone/],
     [{ event: 'linkClickRate', rateClicks: 0 }, 'UTC', /^Clicks: /],
     [{ event: 'linkClickRate', rateMinutes: 1.5 }, 'UTC', /^Minutes: /],
-    [{ event: 'linkClickRate', rateFactor: 0.5 }, 'UTC', /^Times Its Usual Rate: /],
+    [{ event: 'linkClickRate', rateFactor: 0.5 }, 'UTC', /^Times Its Usual Rate: must be a number of at least 1 \(1: the clicks alone count\)$/],
+    [{ event: 'linkClickRate', rateFactor: 0 }, 'UTC', /^Times Its Usual Rate: must be a number of at least 1 /],
   ])('%j in %s: a field-named error before any request', async (parameters, zone, message) => {
     await start();
     const before = sandbox.requests.length;

@@ -6,23 +6,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { LinkShortClient } from '@linkshort/client';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { poll, type Credentials } from './harness';
-
-// n8n-core's own copies of its dependency injection and Logger (nested under n8n-core): the
-// contexts' `logger` comes from there.
-/* eslint-disable @typescript-eslint/no-require-imports */
-const fromCore = (name: string) => require(require.resolve(name, { paths: [require.resolve('n8n-core')] })) as Record<string, unknown>;
-const { Container } = fromCore('@n8n/di') as { Container: { set: (type: unknown, value: unknown) => void } };
-const { Logger } = fromCore('@n8n/backend-common') as { Logger: unknown };
-
-const warnings: string[] = [];
-const quiet = () => undefined;
-Container.set(Logger, { warn: (message: string) => warnings.push(message), info: quiet, debug: quiet, error: quiet, scoped: () => ({ warn: (message: string) => warnings.push(message), info: quiet, debug: quiet, error: quiet }) });
+import { clearLog, warnings } from './n8n-log';
 
 let first: Sandbox;
 let second: Sandbox;
 
 beforeEach(async () => {
-  warnings.length = 0;
+  clearLog();
   first = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
   second = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
 });

@@ -27,7 +27,7 @@ export class LinkShortTrigger implements INodeType {
 		version: 1,
 		subtitle: `={{ ${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] }}`,
 		// n8n's node creator shows the trigger's description for the node and its trigger together (one entry, its actions and events).
-		description: 'Shorten links, make QR codes and read click statistics; start a workflow on new links or QR codes, a click threshold, clicks or scans',
+		description: 'Shorten links, make QR codes and read click statistics; start a workflow on new links or QR codes, clicks, a click threshold or rate, a daily, weekly or monthly click digest, or scans',
 		defaults: { name: 'LinkShort Trigger' },
 		polling: true,
 		inputs: [],

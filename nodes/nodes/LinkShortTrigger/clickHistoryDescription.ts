@@ -16,13 +16,14 @@ export const clickHistoryProperties: INodeProperties[] = [
 		description: 'The period each digest covers',
 	},
 	{
-		displayName: 'Hour',
+		displayName: 'Hour (Workflow Time Zone)',
 		name: 'digestHour',
 		type: 'number',
 		default: 9,
 		typeOptions: { minValue: 0, maxValue: 23 },
 		displayOptions: { show: { event: ['clickDigest'] } },
-		description: 'The hour (0-23, in the workflow\'s time zone) the digest is sent after its period ends',
+		description:
+			'The hour (0-23) the digest is sent after its period ends. Periods and hours follow the time zone in the workflow\'s settings (Timezone); set to Default, that is the n8n instance\'s zone. Each digest names its zone.',
 	},
 	{
 		displayName: 'Clicks',
@@ -46,10 +47,11 @@ export const clickHistoryProperties: INodeProperties[] = [
 		displayName: 'Times Its Usual Rate',
 		name: 'rateFactor',
 		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0 },
+		default: 1,
+		typeOptions: { minValue: 1, numberPrecision: 1 },
 		displayOptions: { show: { event: ['linkClickRate'] } },
-		description: 'Also require this many times the link\'s clicks in a window of the same length over the day before (0: clicks alone)',
+		description:
+			'1: the clicks alone count. 2 or more: the link must also get that many times its usual clicks, those of a window as long over the day before (so a link that is always busy does not fire).',
 	},
 ];
 
@@ -57,12 +59,13 @@ const shownFor = (event: string) => `={{ $parameter["event"] === "${event}" }}`;
 
 /**
  * What to expect of the click events, in the editor. A pass over the account reads 1,000 links a
- * request and up to 11,000 a check; each link is sampled once a pass.
+ * request and up to 11,000 a check; each link is sampled once a pass. "Fetch Test Event" gives the
+ * account's own figures (`resolutionNotice`).
  */
 export const clickHistoryHints: NodeHint[] = [
 	{
 		message:
-			'Clicks are sampled once per pass over your links: up to 11,000 links a check, so a pass takes one check per 11,000 links. The digest\'s periods start and end within a pass of the hour; "Fetch Test Event" says how long a pass takes on this account.',
+			'The trigger looks at every link\'s clicks at each check (on accounts with more than 11,000 links, every few checks), so a period starts and ends as exactly as you check: every 10 minutes or every hour suits a digest, and checking every minute gains nothing. Fetch Test Event says how this account is read.',
 		type: 'info',
 		location: 'ndv',
 		whenToDisplay: 'always',
@@ -70,7 +73,7 @@ export const clickHistoryHints: NodeHint[] = [
 	},
 	{
 		message:
-			'A link\'s rate is measured between passes over your links (one check per 11,000 links; one check for chosen links): choose more minutes than a pass takes. Chosen links in Link Names or IDs are read at every check; "Fetch Test Event" says how long a pass takes on this account.',
+			'A link\'s rate is counted between two looks at its clicks, one at each check (every few checks on accounts with more than 11,000 links, unless you choose the links below). Choose Minutes that span at least two checks: with a check every 5 minutes, 15 or more. Fetch Test Event says how this account is read.',
 		type: 'info',
 		location: 'ndv',
 		whenToDisplay: 'always',

@@ -26,12 +26,12 @@ export function clickEventParameters(context: IPollFunctions, eventName: EventNa
 		};
 		return parameters;
 	}
-	const factor = Number(context.getNodeParameter('rateFactor', 0));
-	if (!(Number.isFinite(factor) && (factor === 0 || factor >= 1))) throw new NodeOperationError(context.getNode(), 'Times Its Usual Rate: must be 0 (clicks alone) or a number of at least 1');
+	const factor = Number(context.getNodeParameter('rateFactor', 1));
+	if (!(Number.isFinite(factor) && factor >= 1)) throw new NodeOperationError(context.getNode(), 'Times Its Usual Rate: must be a number of at least 1 (1: the clicks alone count)');
 	parameters.rate = {
 		clicks: field('Clicks', ClickCountSchema, context.getNodeParameter('rateClicks', 100)),
 		minutes: field('Minutes', MinutesSchema, context.getNodeParameter('rateMinutes', 60)),
-		factor: factor === 0 ? null : factor,
+		factor: factor === 1 ? null : factor,
 	};
 	return parameters;
 }

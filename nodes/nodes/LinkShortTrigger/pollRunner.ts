@@ -69,8 +69,9 @@ const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * move their place on) and the next poll goes on.
  *
  * Static data that no version of this node writes (edited by hand, a lease stamped by a clock that
- * ran ahead, a counter that is not a number, a state of the wrong shape) is repaired, with a log
- * line: a bad lease or counter is dropped, a bad state gives way to a new baseline.
+ * ran ahead, a counter that is not a number, a state of the wrong shape, or one its event cannot go
+ * on from, such as times ahead of the host's clock) is repaired, with a log line: a bad lease or
+ * counter is dropped, a bad state gives way to a new baseline.
  */
 async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters, abandonedAt: number, requestsEndBy: number): Promise<INodeExecutionData[][] | null> {
 	const event = EVENTS[eventName] as PollEvent<IDataObject> | undefined;
@@ -84,7 +85,10 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 		return [output];
 	};
 
-	if (this.getMode() === 'manual') return await emit(await event.sample(client, parameters));
+	if (this.getMode() === 'manual') {
+		const sampled = await event.sample(client, parameters);
+		return Array.isArray(sampled) ? await emit(sampled) : await emit(sampled.items, sampled.charts);
+	}
 	if (parameters.now() >= requestsEndBy) {
 		this.logger.warn(`LinkShort Trigger "${this.getNode().name}": n8n gives this poll too little time to read anything; it stops and the next poll goes on`);
 		return null;
@@ -124,6 +128,11 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 		let goesOn = sameAccount && staticData.key === key && staticData.state !== undefined;
 		if (goesOn && !event.isState(staticData.state)) {
 			repaired('the stored state is not one this event keeps, so a new baseline is taken');
+			goesOn = false;
+		}
+		const unusable = goesOn ? event.unusable?.(staticData.state as IDataObject, parameters) : undefined;
+		if (unusable !== undefined) {
+			repaired(`the stored state ${unusable}, so a new baseline is taken`);
 			goesOn = false;
 		}
 		const outcome = await unlessStopped(

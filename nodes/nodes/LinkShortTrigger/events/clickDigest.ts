@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { calendarPeriod, ClickHistory } from '@linkshort/client/core';
 import type { EventParameters, PollChart, PollEvent } from './event';
 import { accountChart } from './digestChart';
-import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, type SampledState } from './sampling';
-import { isTime } from './storedShapes';
+import { mostClicked } from './reading';
+import { isSampledState, labelOf, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from './sampling';
+import { isMoment, isTime } from './storedShapes';
 
 /** Most link items one digest emits (the links with the most clicks); the summary says how many more gained clicks. */
 export const DIGEST_LINKS = 1000;
@@ -47,6 +48,18 @@ export const localTime = (at: number, timeZone: string): string =>
 /** A moment as the items give it (ISO 8601, UTC). */
 export const isoTime = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());
 
+const PERIOD_LABELS: Record<EventParameters['digest']['period'], Intl.DateTimeFormatOptions> = {
+	day: { weekday: 'short', day: 'numeric', month: 'short' },
+	week: { weekday: 'short', day: 'numeric', month: 'short' },
+	month: { month: 'long', year: 'numeric' },
+};
+
+/** The period that starts at `start`, as a sentence names it: "on Mon 23 Nov", "in the week from Mon 23 Nov", "in November 2026". */
+export function periodPhrase(kind: EventParameters['digest']['period'], start: number, timeZone: string): string {
+	const label = new Intl.DateTimeFormat('en-GB', { timeZone, ...PERIOD_LABELS[kind] }).format(start).replace(',', '');
+	return kind === 'day' ? `on ${label}` : kind === 'week' ? `in the week from ${label}` : `in ${label}`;
+}
+
 const percentChange = (now: number, before: number | null) => (before === null || before === 0 ? null : Math.round(((now - before) / before) * 1000) / 10);
 
 /** The items of one period: a link item per link that gained clicks (most first), then the summary with its chart. */
@@ -81,6 +94,8 @@ function digestOf(history: ClickHistory, state: DigestState, period: Period, par
 	const sampledTo = Math.max(...ranked.links.map((entry) => entry.measuredTo).filter(isTime));
 	const measured = Number.isFinite(sampledFrom) && Number.isFinite(sampledTo);
 	const span = measured ? `from about ${localTime(sampledFrom, timeZone)} to about ${localTime(sampledTo, timeZone)}` : `from ${localTime(period.start, timeZone)} to ${localTime(period.end, timeZone)}`;
+	const phrase = periodPhrase(kind, period.start, timeZone);
+	const when = `(${measured ? 'sampled ' : ''}${span}, ${timeZone} time)`;
 	const granularity = kind === 'day' ? 'hour' : 'day';
 	const anyLink = ranked.links[0]?.linkId ?? state.sampledLink ?? 1;
 	const sampled = history.series({ linkId: anyLink, start: period.start, end: period.end, granularity, timeZone });
@@ -101,8 +116,8 @@ function digestOf(history: ClickHistory, state: DigestState, period: Period, par
 		chartDescription: chart.description,
 		summary:
 			items.length === 0
-				? `No link gained clicks this ${kind} (${span}).`
-				: `${clicks} click${clicks === 1 ? '' : 's'} on ${items.length} link${items.length === 1 ? '' : 's'} this ${kind} (${span})${previousTotal === null ? '' : `, ${previousTotal} the ${kind} before`}.`,
+				? `No link gained clicks ${phrase} ${when}.`
+				: `${clicks} click${clicks === 1 ? '' : 's'} on ${items.length} link${items.length === 1 ? '' : 's'} ${phrase}${previousTotal === null ? '' : `, against ${previousTotal} the ${kind} before`} ${when}.`,
 	});
 	return { items, chart: chart.png() };
 }
@@ -120,7 +135,9 @@ function duePeriods(state: DigestState, parameters: EventParameters): Period[] {
 }
 
 export const clickDigest: PollEvent<DigestState> = {
-	isState: (value): value is DigestState => isSampledState(value) && (value.digestedUntil === null || isTime(value.digestedUntil)),
+	isState: (value): value is DigestState => isSampledState(value) && (value.digestedUntil === null || isMoment(value.digestedUntil)),
+
+	unusable: (state, parameters) => sampledTimesAhead(state, parameters.now(), { digestedUntil: state.digestedUntil }),
 
 	async baseline(client, parameters) {
 		return (await this.poll(client, { ...sampledFromStart(), digestedUntil: null }, parameters)).state;
@@ -142,10 +159,22 @@ export const clickDigest: PollEvent<DigestState> = {
 	},
 
 	async sample(client, parameters) {
-		// A digest as the event emits it, of the period under way: the node has no history in a test run, so no link has measured clicks yet.
-		const history = new ClickHistory({ account: client.accountId, timeZone: parameters.timeZone });
-		const period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: Math.floor(parameters.now()) });
-		const { items } = digestOf(history, { ...sampledFromStart(), digestedUntil: null }, period, parameters);
-		return [{ ...items[items.length - 1], ...(await resolutionNotice(client, parameters)) }];
+		// A digest of the period under way as the event emits it, every field and the chart: the trigger
+		// has no history before it is published, so each link's total to date stands in for its clicks,
+		// spread over the period so far, and the items say so.
+		const { timeZone } = parameters;
+		const kind = parameters.digest.period;
+		const now = Math.floor(parameters.now());
+		const period = calendarPeriod({ period: kind, timeZone, at: now });
+		const page = await mostClicked(client);
+		const clicked = page.items.filter((link) => link.clicks > 0).slice(0, DIGEST_LINKS);
+		const history = new ClickHistory({ account: client.accountId, timeZone, gapAfterMs: period.end - period.start, now: () => now });
+		history.record(clicked.map((link) => ({ id: link.id, clicks: 0 })), period.start);
+		history.record(clicked.map((link) => ({ id: link.id, clicks: link.clicks })), Math.max(now, period.start + 1000));
+		const labels = Object.fromEntries(clicked.map((link) => [String(link.id), labelOf(link)]));
+		const { items, chart } = digestOf(history, { ...sampledFromStart(), labels, digestedUntil: null }, period, parameters);
+		const testEvent = `A test event, made from this account's links as they stand: each link's total clicks to date stands in for the clicks it gains ${periodPhrase(kind, period.start, timeZone)}, spread evenly over the ${kind} so far (the chart too). Once the workflow is published, the trigger records each link's clicks and each digest counts only those of its ${kind}; previousClicks and changePercent stay empty until it has recorded a ${kind} before.`;
+		const marked = items.map((item) => ({ ...item, ...(item.kind === 'summary' ? { summary: `Test event: ${String(item.summary)}`, ...resolutionNotice(parameters, page, 'digest') } : {}), testEvent }));
+		return { items: marked, charts: [{ item: marked.length - 1, png: chart, fileName: `clicks-${new Date(period.start).toISOString().slice(0, 10)}-test.png` }] };
 	},
 };

@@ -3,7 +3,7 @@ import type { ClickHistory, Link, WindowCount } from '@linkshort/client/core';
 import { isoTime } from './clickDigest';
 import type { EventParameters, PollEvent } from './event';
 import { mostClicked, watched } from './reading';
-import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, type SampledState } from './sampling';
+import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from './sampling';
 import { isIdList } from './storedShapes';
 import { readWatched } from './tracking';
 
@@ -72,6 +72,8 @@ const without = (ids: number[], id: number) => ids.filter((other) => other !== i
 export const linkClickRate: PollEvent<RateState> = {
 	isState: (value): value is RateState => isSampledState(value) && isIdList(value.rateAbove) && isIdList(value.rateFellBack) && typeof value.rateKey === 'string',
 
+	unusable: (state, parameters) => sampledTimesAhead(state, parameters.now()),
+
 	async baseline(client, parameters) {
 		return (await this.poll(client, { ...sampledFromStart(), rateAbove: [], rateFellBack: [], rateKey: settingsKey(parameters) }, parameters)).state;
 	},
@@ -104,10 +106,22 @@ export const linkClickRate: PollEvent<RateState> = {
 	},
 
 	async sample(client, parameters) {
-		const link = parameters.linkIds.length > 0 ? await readWatched(client, parameters.linkIds[0]!) : (await mostClicked(client)).items[0];
+		// An example as the event emits it, on a real link: the rise is made up from the settings (one request: the link, or the most clicked, which also tells how the account is read).
+		const chosen = parameters.linkIds.length > 0;
+		const page = chosen ? undefined : await mostClicked(client);
+		const link = chosen ? await readWatched(client, parameters.linkIds[0]!) : page!.items[0];
 		if (!link) return [];
-		const { minutes, clicks } = parameters.rate;
-		const window: WindowCount = { clicks, quality: 'exact', measuredFrom: Math.floor(parameters.now()) - minutes * 60_000, measuredTo: Math.floor(parameters.now()), uniqueClicks: null, reset: false };
-		return [{ ...rateItem(link, { window, usual: parameters.rate.factor === null ? null : clicks / parameters.rate.factor }, parameters, false), ...(await resolutionNotice(client, parameters)) }];
+		const { minutes, clicks, factor } = parameters.rate;
+		const now = Math.floor(parameters.now());
+		const window: WindowCount = { clicks, quality: 'exact', measuredFrom: now - minutes * 60_000, measuredTo: now, uniqueClicks: null, reset: false };
+		const item = rateItem(link, { window, usual: factor === null ? null : clicks / factor }, parameters, false);
+		return [
+			{
+				...item,
+				summary: `Example: ${String(item.summary)}`,
+				testEvent: `An example on one of this account's links: clicksInWindow${factor === null ? '' : ' and usualClicksInWindow'} are made up from your settings, not measured. Once the workflow is published, the trigger measures each link's clicks and starts the workflow when one really reaches the rate.`,
+				...resolutionNotice(parameters, page ?? { items: [link], maxpage: 1, perpage: 1 }, 'rate'),
+			},
+		];
 	},
 };

@@ -84,6 +84,6 @@ export const linkClickThreshold: PollEvent<ThresholdState> = {
 		const page = await mostClicked(client);
 		const top = page.items.filter(watched(parameters));
 		const link = top.find((candidate) => candidate.clicks >= parameters.threshold) ?? top[0];
-		return link ? [{ ...thresholdItem({ ...link, clicks: Math.max(link.clicks, parameters.threshold) }, parameters.threshold, false), ...scanNotice(page.maxpage, page.perpage, 'links') }] : [];
+		return link ? [{ ...thresholdItem({ ...link, clicks: Math.max(link.clicks, parameters.threshold) }, parameters.threshold, false), ...scanNotice(page, 'links') }] : [];
 	},
 };

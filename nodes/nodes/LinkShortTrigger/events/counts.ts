@@ -49,12 +49,24 @@ function upgraded(state: IDataObject): CountsState {
 
 const isCountsState = (value: unknown): value is CountsState => isRecord(value) && isCountMap(value.counts) && (isTrackedState(value) || isCountMap(value.unseen));
 
+/**
+ * How many items (`what`, plural: "links") an account has, as a page read at the pass's size
+ * tells: exactly when it is the only page, else between what the pages before the last hold and
+ * what full pages would.
+ */
+export function howMany(page: { items: unknown[]; maxpage: number; perpage: number }, what: string): string {
+	const plural = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? what.slice(0, -1) : what}`;
+	if (page.maxpage <= 1) return plural(page.items.length);
+	return `between ${((page.maxpage - 1) * page.perpage + 1).toLocaleString('en-US')} and ${plural(page.maxpage * page.perpage)}`;
+}
+
 /** Says how long a whole-account pass takes when it is more than one poll (for "Fetch Test Event"). */
-export function scanNotice(pages: number, perpage: number, what: string): IDataObject {
-	const polls = pollsPerPass(pages);
+export function scanNotice(page: { items: unknown[]; maxpage: number; perpage: number }, what: string): IDataObject {
+	const polls = pollsPerPass(page.maxpage);
 	if (polls <= 1) return {};
+	const count = howMany(page, what);
 	return {
-		scanNotice: `About ${pages * perpage} ${what}: the trigger reads them in ${pages} requests over ${polls} polls. Once active it first reads them all as a baseline (nothing emitted), then emits a change within ${polls + 1} polls.`,
+		scanNotice: `${count[0]!.toUpperCase()}${count.slice(1)}: the trigger reads them in ${page.maxpage} requests over ${polls} checks. Once published it first reads them all as a baseline (nothing emitted), then emits a change within ${polls + 1} checks.`,
 	};
 }
 
@@ -65,7 +77,7 @@ function countsEvent<T extends { id: number; date: string | null }>(
 	what: string,
 	watchedLinks?: (client: LinkShortClient, state: CountsState, parameters: EventParameters, tracker: Tracker<T, CountsState>) => Promise<{ items: IDataObject[]; state: CountsState }>,
 	snapshotOf?: (client: LinkShortClient) => Snapshot<T>,
-	sampleOf?: (client: LinkShortClient, parameters: EventParameters) => Promise<{ items: T[]; pages: number; perpage: number }>,
+	sampleOf?: (client: LinkShortClient, parameters: EventParameters) => Promise<{ items: T[]; maxpage: number; perpage: number }>,
 ): PollEvent<CountsState> {
 	const pollOnce = async (client: LinkShortClient, state: CountsState, parameters: EventParameters) => {
 		const tracker = countsTracker(countOf, describe, parameters.minimumNew);
@@ -84,15 +96,13 @@ function countsEvent<T extends { id: number; date: string | null }>(
 		},
 
 		async sample(client, parameters) {
-			const { items, pages, perpage } = sampleOf
-				? await sampleOf(client, parameters)
-				: await pagesOf(client)(1, 'large').then((page) => ({ items: page.items, pages: page.maxpage, perpage: page.perpage }));
-			const top = [...items].sort((a, b) => countOf(b) - countOf(a))[0];
+			const page = sampleOf ? await sampleOf(client, parameters) : await pagesOf(client)(1, 'large');
+			const top = [...page.items].sort((a, b) => countOf(b) - countOf(a))[0];
 			if (!top) return [];
 			// A sample as the event emits it: the latest growth of the most active item.
 			const growth = Math.max(1, parameters.minimumNew);
 			const count = Math.max(countOf(top), growth);
-			return [{ ...describe(top, count - growth, count, growth), ...(parameters.linkIds.length > 0 ? {} : scanNotice(pages, perpage, what)) }];
+			return [{ ...describe(top, count - growth, count, growth), ...(parameters.linkIds.length > 0 ? {} : scanNotice(page, what)) }];
 		},
 	};
 }
@@ -114,10 +124,9 @@ export const newLinkClicks = countsEvent<Link>(
 	async (client, parameters) => {
 		if (parameters.linkIds.length > 0) {
 			const link = await readWatched(client, parameters.linkIds[0]!);
-			return { items: link ? [link] : [], pages: 1, perpage: 1 };
+			return { items: link ? [link] : [], maxpage: 1, perpage: 1 };
 		}
-		const page = await mostClicked(client);
-		return { items: page.items, pages: page.maxpage, perpage: page.perpage };
+		return await mostClicked(client);
 	},
 );
 

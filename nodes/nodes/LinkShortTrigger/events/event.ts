@@ -25,10 +25,13 @@ export interface EventParameters {
 export interface PollEvent<State extends IDataObject> {
 	/** Whether a stored value is a state this event can go on from (static data can hold anything). */
 	isState(value: unknown): value is State;
+	/** Why a state of the right shape cannot be gone on from now (such as times stamped by a clock that ran ahead); undefined when it can. */
+	unusable?(state: State, parameters: EventParameters): string | undefined;
 	baseline(client: LinkShortClient, parameters: EventParameters): Promise<State>;
 	/** Reads the server and returns what is new since `state`, and the next state; never changes `state`. */
 	poll(client: LinkShortClient, state: State, parameters: EventParameters): Promise<{ items: IDataObject[]; state: State; charts?: PollChart[] }>;
-	sample(client: LinkShortClient, parameters: EventParameters): Promise<IDataObject[]>;
+	/** Items as the event emits them, made from the account as it stands (and the charts they carry, as a poll's). */
+	sample(client: LinkShortClient, parameters: EventParameters): Promise<IDataObject[] | { items: IDataObject[]; charts: PollChart[] }>;
 }
 
 /** A PNG an event attaches to one of its items (by index), as the item's `chart` binary. */

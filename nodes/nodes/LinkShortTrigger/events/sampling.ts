@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
-import { ClickHistory, stateHolderStore, type ClickHistoryState, type Link, type LinkShortClient } from '@linkshort/client/core';
+import { ClickHistory, stateHolderStore, type ClickHistoryState, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
+import { howMany } from './counts';
 import type { EventParameters } from './event';
 import { linkPages } from './reading';
 import { pollsPerPass, SCAN_PAGES_PER_POLL } from './scan';
 import { isId, isRecord, isTime } from './storedShapes';
-import { isTrackedState, pollAccount, pollWatched, trackedFromStart, type TrackedState, type Tracker } from './tracking';
+import { isTrackedState, pollAccount, pollWatched, trackedFromStart, WATCHED_PER_POLL, type TrackedState, type Tracker } from './tracking';
 
 /**
  * A pause this long with no poll is a gap (nothing was running): the clicks gained across it are
@@ -14,6 +15,8 @@ import { isTrackedState, pollAccount, pollWatched, trackedFromStart, type Tracke
 export const GAP_AFTER_MS = 3 * 3_600_000;
 /** Characters of a title kept for the digest's items. */
 const TITLE_CHARS = 80;
+/** What the digest's items show of a link (kept in `SampledState.labels`). */
+export const labelOf = (link: Link): [string, string] => [link.shorturl, (link.title ?? '').slice(0, TITLE_CHARS)];
 
 /**
  * What the click events keep: the click history (the client's recorder, its state as stored),
@@ -39,6 +42,28 @@ const isTimeOrNull = (value: unknown) => value === null || isTime(value);
 
 export const isSampledState = (value: unknown): value is SampledState =>
 	isRecord(value) && isTrackedState(value) && (value.history === null || isRecord(value.history)) && isTimeOrNull(value.passStartedAt) && isTimeOrNull(value.completePassStartedAt) && isLabels(value.labels) && (value.sampledLink === null || isId(value.sampledLink));
+
+/**
+ * How far ahead of the host's clock a stored time may be and still be gone on from: a clock set
+ * back a little (a time server's correction) costs a sample or two. Further ahead, the history
+ * would ignore every sample until real time caught up with the latest it holds (it takes samples in
+ * order), so the click events would stay silent for as long as the clock had run ahead.
+ */
+export const CLOCK_SLACK_MS = 5 * 60_000;
+
+/** Why a sampling state cannot be gone on from at the host's time `now` (times stamped by a clock that ran ahead); undefined when it can. */
+export function sampledTimesAhead(state: SampledState, now: number, own: Record<string, number | null> = {}): string | undefined {
+	const lastSampleAt = state.history?.lastSampleAt;
+	const times: Record<string, number | null> = {
+		...own,
+		passStartedAt: state.passStartedAt,
+		completePassStartedAt: state.completePassStartedAt,
+		'the click history\'s last sample': isTime(lastSampleAt) ? lastSampleAt * 1000 : null,
+	};
+	const ahead = Object.keys(times).filter((name) => times[name] !== null && times[name]! > now + CLOCK_SLACK_MS);
+	if (ahead.length === 0) return undefined;
+	return `holds times ahead of this host's clock, ${new Date(now).toISOString()} (${ahead.join(', ')}: a clock ran ahead)`;
+}
 
 export interface SampledPoll<S extends SampledState> {
 	state: S;
@@ -72,7 +97,7 @@ export async function samplePoll<S extends SampledState>(client: LinkShortClient
 		observe(into, link) {
 			read.push(link);
 			visited += 1;
-			if (link.clicks > 0) into.labels[String(link.id)] = [link.shorturl, (link.title ?? '').slice(0, TITLE_CHARS)];
+			if (link.clicks > 0) into.labels[String(link.id)] = labelOf(link);
 			else delete into.labels[String(link.id)];
 			return undefined;
 		},
@@ -107,18 +132,19 @@ export async function samplePoll<S extends SampledState>(client: LinkShortClient
 export const storedBytes = (state: IDataObject): number => new TextEncoder().encode(JSON.stringify(state)).length;
 
 /**
- * What "Fetch Test Event" says of the click events' resolution on this account, from one request:
- * each link is sampled once a pass, so a digest's period starts and ends within a pass of its
- * boundaries, and a rate is counted between samples a pass apart.
+ * What "Fetch Test Event" says of how often the click events see each link's clicks on this
+ * account, from the page of links the test event read anyway: each link is sampled once a pass, so
+ * a digest's period starts and ends within a pass of its bounds, and a rate is counted between
+ * samples a pass apart.
  */
-export async function resolutionNotice(client: LinkShortClient, parameters: EventParameters): Promise<IDataObject> {
-	if (parameters.linkIds.length > 0) {
-		const polls = Math.ceil(parameters.linkIds.length / SCAN_PAGES_PER_POLL);
-		return { resolution: `${parameters.linkIds.length} chosen links, read one request each: each is sampled every ${polls === 1 ? 'check' : `${polls} checks`}.` };
-	}
-	const page = await linkPages(client)(1, 'large');
-	const polls = pollsPerPass(page.maxpage);
-	return {
-		resolution: `About ${page.maxpage * page.perpage} links, read in ${page.maxpage} request${page.maxpage === 1 ? '' : 's'} a pass: each link is sampled every ${polls === 1 ? 'check' : `${polls} checks`}, so periods start and end, and rates are counted, to within ${polls === 1 ? 'one check' : `${polls} checks`}.`,
-	};
+export function resolutionNotice(parameters: EventParameters, page: Pick<Page<Link>, 'items' | 'maxpage' | 'perpage'>, event: 'digest' | 'rate'): IDataObject {
+	const chosen = parameters.linkIds.length;
+	const polls = chosen > 0 ? Math.ceil(chosen / WATCHED_PER_POLL) : pollsPerPass(page.maxpage);
+	const checks = (count: number) => (count === 1 ? 'one check' : `${count} checks`);
+	const read =
+		chosen > 0
+			? `You chose ${chosen} link${chosen === 1 ? '' : 's'}; the trigger reads each with one request${polls === 1 ? '' : `, ${WATCHED_PER_POLL} a check`}`
+			: `This account has ${howMany(page, 'links')}; the trigger reads them in ${page.maxpage === 1 ? 'one request' : polls === 1 ? `${page.maxpage} requests at each check` : `${page.maxpage} requests, ${SCAN_PAGES_PER_POLL - 1} a check`}`;
+	const use = event === 'digest' ? `a digest's period starts and ends within ${checks(polls)} of its bounds` : `choose Minutes that span at least ${checks(2 * polls)}`;
+	return { resolution: `${read}, so each link's clicks are sampled ${polls === 1 ? 'at every check' : `every ${polls} checks`}: ${use}.` };
 }

@@ -6,3 +6,7 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
 export const isCountMap = (value: unknown): value is Record<string, number> => isRecord(value) && Object.values(value).every(isCount);
 export const isDateOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 export const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+/** The latest moment a JavaScript Date holds (epoch milliseconds). */
+const LAST_MOMENT = 8.64e15;
+/** A moment the events compute with: whole epoch milliseconds a Date can hold, not before 1970. */
+export const isMoment = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= LAST_MOMENT;
