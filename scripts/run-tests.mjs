@@ -13,6 +13,7 @@ async function node24() {
 }
 const DATE_SENSITIVE = [
   "test/nodes/trigger",
+  "test/nodes/first-use",
   "test/nodes/link-clicks-over-time",
   "test/raycast/click-history",
   "test/charts",

@@ -36,6 +36,18 @@ export function setClock(at: number) {
   hostOffset = at - realNow();
 }
 
+const DAY = 86_400_000;
+/**
+ * The first `weekday` (0 Sunday to 6 Saturday) at `hourUtc` after the real clock, in a week of
+ * Europe's winter time (November to February): a fixed "now" derived from the clock, never a
+ * calendar date, so that it stays after the sandbox's demo data whatever day the tests run.
+ */
+export function weekdayAfterNow(weekday: number, hourUtc: number): number {
+  let at = Math.ceil(realNow() / DAY) * DAY + hourUtc * 3_600_000;
+  while (new Date(at).getUTCDay() !== weekday || ![10, 11, 0, 1].includes(new Date(at).getUTCMonth())) at += DAY;
+  return at;
+}
+
 beforeEach(() => {
   hostOffset = 0;
   jest.spyOn(Date, 'now').mockImplementation(() => realNow() + hostOffset);

@@ -2,7 +2,7 @@ import { emptyStats } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import { ClockedTrigger, createLinks, visit, type Polled } from './click-events';
 import { poll } from './harness';
-import { clock, credentials, sandbox, setClock, start } from './polled-trigger';
+import { clock, credentials, sandbox, setClock, start, weekdayAfterNow } from './polled-trigger';
 
 /**
  * The click events through n8n-core's PollContext on a controllable clock: a week of visits
@@ -12,8 +12,8 @@ import { clock, credentials, sandbox, setClock, start } from './polled-trigger';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-/** Monday 30 November 2026, 00:00 UTC (01:00 in Berlin). */
-const MONDAY = Date.UTC(2026, 10, 30);
+/** A Monday 00:00 UTC (01:00 in Berlin, in its winter time) after the real clock. */
+const MONDAY = weekdayAfterNow(1, 0);
 
 describe('LinkShort Trigger: Click Digest', () => {
   it('emits every day\'s digest exactly once and on time through a week of restarts, missed polls, a gap and a reset link; sums equal the sampled differences', async () => {
@@ -47,7 +47,7 @@ describe('LinkShort Trigger: Click Digest', () => {
 
     expect(Math.max(...polls.map((polled) => polled.requests))).toBeLessThanOrEqual(12);
     const summaries = polls.flatMap((polled) => polled.items.map((item, index) => ({ item, polled, binary: polled.binaries[index] }))).filter(({ item }) => item.kind === 'summary');
-    // Berlin's days from Monday 30 November to Monday 7 December, each once, in order.
+    // Berlin's days from that Monday to the next, each once, in order.
     const dayStarts = Array.from({ length: 8 }, (_, day) => MONDAY - HOUR + day * DAY);
     expect(summaries.map(({ item }) => Date.parse(item.periodStart as string))).toEqual(dayStarts);
     for (const { item, polled, binary } of summaries) {
