@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { phase } from "./progress.mjs";
+import { demoVisitHeaders } from "./demo-visits.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -87,7 +88,7 @@ const replayStarted = Date.now();
 const week = demoWeekVisits(replayStarted);
 for (const visit of week) {
   replayingAt = visit.at;
-  const answer = await fetch(`${sandbox.baseUrl}/${visit.alias}`, { redirect: "manual", headers: { "CF-IPCountry": visit.country, "user-agent": `demo-visitor-${visit.at % 97}` } });
+  const answer = await fetch(`${sandbox.baseUrl}/${visit.alias}`, { redirect: "manual", headers: demoVisitHeaders(visit) });
   await answer.arrayBuffer();
 }
 replayingAt = undefined;

@@ -66,7 +66,8 @@ describe('the credential test says what to fix', () => {
 });
 
 describe('Reuse Existing Link says why it made a new link', () => {
-  const create = (additionalFields: INodeParameters, url: string) => executeNode(user, { resource: 'link', operation: 'create', url, additionalFields });
+  const create = ({ reuse, ...additionalFields }: INodeParameters, url: string) =>
+    executeNode(user, { resource: 'link', operation: 'create', url, additionalFields, ...(reuse === undefined ? {} : { options: { reuse } }) });
 
   // First: the node's link index is then new, as after a restart, and its first sync reads the link made elsewhere.
   it('with the alias of a link made before n8n started (or elsewhere): the error gives the reason beside the server\'s message', async () => {
