@@ -33,10 +33,16 @@ export async function startSmtpCatcher({ print = false } = {}) {
         const command = line.slice(0, 4).toUpperCase();
         if (command === "EHLO") socket.write("250-linkshort-smtp-stand-in\r\n250 8BITMIME\r\n");
         else if (command === "HELO") socket.write("250 linkshort-smtp-stand-in\r\n");
-        else if (command === "MAIL") (envelope.from = line.slice(10).replace(/[<>]/g, "").trim()), socket.write("250 2.1.0 ok\r\n");
-        else if (command === "RCPT") envelope.to.push(line.slice(8).replace(/[<>]/g, "").trim()), socket.write("250 2.1.5 ok\r\n");
-        else if (command === "DATA") (data = ""), socket.write("354 end with <CRLF>.<CRLF>\r\n");
-        else if (command === "QUIT") socket.end("221 bye\r\n");
+        else if (command === "MAIL") {
+          envelope.from = line.slice(10).replace(/[<>]/g, "").trim();
+          socket.write("250 2.1.0 ok\r\n");
+        } else if (command === "RCPT") {
+          envelope.to.push(line.slice(8).replace(/[<>]/g, "").trim());
+          socket.write("250 2.1.5 ok\r\n");
+        } else if (command === "DATA") {
+          data = "";
+          socket.write("354 end with <CRLF>.<CRLF>\r\n");
+        } else if (command === "QUIT") socket.end("221 bye\r\n");
         else socket.write("250 ok\r\n");
       }
     });

@@ -72,7 +72,7 @@ describe('Link -> Create, Reuse Existing Link', () => {
 
   it('is offered on Create only, off by default: among Options from version 1.2, not among the link\'s own fields', () => {
     const collections = linkShortDescription.properties.filter((property) => property.displayOptions?.show?.resource?.includes('link') && property.type === 'collection');
-    const shownIn = (property: INodeProperties, version: number) => NodeHelpers.displayParameter({}, { ...property, displayOptions: { show: { '@version': property.displayOptions?.show?.['@version'] ?? [version] } } }, { typeVersion: version });
+    const shownIn = (property: INodeProperties, version: number) => NodeHelpers.displayParameter({}, { ...property, displayOptions: { show: { '@version': property.displayOptions?.show?.['@version'] ?? [version] } } }, { typeVersion: version }, linkShortDescription);
     const optionNames = (operation: string, name = 'additionalFields', version = 1.2) =>
       (collections.find((property) => property.name === name && property.displayOptions?.show?.operation?.includes(operation) && shownIn(property, version))?.options ?? []).map((option) => ('name' in option ? option.name : ''));
     expect(optionNames('create')).not.toContain('reuse');
