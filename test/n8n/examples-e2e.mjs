@@ -58,7 +58,7 @@ export async function moreChecksBeforeStart({ check, userFolder, port, sandbox, 
   await check('the AI Agent example shortens the URL asked about through the LinkShort tool, reads its clicks through the other, and answers with both (the model a local stand-in)', async () => {
     const linksBefore = sandbox.store.state.links.length;
     const answer = outputOf(await execute(userFolder, port, workflows.agent.id), 'AI Agent')[0];
-    const link = sandbox.store.state.links.find((candidate) => candidate.url === 'https://n8n.io/integrations/');
+    const link = sandbox.store.state.links.find((candidate) => candidate.url === 'https://n8n.io/ai/');
     assert(link, `no link for the URL asked about (links ${linksBefore} -> ${sandbox.store.state.links.length})`);
     const shortUrl = `${sandbox.baseUrl}/${link.alias}`;
     assert(answer.output === `Shortened to ${shortUrl}: it has ${link.stats.clicks} clicks so far.`, `the agent answered ${JSON.stringify(answer)}`);
