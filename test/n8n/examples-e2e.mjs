@@ -62,8 +62,9 @@ export async function moreChecksBeforeStart({ check, userFolder, port, sandbox, 
     assert(link, `no link for the URL asked about (links ${linksBefore} -> ${sandbox.store.state.links.length})`);
     const shortUrl = `${sandbox.baseUrl}/${link.alias}`;
     assert(answer.output === `Shortened to ${shortUrl}: it has ${link.stats.clicks} clicks so far.`, `the agent answered ${JSON.stringify(answer)}`);
-    const toolCalls = model.requests.flatMap((request) => (request.messages ?? []).filter((message) => message.role === 'tool'));
-    assert(model.requests.length === 3 && toolCalls.length === 2, `the model was asked ${model.requests.length} times with ${toolCalls.length} tool results`);
+    // Asked three times: the question, then with the shortening tool's result, then with both tools' results.
+    const toolResults = (model.requests.at(-1)?.messages ?? []).filter((message) => message.role === 'tool');
+    assert(model.requests.length === 3 && toolResults.length === 2, `the model was asked ${model.requests.length} times, the last with ${toolResults.length} tool results`);
   });
 }
 
