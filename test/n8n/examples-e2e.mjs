@@ -71,6 +71,8 @@ export async function moreChecksBeforeStart({ check, userFolder, port, sandbox, 
 /** What runs under `n8n start`: the form's submission e-mailed, and a new link's campaign posted. */
 export async function moreChecksAfterStart({ check, n8n, sandbox, catcher, more, datePollsOf }) {
   await check('the form example: a submission of n8n\'s Form trigger is shortened and the short link e-mailed to the address given', async () => {
+    // The form's page, as a person opens it first: n8n serves it once the workflow is active.
+    await waitFor('the form page', async () => (await fetch(`${n8n.url}/form/shorten-a-link`).catch(() => undefined))?.ok === true, 60_000);
     const form = new FormData();
     form.append('field-0', 'https://example.com/from-the-form');
     form.append('field-1', 'reader@example.com');
