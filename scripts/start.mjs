@@ -4,12 +4,13 @@
 // account. `--sandbox-only` skips n8n; `--once` stops after the round trip. `--queue` runs n8n in
 // queue mode instead: Redis, Postgres, one main instance and two workers (see README, Scaling out).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { phase } from "./progress.mjs";
+import { demoVisitHeaders } from "./demo-visits.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -87,7 +88,7 @@ const replayStarted = Date.now();
 const week = demoWeekVisits(replayStarted);
 for (const visit of week) {
   replayingAt = visit.at;
-  const answer = await fetch(`${sandbox.baseUrl}/${visit.alias}`, { redirect: "manual", headers: { "CF-IPCountry": visit.country, "user-agent": `demo-visitor-${visit.at % 97}` } });
+  const answer = await fetch(`${sandbox.baseUrl}/${visit.alias}`, { redirect: "manual", headers: demoVisitHeaders(visit) });
   await answer.arrayBuffer();
 }
 replayingAt = undefined;
@@ -155,11 +156,28 @@ async function demoExamples(userFolder) {
   const real = process.env.SLACK_WEBHOOK_URL;
   const slackUrl = real ?? (await startSlackStandIn({ print: true })).url;
   const examples = examplesPointedAt(join(root, "nodes/examples"), join(userFolder, "examples"), slackUrl);
+  // The form example's e-mail and the AI Agent example's model go to local stand-ins: their credentials point there.
+  const { standInCredentials, startChatModelStandIn, startSmtpCatcher } = await import("./stand-ins.mjs");
+  const smtp = await startSmtpCatcher({ print: true });
+  const model = await startChatModelStandIn();
+  const standIns = standInCredentials(smtp, model);
   const slackNote = real
     ? "the Slack examples post to SLACK_WEBHOOK_URL"
     : `the Slack examples post to a local stand-in (${slackUrl}) that prints each message here; set SLACK_WEBHOOK_URL to a Slack incoming webhook to post to Slack`;
-  return { examples, slackNote };
+  const standInNote = `e-mails of "Shorten a link from a form and e-mail it" go to a local SMTP stand-in (${smtp.host}:${smtp.port}) that prints each one here; the AI Agent example's "OpenAI account" is a local stand-in model (${model.url}) with scripted answers: give it your own key and leave Base URL empty to use OpenAI`;
+  return { examples, slackNote, standIns, standInNote };
 }
+
+/** The file `import:credentials` reads: the LinkShort credential for the sandbox and the stand-ins' (SMTP, the model). */
+function demoCredentials(userFolder, sandbox, standIns) {
+  const file = n8nHarness.writeLinkShortCredentials(join(userFolder, "linkshort-credential.json"), [n8nHarness.exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
+  writeFileSync(file, JSON.stringify([...JSON.parse(readFileSync(file, "utf8")), ...standIns]));
+  return file;
+}
+
+/** The examples published at start, so that they answer at once: the JSON webhook and the form. */
+const publishedExamples = (examples) =>
+  ["shorten-links-by-webhook.json", "shorten-form-links-and-email-them.json"].map((file) => JSON.parse(readFileSync(join(examples, file), "utf8")).id);
 
 /** A local n8n with the node package, a credential pointing at the sandbox and the example workflows. */
 async function startLocalN8n(sandbox) {
@@ -169,16 +187,15 @@ async function startLocalN8n(sandbox) {
   if (n8nInstall) await phase(() => n8nStep, "starting n8n", () => n8nInstall, { startedAt: n8nStartedAt });
   const userFolder = join(root, ".cache/n8n-user");
   mkdirSync(userFolder, { recursive: true });
-  const { examples, slackNote } = await demoExamples(userFolder);
+  const { examples, slackNote, standIns, standInNote } = await demoExamples(userFolder);
   await phase("Installing the LinkShort nodes, the credential and the example workflows into n8n", "starting n8n", async () => {
     installNodePackage(userFolder);
-    // The credential is written again at every start: the sandbox's keys are new each time.
-    const credentials = n8nHarness.writeLinkShortCredentials(join(userFolder, "linkshort-credential.json"), [n8nHarness.exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
+    // The credentials are written again at every start: the sandbox's keys and the stand-ins' ports are new each time.
+    const credentials = demoCredentials(userFolder, sandbox, standIns);
     await n8nCli(userFolder, port, ["import:credentials", `--input=${credentials}`]);
     // One n8n command for the whole folder: each command starts n8n anew (about 10 to 25 s here).
     await n8nCli(userFolder, port, ["import:workflow", "--separate", `--input=${examples}`]);
-    const form = JSON.parse(readFileSync(join(examples, "shorten-links-from-a-form.json"), "utf8"));
-    await n8nCli(userFolder, port, ["publish:workflow", `--id=${form.id}`]);
+    for (const id of publishedExamples(examples)) await n8nCli(userFolder, port, ["publish:workflow", `--id=${id}`]);
   });
   const n8n = await phase("Starting n8n", undefined, () => startN8n(userFolder, port));
   await ownerSession(n8n.url, owner);
@@ -186,9 +203,11 @@ async function startLocalN8n(sandbox) {
 n8n is running at ${n8n.url}
   log in as ${owner.email} / ${owner.password}
   the LinkShort nodes are installed; the credential "LinkShort account" points at the sandbox;
-  the example workflows are imported, and "Shorten links from a form" is active:
+  the example workflows are imported; "Shorten links by webhook (JSON)" and "Shorten a link from a form and e-mail it" are active:
     curl -s -X POST ${n8n.url}/webhook/shorten -H 'content-type: application/json' -d '{"url":"https://n8n.io"}'
+    open ${n8n.url}/form/shorten-a-link
   ${slackNote}
+  ${standInNote}
 `);
   return n8n;
 }
@@ -202,7 +221,7 @@ async function startQueueN8n(sandbox) {
   const dir = join(root, ".cache/n8n-queue");
   const userFolder = join(dir, "n8n");
   mkdirSync(userFolder, { recursive: true });
-  const { examples, slackNote } = await demoExamples(userFolder);
+  const { examples, slackNote, standIns, standInNote } = await demoExamples(userFolder);
   const stack = await phase("Starting Redis, Postgres, n8n main and two workers (queue mode)", undefined, async () => {
     installNodePackage(userFolder);
     return startQueueStack({
@@ -211,13 +230,11 @@ async function startQueueN8n(sandbox) {
       mainPort: Number(process.env.N8N_PORT ?? 5678),
       logLevel: "warn",
       prepare: async (cli) => {
-        // The credential is written again at every start: the sandbox's keys are new each time.
-        const credentials = n8nHarness.writeLinkShortCredentials(join(userFolder, "linkshort-credential.json"), [n8nHarness.exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
-        await cli(["import:credentials", `--input=${credentials}`]);
+        // The credentials are written again at every start: the sandbox's keys and the stand-ins' ports are new each time.
+        await cli(["import:credentials", `--input=${demoCredentials(userFolder, sandbox, standIns)}`]);
         await cli(["import:workflow", "--separate", `--input=${examples}`]);
         // Workflows are published before main starts: publish:workflow has no effect on a running main.
-        const form = JSON.parse(readFileSync(join(examples, "shorten-links-from-a-form.json"), "utf8"));
-        await cli(["publish:workflow", `--id=${form.id}`]);
+        for (const id of publishedExamples(examples)) await cli(["publish:workflow", `--id=${id}`]);
       },
     });
   });
@@ -231,9 +248,11 @@ n8n is running in queue mode at ${stack.url} (main: editor, triggers, webhooks)
   data:     ${dir}
   log in as ${owner.email} / ${owner.password}
   the LinkShort nodes are installed; the credential "LinkShort account" points at the sandbox;
-  the example workflows are imported, and "Shorten links from a form" is active (its executions run on the workers):
+  the example workflows are imported; "Shorten links by webhook (JSON)" and "Shorten a link from a form and e-mail it" are active (their executions run on the workers):
     curl -s -X POST ${stack.url}/webhook/shorten -H 'content-type: application/json' -d '{"url":"https://n8n.io"}'
+    open ${stack.url}/form/shorten-a-link
   ${slackNote}
+  ${standInNote}
 `);
   return stack;
 }

@@ -22,7 +22,7 @@ export class LinkShortApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://short.example.com',
 			description:
-				'The address of your link-shortening service (your branded domain), without /api',
+				'The address of your link-shortening service (your branded domain), without /api. A service on this machine, such as the local sandbox of npm start, is plain http: http://127.0.0.1:8787.',
 		},
 		{
 			displayName: 'API Key',

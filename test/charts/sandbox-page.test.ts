@@ -61,7 +61,7 @@ describe("the sandbox's root page in the real browser", () => {
     expect(await page.title()).toBe("linkshort sandbox");
     const linkRows = await rowsOf(page, `link-${created.id}`);
     expect(linkRows.map((row) => [row.label, row.count]).slice(0, 2)).toEqual([
-      ["Clicks", "10"],
+      ["All clicks", "10"],
       ["Unique clicks", "6"],
     ]);
     const referrers = linkRows.filter((row) => /ycombinator|google|script/.test(row.label));
@@ -140,7 +140,9 @@ describe("the sandbox's root page draws each link's last 7 days from its visit t
     expect(columns.map((column) => [column.day, column.count])).toEqual(perDay.map((count, index) => [`2026-11-0${2 + index}`, count]));
     expect(columns.map((column) => column.label)).toEqual(["Mon 2", "Tue 3", "Wed 4", "Thu 5", "Fri 6", "Sat 7", "Sun 8"]);
     for (const column of columns) expect(Math.abs(column.height - (column.plot * column.count) / 5)).toBeLessThanOrEqual(1);
-    expect(await seen.page.textContent(`#link-${id} .series figcaption`)).toBe("Last 7 days (UTC): 15 clicks");
+    // The week's count set against the all-time total the bars show (one visit is older than the week), and one visit in words as one.
+    expect(await seen.page.textContent(`#link-${id} .series figcaption`)).toBe("Last 7 days (UTC): 15 clicks of 16 in all");
+    expect(await seen.page.getAttribute(`#link-${id} .series li[data-day="2026-11-02"]`, "title")).toBe("Mon 2: 1 click");
     // The seeded links' clicks predate visit times: no series is made up for them.
     const seeded = timed.store.state.links.find((link) => link.alias === "n8n")!;
     expect(await seen.page.textContent(`#link-${seeded.id} .series-none`)).toBe("No clicks with a time yet: each visit from now on is kept with its time.");

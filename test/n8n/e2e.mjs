@@ -23,6 +23,7 @@ import {
   writeLinkShortCredentials,
 } from './n8n.mjs';
 import { mcpClientChecks } from './mcp-client.mjs';
+import { moreChecksAfterStart, moreChecksBeforeStart, prepareMoreExamples } from './examples-e2e.mjs';
 import { startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
@@ -37,6 +38,7 @@ async function main() {
   const catcher = await startSlackStandIn();
   const port = await freePort();
   let n8n;
+  let more;
   try {
     installNodePackage(userFolder);
     const credentialFile = writeLinkShortCredentials(join(userFolder, 'credentials.json'), [exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
@@ -44,7 +46,7 @@ async function main() {
     assert(imported.code === 0, `import:credentials failed: ${imported.stderr}${imported.stdout}`);
 
     const workflows = {
-      form: exampleWorkflow('shorten-links-from-a-form.json'),
+      form: exampleWorkflow('shorten-links-by-webhook.json'),
       alert: exampleWorkflow('alert-slack-on-click-threshold.json', (workflow) => {
         nodeNamed(workflow, 'Link passed 100 clicks').parameters.threshold = THRESHOLD;
         nodeNamed(workflow, 'Post to Slack').parameters.url = `${catcher.url}/slack`;
@@ -62,9 +64,11 @@ async function main() {
       const result = await n8nCli(userFolder, port, ['import:workflow', `--input=${file}`]);
       assert(result.code === 0, `import:workflow ${key} failed: ${result.stderr}${result.stdout}`);
     };
+    more = await prepareMoreExamples({ userFolder, port, catcher });
+    Object.assign(workflows, more.workflows);
     for (const [key, workflow] of Object.entries(workflows)) await importWorkflow(workflow, key);
 
-    await check('workflow 1 "Shorten links from a form" runs with n8n execute and shortens the sample URL', async () => {
+    await check('workflow 1 "Shorten links by webhook (JSON)" runs with n8n execute and shortens the sample URL', async () => {
       const result = await n8nCli(userFolder, port, ['execute', `--id=${workflows.form.id}`, '--rawOutput']);
       const run = parseExecuteOutput(result.stdout);
       const shortened = run.data.resultData.runData.Shorten[0].data.main[0][0].json;
@@ -86,6 +90,7 @@ async function main() {
 
     // Before `n8n start`: these run workflows with `n8n execute` in the same user folder.
     await mcpClientChecks({ check, userFolder, port, importWorkflow, sandbox });
+    await moreChecksBeforeStart({ check, userFolder, port, sandbox, more });
 
     const alertLink = await fetch(`${sandbox.baseUrl}/api/url/add`, {
       method: 'POST',
@@ -93,7 +98,7 @@ async function main() {
       body: JSON.stringify({ url: 'https://n8n.io/integrations/', custom: 'alert-me' }),
     }).then((response) => response.json());
 
-    for (const key of ['alert', 'form', 'digest']) {
+    for (const key of ['alert', 'form', 'digest', 'formEmail', 'newLink']) {
       const published = await n8nCli(userFolder, port, ['publish:workflow', `--id=${workflows[key].id}`]);
       assert(published.code === 0, `publish:workflow ${key} failed: ${published.stderr}${published.stdout}`);
     }
@@ -131,6 +136,8 @@ async function main() {
       assert(sent.length === 1, `expected exactly one message, got ${JSON.stringify(sent)}`);
       assert(sent[0].body.text.includes(alertLink.shorturl) && sent[0].body.text.includes(`passed ${THRESHOLD} clicks`), sent[0].body.text);
     });
+
+    await moreChecksAfterStart({ check, n8n, sandbox, catcher, more, datePollsOf: () => digestPassesOf() - digestPassesBeforeStart });
 
     await check('workflow 4 posted no digest (its first week has not ended)', async () => {
       const sent = catcher.messages.filter((message) => message.path === '/digest');
@@ -177,6 +184,7 @@ async function main() {
     });
   } finally {
     await n8n?.stop();
+    await more?.close();
     await catcher.close();
     await sandbox.close();
     if (!process.env.KEEP_N8N_FOLDER) rmSync(userFolder, { recursive: true, force: true });

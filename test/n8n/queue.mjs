@@ -137,7 +137,7 @@ async function main() {
   const burstApi = await startAttributingProxy(burstSandbox.baseUrl, nameOf, candidates);
   const catcher = await startCatcher(nameOf, candidates);
   const workflows = {
-    form: exampleWorkflow('shorten-links-from-a-form.json'),
+    form: exampleWorkflow('shorten-links-by-webhook.json'),
     alert: exampleWorkflow('alert-slack-on-click-threshold.json', (workflow) => {
       nodeNamed(workflow, 'Link passed 100 clicks').parameters.threshold = THRESHOLD;
       nodeNamed(workflow, 'Post to Slack').parameters.url = `${catcher.url}/slack`;

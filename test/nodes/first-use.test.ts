@@ -41,6 +41,13 @@ describe('the credential test says what to fix', () => {
     expect(sandbox.requests.length).toBe(before);
   });
 
+  it('a local Base URL without a scheme (the sandbox of npm start) gets http://, which it speaks, not https://', async () => {
+    for (const address of ['127.0.0.1:8787', 'localhost:8787/', '192.168.1.20']) {
+      const answer = await testCredential({ baseUrl: address, apiKey: sandbox.userKey });
+      expect(answer.message).toBe(`Base URL must start with http:// or https://: write http://${address} (a service on this machine or network, such as the local sandbox, usually speaks plain http).`);
+    }
+  });
+
   it('an unknown host is named, with what to check, not ENOTFOUND', async () => {
     const answer = await testCredential({ baseUrl: 'https://no-such-host.invalid', apiKey: sandbox.userKey });
     expect(answer).toEqual({ status: 'Error', message: 'No server named no-such-host.invalid was found. Check the spelling of Base URL (such as https://short.example.com).' });
@@ -66,7 +73,8 @@ describe('the credential test says what to fix', () => {
 });
 
 describe('Reuse Existing Link says why it made a new link', () => {
-  const create = (additionalFields: INodeParameters, url: string) => executeNode(user, { resource: 'link', operation: 'create', url, additionalFields });
+  const create = ({ reuse, ...additionalFields }: INodeParameters, url: string) =>
+    executeNode(user, { resource: 'link', operation: 'create', url, additionalFields, ...(reuse === undefined ? {} : { options: { reuse } }) });
 
   // First: the node's link index is then new, as after a restart, and its first sync reads the link made elsewhere.
   it('with the alias of a link made before n8n started (or elsewhere): the error gives the reason beside the server\'s message', async () => {

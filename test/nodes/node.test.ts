@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const run = (credentials: Credentials, parameters: INodeParameters, input?: INodeExecutionData[], options?: { continueOnFail?: boolean }) =>
+const run = (credentials: Credentials, parameters: INodeParameters, input?: INodeExecutionData[], options?: { continueOnFail?: boolean; typeVersion?: number }) =>
   executeNode(credentials, parameters, input, options);
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
@@ -54,7 +54,8 @@ describe('LinkShort node through n8n-core', () => {
     expect(json(await run(user, { resource: 'overlay', operation: 'getMany', limit: 1 }))).toHaveLength(1);
   });
 
-  it('link: create with every option from the form, get, update, get many by clicks, delete', async () => {
+  // Nodes saved at 1.1 keep the names of what was sent; link-outputs.test.ts has 1.2's.
+  it('link (version 1.1): create with every option from the form, get, update, get many by clicks, delete', async () => {
     const [overlay] = (await loadOptions(user, 'getRedirectTypes')).filter((option) => String(option.value).startsWith('overlay-'));
     const [created] = json(
       await run(user, {
@@ -72,7 +73,7 @@ describe('LinkShort node through n8n-core', () => {
           metatitle: 'From n8n',
           metadescription: 'Made by a workflow',
         },
-      }),
+      }, undefined, { typeVersion: 1.1 }),
     );
     expect(created).toEqual({
       id: expect.any(Number),
@@ -98,7 +99,7 @@ describe('LinkShort node through n8n-core', () => {
     expect(got).toHaveLength(1);
     expect(got[0]!.json).toMatchObject({ details: { id, longurl: 'https://example.com/from-n8n', location: { canada: 'https://example.ca' } }, stats: { clicks: 0, topCountries: {} } });
 
-    expect(json(await run(user, { resource: 'link', operation: 'update', id, url: 'https://example.com/changed', updateFields: { type: 'frame' } }))).toEqual([
+    expect(json(await run(user, { resource: 'link', operation: 'update', id, url: 'https://example.com/changed', updateFields: { type: 'frame' } }, undefined, { typeVersion: 1.1 }))).toEqual([
       { id, shorturl: `${sandbox.baseUrl}/from-n8n`, alias: 'from-n8n', longurl: 'https://example.com/changed', type: 'frame' },
     ]);
     const byClicks = json(await run(user, { resource: 'link', operation: 'getMany', order: 'click', limit: 2 }));

@@ -3,7 +3,7 @@
  * what a workflow re-run and a form sent twice get, what reaches the server, and the errors a
  * person reads.
  */
-import { NodeOperationError, type INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, NodeOperationError, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { executeNode, linkShortDescription, type Credentials } from './harness';
 
@@ -15,10 +15,19 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const create = (additionalFields: INodeParameters, url = 'https://example.com/form-entry?id=7') =>
-  executeNode(user, { resource: 'link', operation: 'create', url, additionalFields });
+/** Reuse Existing Link is Create's option from version 1.2; the link's own fields are Additional Fields. */
+const create = ({ reuse, ...additionalFields }: INodeParameters, url = 'https://example.com/form-entry?id=7') =>
+  executeNode(user, { resource: 'link', operation: 'create', url, additionalFields, ...(reuse === undefined ? {} : { options: { reuse } }) });
 
 describe('Link -> Create, Reuse Existing Link', () => {
+  it('nodes saved before version 1.2 keep it among Additional Fields, and it still reuses', async () => {
+    const url = 'https://example.com/saved-at-1-1';
+    const run = () => executeNode(user, { resource: 'link', operation: 'create', url, additionalFields: { reuse: true } }, undefined, { typeVersion: 1.1 });
+    const [first] = await run();
+    const [second] = await run();
+    expect(second!.json).toMatchObject({ id: first!.json.id, reused: true });
+  });
+
   it('a second run for the same URL answers with the first link and says it was reused; off (the default) it makes what the server makes', async () => {
     const [first] = await create({ reuse: true });
     const before = sandbox.requests.length;
@@ -61,15 +70,18 @@ describe('Link -> Create, Reuse Existing Link', () => {
     expect(aliased!.json).toMatchObject({ reused: false, alias: 'entry-seven' });
   });
 
-  it('is offered on Create only, off by default', () => {
+  it('is offered on Create only, off by default: among Options from version 1.2, not among the link\'s own fields', () => {
     const collections = linkShortDescription.properties.filter((property) => property.displayOptions?.show?.resource?.includes('link') && property.type === 'collection');
-    const optionNames = (operation: string) =>
-      (collections.find((property) => property.displayOptions?.show?.operation?.includes(operation))?.options ?? []).map((option) => ('name' in option ? option.name : ''));
-    expect(optionNames('create')).toContain('reuse');
-    expect(optionNames('update')).not.toContain('reuse');
+    const shownIn = (property: INodeProperties, version: number) => NodeHelpers.displayParameter({}, { ...property, displayOptions: { show: { '@version': property.displayOptions?.show?.['@version'] ?? [version] } } }, { typeVersion: version }, linkShortDescription);
+    const optionNames = (operation: string, name = 'additionalFields', version = 1.2) =>
+      (collections.find((property) => property.name === name && property.displayOptions?.show?.operation?.includes(operation) && shownIn(property, version))?.options ?? []).map((option) => ('name' in option ? option.name : ''));
+    expect(optionNames('create')).not.toContain('reuse');
+    expect(optionNames('create', 'options')).toEqual(['reuse']);
+    expect(optionNames('create', 'additionalFields', 1.1)).toContain('reuse');
+    expect(optionNames('update', 'updateFields')).not.toContain('reuse');
     for (const field of ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent']) {
       expect(optionNames('create')).toContain(field);
-      expect(optionNames('update')).toContain(field);
+      expect(optionNames('update', 'updateFields')).toContain(field);
     }
   });
 });

@@ -14,6 +14,7 @@ import { triggerProperties } from './description';
 import { clickHistoryHints } from './clickHistoryDescription';
 import { EVENT_NAMES } from './events';
 import { runPoll } from './pollRunner';
+import { triggerBuilderHint, withEventHints } from './builderHints';
 
 /** Most recent links offered in the Link IDs list (one request per 100). */
 const LINK_CHOICES = 500;
@@ -33,8 +34,10 @@ export class LinkShortTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'linkShortApi', required: true, testedBy: 'linkShortApiTest' }],
-		properties: triggerProperties,
+		properties: withEventHints(triggerProperties),
 		hints: clickHistoryHints,
+		documentationUrl: 'https://github.com/linkshort/linkshort/tree/main/nodes#readme',
+		builderHint: triggerBuilderHint,
 	};
 
 	methods = {

@@ -33,6 +33,16 @@ const hostOf = (baseUrl: string) => {
 	}
 };
 
+/** A host on this machine or a private network: a local service (the sandbox of `npm start`) speaks plain http. */
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|host\.docker\.internal)(:\d+)?(\/|$)/i;
+
+/** The advice for a Base URL written without a scheme: https for a service on the internet, http for a local one. */
+function missingScheme(address: string): string {
+	return LOCAL_HOST.test(address.slice(0, 300))
+		? `Base URL must start with http:// or https://: write http://${address} (a service on this machine or network, such as the local sandbox, usually speaks plain http).`
+		: `Base URL must start with https:// (or http://): write https://${address}.`;
+}
+
 /**
  * What a person changes in the credential for each way the test can fail; any other failure's own
  * message, with the key removed (`redact`).
@@ -43,7 +53,7 @@ function advice(error: unknown, baseUrl: string, redact: (text: string) => strin
 	if (isLinkShortError(error, 'LINKSHORT_INVALID_INPUT')) {
 		return /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl)
 			? `Base URL must be a web address that starts with https:// (or http://), such as ${EXAMPLE}.`
-			: `Base URL must start with https:// (or http://): write https://${baseUrl.replace(/^\/+/, '') || 'short.example.com'}.`;
+			: missingScheme(baseUrl.replace(/^\/+/, '') || 'short.example.com');
 	}
 	if (isLinkShortError(error, 'LINKSHORT_AUTHENTICATION_FAILED', 'LINKSHORT_PERMISSION_DENIED')) {
 		return 'The service refused this API key. Copy the key again from the Developer API page of your account (all of it, no spaces), and check that Base URL is the address of the account that issued it.';

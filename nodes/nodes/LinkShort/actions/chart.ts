@@ -6,7 +6,7 @@ import { ItemWithBinary } from './operation';
 export function chartFields(unit: 'clicks' | 'scans'): INodeProperties[] {
 	return [
 		{
-			displayName: 'Add Click Chart',
+			displayName: unit === 'scans' ? 'Add Scan Chart' : 'Add Click Chart',
 			name: 'addChart',
 			type: 'boolean',
 			default: false,

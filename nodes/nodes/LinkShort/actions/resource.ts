@@ -7,6 +7,8 @@ export interface OperationEntry<Value extends string> {
 	action: string;
 	description: string;
 	operation: Operation;
+	/** What n8n's AI workflow builder reads to tell which operation fits a request. */
+	builderHint?: string;
 }
 
 export interface Resource<Name extends string, OperationName extends string> {
@@ -36,7 +38,7 @@ export function defineResource<Name extends string, OperationName extends string
 	entries: Array<OperationEntry<OperationName>>,
 ): Resource<Name, OperationName> {
 	const options: INodePropertyOptions[] = entries
-		.map(({ name: optionName, value, action, description }) => ({ name: optionName, value, action, description }))
+		.map(({ name: optionName, value, action, description, builderHint }) => ({ name: optionName, value, action, description, ...(builderHint ? { builderHint: { propertyHint: builderHint } } : {}) }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	const selector: INodeProperties = {
 		displayName: 'Operation',

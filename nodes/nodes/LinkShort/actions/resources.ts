@@ -53,3 +53,18 @@ export function resourceProperties(): INodeProperties[] {
 	};
 	return [selector, ...Object.values(resources).flatMap((resource) => resource.description)];
 }
+
+/**
+ * The canvas subtitle: the chosen operation's action ("Shorten a link", "Get many links"), as the
+ * node creator names it, rather than the raw values ("create: link").
+ */
+export function operationSubtitle(properties: INodeProperties[]): string {
+	const actions: Record<string, string> = {};
+	for (const property of properties) {
+		const resource = property.name === 'operation' ? property.displayOptions?.show?.resource?.[0] : undefined;
+		for (const option of resource === undefined ? [] : (property.options ?? [])) {
+			if ('action' in option && option.action) actions[`${String(resource)}:${String(option.value)}`] = option.action;
+		}
+	}
+	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+}

@@ -42,7 +42,7 @@ function chart(stats: Stats, unit: "clicks" | "scans"): string {
   const unique = uniqueVisitors(stats);
   if (stats.clicks === 0) return `<p class="empty">No ${unit} yet</p>`;
   const scale = Math.max(stats.clicks, unique);
-  const summary = bars([[unit === "scans" ? "Scans" : "Clicks", stats.clicks]], scale) + bars([[`Unique ${unit}`, unique]], scale, " unique");
+  const summary = bars([[unit === "scans" ? "All scans" : "All clicks", stats.clicks]], scale) + bars([[`Unique ${unit}`, unique]], scale, " unique");
   const sections = (
     [
       ["Top countries", stats.countries],
@@ -62,7 +62,7 @@ function chart(stats: Stats, unit: "clicks" | "scans"): string {
 
 function linkCard(link: LinkRecord, baseUrl: string, now: number): string {
   const url = shortUrl(link, baseUrl);
-  return `<article class="card" id="link-${link.id}"><h3><a href="${escapeHtml(url)}">${escapeHtml(url.replace(/^https?:\/\//, ""))}</a></h3><p class="long">${escapeHtml(cut(link.url))}</p>${visitSeries(link.stats.times, now, "clicks")}${chart(link.stats, "clicks")}</article>`;
+  return `<article class="card" id="link-${link.id}"><h3><a href="${escapeHtml(url)}">${escapeHtml(url.replace(/^https?:\/\//, ""))}</a></h3><p class="long">${escapeHtml(cut(link.url))}</p>${visitSeries(link.stats.times, now, "clicks", link.stats.clicks)}${chart(link.stats, "clicks")}</article>`;
 }
 
 function qrCard(qr: QrRecord, baseUrl: string): string {
@@ -97,7 +97,7 @@ export function overviewPage(response: ServerResponse, store: Store, baseUrl: st
   const qrCards = [...qrs].sort(newestFirst).slice(0, MAX_CARDS);
   const body = [
     `<h1>linkshort sandbox</h1>`,
-    `<p class="lead">Account <strong>${escapeHtml(user?.username ?? "none")}</strong>: its links and QR codes as the sandbox holds them, with their clicks, and each link's clicks per day over the last week. Reload after a click to see it counted.</p>`,
+    `<p class="lead">Account <strong>${escapeHtml(user?.username ?? "none")}</strong>: its links and QR codes as the sandbox holds them, with all their clicks since each was made, and each link's clicks per day over the last week (of those, the ones the sandbox kept a time for). Reload after a click to see it counted.</p>`,
     `<h2>Links <span class="lead">(${shown(linkCards.length, links.length, links.length === 1 ? "link" : "links")})</span></h2>`,
     linkCards.length > 0 ? `<section class="cards">${linkCards.map((link) => linkCard(link, baseUrl, now)).join("")}</section>` : `<p class="empty">No links yet</p>`,
     `<h2>QR codes <span class="lead">(${shown(qrCards.length, qrs.length, qrs.length === 1 ? "QR code" : "QR codes")})</span></h2>`,

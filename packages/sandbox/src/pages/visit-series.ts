@@ -9,10 +9,16 @@ import { escapeHtml } from "./html";
 const DAY = 86_400_000;
 export const SERIES_DAYS = 7;
 
+/** "1 click", "2 clicks": the unit's singular for one. */
+export const counted = (count: number, unit: "clicks" | "scans") => `${count.toLocaleString("en-US")} ${count === 1 ? unit.slice(0, -1) : unit}`;
+
 const dayLabel = (start: number) => new Date(start).toLocaleDateString("en-GB", { timeZone: "UTC", weekday: "short", day: "numeric" });
 
-/** The week's columns for `times` up to `now`, or a line saying that no visit of this link has a time yet. */
-export function visitSeries(times: readonly number[] | undefined, now: number, unit: "clicks" | "scans"): string {
+/**
+ * The week's columns for `times` up to `now`, or a line saying that no visit of this link has a time
+ * yet; the caption sets the week's count against `allTime`, the total the bars below it show.
+ */
+export function visitSeries(times: readonly number[] | undefined, now: number, unit: "clicks" | "scans", allTime: number): string {
   if (!times || times.length === 0) return `<p class="series-none">No ${unit} with a time yet: each visit from now on is kept with its time.</p>`;
   const today = now - (now % DAY);
   const days = Array.from({ length: SERIES_DAYS }, (_, index) => today - (SERIES_DAYS - 1 - index) * DAY);
@@ -24,10 +30,10 @@ export function visitSeries(times: readonly number[] | undefined, now: number, u
       const count = counts[index]!;
       const height = peak > 0 && count > 0 ? Math.max(2, Math.round((count / peak) * 100)) : 0;
       const label = dayLabel(start);
-      return `<li data-day="${new Date(start).toISOString().slice(0, 10)}" data-count="${count}" title="${escapeHtml(`${label}: ${count.toLocaleString("en-US")} ${unit}`)}"><span class="plot"><span class="col" style="height:${height}%"></span></span><span class="day">${escapeHtml(label)}</span></li>`;
+      return `<li data-day="${new Date(start).toISOString().slice(0, 10)}" data-count="${count}" title="${escapeHtml(`${label}: ${counted(count, unit)}`)}"><span class="plot"><span class="col" style="height:${height}%"></span></span><span class="day">${escapeHtml(label)}</span></li>`;
     })
     .join("");
-  return `<figure class="series"><figcaption>Last 7 days (UTC): ${total.toLocaleString("en-US")} ${unit}</figcaption><ol>${columns}</ol></figure>`;
+  return `<figure class="series"><figcaption>Last 7 days (UTC): ${counted(total, unit)} of ${allTime.toLocaleString("en-US")} in all</figcaption><ol>${columns}</ol></figure>`;
 }
 
 export const SERIES_STYLE = `

@@ -1,19 +1,17 @@
-import type { IDataObject } from 'n8n-workflow';
 import { createLink } from '@linkshort/client/core';
 import type { Operation } from '../operation';
 import { linkOutput } from '../outputs';
 import { linkIndexFor } from '../../../shared/accountIndexes';
 import { toNodeError } from '../../../shared/errors';
 import { fieldLabel } from '../fieldLabel';
-import { createFields, linkInput, linkParameterOf } from './fields';
+import { createFields, linkInput, linkParameterOf, reuseAsked } from './fields';
 
 export const create: Operation = {
 	properties: createFields,
 	parameterOf: linkParameterOf,
 	async execute(client, itemIndex) {
 		const input = linkInput(this, itemIndex, 'additionalFields');
-		const { reuse } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		if (reuse !== true) return linkOutput(await createLink(client, linkIndexFor(client), input), input);
+		if (!reuseAsked(this, itemIndex)) return linkOutput(await createLink(client, linkIndexFor(client), input), input);
 		let notReused: string | undefined;
 		try {
 			const link = await createLink(client, linkIndexFor(client), input, { reuse: true, onNotReused: (reason) => (notReused = reason) });

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { REDIRECT_TYPES, REUSE_RULE, UTM_FIELDS, type LinkCreateInput, type LinkUpdateInput, type Utm, type UtmField } from '@linkshort/client/core';
 import { toApiTimestamp } from '../dates';
 import { filled } from '../filled';
+import { HELD_LINK_VERSION } from './heldLink';
 
 const urlField: INodeProperties = {
 	displayName: 'URL',
@@ -163,10 +164,40 @@ const reuseOption: INodeProperties = {
 	description: `Whether to answer with the existing link instead of making one, so a re-run or a form sent twice gives the same short link. ${REUSE_RULE} The output (or the error) says why a link was not reused.`,
 };
 
+const additionalFields = (options: INodeProperties[], version: { lt: number } | { gte: number }): INodeProperties => ({
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options,
+	displayOptions: { show: { '@version': ['lt' in version ? { _cnd: { lt: version.lt } } : { _cnd: { gte: version.gte } }] } },
+});
+
+/**
+ * Reuse Existing Link says how to create, not what the link holds: from version 1.2 it is Create's
+ * option, after the link's own fields; nodes saved before keep it among them.
+ */
 export const createFields: INodeProperties[] = [
 	urlField,
-	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: linkOptions(createRedirectType, [reuseOption]) },
+	additionalFields(linkOptions(createRedirectType, [reuseOption]), { lt: HELD_LINK_VERSION }),
+	additionalFields(linkOptions(createRedirectType), { gte: HELD_LINK_VERSION }),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [reuseOption],
+		displayOptions: { show: { '@version': [{ _cnd: { gte: HELD_LINK_VERSION } }] } },
+	},
 ];
+
+/** Whether this item's Create asked to reuse an existing link (Options from version 1.2, Additional Fields before). */
+export function reuseAsked(context: IExecuteFunctions, itemIndex: number): boolean {
+	const collection = context.getNode().typeVersion >= HELD_LINK_VERSION ? 'options' : 'additionalFields';
+	return (context.getNodeParameter(collection, itemIndex, {}) as IDataObject).reuse === true;
+}
 
 export const updateFields: INodeProperties[] = [
 	urlField,
