@@ -1,0 +1,121 @@
+// Reuse Existing Link in a real n8n (issue 52): a workflow whose production webhook shortens one
+// row with Reuse Existing Link on, each row sent again after a restart of n8n (e2e.mjs) and on the
+// other queue-mode worker (queue.mjs). The record of the links the node made lives in the
+// workflow's static data, which n8n saves after each production execution.
+import { assert } from './checks.mjs';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The rows a new user would send twice: an alias, a password, both. */
+export const REUSE_ROWS = [
+  { url: 'https://example.com/reuse/alias', alias: 'reuse-alias' },
+  { url: 'https://example.com/reuse/password', password: 'secret-reuse-1' },
+  { url: 'https://example.com/reuse/both', alias: 'reuse-both', password: 'secret-reuse-2' },
+];
+
+/** A webhook (POST /webhook/reuse-record) answering with the LinkShort node's output for the row it is sent. */
+export function reuseWorkflow(credential = { id: 'linkshortAccount', name: 'LinkShort account' }) {
+  return {
+    id: 'lsReuseRecord',
+    name: 'Shorten with Reuse Existing Link',
+    nodes: [
+      {
+        id: 'reuse-1',
+        name: 'Row',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        webhookId: '7c1e2d3f-0000-4000-8000-00000000c001',
+        parameters: { httpMethod: 'POST', path: 'reuse-record', responseMode: 'lastNode', options: {} },
+      },
+      {
+        id: 'reuse-2',
+        name: 'Shorten',
+        type: 'n8n-nodes-linkshort.linkShort',
+        typeVersion: 1,
+        position: [220, 0],
+        parameters: {
+          resource: 'link',
+          operation: 'create',
+          url: '={{ $json.body.url }}',
+          additionalFields: { reuse: true, custom: "={{ $json.body.alias ?? '' }}", password: "={{ $json.body.password ?? '' }}" },
+        },
+        credentials: { linkShortApi: credential },
+      },
+    ],
+    connections: { Row: { main: [[{ node: 'Shorten', type: 'main', index: 0 }]] } },
+    settings: { executionOrder: 'v1' },
+  };
+}
+
+/** Sends each row to the workflow's production webhook, one after another; the node's outputs. */
+async function sendRows(n8nUrl, rows = REUSE_ROWS) {
+  const outputs = [];
+  for (const row of rows) {
+    const response = await fetch(`${n8nUrl}/webhook/reuse-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) });
+    const body = await response.text();
+    assert(response.status === 200, `the row ${JSON.stringify(row)} answered ${response.status} ${body.slice(0, 500)}`);
+    outputs.push(JSON.parse(body));
+    // The execution saves its static data as it ends, just after the webhook's answer leaves.
+    await sleep(1000);
+  }
+  return outputs;
+}
+
+const createsOf = (requests) => requests.filter((request) => request.method === 'POST' && request.path === '/api/url/add');
+
+/** e2e.mjs: each row sent, n8n restarted, each row sent again: the same links, `reused: true`, no create. */
+export async function reuseAfterRestartChecks({ check, sandbox, n8nUrl, restart }) {
+  let first;
+  await check('Reuse Existing Link: a row with an alias, one with a password and one with both, sent to the production webhook, each make their link', async () => {
+    first = await sendRows(n8nUrl());
+    first.forEach((output, i) => assert(output.reused === false && output.longurl === REUSE_ROWS[i].url, `row ${i}: ${JSON.stringify(output)}`));
+  });
+  await check('Reuse Existing Link after a restart of n8n: each row sent again answers with its first link, reused: true, and no create reaches the service', async () => {
+    assert(first, 'the first runs failed');
+    await restart();
+    const before = sandbox.requests.length;
+    const again = await sendRows(n8nUrl());
+    again.forEach((output, i) => assert(output.reused === true && output.id === first[i].id && output.notReused === undefined, `row ${i} after the restart: ${JSON.stringify(output)}, first ${JSON.stringify(first[i])}`));
+    const creates = createsOf(sandbox.requests.slice(before));
+    assert(creates.length === 0, `${creates.length} creates after the restart`);
+  });
+}
+
+/**
+ * queue.mjs: each row sent until one run of it went to the worker that did not make its link: every
+ * answer the first link, `reused: true`, and no second create. `api` attributes each request to its n8n process.
+ */
+export async function reuseAcrossWorkersChecks({ check, api, n8nUrl, staticDataOf }) {
+  await check('Reuse Existing Link across two queue-mode workers: rows made on one worker are reused on the other (reused: true, 0 creates), the record in Postgres holding no password', async () => {
+    const created = [];
+    const makers = [];
+    for (const row of REUSE_ROWS) {
+      const start = api.requests.length;
+      const [output] = await sendRows(n8nUrl, [row]);
+      assert(output.reused === false, `${JSON.stringify(row)}: ${JSON.stringify(output)}`);
+      created.push(output);
+      makers.push(createsOf(api.requests.slice(start))[0]?.process);
+    }
+    const createsBefore = createsOf(api.requests).length;
+    const reusedOn = REUSE_ROWS.map(() => new Set());
+    for (let round = 0; round < 6 && REUSE_ROWS.some((_, i) => [...reusedOn[i]].every((worker) => worker === makers[i])); round += 1) {
+      const start = api.requests.length;
+      const outputs = await sendRows(n8nUrl);
+      outputs.forEach((output, i) => assert(output.reused === true && output.id === created[i].id, `row ${i}, round ${round}: ${JSON.stringify(output)}`));
+      // The reuse's one GET of the link tells which worker ran it.
+      for (const request of api.requests.slice(start)) {
+        const i = created.findIndex((link) => request.method === 'GET' && request.path === `/api/url/${link.id}`);
+        if (i >= 0) reusedOn[i].add(request.process);
+      }
+    }
+    console.log(`      links made by ${JSON.stringify(makers)}; reused on ${JSON.stringify(reusedOn.map((workers) => [...workers]))}`);
+    assert(createsOf(api.requests).length === createsBefore, `${createsOf(api.requests).length - createsBefore} creates after the first runs`);
+    assert(
+      REUSE_ROWS.some((_, i) => [...reusedOn[i]].some((worker) => worker.startsWith('worker-') && worker !== makers[i])),
+      `no row was reused on the other worker: made by ${JSON.stringify(makers)}, reused on ${JSON.stringify(reusedOn.map((workers) => [...workers]))}`,
+    );
+    const staticData = JSON.stringify(staticDataOf());
+    assert(staticData.includes('linkShortMadeLinks') && !REUSE_ROWS.some((row) => row.password && staticData.includes(row.password)), `static data ${staticData.slice(0, 500)}`);
+  });
+}
