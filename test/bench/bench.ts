@@ -20,6 +20,7 @@ import { measureSandbox } from './sandbox';
 import { measureBulkImports, measureTriggers } from './triggers';
 import { measureClickEvents } from './click-events';
 import { measureStore } from './store';
+import { measureReuseRecord } from './reuse-record';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -413,6 +414,7 @@ async function main() {
     ['bulk-imports', async () => void rows.push(...(await measureBulkImports()))],
     ['click-events', async () => void rows.push(...(await measureClickEvents()))],
     ['store', async () => void rows.push(...(await measureStore()))],
+    ['reuse-record', async () => void rows.push(...(await measureReuseRecord()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;
