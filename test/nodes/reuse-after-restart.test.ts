@@ -17,6 +17,7 @@ type Harness = typeof import('./harness');
 function freshN8n(): Harness {
   let harness: Harness | undefined;
   jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second copy of the module, as a new process loads it
     harness = require('./harness') as Harness;
   });
   return harness!;
