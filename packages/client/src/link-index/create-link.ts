@@ -80,6 +80,7 @@ async function reuseOrSayWhyNot(client: LinkShortClient, index: LinkIndex, body:
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     index.forget(candidate.id);
+    options.record?.forget(candidate.id);
     return NOT_REUSED.deleted;
   }
 }
