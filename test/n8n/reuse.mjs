@@ -119,3 +119,74 @@ export async function reuseAcrossWorkersChecks({ check, api, n8nUrl, staticDataO
     assert(staticData.includes('linkShortMadeLinks') && !REUSE_ROWS.some((row) => row.password && staticData.includes(row.password)), `static data ${staticData.slice(0, 500)}`);
   });
 }
+
+// Alone, without the rest of the suites: `node test/n8n/reuse.mjs restart` (one n8n, restarted) or
+// `node test/n8n/reuse.mjs queue` (Redis, Postgres, main and two workers). Both need n8n installed.
+async function alone(mode) {
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { createRequire } = await import('node:module');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { checkList } = await import('./checks.mjs');
+  const n8nHelpers = await import('./n8n.mjs');
+  const { ensureN8n, exampleAccount, freePort, installNodePackage, n8nCli, ROOT, startN8n, writeLinkShortCredentials } = n8nHelpers;
+  const { startSandbox } = createRequire(import.meta.url)(join(ROOT, 'packages/sandbox/dist/index.js'));
+  const { check, fail, finish } = checkList(`n8n reuse (${mode})`);
+  await ensureN8n();
+  const dir = mkdtempSync(join(tmpdir(), 'linkshort-reuse-'));
+  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 100_000, windowMs: 60_000 } });
+  const workflow = reuseWorkflow();
+  const stops = [];
+  try {
+    if (mode === 'restart') {
+      const port = await freePort();
+      installNodePackage(dir);
+      const run = async (args) => {
+        const result = await n8nCli(dir, port, args, { timeoutMs: 600_000 });
+        assert(result.code === 0, `n8n ${args.join(' ')} failed: ${result.stderr}${result.stdout}`);
+      };
+      await run(['import:credentials', `--input=${writeLinkShortCredentials(join(dir, 'credentials.json'), [exampleAccount(sandbox.baseUrl, sandbox.userKey)])}`]);
+      writeFileSync(join(dir, 'reuse.json'), JSON.stringify(workflow));
+      await run(['import:workflow', `--input=${join(dir, 'reuse.json')}`]);
+      await run(['publish:workflow', `--id=${workflow.id}`]);
+      let n8n = await startN8n(dir, port, { timeoutMs: 600_000 });
+      stops.push(() => n8n.stop());
+      const restart = async () => {
+        await n8n.stop();
+        n8n = await startN8n(dir, port, { timeoutMs: 600_000 });
+      };
+      await reuseAfterRestartChecks({ check, sandbox, n8nUrl: () => n8n.url, restart });
+    } else {
+      const { startAttributingProxy, startQueueStack } = await import('./queue-stack.mjs');
+      let stack;
+      const api = await startAttributingProxy(sandbox.baseUrl, (pid) => stack?.nameOf(pid), () => stack?.pids() ?? []);
+      stops.push(() => api.close());
+      const userFolder = join(dir, 'n8n');
+      installNodePackage(userFolder);
+      stack = await startQueueStack({
+        dir,
+        userFolder,
+        prepare: async (cli, postgres) => {
+          await cli(['import:credentials', `--input=${writeLinkShortCredentials(join(dir, 'credentials.json'), [exampleAccount(api.url, sandbox.userKey)])}`]);
+          writeFileSync(join(dir, 'reuse.json'), JSON.stringify(workflow));
+          await cli(['import:workflow', `--input=${join(dir, 'reuse.json')}`]);
+          // As queue.mjs publishes: before main starts.
+          postgres.execute(`update workflow_entity set active = true, "activeVersionId" = "versionId" where id = '${workflow.id}'`);
+        },
+      });
+      stops.unshift(() => stack.stop());
+      const staticDataOf = () => stack.postgres.query(`select "staticData" from workflow_entity where id = '${workflow.id}'`)[0]?.staticData;
+      await reuseAcrossWorkersChecks({ check, api, n8nUrl: stack.url, staticDataOf });
+    }
+  } catch (error) {
+    console.error(error);
+    fail('the checks ran to their end');
+  } finally {
+    for (const stop of stops) await stop();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  finish();
+}
+
+if (process.argv[1]?.endsWith('reuse.mjs')) await alone(process.argv[2] === 'queue' ? 'queue' : 'restart');
