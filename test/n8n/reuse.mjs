@@ -52,10 +52,18 @@ export function reuseWorkflow(credential = { id: 'linkshortAccount', name: 'Link
 async function sendRows(n8nUrl, rows = REUSE_ROWS) {
   const outputs = [];
   for (const row of rows) {
-    const response = await fetch(`${n8nUrl}/webhook/reuse-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) });
+    // n8n answers before it has activated its workflows: 404 (or no connection, on a busy machine) until the webhook is registered.
+    const send = () => fetch(`${n8nUrl}/webhook/reuse-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) }).catch((error) => ({ status: 404, error }));
+    let response = await send();
+    for (const started = Date.now(); response.status === 404 && Date.now() - started < 300_000; response = await send()) await sleep(2000);
+    if (response.error) throw response.error;
     const body = await response.text();
     assert(response.status === 200, `the row ${JSON.stringify(row)} answered ${response.status} ${body.slice(0, 500)}`);
-    outputs.push(JSON.parse(body));
+    try {
+      outputs.push(JSON.parse(body));
+    } catch {
+      throw new Error(`the row ${JSON.stringify(row)} answered ${response.headers.get('content-type')}: ${body.slice(0, 500)}`);
+    }
     // The execution saves its static data as it ends, just after the webhook's answer leaves.
     await sleep(1000);
   }
@@ -166,6 +174,7 @@ async function alone(mode) {
       stack = await startQueueStack({
         dir,
         userFolder,
+        startTimeoutMs: 600_000,
         prepare: async (cli, postgres) => {
           await cli(['import:credentials', `--input=${writeLinkShortCredentials(join(dir, 'credentials.json'), [exampleAccount(api.url, sandbox.userKey)])}`]);
           writeFileSync(join(dir, 'reuse.json'), JSON.stringify(workflow));
