@@ -52,10 +52,10 @@ export function reuseWorkflow(credential = { id: 'linkshortAccount', name: 'Link
 async function sendRows(n8nUrl, rows = REUSE_ROWS) {
   const outputs = [];
   for (const row of rows) {
-    // n8n answers before it has activated its workflows: 404 (or no connection, on a busy machine) until the webhook is registered.
+    // n8n answers before it has activated its workflows: 404 (or no connection, or 503 "Database is not ready", on a busy machine) until the webhook is registered.
     const send = () => fetch(`${n8nUrl}/webhook/reuse-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) }).catch((error) => ({ status: 404, error }));
     let response = await send();
-    for (const started = Date.now(); response.status === 404 && Date.now() - started < 300_000; response = await send()) await sleep(2000);
+    for (const started = Date.now(); (response.status === 404 || response.status === 503) && Date.now() - started < 300_000; response = await send()) await sleep(2000);
     if (response.error) throw response.error;
     const body = await response.text();
     assert(response.status === 200, `the row ${JSON.stringify(row)} answered ${response.status} ${body.slice(0, 500)}`);
