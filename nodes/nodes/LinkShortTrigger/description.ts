@@ -16,7 +16,7 @@ const EVENT_NOTICES: Record<EventName, string> = {
 	newQrScans:
 		'The first check only records each QR code\'s scans and starts nothing. On an account with more than about 1,000 QR codes, new scans can take several checks to arrive.',
 	clickDigest:
-		'The first check only records each link\'s clicks and starts nothing, so the first digest covers only the rest of its period. Each digest arrives at the chosen hour after its period ends, or at the first check after that. Fetch Test Event gives a digest of the period so far, with each link\'s total clicks standing in until the trigger has recorded its own.',
+		'The first check only records each link\'s clicks and starts nothing, so the first digest covers only the rest of its period; each digest arrives at the chosen hour after its period ends, or at the first check after that. Fetch Test Event gives a digest of the period so far, with each link\'s total clicks standing in until the trigger has recorded its own.',
 	linkClickRate:
 		'The first check only records each link\'s clicks and starts nothing. Each link starts the workflow once when it reaches the rate, and again only after its rate has fallen back.',
 };

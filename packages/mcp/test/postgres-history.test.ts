@@ -121,8 +121,9 @@ test("a store at version 1 is migrated to the click history's tables, keeping wh
   );
   const store = await PostgresStore.open(url);
   closing.push(() => store.close());
-  expect(SCHEMA_VERSION).toBe(2);
-  expect(postgres.query("select version from mcp_schema_version", database)).toEqual([{ version: 2 }]);
+  // Through migration 2 (the click history) and 3 (registered clients' address and use, issue 51).
+  expect(SCHEMA_VERSION).toBe(3);
+  expect(postgres.query("select version from mcp_schema_version", database)).toEqual([{ version: 3 }]);
   expect(postgres.query("select meta from mcp_link_indexes", database)).toEqual([{ meta: { kept: true } }]);
   expect(postgres.query("select table_name from information_schema.tables where table_name like 'mcp_click_%' order by 1", database)).toEqual([
     { table_name: "mcp_click_histories" },

@@ -11,7 +11,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP } from "node:net";
 import { lookup } from "node:dns";
-import { clientNameOf, OAuthError, redirectUrisOf } from "./clients";
+import { clientNameOf, OAuthError, redirectUrisOf } from "./client-metadata";
 import type { OAuthClient } from "./store";
 import { nowSeconds } from "./tokens";
 

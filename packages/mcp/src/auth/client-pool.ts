@@ -5,7 +5,19 @@
  * go first, the address's own before anyone else's), and those that did (only a sign-in with a key
  * the service accepted moves one there; at most MAX_USED, the least recently used first).
  */
-import type { OAuthClient } from "./store";
+
+/** An OAuth client: registered dynamically (RFC 7591) or described by its metadata document. */
+export interface OAuthClient {
+  clientId: string;
+  redirectUris: string[];
+  clientName?: string;
+  /** When a registered client's record was made (seconds since the epoch). */
+  issuedAt: number;
+  /** The address a registered client was registered from (registrations are bounded per address). */
+  registeredFrom?: string;
+  /** When it last signed someone in (seconds since the epoch); never, for an anonymous registration nobody used. */
+  usedAt?: number;
+}
 
 export const MAX_NEVER_USED = 10_000;
 export const MAX_NEVER_USED_PER_ADDRESS = 50;

@@ -3,24 +3,13 @@
  * replicas) can take the memory one's place. Codes and refresh tokens are kept by their SHA-256
  * only; the person's API key only wrapped (encrypted with the server's secret, see tokens.ts).
  */
-import { ClientPool } from "./client-pool";
+import { ClientPool, type OAuthClient } from "./client-pool";
+
+export type { OAuthClient } from "./client-pool";
 
 /** The store could not be reached or failed (its message names the store, never a password): sign-ins are refused until it is back. */
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
-}
-
-/** An OAuth client: registered dynamically (RFC 7591) or described by its metadata document. */
-export interface OAuthClient {
-  clientId: string;
-  redirectUris: string[];
-  clientName?: string;
-  /** When a registered client's record was made (seconds since the epoch). */
-  issuedAt: number;
-  /** The address a registered client was registered from (registrations are bounded per address). */
-  registeredFrom?: string;
-  /** When it last signed someone in (seconds since the epoch); never, for an anonymous registration nobody used. */
-  usedAt?: number;
 }
 
 /** One sign-in of one person at one client: what its access and refresh tokens stand for. */

@@ -36,6 +36,7 @@ export const RETURN_AFTER_MS = 1_000;
 export const batchOf = (limit: number) => Math.max(1, Math.min(MAX_BATCH, Math.floor(limit / BATCH_SHARE)));
 
 export class SharedRateBudget extends RateLimiter {
+  #clearedAt = 0;
   readonly #local = new RateLimiter();
   /** Requests this replica sent to learn the window (no replica knew it): counted once their answer names it. */
   #uncounted = 0;
@@ -194,9 +195,21 @@ export class SharedRateBudget extends RateLimiter {
       .catch(() => undefined);
   }
 
-  /** Windows an hour past, of every account (those no replica serves any longer too), and probes long over: done as a window opens. */
+  /**
+   * Windows an hour past, of every account (those no replica serves any longer too), and probes long
+   * over: done as a window opens, at most once a minute for an account on a replica. Rows another
+   * transaction holds are left for the next time, never waited for (no deadlock with a window being
+   * counted), and a cleanup that fails is no failure of the request.
+   */
   async #clearExpired(seconds: number): Promise<void> {
-    await this.store.query("DELETE FROM mcp_rate_windows WHERE resets_at BETWEEN 0 AND $1 OR (resets_at = -1 AND used < $1)", [seconds - 3600]);
+    if (seconds - this.#clearedAt < 60) return;
+    this.#clearedAt = seconds;
+    await this.store
+      .query(
+        "DELETE FROM mcp_rate_windows WHERE ctid IN (SELECT ctid FROM mcp_rate_windows WHERE resets_at BETWEEN 0 AND $1 OR (resets_at = -1 AND used < $1) FOR UPDATE SKIP LOCKED)",
+        [seconds - 3600],
+      )
+      .catch(() => undefined);
   }
 
   override blockUntil(until: number): void {
