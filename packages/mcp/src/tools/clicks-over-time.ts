@@ -43,7 +43,8 @@ const ClicksOverTimeInput = z
   .transform((input, context) => {
     const end = input.end ?? Date.now();
     const start = input.start ?? end - PERIODS[input.period ?? "7d"];
-    if (input.start === undefined && !ClickMomentSchema.safeParse(start).success) {
+    // end is a moment the schema took (1970 to 9999); a period back from it can only fall before 1970.
+    if (input.start === undefined && start < 0) {
       context.addIssue({ code: "custom", path: ["period"], message: "reaches back before 1970 from end: give start instead" });
     }
     if (end <= start) context.addIssue({ code: "custom", path: [input.end === undefined ? "start" : "end"], message: input.end === undefined ? "must be before now" : "must be after start" });
