@@ -42,12 +42,20 @@ const SCHEDULER_ENV = {
 /** The API requests the sandbox served, with when each arrived. */
 const served = [];
 
-/** The trigger's polls as the sandbox saw them: its requests from `since` on, grouped by the pauses between polls. */
+/**
+ * The trigger's polls as the sandbox saw them: its requests from `since` on, grouped by the pauses
+ * between polls, and split where a request reads a page its group read before (a retry repeats only
+ * the request just before it). That tells apart n8n's check run at publication from the scheduler's
+ * first poll, which may follow it within seconds on a loaded machine: the durable scheduler keeps
+ * nothing of the check run (it commits no cursor for it), so the first poll reads the same pages again.
+ */
 function pollsSeen(since) {
   const polls = [];
   let last = -Infinity;
+  const pageOf = (request) => `${request.path}?${request.query.replace(/(^|&)limit=\d+/, '')}`;
   for (const request of served.slice(since)) {
-    if (request.at - last > 10_000) polls.push([]);
+    const earlier = polls.at(-1)?.slice(0, -1) ?? [];
+    if (request.at - last > 10_000 || earlier.some((read) => pageOf(read) === pageOf(request))) polls.push([]);
     polls.at(-1).push(request);
     last = request.at;
   }
@@ -141,6 +149,7 @@ async function main() {
       );
     });
   } finally {
+    if (process.env.SCHEDULER_TRACE) writeFileSync(process.env.SCHEDULER_TRACE, JSON.stringify({ served, output: n8n?.output() }, null, 1));
     await n8n?.stop();
     await catcher.close();
     await sandbox.close();

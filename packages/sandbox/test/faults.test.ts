@@ -26,8 +26,12 @@ describe("the client's error classes and retries against injected faults", () =>
     ["429", null, true],
   ];
 
+  // Far past the client's 300 ms: undici times out the headers on its coarse timers (up to a second
+  // late, more on a loaded machine), and a delay of 1 s let a create's answer arrive in time.
+  const delayMs = 5_000;
+
   it.each(expectations)("%s: GET retries when it is worth it; a create is never sent twice", async (kind, createError, getRecovers) => {
-    sandbox.faults.set([{ kind, times: 1, delayMs: 1000 }]);
+    sandbox.faults.set([{ kind, times: 1, delayMs }]);
     const before = countRequests("/api/account");
     if (getRecovers) {
       await expect(client.account.get()).resolves.toMatchObject({ username: "demo" });
@@ -37,7 +41,7 @@ describe("the client's error classes and retries against injected faults", () =>
       expect(countRequests("/api/account") - before).toBe(1);
     }
 
-    sandbox.faults.set([{ kind, times: 1, delayMs: 1000, route: "^POST /api/url/add$" }]);
+    sandbox.faults.set([{ kind, times: 1, delayMs, route: "^POST /api/url/add$" }]);
     const creates = countRequests("/api/url/add");
     const linksBefore = sandbox.store.state.links.length;
     const url = `https://example.com/fault-${kind}`;
