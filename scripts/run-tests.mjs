@@ -86,6 +86,8 @@ const lines = [];
 for (const suite of suites) {
   if (args.length > 0 && !args.includes(suite.name)) continue;
   console.log(`\n=== ${suite.name} ===`);
+  const startedAt = Date.now();
+  const linesBefore = lines.length;
   if (suite.jest) {
     const out = join(mkdtempSync(join(tmpdir(), "linkshort-jest-")), "result.json");
     const jestArgs = ["--json", `--outputFile=${out}`, ...suite.jest];
@@ -155,6 +157,8 @@ for (const suite of suites) {
       lines.push(`${suite.name}: ${run.status === 0 ? "passed" : `failed (exit ${run.status})`}`);
     }
   }
+  // How long each suite took, on its first line of the summary (the machine's load says the rest).
+  if (lines.length > linesBefore) lines[linesBefore] += ` [${Math.round((Date.now() - startedAt) / 1000)} s]`;
 }
 console.log(`\n${lines.join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);
