@@ -2,7 +2,7 @@
  * The layout's rules that no compiler checks: no shipped source file over 300 lines, no import
  * circle among a package's files, and none among the homes of any folder, its subfolders and its
  * own files, the floors a newcomer reads it by (type-only imports included: a circle of types is
- * still a knot a newcomer must untie to move one file).
+ * still a knot a newcomer must untie to move one file); and the trigger's events apart from one another.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative, sep } from "node:path";
@@ -114,6 +114,16 @@ test("no import circle among the shipped source files", () => {
 
 test("no import circle among the homes of any folder (its subfolders and its own files)", () => {
   expect(circles(homeImports(fileImports))).toEqual([]);
+});
+
+test("the trigger's events import its reading machinery, never one another (their list, events/index.ts, imports them all)", () => {
+  const events = normalize("nodes/nodes/LinkShortTrigger/events");
+  const list = join(events, "index.ts");
+  const crossings = files
+    .filter((file) => dirname(file) === events && file !== list)
+    .flatMap((file) => importsOf(file).filter((target) => dirname(target) === events).map((target) => `${file} imports ${target}`));
+  expect(files.filter((file) => dirname(file) === events).length).toBeGreaterThan(3);
+  expect(crossings).toEqual([]);
 });
 
 test("the home circle finder finds two folders that import each other with no circle of files", () => {

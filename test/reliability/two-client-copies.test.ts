@@ -11,7 +11,7 @@ type FrontEnds = {
   failure: typeof import("../../raycast-extension/src/ui/failure");
   mcpFailures: typeof import("../../packages/mcp/src/failures");
   nodeErrors: typeof import("../../nodes/nodes/shared/errors");
-  pageReader: typeof import("../../nodes/nodes/LinkShortTrigger/events/pageReader");
+  pageReader: typeof import("../../nodes/nodes/LinkShortTrigger/reading/pageReader");
   ownClient: typeof import("@linkshort/client");
 };
 let frontEnds: FrontEnds;
@@ -21,7 +21,7 @@ beforeAll(async () => {
       failure: await import("../../raycast-extension/src/ui/failure"),
       mcpFailures: await import("../../packages/mcp/src/failures"),
       nodeErrors: await import("../../nodes/nodes/shared/errors"),
-      pageReader: await import("../../nodes/nodes/LinkShortTrigger/events/pageReader"),
+      pageReader: await import("../../nodes/nodes/LinkShortTrigger/reading/pageReader"),
       ownClient: await import("@linkshort/client"),
     };
   });

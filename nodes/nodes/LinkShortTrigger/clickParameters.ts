@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { ClickCountSchema, ClickPeriodSchema, HourSchema, MinutesSchema, TimeZoneSchema } from '@linkshort/client/core';
-import type { EventParameters } from './events/event';
+import type { EventParameters } from './event';
 import type { EventName } from './events';
 
 type ClickEventParameters = Pick<EventParameters, 'timeZone' | 'digest' | 'rate'>;

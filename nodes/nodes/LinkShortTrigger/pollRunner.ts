@@ -5,8 +5,8 @@ import { toNodeError } from '../shared/errors';
 import { withDateOffsets } from '../shared/outputDates';
 import { clickEventParameters } from './clickParameters';
 import { EVENTS, type EventName } from './events';
-import type { EventParameters, PollChart, PollEvent } from './events/event';
-import { STOPPED, unlessStopped } from './events/pageReader';
+import type { EventParameters, PollChart, PollEvent } from './event';
+import { STOPPED, unlessStopped } from './reading/pageReader';
 
 /** How versions before the client's account rule recorded the account: a digest alone. */
 const LEGACY_ACCOUNT_DIGEST = /^[0-9a-f]{32}$/;

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { calendarPeriod, ClickHistory } from '@linkshort/client/core';
-import type { EventParameters, PollChart, PollEvent } from './event';
-import { accountChart } from './digestChart';
-import { mostClicked } from './reading';
-import { isSampledState, labelOf, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from './sampling';
-import { isMoment, isTime } from './storedShapes';
+import type { EventParameters, PollChart, PollEvent } from '../event';
+import { accountChart } from '../reading/digestChart';
+import { mostClicked } from '../reading/lists';
+import { isoTime, isSampledState, labelOf, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from '../reading/sampling';
+import { isMoment, isTime } from '../reading/storedShapes';
 
 /** Most link items one digest emits (the links with the most clicks); the summary says how many more gained clicks. */
 export const DIGEST_LINKS = 1000;
@@ -44,9 +44,6 @@ export function dueAt(end: number, hour: number, timeZone: string): number {
 /** "Mon 25 Nov 00:10" in `timeZone`. */
 export const localTime = (at: number, timeZone: string): string =>
 	new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at).replace(',', '');
-
-/** A moment as the items give it (ISO 8601, UTC). */
-export const isoTime = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());
 
 const PERIOD_LABELS: Record<EventParameters['digest']['period'], Intl.DateTimeFormatOptions> = {
 	day: { weekday: 'short', day: 'numeric', month: 'short' },

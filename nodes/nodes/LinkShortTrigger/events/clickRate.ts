@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ClickHistory, Link, WindowCount } from '@linkshort/client/core';
-import { isoTime } from './clickDigest';
-import type { EventParameters, PollEvent } from './event';
-import { mostClicked, watched } from './reading';
-import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from './sampling';
-import { isIdList } from './storedShapes';
-import { readWatched } from './tracking';
+import { isoTime } from '../reading/sampling';
+import type { EventParameters, PollEvent } from '../event';
+import { mostClicked, watched } from '../reading/lists';
+import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from '../reading/sampling';
+import { isIdList } from '../reading/storedShapes';
+import { readWatched } from '../reading/tracking';
 
 /** The rise is measured against the link's clicks of this long before the window. */
 const USUAL_MINUTES = 24 * 60;

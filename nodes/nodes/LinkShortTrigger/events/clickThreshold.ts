@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Link } from '@linkshort/client/core';
-import { scanNotice } from './counts';
-import type { PollEvent } from './event';
-import { linkPages, mostClicked, watched } from './reading';
-import { isIdList, isRecord } from './storedShapes';
-import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type TrackedState, type Tracker } from './tracking';
+import { scanNotice } from '../reading/howMany';
+import type { PollEvent } from '../event';
+import { linkPages, mostClicked, watched } from '../reading/lists';
+import { isIdList, isRecord } from '../reading/storedShapes';
+import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type TrackedState, type Tracker } from '../reading/tracking';
 
 /**
  * What the threshold event keeps: the ids of watched links now at or above the threshold (so that

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { LARGE_PAGE_SIZE, type LinkShortClient } from '@linkshort/client/core';
-import type { EventParameters, PollEvent } from './event';
-import { below, dateOf, newestDate, readShare, type Dated, type ListOf, type Share } from './newItemsRead';
-import { followClock } from './stepBack';
-import { isNewItemsState, upgraded, type NewItemsState, type PendingRead } from './newItemsState';
-import { LINK_PAGE, linkPages, QR_PAGE, qrPages } from './reading';
-import { SCAN_PAGES_PER_POLL } from './scan';
+import type { EventParameters, PollEvent } from '../event';
+import { below, dateOf, newestDate, readShare, type Dated, type ListOf, type Share } from '../reading/newItemsRead';
+import { followClock } from '../reading/stepBack';
+import { isNewItemsState, upgraded, type NewItemsState, type PendingRead } from '../reading/newItemsState';
+import { LINK_PAGE, linkPages, QR_PAGE, qrPages } from '../reading/lists';
+import { SCAN_PAGES_PER_POLL } from '../reading/scan';
 
 /** After this long, a server that already showed items dated `top` can give that date to no new item. */
 const SETTLE_AFTER_MS = 2_000;

@@ -1,5 +1,5 @@
 import type { Link, LinkShortClient, Page, QrCode, RequestOptions } from '@linkshort/client/core';
-import type { EventParameters } from './event';
+import type { EventParameters } from '../event';
 import type { PageReader } from './pageReader';
 import { NO_WAIT } from './tracking';
 

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { ClickHistory, stateHolderStore, type ClickHistoryState, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
-import { howMany } from './counts';
-import type { EventParameters } from './event';
-import { linkPages } from './reading';
+import { howMany } from './howMany';
+import type { EventParameters } from '../event';
+import { linkPages } from './lists';
 import { pollsPerPass, SCAN_PAGES_PER_POLL } from './scan';
 import { isId, isRecord, isTime } from './storedShapes';
 import { isTrackedState, pollAccount, pollWatched, trackedFromStart, WATCHED_PER_POLL, type TrackedState, type Tracker } from './tracking';
@@ -148,3 +148,6 @@ export function resolutionNotice(parameters: EventParameters, page: Pick<Page<Li
 	const use = event === 'digest' ? `a digest's period starts and ends within ${checks(polls)} of its bounds` : `choose Minutes that span at least ${checks(2 * polls)}`;
 	return { resolution: `${read}, so each link's clicks are sampled ${polls === 1 ? 'at every check' : `every ${polls} checks`}: ${use}.` };
 }
+
+/** A moment as the items give it (ISO 8601, UTC). */
+export const isoTime = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());

@@ -1,5 +1,5 @@
 import { LARGE_PAGE_SIZE, PagePromise, type Page } from '@linkshort/client/core';
-import type { EventParameters } from './event';
+import type { EventParameters } from '../event';
 import type { Floor, NewItemsState, PendingRead } from './newItemsState';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { SCAN_PAGES_PER_POLL } from './scan';
