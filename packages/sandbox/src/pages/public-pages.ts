@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import QRCode from "qrcode";
 import { SaveError, type Store } from "../persistence/store";
 import { qrContent } from "../views/addresses";
+import { qrPng } from "./qr-png";
 import { parseTimestamp } from "../views/dates";
 import { recordVisit } from "../visits/stats";
 import { destinationFor, visitorOf } from "../visits/visitor";
@@ -16,9 +17,14 @@ function location(url: string): string {
   return /^[\x21-\x7e]*$/.test(url) ? url : new URL(url).href;
 }
 
+/** A QR code's colour as stored, "rgb(r,g,b)", as its three channels. */
+function rgbOf(rgb: string): [number, number, number] {
+  const [red = 0, green = 0, blue = 0] = rgb.match(/\d+/g)?.map(Number) ?? [];
+  return [red, green, blue];
+}
+
 function rgbToHex(rgb: string): string {
-  const parts = rgb.match(/\d+/g)?.map(Number) ?? [0, 0, 0];
-  return `#${parts.map((part) => part.toString(16).padStart(2, "0")).join("")}ff`;
+  return `#${rgbOf(rgb).map((part) => part.toString(16).padStart(2, "0")).join("")}ff`;
 }
 
 async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
@@ -78,7 +84,7 @@ export async function handlePublic(request: IncomingMessage, response: ServerRes
       response.end(await QRCode.toString(content, { ...options, type: "svg" }));
     } else {
       response.writeHead(200, { "Content-Type": "image/png" });
-      response.end(await QRCode.toBuffer(content, { ...options, type: "png" }));
+      response.end(qrPng(content, { width: options.width, margin: options.margin, dark: rgbOf(qr.foreground), light: rgbOf(qr.background) }));
     }
     return true;
   }
