@@ -4,16 +4,16 @@ import { defineConfig, type Options } from "tsup";
 
 type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
 
-/** The version in the package.json of the package a resolved file belongs to. */
-function versionBeside(file: string): string | undefined {
+/** The version of the zod package a resolved file belongs to (the nearest package.json named zod above it). */
+function zodVersionOf(file: string): string | undefined {
   for (let folder = dirname(file); folder !== dirname(folder); folder = dirname(folder)) {
+    let manifest: { name?: string; version?: string };
     try {
-      return (JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { name?: string; version?: string }).name === "zod"
-        ? (JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { version: string }).version
-        : undefined;
+      manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as typeof manifest;
     } catch {
-      // no package.json in this folder: look further up
+      continue; // no package.json here: look further up
     }
+    if (manifest.name === "zod") return manifest.version;
   }
   return undefined;
 }
@@ -34,7 +34,7 @@ const oneZodForTheSdk: Plugin = {
       const serverDir = dirname((await server).path);
       const own = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: KEEP });
       const shared = await build.resolve(args.path, { kind: args.kind, resolveDir: serverDir, pluginData: KEEP });
-      return own.errors.length === 0 && shared.errors.length === 0 && versionBeside(own.path) === versionBeside(shared.path) ? shared : own;
+      return own.errors.length === 0 && shared.errors.length === 0 && zodVersionOf(own.path) !== undefined && zodVersionOf(own.path) === zodVersionOf(shared.path) ? shared : own;
     });
   },
 };
