@@ -2,7 +2,7 @@
 import { FileClickHistoryStore, FileIndexStore } from "@linkshort/client";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
-import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, STORE_VARIABLE, TOKEN_VARIABLE, tokenFrom, USAGE, type CommandLine } from "./config";
+import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, storeFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type CommandLine } from "./config";
 import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
 import { createLinkShortMcpServer } from "./server";
@@ -47,7 +47,7 @@ function serveStdio(create: () => Server, stop: () => void): void {
 
 /** The state shared with other replicas (Postgres), loaded only when a store is named (`--store` or the environment). */
 async function sharedStateFrom(commandLine: CommandLine): Promise<SharedState | undefined> {
-  if (commandLine.http?.store === undefined && (process.env[STORE_VARIABLE] ?? "") === "") return undefined;
+  if (storeFrom(process.env, commandLine) === undefined) return undefined;
   const { SharedState } = await import("./shared-state");
   return SharedState.fromCommandLine(process.env, commandLine, say);
 }
