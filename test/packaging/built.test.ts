@@ -42,6 +42,14 @@ describe("staleBuilds", () => {
     expect(staleBuilds(["nodes"], root)).toEqual([expect.stringMatching(/^n8n-nodes-linkshort's build \(nodes\/dist, .*\(packages\/client\/src\/http\.ts, /)]);
   });
 
+  it("counts the client's source for the MCP server, whose CLI bundles it", () => {
+    const root = mkdtempSync(join(tmpdir(), "linkshort-built-"));
+    file(root, "packages/mcp/dist/cli.js", BUILT);
+    file(root, "packages/mcp/src/server.ts", BUILT - 60);
+    file(root, "packages/client/src/http.ts", BUILT + 1);
+    expect(staleBuilds(["mcp"], root)).toEqual([expect.stringMatching(/^@linkshort\/mcp's build \(packages\/mcp\/dist, .*\(packages\/client\/src\/http\.ts, /)]);
+  });
+
   it("names a package that is not built at all", () => {
     const root = mkdtempSync(join(tmpdir(), "linkshort-built-"));
     file(root, "packages/sandbox/src/server.ts", BUILT);

@@ -60,9 +60,18 @@ await checks.check("release.yml: provenance, Changesets, every public package, t
     ["n8n verification scanner", /scan --workspace n8n-nodes-linkshort/],
     ["attw and publint, packed tarballs", /run-tests\.mjs "attw and publint" "packed tarballs"/],
     ["the publish script", /\.github\/scripts\/publish-changed\.mjs/],
+    ["the MCP Registry's dry run", /node packages\/mcp\/scripts\/registry-dry-run\.mjs/],
+    ["the MCP Registry's publish", /mcp-publisher" login github-oidc\n[^\n]*mcp-publisher" publish/],
   ];
   const missing = required.filter(([, pattern]) => !pattern.test(steps)).map(([label]) => label);
   if (missing.length > 0) throw new Error(`missing: ${missing.join(", ")}`);
+  // The registry's publish runs once the package reached npm, after the dry run, from packages/mcp (its server.json).
+  const stepNames = (job.steps ?? []).map((step) => `${step.run ?? ""}`);
+  const dryRunAt = stepNames.findIndex((run) => run.includes("registry-dry-run.mjs"));
+  const publishStep = (job.steps ?? []).find((step) => /mcp-publisher" publish/.test(step.run ?? ""));
+  if (dryRunAt < 0 || (job.steps ?? []).indexOf(publishStep) < dryRunAt) throw new Error("the MCP Registry's publish comes before its dry run");
+  if (publishStep["working-directory"] !== "packages/mcp") throw new Error("mcp-publisher publish does not run in packages/mcp");
+  if (!/publishedPackages, '"@linkshort\/mcp"'/.test(publishStep.if ?? "")) throw new Error("mcp-publisher publish does not wait for @linkshort/mcp on npm");
   const publisher = readFileSync(join(root, ".github", "scripts", "publish-changed.mjs"), "utf8");
   if (!/"--provenance"/.test(publisher)) throw new Error("publish-changed.mjs publishes without --provenance");
   const missingPackages = publicPackages.filter(({ dir }) => !publisher.includes(`"${dir}"`)).map(({ name }) => name);

@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '../..');
 const BUILDS = {
   client: { name: '@linkshort/client', dist: 'packages/client/dist', sources: ['packages/client/src'] },
   sandbox: { name: '@linkshort/sandbox', dist: 'packages/sandbox/dist', sources: ['packages/sandbox/src'] },
-  mcp: { name: '@linkshort/mcp', dist: 'packages/mcp/dist', sources: ['packages/mcp/src'] },
+  mcp: { name: '@linkshort/mcp', dist: 'packages/mcp/dist', sources: ['packages/mcp/src', 'packages/client/src'] },
   nodes: { name: 'n8n-nodes-linkshort', dist: 'nodes/dist', sources: ['nodes/nodes', 'nodes/credentials', 'packages/client/src'] },
 };
 

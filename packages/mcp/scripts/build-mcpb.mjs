@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 /**
  * Builds `linkshort-mcp.mcpb`, the one-click bundle for Claude Desktop: a zip of `manifest.json`
- * and `server/cli.js`, the server with every dependency bundled in (a bundle has no npm install).
+ * and `server/cli.js`, the built CLI (dist/cli.js, `npm run build` first), which has every dependency
+ * bundled in (a bundle has no npm install).
  * Needs the `zip` command (Info-ZIP; on Windows, use WSL or `tar -a -c -f out.zip`).
  *
  *   npm run build:mcpb --workspace @linkshort/mcp      # writes packages/mcp/linkshort-mcp.mcpb
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "tsup";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const staging = join(root, "build", "mcpb");
@@ -22,19 +22,9 @@ if (manifest.version !== packageJson.version) throw new Error(`manifest.json ver
 
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(join(staging, "server"), { recursive: true });
-await build({
-  entry: { cli: join(root, "src", "cli.ts") },
-  outDir: join(staging, "server"),
-  format: ["cjs"],
-  target: "node20",
-  platform: "node",
-  noExternal: [/.*/],
-  dts: false,
-  sourcemap: false,
-  clean: false,
-  silent: true,
-  tsconfig: join(root, "tsconfig.json"),
-});
+const cli = join(root, "dist", "cli.js");
+if (!existsSync(cli)) throw new Error(`${cli} is not built: run npm run build --workspace @linkshort/mcp first`);
+copyFileSync(cli, join(staging, "server", "cli.js"));
 copyFileSync(join(root, "manifest.json"), join(staging, "manifest.json"));
 rmSync(output, { force: true });
 try {

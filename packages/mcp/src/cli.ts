@@ -2,18 +2,15 @@
 import { FileClickHistoryStore, FileIndexStore } from "@linkshort/client";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
-import { People } from "./auth/people";
-import { API_KEY_HEADER } from "./auth/sign-in";
-import { redactSecrets } from "./auth/tokens";
-import { API_KEY_VARIABLE, clientFor, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type SignInCommandLine } from "./config";
-import { isLoopback, type HttpServerOptions } from "./http";
+import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, storeFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type CommandLine } from "./config";
 import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
-import { forgetClient } from "./server-indexes";
-import { createLinkShortMcpServer, startHttpServer } from "./server";
-import { SharedState } from "./shared-state";
+import { createLinkShortMcpServer } from "./server";
 import { logUnexpectedFailures } from "./unexpected";
-import type { Person } from "./auth/people";
+import type { SharedState } from "./shared-state";
+
+// A stdio server is spawned for every conversation: what only --http, --sign-in or --store use (the
+// HTTP server, the sign-in and its jose, the shared store and its pg) is imported when asked for.
 
 /** The base URL as logs may show it: without a user name or password. */
 function shown(baseUrl: string): string {
@@ -48,61 +45,11 @@ function serveStdio(create: () => Server, stop: () => void): void {
   });
 }
 
-/**
- * Everyone signs in as themselves: each request acts as its person's own account (their client, so
- * their rate budget and link index; the admin tools only for administrators' keys, with --admin).
- */
-async function serveSignIn(commandLine: ReturnType<typeof parseCommandLine>, signIn: SignInCommandLine): Promise<void> {
-  const { host, port, allowedHosts } = commandLine.http!;
-  const baseClient = clientFromEnvironment(process.env, commandLine.maxWaitSeconds, true);
-  if (tokenFrom(process.env, undefined) !== undefined) throw new ConfigError(`${TOKEN_VARIABLE} and --sign-in exclude each other: with --sign-in everyone signs in with their own key`);
-  const publicUrl = publicUrlFrom(process.env, signIn);
-  const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
-  // A key is checked by a client of its own, outside the shared rate budget: a key the service refuses writes nothing to the store.
-  const checkClient = (apiKey: string) => clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds);
-  const personalClient = (apiKey: string) => (shared ? shared.clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds) : checkClient(apiKey));
-  const people = new People({ clientFor: personalClient, checkClientFor: checkClient, admin: commandLine.admin, say, letGo: (client) => (shared ? shared.forgetClient(client) : forgetClient(client)) });
-  // Any person's key, and any token, out of what is logged.
-  const redact = (text: string) => redactSecrets(people.redact(text));
-  logUnexpectedFailures(say, redact);
-  // With a store, every replica signs with the same secret (the environment's, else one the store keeps).
-  const secret = signInSecretFrom(process.env) ?? (await shared?.secret("sign-in"));
-  const requestStateKey = await shared?.secret("request-state");
-  const options: HttpServerOptions = {
-    host,
-    port,
-    allowedHosts,
-    redact,
-    signIn: {
-      people,
-      serviceLabel: shown(baseClient.baseUrl),
-      allowInsecureClientMetadata: signIn.allowLocalClientMetadata,
-      ...(publicUrl !== undefined ? { publicUrl } : {}),
-      ...(secret !== undefined ? { secret } : {}),
-      ...(shared !== undefined ? { store: shared.authStore } : {}),
-    },
-  };
-  const create = (person?: Person) => {
-    if (person === undefined) throw new Error("a request reached the tools without a person");
-    const kept = shared === undefined ? {} : { linkIndex: shared.indexFor(person.client), requestStateKey: requestStateKey! };
-    return createLinkShortMcpServer({ client: person.client, admin: person.admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, ...kept });
-  };
-  const server = await startHttpServer(create, options);
-  if (signIn.allowLocalClientMetadata) say("WARNING: --allow-local-client-metadata fetches client metadata documents over http and from this machine's addresses: for tests only.");
-  say(
-    `serving ${shown(baseClient.baseUrl)} over Streamable HTTP at ${server.url} for people who sign in as themselves (OAuth, resource ${server.resource}, or their key in ${API_KEY_HEADER}); ` +
-      `${commandLine.admin ? "the admin tools for administrators' keys" : "without the admin tools (--admin adds them for administrators' keys)"}; ` +
-      (shared === undefined ? "sign-ins and each person's links indexed in memory" : `sign-ins, each person's links indexed and their clicks sampled in ${shared.store.shown}`),
-  );
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    const bounded = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
-    void Promise.race([Promise.all([server.close(), shared?.close()]), bounded]).finally(() => process.exit(0));
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+/** The state shared with other replicas (Postgres), loaded only when a store is named (`--store` or the environment). */
+async function sharedStateFrom(commandLine: CommandLine): Promise<SharedState | undefined> {
+  if (storeFrom(process.env, commandLine) === undefined) return undefined;
+  const { SharedState } = await import("./shared-state");
+  return SharedState.fromCommandLine(process.env, commandLine, say);
 }
 
 async function main(): Promise<void> {
@@ -111,9 +58,9 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  if (commandLine.http?.signIn !== undefined) return serveSignIn(commandLine, commandLine.http.signIn);
+  if (commandLine.http?.signIn !== undefined) return (await import("./serve-sign-in")).serveSignIn(commandLine, commandLine.http.signIn, say, shown);
   const configured = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
-  const shared = await SharedState.fromCommandLine(process.env, commandLine, say);
+  const shared = await sharedStateFrom(commandLine);
   const client = shared?.clientFor(configured.baseUrl, process.env[API_KEY_VARIABLE]!, commandLine.maxWaitSeconds) ?? configured;
   const redact = (text: string) => client.redact(text);
   logUnexpectedFailures(say, redact);
@@ -142,6 +89,7 @@ async function main(): Promise<void> {
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;
     const token = tokenFrom(process.env, tokenFile);
+    const { isLoopback, startHttpServer } = await import("./http");
     const beyondLoopback = !isLoopback(host);
     if (beyondLoopback && token === undefined) {
       throw new ConfigError(

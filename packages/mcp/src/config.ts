@@ -260,3 +260,27 @@ export function clientFromEnvironment(env: NodeJS.ProcessEnv, maxWaitSeconds: nu
     throw new ConfigError(`${problems.join("; ")}. Set ${BASE_URL_VARIABLE} (e.g. https://short.example.com) and ${API_KEY_VARIABLE} in the MCP client's configuration.`);
   }
 }
+
+/** A store's address: a postgres:// URL, named in errors without its password. */
+export function storeUrl(text: string, source: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "postgres:" && url.protocol !== "postgresql:") || url.hostname === "") {
+    const shown = url === undefined ? "" : ` (it starts "${url.protocol}")`;
+    throw new ConfigError(`${source} must be a Postgres URL such as postgres://linkshort:PASSWORD@db:5432/linkshort${shown}`);
+  }
+  return text;
+}
+
+/** The store's URL: --store, else the environment's (with --http only); undefined keeps the state in memory. */
+export function storeFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine): string | undefined {
+  if (commandLine.http?.store !== undefined) return storeUrl(commandLine.http.store, "--store");
+  const fromEnv = env[STORE_VARIABLE];
+  if (fromEnv === undefined || fromEnv === "") return undefined;
+  if (commandLine.http === undefined) throw new ConfigError(`${STORE_VARIABLE} needs --http PORT: over stdio the server is one process of one person`);
+  return storeUrl(fromEnv, STORE_VARIABLE);
+}

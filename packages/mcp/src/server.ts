@@ -9,8 +9,6 @@ import { serverLinkIndexFor } from "./server-indexes";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
 import { AnswerWithImage, type ToolContext, type ToolDefinition } from "./tools/define";
 
-export { startHttpServer, type HttpServer, type HttpServerOptions } from "./http";
-
 /** The longest a tool call may take, waits for the rate limit and retries included: well under the 60 s after which clients give up. */
 export const DEFAULT_CALL_DEADLINE_MS = 25_000;
 

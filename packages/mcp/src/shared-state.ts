@@ -4,7 +4,9 @@
  * key's rate budget.
  */
 import { AccountRegistry, accountId, type LinkShortClient } from "@linkshort/client";
-import { clientFor, ConfigError, STORE_VARIABLE, type CommandLine } from "./config";
+import { clientFor, storeFrom, type CommandLine } from "./config";
+
+export { storeUrl } from "./config";
 import { ServerLinkIndex, type ServerLinkIndexOptions } from "./server-index";
 import { SharedRateBudget } from "./store/rate-budget";
 import { PostgresAuthStore, sharedSecret } from "./store/auth-store";
@@ -14,30 +16,6 @@ import { PostgresStore } from "./store/postgres";
 
 /** For tests: a sweep lease shorter than the default 30 s, so a replica's takeover is quick to see. */
 const LEASE_VARIABLE = "LINKSHORT_MCP_SWEEP_LEASE_MS";
-
-/** A store's address: a postgres:// URL, named in errors without its password. */
-export function storeUrl(text: string, source: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== "postgres:" && url.protocol !== "postgresql:") || url.hostname === "") {
-    const shown = url === undefined ? "" : ` (it starts "${url.protocol}")`;
-    throw new ConfigError(`${source} must be a Postgres URL such as postgres://linkshort:PASSWORD@db:5432/linkshort${shown}`);
-  }
-  return text;
-}
-
-/** The store's URL: --store, else the environment's (with --http only); undefined keeps the state in memory. */
-function storeFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine): string | undefined {
-  if (commandLine.http?.store !== undefined) return storeUrl(commandLine.http.store, "--store");
-  const fromEnv = env[STORE_VARIABLE];
-  if (fromEnv === undefined || fromEnv === "") return undefined;
-  if (commandLine.http === undefined) throw new ConfigError(`${STORE_VARIABLE} needs --http PORT: over stdio the server is one process of one person`);
-  return storeUrl(fromEnv, STORE_VARIABLE);
-}
 
 /** Accounts whose index a replica keeps in memory at once; one let go is loaded from the store again when next used. */
 const MAX_SHARED_INDEXES = 32;

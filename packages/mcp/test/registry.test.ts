@@ -1,41 +1,77 @@
 /**
- * server.json for the MCP Registry and the Claude Desktop bundle (.mcpb). The registry's schema
- * ships in no npm package installed here, so its fields are checked as the registry documents
- * them (modelcontextprotocol.io/registry: package types, official registry requirements).
+ * server.json for the MCP Registry and the Claude Desktop bundle (.mcpb). server.json is validated
+ * against the registry's own schema, of the version its `$schema` names (test/server.schema.json, a
+ * copy of https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json), by the
+ * release workflow's dry run of the publish (scripts/registry-dry-run.mjs), run here on the file and
+ * on broken copies of it.
  */
 import { startSandbox } from "@linkshort/sandbox";
 import { Client as CurrentClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport as CurrentStdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { API_KEY_HEADER } from "../src/auth/sign-in";
 import { TOOLS } from "../src/tools";
 
 const read = (name: string) => JSON.parse(readFileSync(join(__dirname, "..", name), "utf8")) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const packageJson = read("package.json");
 const userTools = TOOLS.filter((tool) => !tool.admin).map((tool) => tool.name);
 
-test("server.json: the name is package.json's mcpName, the version its version, one npm package over stdio with the variables", () => {
+/** The publish's dry run over server.json, or over a copy changed by `change`: its output and status. */
+function dryRun(change?: (server: Record<string, any>) => void): { output: string; status: number | null } { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const args = [join(__dirname, "../scripts/registry-dry-run.mjs")];
+  if (change) {
+    const server = read("server.json");
+    change(server);
+    const copy = join(mkdtempSync(join(tmpdir(), "linkshort-server-json-")), "server.json");
+    writeFileSync(copy, JSON.stringify(server));
+    args.push("--server-json", copy);
+  }
+  const run = spawnSync(process.execPath, args, { encoding: "utf8" });
+  return { output: run.stdout + run.stderr, status: run.status };
+}
+
+test("server.json passes the publish's dry run: the registry's schema, mcpName, versions, the npm package, the remote", () => {
+  const { output, status } = dryRun();
+  expect(output).toContain("MCP registry (dry run): 5 passed, 0 failed");
+  expect(status).toBe(0);
+});
+
+test.each([
+  ["a description over the schema's 100 characters", (server: Record<string, any>) => (server.description = "x".repeat(101)), /FAILED server\.json validates.*\/description must NOT have more than 100 characters/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ["a remote URL that is no URI template", (server: Record<string, any>) => (server.remotes[0].url = "https://{MCP_HOST/mcp"), /FAILED server\.json validates.*\/remotes\/0\/url must match format "uri-template"/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ["$schema naming another version", (server: Record<string, any>) => (server.$schema = server.$schema.replace("2025-12-11", "2025-09-29")), /FAILED server\.json validates.*2025-09-29/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ["a name other than mcpName", (server: Record<string, any>) => (server.name = "io.github.linkshort/other"), /FAILED name is package\.json's mcpName/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ["a version other than package.json's", (server: Record<string, any>) => (server.version = "9.9.9"), /FAILED version is package\.json's version/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ["the npm package at another version", (server: Record<string, any>) => (server.packages[0].version = "9.9.9"), /FAILED the npm package.*version 9\.9\.9 is not package\.json's/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ["the remote as SSE", (server: Record<string, any>) => (server.remotes[0].type = "sse"), /FAILED the remote.*type sse/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ["a URL variable left undefined", (server: Record<string, any>) => (server.remotes[0].url = "https://{MCP_HOST}:{PORT}/mcp"), /FAILED the remote.*\{PORT\}, not in variables/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  ["a remote over http", (server: Record<string, any>) => (server.remotes[0].url = "http://{MCP_HOST}/mcp"), /FAILED the remote.*https remotes only/], // eslint-disable-line @typescript-eslint/no-explicit-any
+])("the dry run refuses %s", (_, change, refusal) => {
+  const { output, status } = dryRun(change);
+  expect(output).toMatch(refusal);
+  expect(status).toBe(1);
+});
+
+test("server.json: one npm package over stdio with the variables; the team's server as a remote, signed in or with the key header", () => {
   const server = read("server.json");
-  expect(server.$schema).toMatch(/^https:\/\/static\.modelcontextprotocol\.io\/schemas\/\d{4}-\d\d-\d\d\/server\.schema\.json$/);
-  expect(server.name).toBe(packageJson.mcpName);
-  expect(server.name).toBe("io.github.linkshort/linkshort-mcp");
-  // Reverse-DNS namespace, then one slash and a server name, as the registry requires.
-  expect(server.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
-  expect(server.description.length).toBeLessThanOrEqual(100);
-  expect(server.version).toBe(packageJson.version);
-  expect(server.repository).toMatchObject({ url: "https://github.com/linkshort/linkshort", source: "github", subfolder: "packages/mcp" });
-  expect(server.packages).toHaveLength(1);
   const [npm] = server.packages;
-  expect(npm).toMatchObject({ registryType: "npm", registryBaseUrl: "https://registry.npmjs.org", identifier: packageJson.name, version: packageJson.version, transport: { type: "stdio" } });
   const variables = Object.fromEntries(npm.environmentVariables.map((variable: { name: string }) => [variable.name, variable]));
   expect(variables.LINKSHORT_BASE_URL).toMatchObject({ isRequired: true, isSecret: false });
   expect(variables.LINKSHORT_API_KEY).toMatchObject({ isRequired: true, isSecret: true });
   expect(variables.LINKSHORT_MCP_INDEX_FILE).toMatchObject({ isRequired: false });
   for (const variable of npm.environmentVariables) expect(variable.description.length).toBeGreaterThan(10);
+  // The operator's host, as deploy/compose.yaml names it; the key optional (OAuth otherwise), and secret.
+  const [remote] = server.remotes;
+  expect(remote).toMatchObject({ type: "streamable-http", url: "https://{MCP_HOST}/mcp", variables: { MCP_HOST: { isRequired: true } } });
+  expect(readFileSync(join(__dirname, "../deploy/compose.yaml"), "utf8")).toContain("LINKSHORT_MCP_PUBLIC_URL: https://${MCP_HOST");
+  expect(remote.headers).toHaveLength(1);
+  expect(remote.headers[0].name.toLowerCase()).toBe(API_KEY_HEADER);
+  expect(remote.headers[0]).toMatchObject({ isRequired: false, isSecret: true });
 });
 
 test("manifest.json (.mcpb): version, entry point, the key as sensitive user config passed by environment, every user tool", () => {

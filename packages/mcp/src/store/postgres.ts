@@ -8,13 +8,9 @@ import { Client, Pool, type PoolClient, type QueryResultRow } from "pg";
 import { migrate } from "./schema";
 
 import { StoreUnavailableError } from "../auth/store";
+import { StoreConflictError } from "./store-conflict";
 
-export { StoreUnavailableError };
-
-/** A write the store refused because another replica holds what it needs (the sweep's lease). */
-export class StoreConflictError extends Error {
-  override name = "StoreConflictError";
-}
+export { StoreConflictError, StoreUnavailableError };
 
 /** The store's address as messages may show it: without the password (and any query, which may hold one). */
 export function shownStoreUrl(url: string): string {

@@ -8,7 +8,7 @@
  */
 import type { ClickHistory, ClickHistoryState, ClickHistoryStore, LinkShortClient } from "@linkshort/client";
 import type { SharedClickHistoryStore } from "./history-store";
-import { StoreConflictError } from "./postgres";
+import { StoreConflictError } from "./store-conflict";
 
 export const isSharedHistoryStore = (store: ClickHistoryStore | undefined): store is SharedClickHistoryStore => store !== undefined && "changedSinceLoad" in store;
 
