@@ -1,9 +1,17 @@
 import QRCode from "qrcode";
-import { PNG } from "pngjs";
+// @ts-expect-error pngjs (the library's own PNG codec) ships no types: its reader is typed below.
+import { PNG as untypedPng } from "pngjs";
 import { startSandbox } from "@linkshort/sandbox";
 import { qrPng } from "../src/pages/qr-png";
 
-const rgb = (png: PNG) => Array.from({ length: png.width * png.height }, (_, pixel) => png.data.readUIntBE(pixel * 4, 3));
+interface Decoded {
+  width: number;
+  height: number;
+  data: Buffer;
+}
+const PNG = untypedPng as { sync: { read(bytes: Buffer): Decoded } };
+
+const rgb = (png: Decoded) => Array.from({ length: png.width * png.height }, (_, pixel) => png.data.readUIntBE(pixel * 4, 3));
 
 test.each(["https://n8n.io/some/path", "x".repeat(300)])("a QR code's PNG is the library's image, pixel for pixel, in the code's colours (%#)", async (content) => {
   const library = PNG.sync.read(await QRCode.toBuffer(content, { margin: 2, width: 512, type: "png", color: { dark: "#102030ff", light: "#ffeeddff" } }));
