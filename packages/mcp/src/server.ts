@@ -7,7 +7,7 @@ import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool
 import type { ServerLinkIndex } from "./server-index";
 import { serverLinkIndexFor } from "./server-indexes";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
-import { AnswerWithImage, type ToolContext, type ToolDefinition } from "./tools/define";
+import { AnswerWithImage, type ConfirmationSeal, type ToolContext, type ToolDefinition } from "./tools/define";
 
 export { startHttpServer, type HttpServer, type HttpServerOptions } from "./http";
 
@@ -76,6 +76,7 @@ async function runWithDeadline(
   args: unknown,
   client: LinkShortClient,
   links: ServerLinkIndex,
+  seal: ConfirmationSeal,
   cancelled: AbortSignal,
   deadlineMs: number,
   progress: ToolContext["progress"],
@@ -93,7 +94,7 @@ async function runWithDeadline(
       else timer = setTimeout(() => resolve("deadline"), ANSWER_AFTER_ABORT_MS);
     }, deadlineMs + tool.graceMs);
   });
-  const work = tool.run(args, { client, links, signal: controller.signal, deadlineAt: Date.now() + deadlineMs, progress });
+  const work = tool.run(args, { client, links, seal, signal: controller.signal, deadlineAt: Date.now() + deadlineMs, progress });
   // The work may still fail after the deadline answered; that failure has nobody left to tell.
   work.catch(() => undefined);
   try {
@@ -179,7 +180,8 @@ export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
     const unconfirmed = await confirmationNeeded(tool, parsed.data, ctx, clientCapabilities(server, ctx), codec);
     if (unconfirmed) return unconfirmed;
     const viewShown = tool.listingWithApps !== tool.listing && rendersApps(clientCapabilities(server, ctx));
-    const result = await runWithDeadline(tool, parsed.data, client, links, ctx.mcpReq.signal, deadlineMs, progressReporter(ctx), viewShown);
+    const seal: ConfirmationSeal = { mint: (payload) => codec.mint(payload), open: (state) => codec.verify(state, ctx) };
+    const result = await runWithDeadline(tool, parsed.data, client, links, seal, ctx.mcpReq.signal, deadlineMs, progressReporter(ctx), viewShown);
     return server.projectCallToolResult(result, tool.listing.outputSchema);
   });
   return server;

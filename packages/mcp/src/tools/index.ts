@@ -8,9 +8,11 @@ import { createUser, deleteUser, getUser, listPlans, listUsers, subscribeUserToP
 import type { ToolDefinition } from "./define";
 import { listDomains } from "./domains";
 import { findLinks } from "./find-links";
-import { deleteLink, getLink, shortenLink, updateLink } from "./links";
+import { deleteLinks } from "./delete-links";
+import { deleteLink, getLink, shortenLink } from "./links";
 import { createQrCode, getQrCode, listQrCodes } from "./qr-codes";
 import { shortenLinks } from "./shorten-links";
+import { updateLinks } from "./update-links";
 
 export const TOOLS: readonly ToolDefinition[] = [
   shortenLink,
@@ -18,8 +20,9 @@ export const TOOLS: readonly ToolDefinition[] = [
   findLinks,
   getLink,
   getClicksOverTime,
-  updateLink,
+  updateLinks,
   deleteLink,
+  deleteLinks,
   createQrCode,
   getQrCode,
   listQrCodes,

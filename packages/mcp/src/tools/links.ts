@@ -1,9 +1,8 @@
-/** The link tools: shorten_link, get_link, update_link and delete_link, and the link inputs that shorten_links shares. */
+/** The link tools: shorten_link, get_link and delete_link, and the link inputs that shorten_links shares. */
 import {
   checkLinkCreate,
   createLink,
   LinkCreateSchema,
-  LinkUpdateSchema,
   isLinkShortError,
   REUSE_RULE,
   type CheckedLinkCreate,
@@ -11,7 +10,7 @@ import {
 } from "@linkshort/client";
 import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../server-index";
-import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
+import { LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
 import { statisticsChart, statisticsView } from "./chart";
 import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 
@@ -19,14 +18,6 @@ import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, type To
 const DOMAIN_DESCRIPTION = "A branded domain of the account, as listed by list_domains (e.g. https://go.example.com). Omit for the service's own";
 
 export const LinkCreateInput = z.strictObject(described(LinkCreateSchema, { domain: DOMAIN_DESCRIPTION }));
-
-const LinkUpdateInput = z.strictObject({
-  ...idOf("link"),
-  ...described(LinkUpdateSchema, {
-    domain: DOMAIN_DESCRIPTION,
-    url: "The long URL, required even when it does not change (then give the current one, from get_link); the short URL stays the same",
-  }),
-});
 
 const REUSE_DESCRIPTION =
   `true: answer with the account's existing link when it is exactly the one asked for (reused: true) instead of making one. ${REUSE_RULE} ` +
@@ -100,19 +91,6 @@ export const getLink = define({
     const title = link.details.shorturl.replace(/^https?:\/\//, "");
     return new AnswerWithImage(link, undefined, statisticsChart(link.stats, title, "clicks"), statisticsView(link.stats, title, "clicks"));
   },
-});
-
-export const updateLink = define({
-  name: "update_link",
-  title: "Update a link",
-  description:
-    "Changes an existing short link: its long URL, alias, password, expiry, targeting, redirect type or share title. " +
-    "Give the id, the long URL (the API requires it on every update; get_link shows the current one) and the fields " +
-    "to change; the new values replace the old ones.",
-  input: LinkUpdateInput,
-  output: CreatedLinkOutput,
-  annotations: CHANGE,
-  run: ({ id, ...changes }, { client, signal }) => client.links.update(id, changes, { signal }),
 });
 
 export const deleteLink = define({
