@@ -63,7 +63,7 @@ test("a preview changes nothing; its confirmation with the same arguments makes 
   expect(preview.structured.links[0]!.changes).toEqual(
     expect.arrayContaining([
       { field: "metatitle", from: "previewed 0", to: "Spring sale" },
-      { field: "parameters", from: null, to: ["utm_source=newsletter"] },
+      { field: "parameters", from: null, to: "utm_source=newsletter" },
     ]),
   );
   expect(preview.structured.notes.join(" ")).toMatch(/utm fields are written into parameters/);

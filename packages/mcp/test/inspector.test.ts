@@ -109,7 +109,7 @@ describe.each([
     expect(outcome.code).toBe(0);
     expect(outcome.stderr).not.toMatch(/warn|portab|problem|error/i);
     tools = new Map(outcome.result!.tools!.map((tool) => [tool.name, tool]));
-    expect(tools.size).toBe(18);
+    expect(tools.size).toBe(19);
     for (const tool of tools.values()) {
       strictAjv().compile(tool.inputSchema);
       validators.set(tool.name, strictAjv().compile(tool.outputSchema));
@@ -124,7 +124,16 @@ describe.each([
     expect(await succeed("get_link", { id })).toMatchObject({ details: { id } });
     expect(await succeed("get_clicks_over_time", { id, period: "24h", timeZone: "Europe/Berlin" })).toMatchObject({ top: false, links: [expect.objectContaining({ id })] });
     await succeed("get_clicks_over_time", {});
-    await succeed("update_link", { id, url: "https://example.com/inspector-2" });
+    const change = { ids: [id], set: { url: "https://example.com/inspector-2" } };
+    const { confirmation } = await succeed("update_links", change);
+    if (_transport === "stdio") {
+      // The Inspector starts a server per call over stdio: a preview binds to the process that made it (its own key).
+      await fail("update_links", { ...change, confirmation }, /confirmation: is not a preview of update_links this server made/);
+    } else {
+      expect(await succeed("update_links", { ...change, confirmation })).toMatchObject({ counts: { done: 1 } });
+    }
+    const { confirmation: deleteConfirmation } = await succeed("delete_links", { ids: [id] });
+    expect(deleteConfirmation).toEqual(expect.any(String));
     await succeed("create_qr_code", { type: "email", data: { email: "team@example.com", subject: "Hello" }, name: "inspector" });
     await succeed("create_qr_code", { type: "link", data: "https://example.com/qr" });
     await succeed("list_qr_codes", {});

@@ -9,7 +9,9 @@ export const BulkLinkOutput = z.object({
     .describe("preview: will change, will delete, unchanged (already so: left out) or refused; confirmed: done, refused or skipped (not touched)"),
   longurl: z.string().optional(),
   title: z.string().optional(),
-  changes: z.array(z.object({ field: z.string(), from: z.unknown().describe("null: not known here"), to: z.unknown() })).optional(),
+  changes: z
+    .array(z.object({ field: z.string(), from: z.string().nullable().describe("null: not known here"), to: z.string().describe("text, or JSON for a list or object") }))
+    .optional(),
   reason: z.string().optional().describe("Why it is refused or skipped, naming the field"),
 });
 export type BulkLink = z.output<typeof BulkLinkOutput>;

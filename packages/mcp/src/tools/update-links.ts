@@ -64,7 +64,12 @@ const SHOWN: Partial<Record<keyof SetFields, (link: SeenLink) => string>> = {
 const same = (field: keyof SetFields, from: string, to: unknown) => (field === "domain" ? domainKey(from) === domainKey(String(to)) : from === to);
 
 /** The UTM fields as a single edit writes them: `utm_<field>` parameters. */
-const utmParameters = (utm: Utm) => UTM_FIELDS.filter((field) => utm[field] !== undefined).map((field) => `utm_${field}=${utm[field]!.trim()}`);
+const utmParameters = (utm: Utm) =>
+  UTM_FIELDS.filter((field) => utm[field] !== undefined)
+    .map((field) => `utm_${field}=${utm[field]!.trim()}`)
+    .join("&");
+
+const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
 /** One link in the preview: what changes (from what the index shows), unchanged when every field is already so, or refused by the client's rules for its body. */
 function previewOne(link: SeenLink, set: SetFields): BulkLink {
@@ -78,7 +83,7 @@ function previewOne(link: SeenLink, set: SetFields): BulkLink {
   const changes = fields.map((field) => {
     const shown = SHOWN[field]?.(link) ?? null;
     if (field === "utm") return { field: "parameters", from: null, to: utmParameters(set.utm!) };
-    return { field, from: shown, to: set[field] };
+    return { field, from: shown, to: asText(set[field]) };
   });
   const unchanged = fields.every((field) => SHOWN[field] !== undefined && same(field, SHOWN[field](link), set[field]));
   return unchanged ? { ...base, status: "unchanged", reason: "already has these values: left out" } : { ...base, status: "will change", changes: changes.filter((change) => change.from === null || !same(change.field as keyof SetFields, String(change.from), change.to)) };
