@@ -30,16 +30,20 @@ export const selectionFields = (tool: string) => ({
     .min(1, "must name at least one link")
     .max(BULK_MAX_LINKS, `must name at most ${BULK_MAX_LINKS} links: split them over several ${tool} calls`)
     .optional()
-    .describe(`The links' numeric ids (from find_links), 1 to ${BULK_MAX_LINKS}. Give ids or search`),
+    .describe(`The links' ids, 1 to ${BULK_MAX_LINKS}`),
   search: z
-    .strictObject({ ...SEARCH_FIELDS, limit: SEARCH_FIELDS.limit.describe(`How many of the best matches at most (default and most ${BULK_MAX_LINKS})`) })
+    .strictObject({
+      text: SEARCH_FIELDS.text.describe("As find_links' text"),
+      order: SEARCH_FIELDS.order.describe("As find_links' order"),
+      limit: SEARCH_FIELDS.limit.describe(`The best matches at most (default and most ${BULK_MAX_LINKS})`),
+    })
     .optional()
-    .describe("Choose the links as find_links finds them (the same search and order). Give ids or search"),
+    .describe("The links find_links finds with these. Give ids or search"),
   confirmation: z
     .string("must be text")
     .max(100_000, "must be the confirmation a preview answered")
     .optional()
-    .describe(`Omit for a preview. To make the change: the confirmation the preview answered, with the same other arguments`),
+    .describe("Omit for a preview; to make the change, the preview's confirmation, with the same other arguments"),
 });
 
 type Selection = { ids?: number[]; search?: { text?: string; order?: "date" | "click"; limit?: number } };

@@ -40,9 +40,7 @@ export const deleteLinks = define({
   name: TOOL,
   title: "Delete links",
   description:
-    `Deletes up to ${BULK_MAX_LINKS} short links for good, named by ids or by search (as find_links). The first call deletes nothing: ` +
-    "it previews the links and answers a confirmation. Show it to the user; only a second call with the same arguments and that " +
-    "confirmation deletes them, link by link within the rate limit, answering done, refused or skipped (changed since the preview, or not tried: call again with the confirmation it answers).",
+    `Deletes up to ${BULK_MAX_LINKS} short links for good (by ids or search), as update_links changes them: a preview and its confirmation first.`,
   input: DeleteLinksInput,
   output: BulkLinksOutput,
   annotations: CHANGE,

@@ -15,14 +15,14 @@ const TOOL = "update_links";
 const SetInput = z
   .strictObject(
     described(LinkUpdateSchema, {
-      url: "A new long URL for every link (omit to keep each link's own); the short URLs stay the same",
-      custom: "A new alias, the part after the domain: only when ids names a single link",
-      domain: "A branded domain of the account, as listed by list_domains (e.g. https://go.example.com)",
+      url: "A new long URL (omit to keep each link's own)",
+      custom: "A new alias: only when ids names one link",
+      domain: "A branded domain of the account, as list_domains lists it",
     }),
   )
   .partial()
   .refine((set) => Object.keys(set).length > 0, "must name at least one field to change")
-  .describe("The fields to change, the same for every link; the new values replace the old ones, the fields left out keep theirs");
+  .describe("The fields to change, the same for every link; the fields left out keep their values");
 
 type SetFields = z.output<typeof SetInput>;
 
@@ -142,11 +142,9 @@ export const updateLinks = define({
   name: TOOL,
   title: "Update links",
   description:
-    `Changes up to ${BULK_MAX_LINKS} short links (or one) the same way: long URL, domain, password, expiry, targeting, redirect type, ` +
-    "parameters, UTM fields or share title; or the alias of a single link. Name them by ids or by search (as find_links). " +
-    "The first call changes nothing: it previews each link (what changes, what is refused and why) and answers a confirmation. " +
-    "Show it to the user; only a second call with the same arguments and that confirmation makes the change, link by link " +
-    "within the rate limit, answering done, refused or skipped (changed since the preview, or not tried: call again with the confirmation it answers).",
+    `Changes one short link, or up to ${BULK_MAX_LINKS} the same way (by ids or search). The first call changes nothing: it answers ` +
+    "a preview (what changes, what is refused and why) and a confirmation. Show the user; only a second call with the same " +
+    "arguments and that confirmation makes the change, answering done, refused or skipped per link (not tried: call again with the new confirmation).",
   input: UpdateLinksInput,
   output: BulkLinksOutput,
   annotations: CHANGE,
