@@ -37,7 +37,7 @@ const ANSWER_AFTER_ABORT_MS = 2_000;
 const INSTRUCTIONS =
   "Tools for a link-shortening service account (LinkShort / Link-Shortening Service API v3). Use find_links to " +
   "find existing short links (it searches every link of the account), shorten_link to create one (reuse: true gives " +
-  "back an existing link to the same URL), shorten_links for several, get_link for a link's click statistics, get_clicks_over_time for its clicks by hour, day, week or month (or the account's top links). Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
+  "back an existing link to the same URL), shorten_links for several, get_link for a link's click statistics, or with a period its clicks by hour, day, week or month (without id: the account's top links); update_links and delete_links to change or delete links after a preview. Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
   "that long before calling again.";
 
 /**

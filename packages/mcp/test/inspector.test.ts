@@ -109,7 +109,7 @@ describe.each([
     expect(outcome.code).toBe(0);
     expect(outcome.stderr).not.toMatch(/warn|portab|problem|error/i);
     tools = new Map(outcome.result!.tools!.map((tool) => [tool.name, tool]));
-    expect(tools.size).toBe(19);
+    expect(tools.size).toBe(18);
     for (const tool of tools.values()) {
       strictAjv().compile(tool.inputSchema);
       validators.set(tool.name, strictAjv().compile(tool.outputSchema));
@@ -122,8 +122,8 @@ describe.each([
     const id = created.id as number;
     expect((await succeed("find_links", { text: alias })).links).toEqual([expect.objectContaining({ id, alias })]);
     expect(await succeed("get_link", { id })).toMatchObject({ details: { id } });
-    expect(await succeed("get_clicks_over_time", { id, period: "24h", timeZone: "Europe/Berlin" })).toMatchObject({ top: false, links: [expect.objectContaining({ id })] });
-    await succeed("get_clicks_over_time", {});
+    expect(await succeed("get_link", { id, period: "24h", timeZone: "Europe/Berlin" })).toMatchObject({ top: false, links: [expect.objectContaining({ id })] });
+    await succeed("get_link", { period: "7d" });
     const change = { ids: [id], set: { url: "https://example.com/inspector-2" } };
     const { confirmation } = await succeed("update_links", change);
     if (_transport === "stdio") {
@@ -151,7 +151,7 @@ describe.each([
     await fail("get_link", { id }, /^Not found: .*find_links/);
     await fail("get_user", { id: user.id }, /^Not found: .*list_users/);
     await fail("get_link", { id: "x" }, /id/);
-    await fail("get_clicks_over_time", { timeZone: "Mars/Olympus" }, /must be an IANA time zone this system knows.* at timeZone/);
+    await fail("get_link", { timeZone: "Mars/Olympus" }, /must be an IANA time zone this system knows.* at timeZone/);
     await fail("shorten_link", { url: "not a url" }, /must be a valid http or https URL at url/);
     await fail("create_qr_code", { type: "wifi", data: { password: "no ssid" } }, /data\.ssid/);
   }, 180_000);

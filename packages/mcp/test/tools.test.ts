@@ -11,7 +11,6 @@ const USER_TOOLS = [
   "delete_links",
   "find_links",
   "get_account",
-  "get_clicks_over_time",
   "get_link",
   "get_qr_code",
   "list_domains",

@@ -3,7 +3,6 @@
  * the modules beside this one. The server lists and runs these; tests iterate them.
  */
 import { getAccount } from "./account";
-import { getClicksOverTime } from "./clicks-over-time";
 import { createUser, deleteUser, getUser, listPlans, listUsers, subscribeUserToPlan } from "./admin";
 import type { ToolDefinition } from "./define";
 import { listDomains } from "./domains";
@@ -19,7 +18,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   shortenLinks,
   findLinks,
   getLink,
-  getClicksOverTime,
   updateLinks,
   deleteLink,
   deleteLinks,

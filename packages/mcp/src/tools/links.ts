@@ -1,4 +1,4 @@
-/** The link tools: shorten_link, get_link and delete_link, and the link inputs that shorten_links shares. */
+/** The link tools: shorten_link, get_link (with clicks over time) and delete_link, and the link inputs that shorten_links shares. */
 import {
   checkLinkCreate,
   createLink,
@@ -10,8 +10,9 @@ import {
 } from "@linkshort/client";
 import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../server-index";
-import { LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
+import { LinkOrClicksOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
 import { statisticsChart, statisticsView } from "./chart";
+import { CLICKS_OVER_TIME_FIELDS, clicksOverTime, OVER_TIME_FIELDS, toClicksQuery } from "./clicks-over-time";
 import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 
 /** What a model is told beyond the client's descriptions: where to find a value with another tool. */
@@ -76,18 +77,39 @@ export const shortenLink = define({
   },
 });
 
+/** Which question a get_link call asks, under a key of its own beside the fields: clicks over time when a period's field is given, or no id. */
+const QUESTION = "__question";
+
+function withQuestion(args: unknown): unknown {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return args;
+  const given = args as Record<string, unknown>;
+  return { ...given, [QUESTION]: given.id === undefined || OVER_TIME_FIELDS.some((field) => given[field] !== undefined) ? "clicks" : "link" };
+}
+
+/** get_link's question: a link's details and statistics (its id alone), or clicks over time, each checked by its own fields. */
+const GetLinkInput = z
+  .preprocess(
+    withQuestion,
+    z.discriminatedUnion(QUESTION, [z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, [QUESTION]: z.literal("clicks") }), z.strictObject({ ...idOf("link"), [QUESTION]: z.literal("link") })]),
+  )
+  .transform((input, context) => (input[QUESTION] === "clicks" ? { clicks: toClicksQuery(input, context), id: undefined } : { clicks: undefined, id: input.id }));
+
 export const getLink = define({
   name: "get_link",
   title: "Get a link with its statistics",
   description:
-    "Returns one short link's details (long URL, title, expiry, targeting) and its statistics: clicks, unique clicks, " +
-    "top countries, referrers, browsers and operating systems, with a chart of them as an image. Needs the link's id (from find_links or shorten_link).",
-  input: z.strictObject(idOf("link")),
-  output: LinkWithStatsOutput,
+    "One short link's details (long URL, title, expiry, targeting) and statistics (clicks, unique clicks, top countries, referrers, " +
+    "browsers, OS), with a chart. With period, start or end (or without id, for the account's top links), its clicks over time instead, " +
+    "in buckets of an hour, day, week or month, as this server sampled them while it ran: each bucket says how it was measured " +
+    "(quality exact, spread, partial, gap: nothing ran, none: before the first sample) and unplaced holds clicks gained while nothing ran. Pass on what summary says.",
+  input: GetLinkInput,
+  listedInput: z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, id: CLICKS_OVER_TIME_FIELDS.id.describe("The link's id (from find_links or shorten_link); alone: its details and statistics. Omit for the account's top links of a period") }),
+  output: LinkOrClicksOutput,
   annotations: READ,
   statisticsView: true,
-  run: async ({ id }, { client, signal }) => {
-    const link = await client.links.get(id, { signal });
+  run: async (question, context) => {
+    if (question.clicks !== undefined) return clicksOverTime(question.clicks, context);
+    const link = await context.client.links.get(question.id, { signal: context.signal });
     const title = link.details.shorturl.replace(/^https?:\/\//, "");
     return new AnswerWithImage(link, undefined, statisticsChart(link.stats, title, "clicks"), statisticsView(link.stats, title, "clicks"));
   },

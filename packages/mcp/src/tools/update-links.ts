@@ -3,7 +3,7 @@
  * of the link index. The first call answers a preview; the change is made by a second call that
  * passes the preview's confirmation back with the same arguments (bulk-links.ts).
  */
-import { aliasFromShortUrl, isLinkShortError, LinkUpdateSchema, stopsBulkRun, UTM_FIELDS, type Utm } from "@linkshort/client";
+import { aliasFromShortUrl, isHttpUrl, isLinkShortError, LinkUpdateSchema, stopsBulkRun, UTM_FIELDS, type Utm } from "@linkshort/client";
 import * as z from "zod/v4";
 import { BulkLinksOutput, type BulkLink, type BulkLinks } from "./bulk-outputs";
 import { BULK_MAX_LINKS, checkSelection, linksToPreview, runConfirmed, sealPreview, selectionFields, tally, type SeenLink } from "./bulk-links";
@@ -71,13 +71,15 @@ const utmParameters = (utm: Utm) =>
 
 const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
-/** One link in the preview: what changes (from what the index shows), unchanged when every field is already so, or refused by the client's rules for its body. */
+/**
+ * One link in the preview: what changes (from what the index shows), unchanged when every field is
+ * already so, or refused when its body would not pass the client's update check: the set passed it
+ * as the input, so only the url sent on every update, the link's own without set.url, is left.
+ */
 function previewOne(link: SeenLink, set: SetFields): BulkLink {
   const base = { id: link.id, shorturl: link.shorturl, title: link.title };
-  const body = LinkUpdateSchema.safeParse({ ...set, url: set.url ?? link.longurl });
-  if (!body.success) {
-    const issues = body.error.issues.map((issue) => `${issue.path.join(".") === "url" && set.url === undefined ? "url (the link's own long URL: give set.url)" : `set.${issue.path.join(".")}`}: ${issue.message}`);
-    return { ...base, status: "refused", reason: issues.join("; ") };
+  if (set.url === undefined && !isHttpUrl(link.longurl)) {
+    return { ...base, status: "refused", reason: "url: must be a valid http or https URL (the link's own long URL, which every update sends: give set.url)" };
   }
   const fields = Object.keys(set) as Array<keyof SetFields>;
   const changes = fields.map((field) => {
