@@ -188,3 +188,32 @@ test("delete_links deletes 100 links found by a search, after its preview, repor
   expect(seen.length).toBeGreaterThanOrEqual(99);
   expect(seen.every((report, at) => report.total === 100 && (at === 0 || report.progress > seen[at - 1]!.progress))).toBe(true);
 });
+
+test("a confirmed run that reaches the call's deadline skips the links left and answers the confirmation that binds exactly them", async () => {
+  // Its own sandbox and server: 4 requests a second (2 links), and a call deadline of 1.5 s.
+  const slow = await startSandbox({ port: 0, rateLimit: { limit: 4, windowMs: 1_000 } });
+  const ids = addLinks(slow, 6, { from: Date.now() - 60_000, perSecond: 10, name: "deadline", title: (i) => `deadline ${i}` });
+  const client = new LinkShortClient({ baseUrl: slow.baseUrl, apiKey: slow.userKey, rateLimit: { limiter: new RateLimiter() } });
+  const other = new Client({ name: "bulk-deadline-test", version: "1.0.0" });
+  const connection = await connectInMemory(other, { client, callDeadlineMs: 1_500 });
+  try {
+    const ask = async (args: Record<string, unknown>) => (await other.callTool({ name: "update_links", arguments: args })).structuredContent as unknown as BulkLinks;
+    const args = { ids, set: { metadescription: "In parts" } };
+    let answer = await ask(args);
+    const statuses: string[][] = [];
+    for (let calls = 0; answer.confirmation !== null && calls < 6; calls += 1) {
+      answer = await ask({ ...args, confirmation: answer.confirmation });
+      statuses.push(answer.links.map((link) => link.status));
+    }
+    // The first confirmed call could not do all six; each later one went on with the links left, none twice.
+    expect(statuses.length).toBeGreaterThan(1);
+    expect(statuses[0]).toContain("skipped");
+    expect(statuses.flat().filter((status) => status === "done")).toHaveLength(6);
+    expect(answer.confirmation).toBeNull();
+    expect(ids.map((id) => slow.store.state.links.find((link) => link.id === id)!.metadescription)).toEqual(Array(6).fill("In parts"));
+    expect(slow.requests.filter((request) => request.method === "PUT")).toHaveLength(6);
+  } finally {
+    await connection.close();
+    await slow.close();
+  }
+});
