@@ -50,12 +50,15 @@ type Selection = { ids?: number[]; search?: { text?: string; order?: "date" | "c
 
 /** The selection's own rules, as issues at the fields the user gave. */
 export function checkSelection({ ids, search }: Selection, context: z.RefinementCtx): void {
+  // A field already refused is named by its own issue (and may be missing from the value here).
+  if (context.issues.length > 0) return;
   if ((ids === undefined) === (search === undefined)) context.addIssue({ code: "custom", path: ["ids"], message: "give either ids or search (not both)" });
-  const repeated = ids?.find((id, at) => ids.indexOf(id) !== at);
+  const seen = new Set<number>();
+  const repeated = ids?.find((id) => seen.size === seen.add(id).size);
   if (repeated !== undefined) context.addIssue({ code: "custom", path: ["ids"], message: `must not name a link twice (${repeated} is named twice)` });
 }
 
-/** Whatever `digestOf` and the seal read of a link, in one place: a change to any of these fields elsewhere is a change since the preview. */
+/** What the seal keeps of a link as the preview saw it (4 bytes of SHA-256): a change to any of these fields elsewhere is a change since the preview. */
 const seenDigest = (link: SeenLink) => createHash("sha256").update(JSON.stringify([link.shorturl, link.longurl, link.title, link.description])).digest().subarray(0, 4);
 
 const seenOf = (link: SeenLink): SeenLink => ({ id: link.id, shorturl: link.shorturl, longurl: link.longurl, title: link.title, description: link.description });

@@ -30,7 +30,7 @@ const UpdateLinksInput = z
   .strictObject({ ...selectionFields(TOOL), set: SetInput })
   .superRefine((input, context) => {
     checkSelection(input, context);
-    if (input.set.custom !== undefined && input.ids?.length !== 1) {
+    if (context.issues.length === 0 && input.set.custom !== undefined && input.ids?.length !== 1) {
       context.addIssue({ code: "custom", path: ["set", "custom"], message: "an alias names one link: give it with ids naming a single link" });
     }
   });
