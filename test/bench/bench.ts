@@ -24,6 +24,7 @@ import { measureStore } from './store';
 import { measureSignInFlood } from './sign-in-flood';
 import { measureStepBack } from './step-back';
 import { measureColdStart } from './cold-start';
+import { measureMcpTools } from './mcp-tools';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -421,6 +422,7 @@ async function main() {
     ['sign-in-flood', async () => void rows.push(...(await measureSignInFlood()))],
     ['step-back', async () => void rows.push(...(await measureStepBack()))],
     ['cold-start', async () => void rows.push(...(await measureColdStart()))],
+    ['mcp-tools', async () => void rows.push(...(await measureMcpTools()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

@@ -1,6 +1,6 @@
 /**
  * Issue 51: a click-history question in a far year beside an ordinary one, as the MCP server's
- * get_clicks_over_time asks it (one link's day of hours, Chicago), alternating on one history and
+ * get_link's clicks over time asks it (one link's day of hours, Chicago), alternating on one history and
  * the process-wide zone clock. Each round asks a day not asked before on both sides (the ordinary
  * one walks back from today, the far one back from the end of 9999), so neither side answers from
  * what the other filled in; before the fix the first far question after an ordinary one took 62 s

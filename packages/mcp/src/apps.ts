@@ -1,7 +1,7 @@
 /**
  * MCP Apps (extension `io.modelcontextprotocol/ui`, stable revision 2026-01-26), negotiated as the
  * extension says: a client that declares it with the `text/html;profile=mcp-app` mime type sees the
- * `ui://` view in resources/list and on get_link's, get_qr_code's and get_clicks_over_time's
+ * `ui://` view in resources/list and on get_link's and get_qr_code's
  * `_meta.ui.resourceUri`, and those tools no longer send the chart as an image (the view shows it). Every other client sees
  * the tools and answers it saw before; resources/read serves the view to whoever asks for it.
  */
@@ -23,7 +23,7 @@ const STATISTICS_VIEW: Resource = {
   title: "Click statistics",
   description:
     "Interactive chart of a link's or QR code's statistics (clicks, unique clicks, top countries, referrers, browsers, OS), shown with get_link and get_qr_code, " +
-    "and of clicks over time with get_clicks_over_time",
+    "and of clicks over time with get_link",
   mimeType: APP_MIME_TYPE,
   _meta: VIEW_META,
 };

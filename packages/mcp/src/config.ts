@@ -79,7 +79,7 @@ An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configur
   --index-file PATH     keep the index of the account's links that find_links searches in this file, so a
                         restart does not read the account again (default: memory; the desktop bundle
                         keeps it in ~/.linkshort-mcp/link-index.json); the clicks sampled for
-                        get_clicks_over_time are kept beside it, in PATH.clicks.json
+                        get_link's clicks over time are kept beside it, in PATH.clicks.json
   ${INDEX_FILE_VARIABLE}  the same path from the environment (the flag wins)
 `;
 

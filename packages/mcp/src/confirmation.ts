@@ -23,14 +23,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { randomBytes } from "node:crypto";
-import type { ToolDefinition } from "./tools/define";
-
-/** The call a question was asked for, as its signed request state carries it. */
-interface AskedFor {
-  tool: string;
-  /** The checked arguments as canonical JSON (keys sorted). */
-  arguments: string;
-}
+import { canonicalJson, type AskedFor, type ToolDefinition } from "./tools/define";
 
 export type ConfirmationCodec = RequestStateCodec<AskedFor>;
 
@@ -59,9 +52,12 @@ export function confirmationCodec(key?: Uint8Array | string): ConfirmationCodec 
 
 const CONFIRMATION = "confirm";
 
-const confirmationForm = () => ({
+/** What the tool does once the person says yes, in the form's and the refusal's words. */
+const deletes = (tool: ToolDefinition) => tool.name.startsWith("delete");
+
+const confirmationForm = (tool: ToolDefinition) => ({
   type: "object" as const,
-  properties: { [CONFIRMATION]: { type: "boolean" as const, title: "Yes, delete it", default: false } },
+  properties: { [CONFIRMATION]: { type: "boolean" as const, title: deletes(tool) ? "Yes, delete it" : "Yes, make the change", default: false } },
   required: [CONFIRMATION],
 });
 
@@ -72,17 +68,8 @@ export function canAskThePerson(capabilities: ClientCapabilities | undefined): b
   return elicitation !== undefined && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
 }
 
-/** JSON with every object's keys sorted, so that equal arguments read the same however they were written. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item !== null && typeof item === "object" && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
-}
-
 const notDone = (tool: ToolDefinition): CallToolResult => ({
-  content: [{ type: "text", text: `Not done: the user did not confirm ${tool.name}, so nothing was deleted. Do not call it again unless the user asks.` }],
+  content: [{ type: "text", text: `Not done: the user did not confirm ${tool.name}, so nothing was ${deletes(tool) ? "deleted" : "changed"}. Do not call it again unless the user asks.` }],
   isError: true,
 });
 
@@ -100,7 +87,8 @@ export async function confirmationNeeded(
   capabilities: ClientCapabilities | undefined,
   codec: ConfirmationCodec,
 ): Promise<CallToolResult | InputRequiredResult | undefined> {
-  if (!tool.confirmation) return undefined;
+  const question = tool.confirmation?.(args);
+  if (question === undefined) return undefined;
   const thisCall: AskedFor = { tool: tool.name, arguments: canonicalJson(args) };
   const askedFor = ctx.mcpReq.requestState<AskedFor>();
   if (askedFor !== undefined && (askedFor.tool !== thisCall.tool || askedFor.arguments !== thisCall.arguments)) {
@@ -113,7 +101,7 @@ export async function confirmationNeeded(
   if (accepted && askedFor !== undefined) return accepted.content?.[CONFIRMATION] === true ? undefined : notDone(tool);
   if (!canAskThePerson(capabilities)) return undefined;
   return inputRequired({
-    inputRequests: { [CONFIRMATION]: inputRequired.elicit({ mode: "form", message: tool.confirmation(args), requestedSchema: confirmationForm() }) },
+    inputRequests: { [CONFIRMATION]: inputRequired.elicit({ mode: "form", message: question, requestedSchema: confirmationForm(tool) }) },
     requestState: await codec.mint(thisCall),
   });
 }

@@ -263,3 +263,6 @@ export const ClicksOverTimeOutput = sameAs<ClicksOverTime>()(
     summary: z.string(),
   }),
 );
+
+/** get_link's answer: a link's details and statistics, or its (or the top links') clicks over time, as the question asked. */
+export const LinkOrClicksOutput = LinkWithStatsOutput.partial().extend(ClicksOverTimeOutput.partial().shape);

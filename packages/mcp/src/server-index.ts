@@ -11,7 +11,7 @@
  * While it runs, the server also samples in the background (`sampleEveryMs`, default 5 minutes):
  * one read of the newest links, and the sweep when it is due (every 15 minutes after the last),
  * at the sweep's share of the rate limit. Every page those reads (and each get_link) see is a
- * sample of the click history kept beside the index (`get_clicks_over_time`).
+ * sample of the click history kept beside the index (get_link's clicks over time).
  */
 import {
   AbortedError,

@@ -7,7 +7,7 @@ import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool
 import type { ServerLinkIndex } from "./server-index";
 import { serverLinkIndexFor } from "./server-indexes";
 import { TOOLS, TOOLS_BY_NAME } from "./tools";
-import { AnswerWithImage, type ToolContext, type ToolDefinition } from "./tools/define";
+import { AnswerWithImage, type ConfirmationSeal, type ToolContext, type ToolDefinition } from "./tools/define";
 
 /** The longest a tool call may take, waits for the rate limit and retries included: well under the 60 s after which clients give up. */
 export const DEFAULT_CALL_DEADLINE_MS = 25_000;
@@ -35,7 +35,7 @@ const ANSWER_AFTER_ABORT_MS = 2_000;
 const INSTRUCTIONS =
   "Tools for a link-shortening service account (LinkShort / Link-Shortening Service API v3). Use find_links to " +
   "find existing short links (it searches every link of the account), shorten_link to create one (reuse: true gives " +
-  "back an existing link to the same URL), shorten_links for several, get_link for a link's click statistics, get_clicks_over_time for its clicks by hour, day, week or month (or the account's top links). Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
+  "back an existing link to the same URL), shorten_links for several, get_link for a link's click statistics, or with a period its clicks by hour, day, week or month (without id: the account's top links); update_links and delete_links to change or delete links after a preview. Ids come from find_links and shorten_link. When a tool answers \"rate limited, retry after N s\", wait " +
   "that long before calling again.";
 
 /**
@@ -74,6 +74,7 @@ async function runWithDeadline(
   args: unknown,
   client: LinkShortClient,
   links: ServerLinkIndex,
+  seal: ConfirmationSeal,
   cancelled: AbortSignal,
   deadlineMs: number,
   progress: ToolContext["progress"],
@@ -91,7 +92,7 @@ async function runWithDeadline(
       else timer = setTimeout(() => resolve("deadline"), ANSWER_AFTER_ABORT_MS);
     }, deadlineMs + tool.graceMs);
   });
-  const work = tool.run(args, { client, links, signal: controller.signal, deadlineAt: Date.now() + deadlineMs, progress });
+  const work = tool.run(args, { client, links, seal, signal: controller.signal, deadlineAt: Date.now() + deadlineMs, progress });
   // The work may still fail after the deadline answered; that failure has nobody left to tell.
   work.catch(() => undefined);
   try {
@@ -177,7 +178,8 @@ export function createLinkShortMcpServer(options: LinkShortMcpOptions): Server {
     const unconfirmed = await confirmationNeeded(tool, parsed.data, ctx, clientCapabilities(server, ctx), codec);
     if (unconfirmed) return unconfirmed;
     const viewShown = tool.listingWithApps !== tool.listing && rendersApps(clientCapabilities(server, ctx));
-    const result = await runWithDeadline(tool, parsed.data, client, links, ctx.mcpReq.signal, deadlineMs, progressReporter(ctx), viewShown);
+    const seal: ConfirmationSeal = { mint: (payload) => codec.mint(payload), open: (state) => codec.verify(state, ctx) };
+    const result = await runWithDeadline(tool, parsed.data, client, links, seal, ctx.mcpReq.signal, deadlineMs, progressReporter(ctx), viewShown);
     return server.projectCallToolResult(result, tool.listing.outputSchema);
   });
   return server;

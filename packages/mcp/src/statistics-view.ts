@@ -1,5 +1,5 @@
 /**
- * The MCP App (extension `io.modelcontextprotocol/ui`) that get_link, get_qr_code and get_clicks_over_time show where the
+ * The MCP App (extension `io.modelcontextprotocol/ui`) that get_link and get_qr_code show where the
  * client renders Apps: one self-contained HTML page, built once. It speaks the few messages of the
  * Apps protocol it needs itself (ui/initialize, ui/notifications/initialized, tool-result,
  * host-context-changed, size-changed, resource-teardown) rather than bundling the ext-apps SDK, whose

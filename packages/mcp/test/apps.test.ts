@@ -17,7 +17,7 @@ import { TOOLS } from "../src/tools";
 import { CLI, startHttpServerProcess } from "./helpers";
 import { APPS_CAPABILITIES } from "./in-memory";
 
-const VIEW_TOOLS = ["get_link", "get_clicks_over_time", "get_qr_code"];
+const VIEW_TOOLS = ["get_link", "get_qr_code"];
 
 let sandbox: Sandbox;
 let httpServer: ChildProcess;
@@ -81,7 +81,7 @@ describe.each(ERAS)("a client of %s", (era) => {
     });
     afterAll(() => client.close());
 
-    test("sees the view on get_link, get_clicks_over_time and get_qr_code only (nested and flat keys), every other tool as before", async () => {
+    test("sees the view on get_link and get_qr_code only (nested and flat keys), every other tool as before", async () => {
       const { tools } = await client.listTools();
       for (const tool of tools) {
         if (VIEW_TOOLS.includes(tool.name)) expect(tool._meta).toEqual({ ui: { resourceUri: STATISTICS_VIEW_URI }, "ui/resourceUri": STATISTICS_VIEW_URI });

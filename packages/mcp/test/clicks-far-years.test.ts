@@ -1,5 +1,5 @@
 /**
- * get_clicks_over_time for a far year (issue 51): after an ordinary question, one day of hours in
+ * get_link's clicks over time for a far year (issue 51): after an ordinary question, one day of hours in
  * the year 2426 held the server's event loop for seconds (the year 9999: a minute and a gigabyte),
  * because the process-wide zone clock filled every hour in between. Work is counted, never timed:
  * the host's Intl calls and the clock's steps while the question is answered.
@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 async function clicks(args: Record<string, unknown>) {
-  const result = await mcp.callTool({ name: "get_clicks_over_time", arguments: args });
+  const result = await mcp.callTool({ name: "get_link", arguments: args });
   const text = (result.content as Array<{ text?: string }>).map((part) => part.text ?? "").join("\n");
   return { isError: result.isError === true, text, structured: result.structuredContent as unknown as ClicksOverTime };
 }
@@ -56,7 +56,7 @@ test("a day of hours in 2426 after an ordinary day is answered with the work of 
   expect(answer.isError).toBe(false);
   expect(answer.structured.links[0]!.buckets).toHaveLength(24);
   expect(answer.structured.links[0]!.buckets.every((bucket) => bucket.clicks === null && bucket.quality === "none")).toBe(true);
-  expect(listed.tools.map((tool) => tool.name)).toContain("get_clicks_over_time");
+  expect(listed.tools.map((tool) => tool.name)).toContain("get_link");
   // Before: every hour from today to 2426 stepped through and kept (3.5 million), each year's offsets learnt (160,000 Intl calls).
   expect(far.steps).toBeLessThanOrEqual(2 * 25);
   expect(far.intlCalls).toBeLessThanOrEqual(3 * INTL_CALLS_A_YEAR);

@@ -1,5 +1,5 @@
 /**
- * get_clicks_over_time through the SDK's client, in memory, against the sandbox on a controlled
+ * get_link's clicks over time through the SDK's client, in memory, against the sandbox on a controlled
  * clock: a week of visits sampled only by the server's background samples (the link index's syncs
  * and sweeps), with a restart that keeps the history file, a night the server was down (a gap) and
  * a reset link. Every count is checked against the visits the test made.
@@ -75,7 +75,7 @@ async function startServer(apps = false): Promise<Running> {
 }
 
 async function clicks(server: Running, args: Record<string, unknown>) {
-  const result = await server.mcp.callTool({ name: "get_clicks_over_time", arguments: args });
+  const result = await server.mcp.callTool({ name: "get_link", arguments: args });
   return {
     isError: result.isError === true,
     text: (result.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? "").join("\n"),

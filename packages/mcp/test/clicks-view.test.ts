@@ -1,5 +1,5 @@
 /**
- * get_clicks_over_time's answer in the statistics view, in the real browser: the server (in memory,
+ * get_link's clicks over time's answer in the statistics view, in the real browser: the server (in memory,
  * for a client that declares MCP Apps) samples three days of visits on the sandbox's clock, and a
  * host page in Chromium feeds its real answer to the view in a sandboxed iframe. The view shows the
  * client's SVG chart (a bar per measured day, in the chart's colour), the total and what the
@@ -82,7 +82,7 @@ test("the view shows the client's series chart: a bar per measured day, the tota
   }
   time = START + 3 * 24 * HOUR;
   await linkIndex.sampleNow();
-  const answer = await mcp.callTool({ name: "get_clicks_over_time", arguments: { id, start: new Date(START).toISOString(), end: new Date(time).toISOString(), granularity: "day" } });
+  const answer = await mcp.callTool({ name: "get_link", arguments: { id, start: new Date(START).toISOString(), end: new Date(time).toISOString(), granularity: "day" } });
   expect(answer.content).toEqual([{ type: "text", text: JSON.stringify(answer.structuredContent) }]);
   const chart = answer._meta![VIEW_CHART_META_KEY] as { svg: string; description: string };
   const links = (answer.structuredContent as { links: Array<{ shorturl: string; total: number; buckets: Array<{ clicks: number; quality: string }> }> }).links;

@@ -127,8 +127,41 @@ const CONFIRMING = [
   { name: "delete_user", admin: true, make: newUser, exists: userExists },
 ];
 
+/** The bulk tools ask on the call that confirms a preview only (below). */
+const CONFIRMING_PREVIEWS = [
+  { name: "update_links", args: (id: number) => ({ ids: [id], set: { metatitle: "Asked" } }), changed: (id: number) => sandbox.store.state.links.find((link) => link.id === id)?.metatitle === "Asked" },
+  { name: "delete_links", args: (id: number) => ({ ids: [id] }), changed: (id: number) => !linkExists(id) },
+];
+
 test("every tool that asks first is checked here", () => {
-  expect(TOOLS.filter((tool) => tool.confirmation).map((tool) => tool.name)).toEqual(CONFIRMING.map((tool) => tool.name));
+  expect(TOOLS.filter((tool) => tool.confirmation).map((tool) => tool.name).sort()).toEqual([...CONFIRMING, ...CONFIRMING_PREVIEWS].map((tool) => tool.name).sort());
+});
+
+describe.each(CONFIRMING_PREVIEWS)("$name, in memory", (tool) => {
+  let wire: Wire;
+  beforeAll(async () => {
+    wire = await inMemoryWire(userClient, false);
+  });
+  afterAll(async () => {
+    await wire.close();
+  });
+
+  test("the preview asks nothing; the call that confirms it asks the person, and only a yes to that question makes the change", async () => {
+    const id = await newLink();
+    const preview = await wire.call(tool.name, tool.args(id), { capabilities: ASKS });
+    expect(preview.result?.resultType).not.toBe("input_required");
+    const { confirmation } = (preview.result as { structuredContent: { confirmation: string } }).structuredContent;
+    const confirming = { ...tool.args(id), confirmation };
+    const asked = await wire.call(tool.name, confirming, { capabilities: ASKS });
+    expect(asked.result?.inputRequests?.confirm?.params.message).toMatch(/previewed/);
+    const declined = await wire.call(tool.name, confirming, { capabilities: ASKS, inputResponses: decline, requestState: asked.result?.requestState as string });
+    expect(textOf(declined)).toMatch(new RegExp(`did not confirm ${tool.name}, so nothing was (changed|deleted)`));
+    expect(tool.changed(id)).toBe(false);
+    const again = await wire.call(tool.name, confirming, { capabilities: ASKS });
+    const accepted = await wire.call(tool.name, confirming, { capabilities: ASKS, inputResponses: accept, requestState: again.result?.requestState as string });
+    expect(accepted.result?.isError).toBeFalsy();
+    expect(tool.changed(id)).toBe(true);
+  });
 });
 
 describe.each([

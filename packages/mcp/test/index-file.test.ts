@@ -54,7 +54,7 @@ test("the index is synced from start, kept in the file, and answers after a rest
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(apiRequests() - before).toBeLessThanOrEqual(1);
     // Over stdio the answer says how far the history reaches: to the first session's sample, kept in the file.
-    const clicks = await second.call("get_clicks_over_time", { period: "24h" });
+    const clicks = await second.call("get_link", { period: "24h" });
     expect(clicks.isError).toBe(false);
     const firstSample = (clicks.structured as { history: { firstSampleAt: string | null; sampledLinks: number } }).history;
     expect(firstSample.sampledLinks).toBe(1000);

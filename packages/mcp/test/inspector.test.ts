@@ -122,9 +122,18 @@ describe.each([
     const id = created.id as number;
     expect((await succeed("find_links", { text: alias })).links).toEqual([expect.objectContaining({ id, alias })]);
     expect(await succeed("get_link", { id })).toMatchObject({ details: { id } });
-    expect(await succeed("get_clicks_over_time", { id, period: "24h", timeZone: "Europe/Berlin" })).toMatchObject({ top: false, links: [expect.objectContaining({ id })] });
-    await succeed("get_clicks_over_time", {});
-    await succeed("update_link", { id, url: "https://example.com/inspector-2" });
+    expect(await succeed("get_link", { id, period: "24h", timeZone: "Europe/Berlin" })).toMatchObject({ top: false, links: [expect.objectContaining({ id })] });
+    await succeed("get_link", { period: "7d" });
+    const change = { ids: [id], set: { url: "https://example.com/inspector-2" } };
+    const { confirmation } = await succeed("update_links", change);
+    if (_transport === "stdio") {
+      // The Inspector starts a server per call over stdio: a preview binds to the process that made it (its own key).
+      await fail("update_links", { ...change, confirmation }, /confirmation: is not a preview of update_links this server made/);
+    } else {
+      expect(await succeed("update_links", { ...change, confirmation })).toMatchObject({ counts: { done: 1 } });
+    }
+    const { confirmation: deleteConfirmation } = await succeed("delete_links", { ids: [id] });
+    expect(deleteConfirmation).toEqual(expect.any(String));
     await succeed("create_qr_code", { type: "email", data: { email: "team@example.com", subject: "Hello" }, name: "inspector" });
     await succeed("create_qr_code", { type: "link", data: "https://example.com/qr" });
     await succeed("list_qr_codes", {});
@@ -142,7 +151,7 @@ describe.each([
     await fail("get_link", { id }, /^Not found: .*find_links/);
     await fail("get_user", { id: user.id }, /^Not found: .*list_users/);
     await fail("get_link", { id: "x" }, /id/);
-    await fail("get_clicks_over_time", { timeZone: "Mars/Olympus" }, /must be an IANA time zone this system knows.* at timeZone/);
+    await fail("get_link", { timeZone: "Mars/Olympus" }, /must be an IANA time zone this system knows.* at timeZone/);
     await fail("shorten_link", { url: "not a url" }, /must be a valid http or https URL at url/);
     await fail("create_qr_code", { type: "wifi", data: { password: "no ssid" } }, /data\.ssid/);
   }, 180_000);

@@ -97,7 +97,7 @@ async function replica(url: string, apiKey = sandbox.userKey): Promise<Replica> 
     state,
     index,
     clicks: async (args) => {
-      const result = await mcp.callTool({ name: "get_clicks_over_time", arguments: args });
+      const result = await mcp.callTool({ name: "get_link", arguments: args });
       const text = (result.content as Array<{ text?: string }>).map((part) => part.text ?? "").join("\n");
       return { isError: result.isError === true, text, structured: result.structuredContent as unknown as ClicksOverTime };
     },
@@ -279,7 +279,7 @@ test("the built server with --store: its first sync's samples are in the store, 
     const client = new Client({ name: "history-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
     try {
-      return await callTool(client, "get_clicks_over_time", args);
+      return await callTool(client, "get_link", args);
     } finally {
       await client.close();
     }
@@ -353,7 +353,7 @@ test("with --sign-in, two built replicas behind a round-robin proxy answer a sig
   const hour = Math.floor(Date.now() / HOUR) * HOUR;
   const args = { id: linkId, start: iso(hour - HOUR), end: iso(hour + 2 * HOUR), granularity: "hour" };
   const answers = [];
-  for (let call = 0; call < 4; call += 1) answers.push(await callTool(person.client, "get_clicks_over_time", args));
+  for (let call = 0; call < 4; call += 1) answers.push(await callTool(person.client, "get_link", args));
   expect(answers.filter((answer) => answer.isError)).toEqual([]);
   expect((answers[0]!.structured.links as Array<{ firstSampleAt: string | null }>)[0]!.firstSampleAt).not.toBeNull();
   for (const answer of answers.slice(1)) expect(answer.structured.links).toEqual(answers[0]!.structured.links);

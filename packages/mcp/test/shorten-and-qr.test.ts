@@ -58,7 +58,7 @@ describe("shorten_link reuse", () => {
 });
 
 describe("UTM fields", () => {
-  test("utm on shorten_link and update_link reaches the server's parameters", async () => {
+  test("utm on shorten_link and update_links reaches the server's parameters", async () => {
     const made = await session.call("shorten_link", { url: "https://example.com/utm", utm: { source: "newsletter", medium: "email", campaign: "launch" } });
     expect(made.isError).toBe(false);
     const id = (made.structured as { id: number }).id;
@@ -68,7 +68,9 @@ describe("UTM fields", () => {
       { name: "utm_medium", value: "email" },
       { name: "utm_campaign", value: "launch" },
     ]);
-    await session.call("update_link", { id, url: "https://example.com/utm", utm: { source: "social", content: "banner" } });
+    const change = { ids: [id], set: { utm: { source: "social", content: "banner" } } };
+    const preview = await session.call("update_links", change);
+    await session.call("update_links", { ...change, confirmation: (preview.structured as { confirmation: string }).confirmation });
     expect(stored()).toEqual([
       { name: "utm_source", value: "social" },
       { name: "utm_content", value: "banner" },
@@ -80,8 +82,10 @@ describe("UTM fields", () => {
 
   test("the utm field is described in the link tools", async () => {
     const { tools } = await session.client.listTools();
-    for (const name of ["shorten_link", "update_link", "shorten_links"]) {
-      const properties = tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, { description?: string; properties?: object }>;
+    for (const name of ["shorten_link", "update_links", "shorten_links"]) {
+      const listed = tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, { description?: string; properties?: Record<string, unknown> }>;
+      // update_links takes the link's fields under set.
+      const properties = (name === "update_links" ? listed.set?.properties : listed) as Record<string, { description?: string; properties?: object }>;
       expect(properties.utm?.description).toMatch(/utm_source/);
       expect(Object.keys(properties.utm?.properties ?? {}).sort()).toEqual(["campaign", "content", "medium", "source", "term"]);
     }

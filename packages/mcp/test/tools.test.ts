@@ -8,16 +8,16 @@ import { startSession, type Session } from "./helpers";
 const USER_TOOLS = [
   "create_qr_code",
   "delete_link",
+  "delete_links",
   "find_links",
   "get_account",
-  "get_clicks_over_time",
   "get_link",
   "get_qr_code",
   "list_domains",
   "list_qr_codes",
   "shorten_link",
   "shorten_links",
-  "update_link",
+  "update_links",
 ];
 
 describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sandbox in %s mode", (mode) => {
@@ -74,8 +74,12 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     const got = await session.call("get_link", { id });
     expect(got.structured).toMatchObject({ details: { id, longurl: "https://example.com/launch" }, stats: { clicks: 1 } });
 
-    const updated = await session.call("update_link", { id, url: "https://example.com/launch-v2" });
-    expect(updated.structured).toMatchObject({ id });
+    const change = { ids: [id], set: { url: "https://example.com/launch-v2" } };
+    const preview = await session.call("update_links", change);
+    expect(preview.structured).toMatchObject({ stage: "preview", links: [{ id, status: "will change", changes: [{ field: "url", from: "https://example.com/launch", to: "https://example.com/launch-v2" }] }] });
+    expect((await fetch(shorturl, { redirect: "manual" })).headers.get("location")).toBe("https://example.com/launch");
+    const updated = await session.call("update_links", { ...change, confirmation: (preview.structured as { confirmation: string }).confirmation });
+    expect(updated.structured).toMatchObject({ stage: "confirmed", links: [{ id, status: "done" }] });
     expect((await fetch(shorturl, { redirect: "manual" })).headers.get("location")).toBe("https://example.com/launch-v2");
 
     const deleted = await session.call("delete_link", { id: String(id) });
@@ -87,8 +91,8 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     const deletedAgain = await session.call("delete_link", { id });
     expect(deletedAgain.isError).toBe(true);
     expect(deletedAgain.text).toMatch(/^Not found/);
-    const updateDeleted = await session.call("update_link", { id, url: "https://example.com/x" });
-    expect(updateDeleted.text).toMatch(/^Not found/);
+    const updateDeleted = await session.call("update_links", { ids: [id], set: { url: "https://example.com/x" } });
+    expect(updateDeleted.structured).toMatchObject({ links: [{ id, status: "refused", reason: expect.stringMatching(/^not found/) }], confirmation: null });
   });
 
   test("find_links searches the whole index: lists without text, orders by clicks, finds the oldest links, stops at its limit", async () => {
@@ -132,10 +136,10 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(unknown.text).toMatch(/alias/);
     const badId = await session.call("get_link", { id: "twelve" });
     expect(badId.text).toMatch(/must be a positive whole number at id|id: must be a positive whole number/);
-    const noUrl = await session.call("update_link", { id: 1, metatitle: "Renamed" });
-    expect(noUrl.text).toMatch(/is required at url|url: is required/);
-    const badExpiry = await session.call("update_link", { id: 1, expiry: "tomorrow" });
-    expect(badExpiry.text).toMatch(/expiry/);
+    const noChange = await session.call("update_links", { ids: [1], set: {} });
+    expect(noChange.text).toMatch(/must name at least one field to change at set/);
+    const badExpiry = await session.call("update_links", { ids: [1], set: { expiry: "tomorrow" } });
+    expect(badExpiry.text).toMatch(/at set\.expiry/);
     expect(badExpiry.text).toMatch(/YYYY-MM-DD HH:MM:SS/);
     const badQr = await session.call("create_qr_code", { type: "email", data: { subject: "hi" } });
     expect(badQr.isError).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * get_clicks_over_time: a link's clicks (or the account's top links') over a period, in buckets of
+ * get_link's clicks over time: a link's clicks (or the account's top links') over a period, in buckets of
  * a granularity in an IANA zone, from the click history this server samples while it runs. Every
  * bucket says how it was measured; the answer says how far the history reaches and how often it
  * samples, so a model never reads "no data" as zero.
@@ -7,9 +7,9 @@
 import { deflateSync } from "node:zlib";
 import { chartSeriesOf, cleanLabel, ClickMomentSchema, GranularitySchema, IdSchema, seriesChart, TimeZoneSchema, type ChartSeries, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
 import * as z from "zod/v4";
-import { ClicksOverTimeOutput, type ClicksOverTime, type LinkClicksOverTime } from "../outputs";
+import type { ClicksOverTime, LinkClicksOverTime } from "../outputs";
 import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../server-index";
-import { AnswerWithImage, define, READ, type SeriesViewData, type ToolContext } from "./define";
+import { AnswerWithImage, type SeriesViewData, type ToolContext } from "./define";
 import { isoOrNull, seriesSummary, toIso } from "./clicks-summary";
 
 const HOUR = 3_600_000;
@@ -30,17 +30,22 @@ const time = z
   .transform((text) => Date.parse(text))
   .pipe(ClickMomentSchema);
 
-const ClicksOverTimeInput = z
-  .strictObject({
-    id: IdSchema.optional().describe("The link's numeric id (from find_links or shorten_link). Omit for the account's top links of the period"),
+/** The fields of a question of clicks over time, as get_link lists them beside a link's id. */
+export const CLICKS_OVER_TIME_FIELDS = {
+    id: IdSchema.optional().describe("The link's id (from find_links or shorten_link). Omit for the account's top links of a period"),
     period: z.enum(Object.keys(PERIODS) as [Period, ...Period[]], "must be 24h, 7d, 30d, 90d or 1y").optional().describe("The period up to now: 24h, 7d, 30d, 90d or 1y (default 7d). Ignored where start is given"),
     start: time.optional().describe("Start of the period instead of period, ISO 8601 with offset (e.g. 2026-11-20T00:00:00+01:00); moved back to the start of its bucket"),
     end: time.optional().describe("End of the period (default now), ISO 8601 with offset; moved on to the end of its bucket"),
     granularity: GranularitySchema.optional().describe("Bucket size: hour, day, week or month (default: hour up to 2 days, day up to 120 days, else month)"),
     timeZone: TimeZoneSchema.default("UTC"),
     limit: z.number("must be a number").int("must be a whole number").min(1, "must be at least 1").max(10, "must be at most 10").default(5).describe("How many top links, most clicks first, when id is omitted (default 5, at most 10)"),
-  })
-  .transform((input, context) => {
+};
+
+/** Which fields ask for clicks over time rather than a link's details and statistics. */
+export const OVER_TIME_FIELDS = ["period", "start", "end", "granularity", "timeZone", "limit"] as const;
+
+/** A question of clicks over time checked (the fields given) into the query's moments and granularity; issues at the fields they concern. */
+export function toClicksQuery(input: z.output<z.ZodObject<typeof CLICKS_OVER_TIME_FIELDS>>, context: z.RefinementCtx) {
     const end = input.end ?? Date.now();
     const start = input.start ?? end - PERIODS[input.period ?? "7d"];
     // end is a moment the schema took (1970 to 9999); a period back from it can only fall before 1970.
@@ -54,8 +59,9 @@ const ClicksOverTimeInput = z
       context.addIssue({ code: "custom", path: ["granularity"], message: `${granularity} gives about ${buckets} buckets over this period, more than the ${MAX_BUCKETS_PER_SERIES} one answer holds: choose a coarser one or a shorter period` });
     }
     return { id: input.id, start, end, granularity, timeZone: input.timeZone, limit: input.limit };
-  });
-type Query = z.output<typeof ClicksOverTimeInput>;
+}
+
+export type ClicksQuery = ReturnType<typeof toClicksQuery>;
 
 /** How often this server samples every link of an account of `links` links, in a sentence. */
 export function resolutionSentence(links: number): string {
@@ -110,7 +116,7 @@ function combined(all: readonly ClickSeries[]): ChartSeries | undefined {
   };
 }
 
-async function clicksOverTime(query: Query, context: ToolContext): Promise<AnswerWithImage> {
+export async function clicksOverTime(query: ClicksQuery, context: ToolContext): Promise<AnswerWithImage> {
   const { links, client, signal } = context;
   // On a shared store, with what the replica sampling it saved last.
   await links.loadHistory();
@@ -169,18 +175,3 @@ function seriesView(answer: ClicksOverTime, title: string, chart: ClickChart | u
     notes: one ? [answer.links[0]!.summary, answer.summary] : [answer.summary],
   };
 }
-
-export const getClicksOverTime = define({
-  name: "get_clicks_over_time",
-  title: "Clicks over time",
-  description:
-    "A link's clicks over a period in buckets of an hour, day, week or month in a time zone, or the account's top links of the period " +
-    "(omit id), with a chart. The service keeps only totals: this server samples them while it runs, so each bucket says how it was " +
-    "measured (quality exact, spread over a longer sampling interval, partial, gap: nothing ran, none: before the first sample, no data) " +
-    "and clicks gained while nothing ran are in unplaced, counted in the total. Pass on what summary says.",
-  input: ClicksOverTimeInput,
-  output: ClicksOverTimeOutput,
-  annotations: READ,
-  statisticsView: true,
-  run: (query, context) => clicksOverTime(query, context),
-});

@@ -14,10 +14,33 @@ import * as z from "zod/v4";
 import { STATISTICS_VIEW_TOOL_META } from "../apps";
 import type { ServerLinkIndex } from "../server-index";
 
+/** A call as a signed confirmation names it: the tool and what it binds (the checked arguments as canonical JSON, or a preview's digest). */
+export interface AskedFor {
+  tool: string;
+  arguments: string;
+}
+
+/** Signs and opens what a confirmation names, with the key of the request state (confirmation.ts's codec); `open` throws on a state it did not sign or past its time. */
+export interface ConfirmationSeal {
+  mint(payload: AskedFor): Promise<string>;
+  open(state: string): Promise<AskedFor>;
+}
+
+/** JSON with every object's keys sorted, so that equal arguments read the same however they were written. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
 /** What a tool's work gets: the client, the server's link index, and the signal that ends the call (cancelled or past its deadline). */
 export interface ToolContext {
   client: LinkShortClient;
   links: ServerLinkIndex;
+  /** Seals what a preview binds, for the call that confirms it (update_links, delete_links). */
+  seal: ConfirmationSeal;
   signal: AbortSignal;
   /** When the call's deadline passes (epoch ms): a tool that answers in parts starts no new part after it. */
   deadlineAt: number;
@@ -115,8 +138,8 @@ export interface ToolDefinition {
   listingWithApps: Tool;
   /** Time past the call's deadline this tool keeps, to answer with what it did (it watches `deadlineAt` itself). */
   graceMs: number;
-  /** For a tool that destroys something: the question put to the person before it runs, when the client can ask. */
-  confirmation: ((args: unknown) => string) | undefined;
+  /** For a tool that destroys something: the question put to the person before it runs, when the client can ask (none for a call that changes nothing, such as a preview). */
+  confirmation: ((args: unknown) => string | undefined) | undefined;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -141,8 +164,8 @@ interface Definition<Input extends z.ZodType> {
   annotations: ToolAnnotations;
   admin?: boolean;
   graceMs?: number;
-  /** The question to ask the person before the tool runs (a delete), when the client can ask. */
-  confirmation?: (args: z.output<Input>) => string;
+  /** The question to ask the person before the tool runs (a delete), when the client can ask; undefined for a call that changes nothing. */
+  confirmation?: (args: z.output<Input>) => string | undefined;
   /** Its answer's statistics can be shown in the statistics view (MCP Apps). */
   statisticsView?: boolean;
   run(args: z.output<Input>, context: ToolContext): Promise<ToolOutcome>;

@@ -7,7 +7,7 @@ export const listDomains = define({
   name: "list_domains",
   title: "List branded domains",
   description:
-    "Lists the account's branded domains, which shorten_link and update_link accept as domain, one page at a time; morePages says whether another page follows.",
+    "Lists the account's branded domains, which shorten_link and update_links accept as domain, one page at a time; morePages says whether another page follows.",
   input: PageInput,
   output: DomainPageOutput,
   annotations: READ,

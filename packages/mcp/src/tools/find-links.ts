@@ -2,12 +2,13 @@
 import { LinkListSchema, PaginationSchema } from "@linkshort/client";
 import * as z from "zod/v4";
 import { FoundLinksOutput } from "../outputs";
-import { define, READ, reportingProgress } from "./define";
+import { define, READ, reportingProgress, type ToolContext } from "./define";
 
 const FIND_DEFAULT_RESULTS = 20;
-const FIND_MAX_RESULTS = 100;
+export const FIND_MAX_RESULTS = 100;
 
-const FindLinksInput = z.strictObject({
+/** The fields of a search of the link index: find_links' input, and how update_links and delete_links choose links. */
+export const SEARCH_FIELDS = {
   text: z
     .string()
     .optional()
@@ -23,7 +24,24 @@ const FindLinksInput = z.strictObject({
     .max(FIND_MAX_RESULTS, `must be at most ${FIND_MAX_RESULTS}`)
     .optional()
     .describe(`How many links to return at most (default ${FIND_DEFAULT_RESULTS}, at most ${FIND_MAX_RESULTS})`),
-});
+};
+
+const FindLinksInput = z.strictObject(SEARCH_FIELDS);
+
+/** The index ready for a lookup (its read of the newest links): a first sync under way may hold it a moment, and the client hears how far it is. */
+export async function lookupReady(context: ToolContext): Promise<void> {
+  const { links: serverIndex, signal } = context;
+  await reportingProgress(serverIndex.beforeLookup(signal), context, () => {
+    const { known, serverCount } = serverIndex.index.freshness();
+    return { progress: known, ...(serverCount !== null ? { total: Math.max(serverCount, known) } : {}), message: serverIndex.freshness().summary };
+  });
+}
+
+/** The index searched as find_links searches it. */
+export async function searchIndex({ text, order, limit }: { text?: string; order?: "date" | "click"; limit?: number }, context: ToolContext) {
+  await lookupReady(context);
+  return context.links.index.search(text ?? "", limit ?? FIND_DEFAULT_RESULTS, order === "click" ? "clicks" : "best");
+}
 
 export const findLinks = define({
   name: "find_links",
@@ -36,16 +54,8 @@ export const findLinks = define({
   input: FindLinksInput,
   output: FoundLinksOutput,
   annotations: READ,
-  run: async ({ text, order, limit }, context) => {
-    const { links: serverIndex, signal } = context;
-    const wanted = limit ?? FIND_DEFAULT_RESULTS;
-    // A first sync under way may hold the answer for a moment: the client hears how far the index is.
-    await reportingProgress(serverIndex.beforeLookup(signal), context, () => {
-      const { known, serverCount } = serverIndex.index.freshness();
-      return { progress: known, ...(serverCount !== null ? { total: Math.max(serverCount, known) } : {}), message: serverIndex.freshness().summary };
-    });
-    const query = text ?? "";
-    const { links, matches } = serverIndex.index.search(query, wanted, order === "click" ? "clicks" : "best");
-    return { links, matches, index: serverIndex.freshness() };
+  run: async (search, context) => {
+    const { links, matches } = await searchIndex(search, context);
+    return { links, matches, index: context.links.freshness() };
   },
 });

@@ -3,23 +3,24 @@
  * the modules beside this one. The server lists and runs these; tests iterate them.
  */
 import { getAccount } from "./account";
-import { getClicksOverTime } from "./clicks-over-time";
 import { createUser, deleteUser, getUser, listPlans, listUsers, subscribeUserToPlan } from "./admin";
 import type { ToolDefinition } from "./define";
 import { listDomains } from "./domains";
 import { findLinks } from "./find-links";
-import { deleteLink, getLink, shortenLink, updateLink } from "./links";
+import { deleteLinks } from "./delete-links";
+import { deleteLink, getLink, shortenLink } from "./links";
 import { createQrCode, getQrCode, listQrCodes } from "./qr-codes";
 import { shortenLinks } from "./shorten-links";
+import { updateLinks } from "./update-links";
 
 export const TOOLS: readonly ToolDefinition[] = [
   shortenLink,
   shortenLinks,
   findLinks,
   getLink,
-  getClicksOverTime,
-  updateLink,
+  updateLinks,
   deleteLink,
+  deleteLinks,
   createQrCode,
   getQrCode,
   listQrCodes,

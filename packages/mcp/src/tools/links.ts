@@ -1,9 +1,8 @@
-/** The link tools: shorten_link, get_link, update_link and delete_link, and the link inputs that shorten_links shares. */
+/** The link tools: shorten_link, get_link (with clicks over time) and delete_link, and the link inputs that shorten_links shares. */
 import {
   checkLinkCreate,
   createLink,
   LinkCreateSchema,
-  LinkUpdateSchema,
   isLinkShortError,
   REUSE_RULE,
   type CheckedLinkCreate,
@@ -11,22 +10,15 @@ import {
 } from "@linkshort/client";
 import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../server-index";
-import { CreatedLinkOutput, LinkWithStatsOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
+import { LinkOrClicksOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
 import { statisticsChart, statisticsView } from "./chart";
+import { CLICKS_OVER_TIME_FIELDS, clicksOverTime, OVER_TIME_FIELDS, toClicksQuery } from "./clicks-over-time";
 import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 
 /** What a model is told beyond the client's descriptions: where to find a value with another tool. */
 const DOMAIN_DESCRIPTION = "A branded domain of the account, as listed by list_domains (e.g. https://go.example.com). Omit for the service's own";
 
 export const LinkCreateInput = z.strictObject(described(LinkCreateSchema, { domain: DOMAIN_DESCRIPTION }));
-
-const LinkUpdateInput = z.strictObject({
-  ...idOf("link"),
-  ...described(LinkUpdateSchema, {
-    domain: DOMAIN_DESCRIPTION,
-    url: "The long URL, required even when it does not change (then give the current one, from get_link); the short URL stays the same",
-  }),
-});
 
 const REUSE_DESCRIPTION =
   `true: answer with the account's existing link when it is exactly the one asked for (reused: true) instead of making one. ${REUSE_RULE} ` +
@@ -85,34 +77,42 @@ export const shortenLink = define({
   },
 });
 
+/** Which question a get_link call asks, under a key of its own beside the fields: clicks over time when a period's field is given, or no id. */
+const QUESTION = "__question";
+
+function withQuestion(args: unknown): unknown {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return args;
+  const given = args as Record<string, unknown>;
+  return { ...given, [QUESTION]: given.id === undefined || OVER_TIME_FIELDS.some((field) => given[field] !== undefined) ? "clicks" : "link" };
+}
+
+/** get_link's question: a link's details and statistics (its id alone), or clicks over time, each checked by its own fields. */
+const GetLinkInput = z
+  .preprocess(
+    withQuestion,
+    z.discriminatedUnion(QUESTION, [z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, [QUESTION]: z.literal("clicks") }), z.strictObject({ ...idOf("link"), [QUESTION]: z.literal("link") })]),
+  )
+  .transform((input, context) => (input[QUESTION] === "clicks" ? { clicks: toClicksQuery(input, context), id: undefined } : { clicks: undefined, id: input.id }));
+
 export const getLink = define({
   name: "get_link",
   title: "Get a link with its statistics",
   description:
-    "Returns one short link's details (long URL, title, expiry, targeting) and its statistics: clicks, unique clicks, " +
-    "top countries, referrers, browsers and operating systems, with a chart of them as an image. Needs the link's id (from find_links or shorten_link).",
-  input: z.strictObject(idOf("link")),
-  output: LinkWithStatsOutput,
+    "One short link's details (long URL, title, expiry, targeting) and statistics (clicks, unique clicks, top countries, referrers, " +
+    "browsers, OS), with a chart. With period, start or end (or without id, for the account's top links), its clicks over time instead, " +
+    "in buckets of an hour, day, week or month, as this server sampled them while it ran: each bucket says how it was measured " +
+    "(quality exact, spread, partial, gap: nothing ran, none: before the first sample) and unplaced holds clicks gained while nothing ran. Pass on what summary says.",
+  input: GetLinkInput,
+  listedInput: z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, id: CLICKS_OVER_TIME_FIELDS.id.describe("The link's id (from find_links or shorten_link); alone: its details and statistics. Omit for the account's top links of a period") }),
+  output: LinkOrClicksOutput,
   annotations: READ,
   statisticsView: true,
-  run: async ({ id }, { client, signal }) => {
-    const link = await client.links.get(id, { signal });
+  run: async (question, context) => {
+    if (question.clicks !== undefined) return clicksOverTime(question.clicks, context);
+    const link = await context.client.links.get(question.id, { signal: context.signal });
     const title = link.details.shorturl.replace(/^https?:\/\//, "");
     return new AnswerWithImage(link, undefined, statisticsChart(link.stats, title, "clicks"), statisticsView(link.stats, title, "clicks"));
   },
-});
-
-export const updateLink = define({
-  name: "update_link",
-  title: "Update a link",
-  description:
-    "Changes an existing short link: its long URL, alias, password, expiry, targeting, redirect type or share title. " +
-    "Give the id, the long URL (the API requires it on every update; get_link shows the current one) and the fields " +
-    "to change; the new values replace the old ones.",
-  input: LinkUpdateInput,
-  output: CreatedLinkOutput,
-  annotations: CHANGE,
-  run: ({ id, ...changes }, { client, signal }) => client.links.update(id, changes, { signal }),
 });
 
 export const deleteLink = define({

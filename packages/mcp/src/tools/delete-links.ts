@@ -1,0 +1,52 @@
+/**
+ * delete_links: up to BULK_MAX_LINKS links deleted, named by id or by a search of the link index.
+ * The first call answers a preview; a second call passing its confirmation back with the same
+ * arguments deletes them (bulk-links.ts).
+ */
+import * as z from "zod/v4";
+import { BulkLinksOutput, type BulkLinks } from "./bulk-outputs";
+import { BULK_MAX_LINKS, checkSelection, linksToPreview, runConfirmed, sealPreview, selectionFields, tally } from "./bulk-links";
+import { BULK_GRACE_MS } from "./shorten-links";
+import { CHANGE, define, type ToolContext } from "./define";
+
+const TOOL = "delete_links";
+
+const DeleteLinksInput = z.strictObject(selectionFields(TOOL)).superRefine(checkSelection);
+
+type DeleteArguments = Omit<z.output<typeof DeleteLinksInput>, "confirmation">;
+
+async function preview(args: DeleteArguments, context: ToolContext): Promise<BulkLinks> {
+  const { links, refused, matches } = await linksToPreview(args, context);
+  const answers = [...links.map((link) => ({ id: link.id, shorturl: link.shorturl, status: "will delete" as const, longurl: link.longurl, title: link.title })), ...refused];
+  if (args.ids) answers.sort((a, b) => args.ids!.indexOf(a.id) - args.ids!.indexOf(b.id));
+  const notes = matches !== undefined && matches > links.length ? [`${matches} links match the search; this preview holds the first ${links.length}.`] : [];
+  if (!context.links.index.freshness().complete) notes.push(context.links.freshness().summary);
+  const confirmation = links.length === 0 ? null : await sealPreview(TOOL, args, links, context);
+  return {
+    stage: "preview",
+    links: answers,
+    counts: tally(answers),
+    confirmation,
+    notes,
+    summary:
+      confirmation === null
+        ? "Nothing to confirm: no link found. Nothing was deleted."
+        : `${links.length} link${links.length === 1 ? "" : "s"} will be deleted for good once confirmed (they stop redirecting and their statistics are lost); nothing was deleted yet. ` +
+          `Show the user this preview; on their yes, call ${TOOL} again with the same arguments and confirmation. Links changed elsewhere meanwhile are left alone.`,
+  };
+}
+
+export const deleteLinks = define({
+  name: TOOL,
+  title: "Delete links",
+  description:
+    `Deletes up to ${BULK_MAX_LINKS} short links for good (by ids or search), as update_links changes them: a preview and its confirmation first.`,
+  input: DeleteLinksInput,
+  output: BulkLinksOutput,
+  annotations: CHANGE,
+  graceMs: BULK_GRACE_MS,
+  confirmation: ({ confirmation }) =>
+    confirmation === undefined ? undefined : "Delete the links delete_links previewed, for good? They stop redirecting and their statistics are lost. Links changed since the preview are left alone.",
+  run: ({ confirmation, ...args }, context) =>
+    confirmation === undefined ? preview(args, context) : runConfirmed(TOOL, args, confirmation, (details, { client, signal }) => client.links.delete(details.id, { signal }), context),
+});
