@@ -26,6 +26,15 @@ export function isPlausibleReset(resetAt: number | undefined, now: number): rese
   return resetAt !== undefined && resetAt > now && resetAt - now <= MAX_PLAUSIBLE_RESET_MS;
 }
 
+/**
+ * Whether an answer names a window that had ended by `now` (an answer read late, on a loaded
+ * machine): it says nothing of the current window, and it is no sign of a server without rate headers.
+ */
+export function namesEndedWindow(response: Pick<TransportResponse, "headers">, now: number): boolean {
+  const resetAt = resetOf(response);
+  return resetAt !== undefined && resetAt <= now && headerValue(response.headers, "x-ratelimit-remaining") !== undefined;
+}
+
 /** What one answer says of its window. */
 export interface WindowWord {
   /** The window's cap; undefined when the answer does not say it. */

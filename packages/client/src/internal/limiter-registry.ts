@@ -75,6 +75,10 @@ class SharedLimiter extends RateLimiter {
     return registry.peek(this.id)?.headroom(now);
   }
 
+  override sendsNoWindows(): boolean {
+    return registry.peek(this.id)?.sendsNoWindows() ?? false;
+  }
+
   override isIdle(now: number): boolean {
     return registry.peek(this.id)?.isIdle(now) ?? true;
   }

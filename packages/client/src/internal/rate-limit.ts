@@ -1,6 +1,6 @@
 import { sleepUnlessAborted, untilAborted } from "./abortable-wait";
 import { AbortedError } from "../errors";
-import { windowEnded, windowOf } from "../rate-window";
+import { namesEndedWindow, windowEnded, windowOf } from "../rate-window";
 import type { Sleep, TransportResponse } from "../transport";
 
 export interface Clock {
@@ -132,7 +132,7 @@ export class RateLimiter {
   observe(response: Pick<TransportResponse, "headers">, now: number): void {
     const word = windowOf(response, now);
     if (word === undefined) {
-      if (this.limit === undefined && this.remaining === undefined) this.headersAbsent = true;
+      if (this.limit === undefined && this.remaining === undefined && !namesEndedWindow(response, now)) this.headersAbsent = true;
       return;
     }
     this.headersAbsent = false;
@@ -169,6 +169,11 @@ export class RateLimiter {
       this.wakeProbeWaiters.clear();
       for (const wake of waiters) wake();
     }
+  }
+
+  /** The server's answers carry no rate headers: there is no window to pace by, and requests go freely. */
+  sendsNoWindows(): boolean {
+    return this.headersAbsent;
   }
 
   /** Nothing in flight or waiting, and the window known to it has ended by `now`: forgetting it loses nothing. */

@@ -12,6 +12,12 @@
  * window, so one for a small limit) and spends them without asking the store again; what it has
  * not spent after RETURN_AFTER_MS without a request goes back to the shared count. The count in
  * the store holds every slot handed out, spent or not: the replicas together never pass the limit.
+ *
+ * A slot is worth its window only while a request can still reach the server in it: one the store
+ * handed out too near the window's end (a loaded machine answers late) is left unused, and the request
+ * waits for the next window (else it would count there, where no replica counted it). A request that
+ * reached the server in the next window all the same is counted there by the first answer of that
+ * window each replica reads: it brings the store's count up to the server's.
  */
 import { AbortedError, RateLimiter, type RateLimitHeadroom } from "@linkshort/client";
 import type { PostgresStore } from "./postgres";
@@ -29,19 +35,40 @@ const RESET_MARGIN_MS = 20;
 /** The most slots a replica takes of a window at once, and the share of the window a batch may be at most. */
 const MAX_BATCH = 20;
 const BATCH_SHARE = 50;
+/** A slot of a window that ends sooner than this is not used: the request could reach the server in the next one. */
+const LAST_SLOT_MS = 250;
 /** Slots taken and not spent for this long go back to the window (so another replica may use them). */
 export const RETURN_AFTER_MS = 1_000;
 
 /** How many slots a replica takes at once of a window of `limit`. */
 export const batchOf = (limit: number) => Math.max(1, Math.min(MAX_BATCH, Math.floor(limit / BATCH_SHARE)));
 
+/** Whether a slot of the window that ends at `resetAt` (epoch ms) comes too late to be used at `now`. */
+const tooLate = (resetAt: number, now: number) => resetAt - now < LAST_SLOT_MS;
+
+/**
+ * Part of the statement that counts a learned window ($1 the account, $2 its reset in seconds): the
+ * probe row holds every replica's next learner until that window ends (no longer, as the learner's
+ * claim did). In the same statement as the window's row, so that no replica finds neither (it would
+ * learn the window a second time).
+ */
+const LEARNED = `INSERT INTO mcp_rate_windows (account, resets_at, used) VALUES ($1, -1, $2::bigint)
+  ON CONFLICT (account, resets_at) DO UPDATE SET used = excluded.used`;
+
+/** How many requests of the window that ends at `resetAt` the server had counted when it answered (0 if the answer names another). */
+function serverCount(response: Answer, resetAt: number, now: number): number {
+  // The answer read alone, apart from this replica's requests in flight (its own limiter's estimate subtracts them).
+  const alone = new RateLimiter();
+  alone.observe(response, now);
+  const word = alone.headroom(now);
+  return word?.resetAt === resetAt ? word.limit - word.remaining : 0;
+}
+
 export class SharedRateBudget extends RateLimiter {
   #clearedAt = 0;
   readonly #local = new RateLimiter();
   /** Requests this replica sent to learn the window (no replica knew it): counted once their answer names it. */
   #uncounted = 0;
-  /** The server's answers name no window (no rate headers): nothing to share, the client's pacing alone. */
-  #noWindows = false;
   /** Slots this replica took of the window that resets at `resetsAt` (seconds) and has not spent yet. */
   #held = { resetsAt: 0, slots: 0 };
   #lastSpent = 0;
@@ -57,13 +84,13 @@ export class SharedRateBudget extends RateLimiter {
   /** A request leaves at once when this replica holds a slot of the window it knows and its own pacing allows it. */
   override tryAcquire(now: number): boolean {
     const window = this.#local.headroom(now);
-    if (window?.resetAt === undefined || !this.#holds(window.resetAt) || !this.#local.tryAcquire(now)) return false;
+    if (window?.resetAt === undefined || !this.#holds(window.resetAt, now) || !this.#local.tryAcquire(now)) return false;
     this.#spend();
     return true;
   }
 
-  #holds(resetAt: number): boolean {
-    return this.#held.slots > 0 && this.#held.resetsAt === Math.round(resetAt / 1000);
+  #holds(resetAt: number, now: number): boolean {
+    return this.#held.slots > 0 && this.#held.resetsAt === Math.round(resetAt / 1000) && !tooLate(resetAt, now);
   }
 
   #spend(): void {
@@ -77,16 +104,18 @@ export class SharedRateBudget extends RateLimiter {
       for (;;) {
         const now = clock.now();
         const window = this.#local.headroom(now);
-        if (window?.resetAt !== undefined && this.#holds(window.resetAt)) {
+        if (window?.resetAt !== undefined && this.#holds(window.resetAt, now)) {
           this.#spend();
           return waited;
         }
         // Nothing known here yet (the client's probe): a slot of the window another replica knows, or the request that learns it.
-        if (window === undefined && this.#noWindows) return waited;
+        if (window === undefined && this.#local.sendsNoWindows()) return waited;
         const slot = await this.#takeSlot(window?.limit, window?.resetAt, now);
-        if (slot === "taken" || slot === "learns") return waited;
-        // The replicas spent the window: wait for its reset. Or another replica's request learns the window: wait for its answer.
-        const pause = slot === "wait" ? PROBE_WAIT_MS : Math.max(PROBE_WAIT_MS, slot.until - now + RESET_MARGIN_MS);
+        if (slot === "unpaced" || slot === "learns") return waited;
+        const until = slot === "wait" ? undefined : "until" in slot ? slot.until : slot.taken * 1000;
+        if (slot !== "wait" && "taken" in slot && !tooLate(until!, clock.now())) return waited;
+        // The replicas spent the window, or the store handed out its slot too late: wait for its reset. Or another replica's request learns the window: wait for its answer.
+        const pause = until === undefined ? PROBE_WAIT_MS : Math.max(PROBE_WAIT_MS, until - now + RESET_MARGIN_MS);
         if (waited + pause > wait.maxWaitMs) throw wait.tooLong(pause);
         await clock.sleep(pause, wait.signal);
         if (wait.signal?.aborted) throw new AbortedError();
@@ -100,10 +129,11 @@ export class SharedRateBudget extends RateLimiter {
 
   /**
    * A slot of the window that ends at `resetAt` (or of the newest window a replica knows, when this
-   * one's ended): when the replicas have used all `limit` of it, until when. When no replica knows the
-   * current window, one request of all replicas goes to learn it ("taken"); the others "wait".
+   * one's ended), named by its reset in seconds: when the replicas have used all `limit` of it, until
+   * when. When no replica knows the current window, one request of all replicas goes to learn it
+   * ("learns"); the others "wait". A store that cannot be reached: "unpaced".
    */
-  async #takeSlot(limit: number | undefined, resetAt: number | undefined, now: number): Promise<"taken" | "learns" | "wait" | { until: number }> {
+  async #takeSlot(limit: number | undefined, resetAt: number | undefined, now: number): Promise<{ taken: number } | "learns" | "wait" | { until: number } | "unpaced"> {
     const seconds = Math.floor(now / 1000);
     const reset = resetAt === undefined ? null : Math.round(resetAt / 1000);
     try {
@@ -117,7 +147,7 @@ export class SharedRateBudget extends RateLimiter {
         );
         if (taken.length === 1) {
           this.#hold(reset, taken[0]!.slots - 1);
-          return "taken";
+          return { taken: reset };
         }
       }
       const current = await this.store.query<{ resets_at: string; used: number }>(
@@ -127,16 +157,18 @@ export class SharedRateBudget extends RateLimiter {
       const known = current[0];
       if (known !== undefined) {
         const taken = reset !== null ? [] : await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < window_limit RETURNING used", [this.account, known.resets_at]);
-        return taken.length === 1 ? "taken" : { until: Number(known.resets_at) * 1000 };
+        return taken.length === 1 ? { taken: Number(known.resets_at) } : { until: Number(known.resets_at) * 1000 };
       }
       if (reset !== null && limit !== undefined) {
-        // This replica learned the window first: it opens the shared count with this request.
-        await this.store.query(
-          "INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, 1, $3) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + 1",
+        // This replica learned the window first: it opens the shared count with this request (no replica learns it again).
+        const opened = await this.store.query(
+          `WITH learned AS (${LEARNED})
+           INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, 1, $3)
+           ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + 1 WHERE mcp_rate_windows.used < mcp_rate_windows.window_limit RETURNING used`,
           [this.account, reset, limit],
         );
         await this.#clearExpired(seconds);
-        return "taken";
+        return opened.length === 1 ? { taken: reset } : { until: reset * 1000 };
       }
       // No replica knows the window now: one request of them all goes to learn it (the row of reset -1 holds until when).
       const probe = await this.store.query(
@@ -149,7 +181,7 @@ export class SharedRateBudget extends RateLimiter {
       return "learns";
     } catch {
       // The store cannot be reached: the client's own pacing (and the server's limit answers) hold.
-      return "taken";
+      return "unpaced";
     }
   }
 
@@ -179,18 +211,24 @@ export class SharedRateBudget extends RateLimiter {
     const before = this.#local.headroom(now)?.resetAt;
     this.#local.observe(response, now);
     const window = this.#local.headroom(now);
-    this.#noWindows = window === undefined;
-    if (window === undefined) void this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at = -1", [this.account]).catch(() => undefined);
-    if (window?.resetAt === undefined || window.resetAt === before || this.#uncounted === 0) return;
-    // The requests that learned this window count in it; no replica waits any longer for one to learn it.
+    // No rate headers, or a learner's answer read after the window it names had ended (it counted there): another request may learn the window.
+    if (this.#local.sendsNoWindows() || (window?.resetAt === undefined && this.#uncounted > 0)) {
+      this.#uncounted = 0;
+      void this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at = -1", [this.account]).catch(() => undefined);
+    }
+    if (window?.resetAt === undefined || window.resetAt === before) return;
+    // This replica's first answer of the window: the requests that learned it count in it, and so do those the
+    // server counted there that took a slot of the window before (the count is at least the server's); no
+    // replica learns it again (nor waits any longer for one to).
     const learners = this.#uncounted;
     this.#uncounted = 0;
     void this.store
       .query(
-        "INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, $3, $4) ON CONFLICT (account, resets_at) DO UPDATE SET used = mcp_rate_windows.used + $3",
-        [this.account, Math.round(window.resetAt / 1000), learners, window.limit],
+        `WITH learned AS (${LEARNED})
+         INSERT INTO mcp_rate_windows (account, resets_at, used, window_limit) VALUES ($1, $2, GREATEST($4::integer, $5::integer), $3)
+         ON CONFLICT (account, resets_at) DO UPDATE SET used = GREATEST(mcp_rate_windows.used + $4, $5)`,
+        [this.account, Math.round(window.resetAt / 1000), window.limit, learners, serverCount(response, window.resetAt, now)],
       )
-      .then(() => this.store.query("DELETE FROM mcp_rate_windows WHERE account = $1 AND resets_at = -1", [this.account]))
       .then(() => this.#clearExpired(Math.floor(now / 1000)))
       .catch(() => undefined);
   }
@@ -222,6 +260,10 @@ export class SharedRateBudget extends RateLimiter {
 
   override headroom(now: number): RateLimitHeadroom | undefined {
     return this.#local.headroom(now);
+  }
+
+  override sendsNoWindows(): boolean {
+    return this.#local.sendsNoWindows();
   }
 
   override isIdle(now: number): boolean {
