@@ -190,8 +190,9 @@ test("delete_links deletes 100 links found by a search, after its preview, repor
 });
 
 test("a confirmed run that reaches the call's deadline skips the links left and answers the confirmation that binds exactly them", async () => {
-  // Its own sandbox and server: 4 requests a second (2 links), and a call deadline of 1.5 s.
-  const slow = await startSandbox({ port: 0, rateLimit: { limit: 4, windowMs: 1_000 } });
+  // Its own sandbox and server: 2 requests a second (a link a second: its re-read and its write), and a
+  // call deadline of 1.5 s, which spans at most three windows (6 requests) wherever in a window it starts.
+  const slow = await startSandbox({ port: 0, rateLimit: { limit: 2, windowMs: 1_000 } });
   const ids = addLinks(slow, 6, { from: Date.now() - 60_000, perSecond: 10, name: "deadline", title: (i) => `deadline ${i}` });
   const client = new LinkShortClient({ baseUrl: slow.baseUrl, apiKey: slow.userKey, rateLimit: { limiter: new RateLimiter() } });
   const other = new Client({ name: "bulk-deadline-test", version: "1.0.0" });
