@@ -23,6 +23,7 @@ import { measureClickEvents } from './click-events';
 import { measureStore } from './store';
 import { measureSignInFlood } from './sign-in-flood';
 import { measureStepBack } from './step-back';
+import { measureReuseRecord } from './reuse-record';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -419,6 +420,7 @@ async function main() {
     ['store', async () => void rows.push(...(await measureStore()))],
     ['sign-in-flood', async () => void rows.push(...(await measureSignInFlood()))],
     ['step-back', async () => void rows.push(...(await measureStepBack()))],
+    ['reuse-record', async () => void rows.push(...(await measureReuseRecord()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { assert, checkList, waitFor } from './checks.mjs';
 import { ensureN8n, exampleAccount, exampleWorkflow, installNodePackage, nodeNamed, ROOT, writeLinkShortCredentials } from './n8n.mjs';
 import { nameOfSender, senderOf, startAttributingProxy, startQueueStack } from './queue-stack.mjs';
+import { reuseAcrossWorkersChecks, reuseWorkflow } from './reuse.mjs';
 
 const require = createRequire(import.meta.url);
 const { startSandbox } = require(join(ROOT, 'packages/sandbox/dist/index.js'));
@@ -135,6 +136,8 @@ async function main() {
   // The report reads the same sandbox through a proxy of its own, so that its listings are not taken for the trigger's polls.
   const reportApi = await startAttributingProxy(sandbox.baseUrl, nameOf, candidates);
   const burstApi = await startAttributingProxy(burstSandbox.baseUrl, nameOf, candidates);
+  // Reuse's index syncs list links too: a proxy of its own keeps them apart from the trigger's polls.
+  const reuseApi = await startAttributingProxy(sandbox.baseUrl, nameOf, candidates);
   const catcher = await startCatcher(nameOf, candidates);
   const workflows = {
     form: exampleWorkflow('shorten-links-by-webhook.json'),
@@ -149,6 +152,7 @@ async function main() {
       nodeNamed(workflow, 'All links by clicks').credentials = { linkShortApi: { id: 'linkshortReport', name: 'LinkShort report' } };
     }),
     burst: burstWorkflow(),
+    reuse: reuseWorkflow({ id: 'linkshortReuse', name: 'LinkShort reuse' }),
   };
   const createLink = (url, custom) =>
     fetch(`${sandbox.baseUrl}/api/url/add`, {
@@ -180,6 +184,7 @@ async function main() {
           exampleAccount(api.url, sandbox.userKey),
           { id: 'linkshortReport', name: 'LinkShort report', baseUrl: reportApi.url, apiKey: sandbox.userKey },
           { id: 'linkshortBurst', name: 'LinkShort burst', baseUrl: burstApi.url, apiKey: burstSandbox.userKey },
+          { id: 'linkshortReuse', name: 'LinkShort reuse', baseUrl: reuseApi.url, apiKey: sandbox.userKey },
         ]);
         step('Redis and Postgres are up; importing the credentials');
         await cli(['import:credentials', `--input=${credentials}`]);
@@ -238,6 +243,14 @@ async function main() {
       const perWorker = count(places.map(([place]) => place));
       assert(perWorker.get('worker-1') > 0 && perWorker.get('worker-2') > 0, `executions per worker ${describe(perWorker)}`);
       console.log(`      executions per worker ${describe(perWorker)}; links created by ${describe(creators)}`);
+    });
+
+    // Issue 52: Reuse Existing Link's record in the workflow's static data, saved by the workers to Postgres.
+    await reuseAcrossWorkersChecks({
+      check,
+      api: reuseApi,
+      n8nUrl: stack.url,
+      staticDataOf: () => stack.postgres.query(`select "staticData" from workflow_entity where id = '${workflows.reuse.id}'`)[0]?.staticData,
     });
 
     await check('workflow 3: the report runs from main\'s schedule on a worker and sends the top links', async () => {
@@ -365,7 +378,7 @@ async function main() {
   } finally {
     const stopping = Date.now();
     await stack?.stop();
-    await Promise.all([catcher.close(), api.close(), reportApi.close(), burstApi.close()]);
+    await Promise.all([catcher.close(), api.close(), reportApi.close(), burstApi.close(), reuseApi.close()]);
     await Promise.all([sandbox.close(), burstSandbox.close()]);
     if (!process.env.KEEP_N8N_FOLDER) rmSync(dir, { recursive: true, force: true });
     console.log(`Stopped everything in ${((Date.now() - stopping) / 1000).toFixed(1)} s (${elapsed()} in all)`);
