@@ -126,6 +126,8 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'linkshort-queue-'));
   const userFolder = join(dir, 'n8n');
   const output = { main: [], 'worker-1': [], 'worker-2': [] };
+  // The same lines, all processes in the order they came.
+  const log = [];
   let stack;
   const nameOf = (pid) => stack?.nameOf(pid);
   // The example workflows' sandbox is not what is measured here: a generous limit keeps them from waiting.
@@ -177,7 +179,11 @@ async function main() {
     stack = await startQueueStack({
       dir,
       userFolder,
-      onOutput: (name, text) => output[name]?.push(...text.split('\n').filter(Boolean)),
+      onOutput: (name, text) => {
+        const lines = text.split('\n').filter(Boolean);
+        output[name]?.push(...lines);
+        log.push(...lines.map((line) => `${name}: ${line}`));
+      },
       prepare: async (cli, postgres) => {
         const step = (what) => console.log(`  ${what} (${elapsed()})`);
         const credentials = writeLinkShortCredentials(join(dir, 'credentials.json'), [
@@ -251,6 +257,7 @@ async function main() {
       api: reuseApi,
       n8nUrl: stack.url,
       staticDataOf: () => stack.postgres.query(`select "staticData" from workflow_entity where id = '${workflows.reuse.id}'`)[0]?.staticData,
+      logOf: () => log,
     });
 
     await check('workflow 3: the report runs from main\'s schedule on a worker and sends the top links', async () => {

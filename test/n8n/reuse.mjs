@@ -32,13 +32,14 @@ export function reuseWorkflow(credential = { id: 'linkshortAccount', name: 'Link
         id: 'reuse-2',
         name: 'Shorten',
         type: 'n8n-nodes-linkshort.linkShort',
-        typeVersion: 1,
+        typeVersion: 1.2,
         position: [220, 0],
         parameters: {
           resource: 'link',
           operation: 'create',
           url: '={{ $json.body.url }}',
-          additionalFields: { reuse: true, custom: "={{ $json.body.alias ?? '' }}", password: "={{ $json.body.password ?? '' }}" },
+          additionalFields: { custom: "={{ $json.body.alias ?? '' }}", password: "={{ $json.body.password ?? '' }}" },
+          options: { reuse: true },
         },
         credentials: { linkShortApi: credential },
       },
@@ -48,8 +49,12 @@ export function reuseWorkflow(credential = { id: 'linkshortAccount', name: 'Link
   };
 }
 
-/** Sends each row to the workflow's production webhook, one after another; the node's outputs. */
-async function sendRows(n8nUrl, rows = REUSE_ROWS) {
+/**
+ * Sends each row to the workflow's production webhook, one after another; the node's outputs.
+ * `logOf()` (queue mode: the n8n processes' output lines) is quoted when a row fails: the answer
+ * says only "Error in workflow", the worker's log says why.
+ */
+async function sendRows(n8nUrl, rows = REUSE_ROWS, logOf = () => []) {
   const outputs = [];
   for (const row of rows) {
     // n8n answers before it has activated its workflows: 404 (or no connection, or 503 "Database is not ready", on a busy machine) until the webhook is registered.
@@ -58,7 +63,7 @@ async function sendRows(n8nUrl, rows = REUSE_ROWS) {
     for (const started = Date.now(); (response.status === 404 || response.status === 503) && Date.now() - started < 300_000; response = await send()) await sleep(2000);
     if (response.error) throw response.error;
     const body = await response.text();
-    assert(response.status === 200, `the row ${JSON.stringify(row)} answered ${response.status} ${body.slice(0, 500)}`);
+    assert(response.status === 200, `the row ${JSON.stringify(row)} answered ${response.status} ${body.slice(0, 500)}\n      n8n's log (last 15 lines):\n${logOf().slice(-15).join('\n')}`);
     try {
       outputs.push(JSON.parse(body));
     } catch {
@@ -94,13 +99,13 @@ export async function reuseAfterRestartChecks({ check, sandbox, n8nUrl, restart 
  * queue.mjs: each row sent until one run of it went to the worker that did not make its link: every
  * answer the first link, `reused: true`, and no second create. `api` attributes each request to its n8n process.
  */
-export async function reuseAcrossWorkersChecks({ check, api, n8nUrl, staticDataOf }) {
+export async function reuseAcrossWorkersChecks({ check, api, n8nUrl, staticDataOf, logOf }) {
   await check('Reuse Existing Link across two queue-mode workers: rows made on one worker are reused on the other (reused: true, 0 creates), the record in Postgres holding no password', async () => {
     const created = [];
     const makers = [];
     for (const row of REUSE_ROWS) {
       const start = api.requests.length;
-      const [output] = await sendRows(n8nUrl, [row]);
+      const [output] = await sendRows(n8nUrl, [row], logOf);
       assert(output.reused === false, `${JSON.stringify(row)}: ${JSON.stringify(output)}`);
       created.push(output);
       makers.push(createsOf(api.requests.slice(start))[0]?.process);
@@ -109,7 +114,7 @@ export async function reuseAcrossWorkersChecks({ check, api, n8nUrl, staticDataO
     const reusedOn = REUSE_ROWS.map(() => new Set());
     for (let round = 0; round < 6 && REUSE_ROWS.some((_, i) => [...reusedOn[i]].every((worker) => worker === makers[i])); round += 1) {
       const start = api.requests.length;
-      const outputs = await sendRows(n8nUrl);
+      const outputs = await sendRows(n8nUrl, REUSE_ROWS, logOf);
       outputs.forEach((output, i) => assert(output.reused === true && output.id === created[i].id, `row ${i}, round ${round}: ${JSON.stringify(output)}`));
       // The reuse's one GET of the link tells which worker ran it.
       for (const request of api.requests.slice(start)) {
@@ -167,6 +172,7 @@ async function alone(mode) {
     } else {
       const { startAttributingProxy, startQueueStack } = await import('./queue-stack.mjs');
       let stack;
+      const log = [];
       const api = await startAttributingProxy(sandbox.baseUrl, (pid) => stack?.nameOf(pid), () => stack?.pids() ?? []);
       stops.push(() => api.close());
       const userFolder = join(dir, 'n8n');
@@ -175,6 +181,7 @@ async function alone(mode) {
         dir,
         userFolder,
         startTimeoutMs: 600_000,
+        onOutput: (name, text) => log.push(...text.split('\n').filter((line) => line.trim()).map((line) => `${name}: ${line}`)),
         prepare: async (cli, postgres) => {
           await cli(['import:credentials', `--input=${writeLinkShortCredentials(join(dir, 'credentials.json'), [exampleAccount(api.url, sandbox.userKey)])}`]);
           writeFileSync(join(dir, 'reuse.json'), JSON.stringify(workflow));
@@ -185,7 +192,7 @@ async function alone(mode) {
       });
       stops.unshift(() => stack.stop());
       const staticDataOf = () => stack.postgres.query(`select "staticData" from workflow_entity where id = '${workflow.id}'`)[0]?.staticData;
-      await reuseAcrossWorkersChecks({ check, api, n8nUrl: stack.url, staticDataOf });
+      await reuseAcrossWorkersChecks({ check, api, n8nUrl: stack.url, staticDataOf, logOf: () => log });
     }
   } catch (error) {
     console.error(error);

@@ -36,7 +36,7 @@ afterAll(() => sandbox.close());
 const creates = (from: number) => sandbox.requests.slice(from).filter((request) => request.method === 'POST' && request.path === '/api/url/add').length;
 
 async function create(n8n: Harness, staticData: IDataObject, url: string, fields: INodeParameters): Promise<IDataObject> {
-  const [item] = await n8n.executeNode(user, { resource: 'link', operation: 'create', url, additionalFields: { reuse: true, ...fields } }, undefined, { staticData });
+  const [item] = await n8n.executeNode(user, { resource: 'link', operation: 'create', url, additionalFields: fields, options: { reuse: true } }, undefined, { staticData });
   return (item as INodeExecutionData).json;
 }
 
@@ -127,5 +127,26 @@ describe('the record when executions save at once', () => {
     expect(creates(before)).toBe(1);
     // The service handed back its own link for the same options: the one asked for.
     expect(lost.id).toBe(c.id);
+  });
+});
+
+describe('queue-mode workers of n8n 2, which hand each new execution no static data', () => {
+  // n8n 2.41: the execution's stored workflow omits staticData and the job asks the worker to load
+  // none, so every production execution on a worker starts from {} (test/n8n/reuse.mjs queue).
+  it('a worker reuses the links it made itself; another worker cannot prove them, and the error says why', async () => {
+    const url = 'https://example.com/workers/alias';
+    const worker1 = freshN8n();
+    const worker2 = freshN8n();
+    const made = await create(worker1, {}, url, { custom: 'worker-alias', password: 'secret-worker' });
+    expect(made.reused).toBe(false);
+
+    const before = sandbox.requests.length;
+    expect(await create(worker1, {}, url, { custom: 'worker-alias', password: 'secret-worker' })).toMatchObject({ id: made.id, reused: true });
+    expect(creates(before)).toBe(0);
+
+    const error = (await create(worker2, {}, url, { custom: 'worker-alias', password: 'secret-worker' }).catch((e: unknown) => e)) as NodeOperationError;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toMatch(/alias is taken/);
+    expect(error.description).toContain('on another queue-mode worker');
   });
 });

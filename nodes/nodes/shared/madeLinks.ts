@@ -8,7 +8,9 @@ import { AccountRegistry, ForgottenLinks, MadeLinks, MAX_INDEXED_ACCOUNTS, type 
  * execution that is not manual (`workflowExecuteAfter`, on main and on queue-mode workers alike),
  * whole: two executions saving at once keep the later one's, so each execution merges this
  * n8n instance's record into what it writes, and an entry lost to another instance's save costs at most
- * a duplicate (the link is then not proven, so not reused).
+ * a duplicate (the link is then not proven, so not reused). n8n 2 (2.41 measured) hands a queue-mode
+ * worker's new executions no static data (the execution's stored workflow omits it and the job asks
+ * for none), so there only this worker's in-memory record counts.
  */
 const STATIC_DATA_KEY = 'linkShortMadeLinks';
 

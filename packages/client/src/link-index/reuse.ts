@@ -23,9 +23,11 @@ export const REUSE_RULE =
  * adds to `REUSE_RULE`, as its users read it.
  */
 export const RECORDED_REUSE_RULE =
-  "The record of the links made here is kept with the workflow (saved after production runs, on every worker; not after " +
-  "manual runs from the editor), so a link is reused after a restart too, and a link made with a password is reused when " +
-  "the same password is given, compared through a slow salted hash (scrypt) the record keeps, never the password itself.";
+  "The record of the links made here is kept with the workflow (saved after production runs, not after manual runs from " +
+  "the editor), so a link is reused after a restart too, and a link made with a password is reused when the same " +
+  "password is given, compared through a slow salted hash (scrypt) the record keeps, never the password itself. In queue " +
+  "mode n8n 2 gives a worker's runs none of the workflow's saved data, so each worker reuses only the links it made " +
+  "since it started.";
 
 /** A create field as a person names it in a sentence. */
 const FIELD_WORDS: { [K in keyof LinkCreateBody]-?: string } = {
@@ -48,8 +50,9 @@ export const NOT_REUSED = {
   otherPassword: "the link with this long URL was made with another password",
   unrecorded:
     "the link with this long URL is not in this workflow's record of the links it made (made elsewhere, in a manual run " +
-    "before a restart, or its entry lost to another execution's save at the same time or dropped as the oldest of " +
-    "10,000), so its password, redirect type and parameters cannot be checked",
+    "before a restart, on another queue-mode worker or before this worker started (n8n 2 gives a worker's runs none of " +
+    "the workflow's saved data), or its entry lost to another execution's save at the same time or dropped as the " +
+    "oldest of 10,000), so its password, redirect type and parameters cannot be checked",
   noLink: "no link of this account has this long URL",
   unknownOptions:
     "the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked",
