@@ -63,6 +63,8 @@ async function sendRows(n8nUrl, rows = REUSE_ROWS, logOf = () => []) {
     for (const started = Date.now(); (response.status === 404 || response.status === 503) && Date.now() - started < 300_000; response = await send()) await sleep(2000);
     if (response.error) throw response.error;
     const body = await response.text();
+    // The processes' lines about the failed execution come a moment after the answer.
+    if (response.status !== 200) await sleep(3000);
     assert(response.status === 200, `the row ${JSON.stringify(row)} answered ${response.status} ${body.slice(0, 500)}\n      n8n's log (last 15 lines):\n${logOf().slice(-15).join('\n')}`);
     try {
       outputs.push(JSON.parse(body));

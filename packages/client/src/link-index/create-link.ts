@@ -25,7 +25,8 @@ export interface CreateLinkOptions extends LinkCreateCheckOptions {
   /**
    * The record of the links this host made, which the host keeps where its runs share it (n8n:
    * the workflow's static data). The link made is recorded in it; with `reuse`, a link it proves
-   * made as asked is reused after a restart or on another worker, a password compared by its hash.
+   * made as asked is reused after a restart (and on another worker, where the host hands its
+   * workers the record: n8n 2's queue mode does not), a password compared by its hash.
    */
   record?: MadeLinks;
 }

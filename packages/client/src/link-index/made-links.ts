@@ -2,7 +2,8 @@
  * The record of the links a host made for one account, with what each was made with that the API
  * never shows (redirect type, parameters, and whether it has a password: as a digest; the password
  * as a slow salted hash, never the password). The host keeps it where its runs share it (n8n: the
- * workflow's static data), so that reuse can prove a link after a restart or on another worker.
+ * workflow's static data), so that reuse can prove a link after a restart (and on another worker,
+ * where the host hands its workers the record).
  * Bounded (`MAX_MADE_LINKS`, the newest kept), and merged with what another run saved.
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
