@@ -1,6 +1,6 @@
 // Reuse Existing Link in a real n8n (issue 52): a workflow whose production webhook shortens one
 // row with Reuse Existing Link on, each row sent again after a restart of n8n (e2e.mjs) and on the
-// other queue-mode worker (queue.mjs). The record of the links the node made lives in the
+// other queue-mode worker (reuse-queue.mjs, run by queue.mjs). The record of the links the node made lives in the
 // workflow's static data, which n8n saves after each production execution.
 import { assert } from './checks.mjs';
 
@@ -49,35 +49,42 @@ export function reuseWorkflow(credential = { id: 'linkshortAccount', name: 'Link
   };
 }
 
+/** Sends one row to the workflow's production webhook: `{ status, text, body }` (body: the node's output, when JSON). */
+export async function sendRow(n8nUrl, row) {
+  // n8n answers before it has activated its workflows: 404 (or no connection, or 503 "Database is not ready", on a busy machine) until the webhook is registered.
+  const send = () => fetch(`${n8nUrl}/webhook/reuse-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) }).catch((error) => ({ status: 404, error }));
+  let response = await send();
+  for (const started = Date.now(); (response.status === 404 || response.status === 503) && Date.now() - started < 300_000; response = await send()) await sleep(2000);
+  if (response.error) throw response.error;
+  const text = await response.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  // The execution saves its static data as it ends, just after the webhook's answer leaves; a failed
+  // execution's log lines and record come a moment after the answer too.
+  await sleep(response.status === 200 ? 1000 : 3000);
+  return { status: response.status, text, body, type: response.headers.get('content-type') };
+}
+
 /**
- * Sends each row to the workflow's production webhook, one after another; the node's outputs.
- * `logOf()` (queue mode: the n8n processes' output lines) is quoted when a row fails: the answer
- * says only "Error in workflow", the worker's log says why.
+ * Sends each row, one after another; the node's outputs. `logOf()` (queue mode: the n8n processes'
+ * output lines) is quoted when a row fails: the answer says only "Error in workflow", the log says why.
  */
-async function sendRows(n8nUrl, rows = REUSE_ROWS, logOf = () => []) {
+export async function sendRows(n8nUrl, rows = REUSE_ROWS, logOf = () => []) {
   const outputs = [];
   for (const row of rows) {
-    // n8n answers before it has activated its workflows: 404 (or no connection, or 503 "Database is not ready", on a busy machine) until the webhook is registered.
-    const send = () => fetch(`${n8nUrl}/webhook/reuse-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) }).catch((error) => ({ status: 404, error }));
-    let response = await send();
-    for (const started = Date.now(); (response.status === 404 || response.status === 503) && Date.now() - started < 300_000; response = await send()) await sleep(2000);
-    if (response.error) throw response.error;
-    const body = await response.text();
-    // The processes' lines about the failed execution come a moment after the answer.
-    if (response.status !== 200) await sleep(3000);
-    assert(response.status === 200, `the row ${JSON.stringify(row)} answered ${response.status} ${body.slice(0, 500)}\n      n8n's log (last 15 lines):\n${logOf().slice(-15).join('\n')}`);
-    try {
-      outputs.push(JSON.parse(body));
-    } catch {
-      throw new Error(`the row ${JSON.stringify(row)} answered ${response.headers.get('content-type')}: ${body.slice(0, 500)}`);
-    }
-    // The execution saves its static data as it ends, just after the webhook's answer leaves.
-    await sleep(1000);
+    const { status, text, body, type } = await sendRow(n8nUrl, row);
+    assert(status === 200, `the row ${JSON.stringify(row)} answered ${status} ${text.slice(0, 500)}\n      n8n's log (last 15 lines):\n${logOf().slice(-15).join('\n')}`);
+    assert(body !== undefined, `the row ${JSON.stringify(row)} answered ${type}: ${text.slice(0, 500)}`);
+    outputs.push(body);
   }
   return outputs;
 }
 
-const createsOf = (requests) => requests.filter((request) => request.method === 'POST' && request.path === '/api/url/add');
+export const createsOf = (requests) => requests.filter((request) => request.method === 'POST' && request.path === '/api/url/add');
 
 /** e2e.mjs: each row sent, n8n restarted, each row sent again: the same links, `reused: true`, no create. */
 export async function reuseAfterRestartChecks({ check, sandbox, n8nUrl, restart }) {
@@ -97,48 +104,10 @@ export async function reuseAfterRestartChecks({ check, sandbox, n8nUrl, restart 
   });
 }
 
-/**
- * queue.mjs: each row sent until one run of it went to the worker that did not make its link: every
- * answer the first link, `reused: true`, and no second create. `api` attributes each request to its n8n process.
- */
-export async function reuseAcrossWorkersChecks({ check, api, n8nUrl, staticDataOf, logOf }) {
-  await check('Reuse Existing Link across two queue-mode workers: rows made on one worker are reused on the other (reused: true, 0 creates), the record in Postgres holding no password', async () => {
-    const created = [];
-    const makers = [];
-    for (const row of REUSE_ROWS) {
-      const start = api.requests.length;
-      const [output] = await sendRows(n8nUrl, [row], logOf);
-      assert(output.reused === false, `${JSON.stringify(row)}: ${JSON.stringify(output)}`);
-      created.push(output);
-      makers.push(createsOf(api.requests.slice(start))[0]?.process);
-    }
-    const createsBefore = createsOf(api.requests).length;
-    const reusedOn = REUSE_ROWS.map(() => new Set());
-    for (let round = 0; round < 6 && REUSE_ROWS.some((_, i) => [...reusedOn[i]].every((worker) => worker === makers[i])); round += 1) {
-      const start = api.requests.length;
-      const outputs = await sendRows(n8nUrl, REUSE_ROWS, logOf);
-      outputs.forEach((output, i) => assert(output.reused === true && output.id === created[i].id, `row ${i}, round ${round}: ${JSON.stringify(output)}`));
-      // The reuse's one GET of the link tells which worker ran it.
-      for (const request of api.requests.slice(start)) {
-        const i = created.findIndex((link) => request.method === 'GET' && request.path === `/api/url/${link.id}`);
-        if (i >= 0) reusedOn[i].add(request.process);
-      }
-    }
-    console.log(`      links made by ${JSON.stringify(makers)}; reused on ${JSON.stringify(reusedOn.map((workers) => [...workers]))}`);
-    assert(createsOf(api.requests).length === createsBefore, `${createsOf(api.requests).length - createsBefore} creates after the first runs`);
-    assert(
-      REUSE_ROWS.some((_, i) => [...reusedOn[i]].some((worker) => worker.startsWith('worker-') && worker !== makers[i])),
-      `no row was reused on the other worker: made by ${JSON.stringify(makers)}, reused on ${JSON.stringify(reusedOn.map((workers) => [...workers]))}`,
-    );
-    const staticData = JSON.stringify(staticDataOf());
-    assert(staticData.includes('linkShortMadeLinks') && !REUSE_ROWS.some((row) => row.password && staticData.includes(row.password)), `static data ${staticData.slice(0, 500)}`);
-  });
-}
-
 // Alone, without the rest of the suites: `node test/n8n/reuse.mjs restart` (one n8n, restarted) or
 // `node test/n8n/reuse.mjs queue` (Redis, Postgres, main and two workers). Both need n8n installed.
 async function alone(mode) {
-  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
   const { createRequire } = await import('node:module');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
@@ -149,7 +118,17 @@ async function alone(mode) {
   const { check, fail, finish } = checkList(`n8n reuse (${mode})`);
   await ensureN8n();
   const dir = mkdtempSync(join(tmpdir(), 'linkshort-reuse-'));
-  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 100_000, windowMs: 60_000 } });
+  let stack;
+  let api;
+  let sandboxPort = 0;
+  if (mode === 'queue') {
+    // The proxy tells which worker sent each request. The short URLs are on its address, as the
+    // service's are on the address its clients use: reuse takes a link on another host for one on another domain.
+    const { startAttributingProxy } = await import('./queue-stack.mjs');
+    sandboxPort = await freePort();
+    api = await startAttributingProxy(`http://127.0.0.1:${sandboxPort}`, (pid) => stack?.nameOf(pid), () => stack?.pids() ?? []);
+  }
+  const sandbox = await startSandbox({ port: sandboxPort, publicUrl: api?.url, rateLimit: { limit: 100_000, windowMs: 60_000 } });
   const workflow = reuseWorkflow();
   const stops = [];
   try {
@@ -172,10 +151,10 @@ async function alone(mode) {
       };
       await reuseAfterRestartChecks({ check, sandbox, n8nUrl: () => n8n.url, restart });
     } else {
-      const { startAttributingProxy, startQueueStack } = await import('./queue-stack.mjs');
-      let stack;
+      const { startQueueStack } = await import('./queue-stack.mjs');
+      const { reuseAcrossWorkersChecks } = await import('./reuse-queue.mjs');
+      const { COUNTER_WORKFLOW } = await import('./static-data-on-workers.mjs');
       const log = [];
-      const api = await startAttributingProxy(sandbox.baseUrl, (pid) => stack?.nameOf(pid), () => stack?.pids() ?? []);
       stops.push(() => api.close());
       const userFolder = join(dir, 'n8n');
       installNodePackage(userFolder);
@@ -186,15 +165,19 @@ async function alone(mode) {
         onOutput: (name, text) => log.push(...text.split('\n').filter((line) => line.trim()).map((line) => `${name}: ${line}`)),
         prepare: async (cli, postgres) => {
           await cli(['import:credentials', `--input=${writeLinkShortCredentials(join(dir, 'credentials.json'), [exampleAccount(api.url, sandbox.userKey)])}`]);
-          writeFileSync(join(dir, 'reuse.json'), JSON.stringify(workflow));
-          await cli(['import:workflow', `--input=${join(dir, 'reuse.json')}`]);
+          // The reuse workflow, and the counter that tells whether static data reaches the workers.
+          const folder = join(dir, 'workflows');
+          mkdirSync(folder);
+          writeFileSync(join(folder, 'reuse.json'), JSON.stringify(workflow));
+          writeFileSync(join(folder, 'counter.json'), JSON.stringify(COUNTER_WORKFLOW));
+          await cli(['import:workflow', '--separate', `--input=${folder}`]);
           // As queue.mjs publishes: before main starts.
-          postgres.execute(`update workflow_entity set active = true, "activeVersionId" = "versionId" where id = '${workflow.id}'`);
+          postgres.execute(`update workflow_entity set active = true, "activeVersionId" = "versionId" where id in ('${workflow.id}', '${COUNTER_WORKFLOW.id}')`);
         },
       });
       stops.unshift(() => stack.stop());
-      const staticDataOf = () => stack.postgres.query(`select "staticData" from workflow_entity where id = '${workflow.id}'`)[0]?.staticData;
-      await reuseAcrossWorkersChecks({ check, api, n8nUrl: stack.url, staticDataOf, logOf: () => log });
+      const links = () => sandbox.store.state.links;
+      await reuseAcrossWorkersChecks({ check, api, n8nUrl: stack.url, postgres: stack.postgres, workflowId: workflow.id, links, logOf: () => log });
     }
   } catch (error) {
     console.error(error);
@@ -207,4 +190,5 @@ async function alone(mode) {
   finish();
 }
 
-if (process.argv[1]?.endsWith('reuse.mjs')) await alone(process.argv[2] === 'queue' ? 'queue' : 'restart');
+// Not awaited: a top-level await would hold reuse-queue.mjs's import of this module (a cycle) for ever.
+if (process.argv[1]?.endsWith('reuse.mjs')) alone(process.argv[2] === 'queue' ? 'queue' : 'restart');
