@@ -25,6 +25,7 @@ import { measureSignInFlood } from './sign-in-flood';
 import { measureStepBack } from './step-back';
 import { measureColdStart } from './cold-start';
 import { measureMcpTools } from './mcp-tools';
+import { measureReuseRecord } from './reuse-record';
 import { ms, percentile, type Row } from './row';
 
 const rows: Row[] = [];
@@ -423,6 +424,7 @@ async function main() {
     ['step-back', async () => void rows.push(...(await measureStepBack()))],
     ['cold-start', async () => void rows.push(...(await measureColdStart()))],
     ['mcp-tools', async () => void rows.push(...(await measureMcpTools()))],
+    ['reuse-record', async () => void rows.push(...(await measureReuseRecord()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

@@ -32,7 +32,10 @@ export function checkList(suite) {
       } catch (error) {
         results.push({ name, ok: false });
         const note = (await after?.(false)) ?? '';
-        console.log(`  ✕ ${name}\n      ${String(error?.stack ?? error).split('\n').slice(0, 8).join('\n      ')}${note ? `\n      ${note}` : ''}`);
+        // The whole message (it may quote a log), then the first frames of the stack.
+        const frames = String(error?.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 6).map((line) => line.trim());
+        const text = [`${error?.name ?? 'Error'}: ${error?.message ?? error}`, ...frames].join('\n').split('\n');
+        console.log(`  ✕ ${name}\n      ${text.join('\n      ')}${note ? `\n      ${note}` : ''}`);
       }
     },
     /** A failure outside any check (the set-up, a time limit). */

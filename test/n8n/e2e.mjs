@@ -24,6 +24,7 @@ import {
 } from './n8n.mjs';
 import { mcpClientChecks } from './mcp-client.mjs';
 import { moreChecksAfterStart, moreChecksBeforeStart, prepareMoreExamples } from './examples-e2e.mjs';
+import { reuseAfterRestartChecks, reuseWorkflow } from './reuse.mjs';
 import { startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
@@ -57,6 +58,7 @@ async function main() {
       digest: exampleWorkflow('weekly-click-digest-to-slack.json', (workflow) => {
         nodeNamed(workflow, 'Post to Slack').parameters.url = `${catcher.url}/digest`;
       }),
+      reuse: reuseWorkflow(),
     };
     const importWorkflow = async (workflow, key = workflow.id) => {
       const file = join(userFolder, `${key}.json`);
@@ -98,7 +100,7 @@ async function main() {
       body: JSON.stringify({ url: 'https://n8n.io/integrations/', custom: 'alert-me' }),
     }).then((response) => response.json());
 
-    for (const key of ['alert', 'form', 'digest', 'formEmail', 'newLink']) {
+    for (const key of ['alert', 'form', 'digest', 'formEmail', 'newLink', 'reuse']) {
       const published = await n8nCli(userFolder, port, ['publish:workflow', `--id=${workflows[key].id}`]);
       assert(published.code === 0, `publish:workflow ${key} failed: ${published.stderr}${published.stdout}`);
     }
@@ -181,6 +183,17 @@ async function main() {
       const wrongAddress = (await session.request('POST', '/credentials/test', { credentials: { id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: `${sandbox.baseUrl}/nothing-here`, apiKey: sandbox.userKey } } })).json?.data;
       assert(wrongAddress?.status === 'Error' && /^No API answered at this Base URL/.test(wrongAddress.message), `a wrong Base URL: ${JSON.stringify(wrongAddress)}`);
       assert(!JSON.stringify(bad).includes('0'.repeat(32)), 'the bad key shows in the answer');
+    });
+
+    // Issue 52: Reuse Existing Link across a restart of n8n (last: it restarts n8n).
+    await reuseAfterRestartChecks({
+      check,
+      sandbox,
+      n8nUrl: () => n8n.url,
+      restart: async () => {
+        await n8n.stop();
+        n8n = await startN8n(userFolder, port);
+      },
     });
   } finally {
     await n8n?.stop();

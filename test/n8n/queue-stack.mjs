@@ -174,7 +174,7 @@ export async function startAttributingProxy(target, nameOf, candidates = () => [
  * with n8n's CLI against that database) one n8n main instance and `workers` workers in queue mode, all
  * sharing `userFolder`. `onOutput(name, text)` receives every process's output.
  */
-export async function startQueueStack({ dir, userFolder, workers = 2, concurrency = 5, mainPort, prepare, onOutput, logLevel = 'info', extraEnv = {} }) {
+export async function startQueueStack({ dir, userFolder, workers = 2, concurrency = 5, mainPort, prepare, onOutput, logLevel = 'info', extraEnv = {}, startTimeoutMs = 180_000 }) {
   const [redis, postgres] = await Promise.all([startRedis(dir), startPostgres(dir, { database: 'n8n' })]);
   const stack = { redis, postgres, main: undefined, workers: [] };
   const names = new Map();
@@ -205,7 +205,7 @@ export async function startQueueStack({ dir, userFolder, workers = 2, concurrenc
     const workerPorts = [];
     for (let i = 0; i < workers; i += 1) workerPorts.push({ port: await freePort(), broker: await freePort(), health: await freePort() });
     const startMain = async () => {
-      const main = await startN8n(userFolder, port, { database, env, onOutput: (text) => onOutput?.('main', text), timeoutMs: 180_000 });
+      const main = await startN8n(userFolder, port, { database, env, onOutput: (text) => onOutput?.('main', text), timeoutMs: startTimeoutMs });
       names.set(main.pid, 'main');
       return main;
     };
@@ -218,7 +218,7 @@ export async function startQueueStack({ dir, userFolder, workers = 2, concurrenc
         env: { ...env, N8N_RUNNERS_BROKER_PORT: String(broker), QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(health) },
         readyUrl: `http://127.0.0.1:${health}/healthz`,
         onOutput: (text) => onOutput?.(name, text),
-        timeoutMs: 180_000,
+        timeoutMs: startTimeoutMs,
       });
       names.set(worker.pid, name);
       return Object.assign(worker, { name, healthUrl: `http://127.0.0.1:${health}/healthz` });

@@ -9,8 +9,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assert, checkList, waitFor } from './checks.mjs';
-import { ensureN8n, exampleAccount, exampleWorkflow, installNodePackage, nodeNamed, ROOT, writeLinkShortCredentials } from './n8n.mjs';
+import { ensureN8n, exampleAccount, exampleWorkflow, freePort, installNodePackage, nodeNamed, ROOT, writeLinkShortCredentials } from './n8n.mjs';
 import { nameOfSender, senderOf, startAttributingProxy, startQueueStack } from './queue-stack.mjs';
+import { reuseWorkflow } from './reuse.mjs';
+import { reuseAcrossWorkersChecks } from './reuse-queue.mjs';
+import { COUNTER_WORKFLOW } from './static-data-on-workers.mjs';
 
 const require = createRequire(import.meta.url);
 const { startSandbox } = require(join(ROOT, 'packages/sandbox/dist/index.js'));
@@ -125,6 +128,8 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'linkshort-queue-'));
   const userFolder = join(dir, 'n8n');
   const output = { main: [], 'worker-1': [], 'worker-2': [] };
+  // The same lines, all processes in the order they came.
+  const log = [];
   let stack;
   const nameOf = (pid) => stack?.nameOf(pid);
   // The example workflows' sandbox is not what is measured here: a generous limit keeps them from waiting.
@@ -135,6 +140,12 @@ async function main() {
   // The report reads the same sandbox through a proxy of its own, so that its listings are not taken for the trigger's polls.
   const reportApi = await startAttributingProxy(sandbox.baseUrl, nameOf, candidates);
   const burstApi = await startAttributingProxy(burstSandbox.baseUrl, nameOf, candidates);
+  // Reuse's index syncs list links too: a sandbox and proxy of their own keep them apart from the trigger's
+  // polls. Its short URLs are on the proxy's address, as the service's are on the address its clients
+  // use: reuse takes a link on another host for one on another domain.
+  const reusePort = await freePort();
+  const reuseApi = await startAttributingProxy(`http://127.0.0.1:${reusePort}`, nameOf, candidates);
+  const reuseSandbox = await startSandbox({ port: reusePort, publicUrl: reuseApi.url, rateLimit: { limit: 100_000, windowMs: 60_000 } });
   const catcher = await startCatcher(nameOf, candidates);
   const workflows = {
     form: exampleWorkflow('shorten-links-by-webhook.json'),
@@ -149,6 +160,9 @@ async function main() {
       nodeNamed(workflow, 'All links by clicks').credentials = { linkShortApi: { id: 'linkshortReport', name: 'LinkShort report' } };
     }),
     burst: burstWorkflow(),
+    reuse: reuseWorkflow({ id: 'linkshortReuse', name: 'LinkShort reuse' }),
+    // Whether static data reaches a worker's new execution, which decides the reuse the check demands.
+    counter: COUNTER_WORKFLOW,
   };
   const createLink = (url, custom) =>
     fetch(`${sandbox.baseUrl}/api/url/add`, {
@@ -173,13 +187,18 @@ async function main() {
     stack = await startQueueStack({
       dir,
       userFolder,
-      onOutput: (name, text) => output[name]?.push(...text.split('\n').filter(Boolean)),
+      onOutput: (name, text) => {
+        const lines = text.split('\n').filter(Boolean);
+        output[name]?.push(...lines);
+        log.push(...lines.map((line) => `${name}: ${line}`));
+      },
       prepare: async (cli, postgres) => {
         const step = (what) => console.log(`  ${what} (${elapsed()})`);
         const credentials = writeLinkShortCredentials(join(dir, 'credentials.json'), [
           exampleAccount(api.url, sandbox.userKey),
           { id: 'linkshortReport', name: 'LinkShort report', baseUrl: reportApi.url, apiKey: sandbox.userKey },
           { id: 'linkshortBurst', name: 'LinkShort burst', baseUrl: burstApi.url, apiKey: burstSandbox.userKey },
+          { id: 'linkshortReuse', name: 'LinkShort reuse', baseUrl: reuseApi.url, apiKey: reuseSandbox.userKey },
         ]);
         step('Redis and Postgres are up; importing the credentials');
         await cli(['import:credentials', `--input=${credentials}`]);
@@ -238,6 +257,17 @@ async function main() {
       const perWorker = count(places.map(([place]) => place));
       assert(perWorker.get('worker-1') > 0 && perWorker.get('worker-2') > 0, `executions per worker ${describe(perWorker)}`);
       console.log(`      executions per worker ${describe(perWorker)}; links created by ${describe(creators)}`);
+    });
+
+    // Issue 52: Reuse Existing Link's record in the workflow's static data, saved by the workers to Postgres.
+    await reuseAcrossWorkersChecks({
+      check,
+      api: reuseApi,
+      n8nUrl: stack.url,
+      postgres: stack.postgres,
+      workflowId: workflows.reuse.id,
+      links: () => reuseSandbox.store.state.links,
+      logOf: () => log,
     });
 
     await check('workflow 3: the report runs from main\'s schedule on a worker and sends the top links', async () => {
@@ -365,8 +395,8 @@ async function main() {
   } finally {
     const stopping = Date.now();
     await stack?.stop();
-    await Promise.all([catcher.close(), api.close(), reportApi.close(), burstApi.close()]);
-    await Promise.all([sandbox.close(), burstSandbox.close()]);
+    await Promise.all([catcher.close(), api.close(), reportApi.close(), burstApi.close(), reuseApi.close()]);
+    await Promise.all([sandbox.close(), burstSandbox.close(), reuseSandbox.close()]);
     if (!process.env.KEEP_N8N_FOLDER) rmSync(dir, { recursive: true, force: true });
     console.log(`Stopped everything in ${((Date.now() - stopping) / 1000).toFixed(1)} s (${elapsed()} in all)`);
   }

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { DateTime } from 'luxon';
 import { NodeApiError, type IDataObject, type INodeParameters, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
-import { LinkShortClient } from '@linkshort/client';
+import { LinkShortClient, NOT_REUSED } from '@linkshort/client';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { executeNode, linkShortDescription, poll, testCredential, type Credentials } from './harness';
 
@@ -83,21 +83,20 @@ describe('Reuse Existing Link says why it made a new link', () => {
     const error = await create({ reuse: true, custom: 'made-elsewhere' }, url).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NodeApiError);
     expect((error as NodeApiError).message).toBe('That alias is taken. Please choose another one.');
-    expect((error as NodeApiError).description).toBe(
-      'Not reused: the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked.',
-    );
+    expect((error as NodeApiError).description).toBe(`Not reused: ${NOT_REUSED.unrecorded}.`);
   });
 
-  it('with a password: the same Create twice with an alias fails on the alias, and the error says a password-protected link is never reused', async () => {
+  // Issue 52: the workflow's record of the links it made keeps a password's scrypt hash.
+  it('with a password: the same Create twice with an alias answers with the first link; another password makes a new link and says why', async () => {
     const url = 'https://example.com/first-use/locked';
-    await create({ reuse: true, password: 'secret-9', custom: 'first-use-locked' }, url);
-    const error = await create({ reuse: true, password: 'secret-9', custom: 'first-use-locked' }, url).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(NodeApiError);
-    expect((error as NodeApiError).message).toBe('That alias is taken. Please choose another one.');
-    expect((error as NodeApiError).description).toBe('Not reused: a password-protected link is never reused, as the service never shows a link\'s password to compare.');
+    const [first] = await create({ reuse: true, password: 'secret-9', custom: 'first-use-locked' }, url);
+    const [again] = await create({ reuse: true, password: 'secret-9', custom: 'first-use-locked' }, url);
+    expect(again!.json).toMatchObject({ id: first!.json.id, reused: true });
+    expect(again!.json.notReused).toBeUndefined();
     // Without an alias the service makes a new link, and the output says why it is not the first one.
     const [other] = await create({ reuse: true, password: 'secret-10' }, url);
-    expect(other!.json).toMatchObject({ reused: false, notReused: 'a password-protected link is never reused, as the service never shows a link\'s password to compare' });
+    expect(other!.json).toMatchObject({ reused: false, notReused: NOT_REUSED.otherPassword });
+    expect(other!.json.id).not.toBe(first!.json.id);
   });
 
   it('a link reused says nothing more; one with another title says which field differs', async () => {

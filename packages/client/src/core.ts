@@ -79,7 +79,8 @@ export { accountId } from "./account-id";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
 export { aliasFromShortUrl, isHttpUrl, qrCodeUrlKey } from "./addresses";
-export { NOT_REUSED, REUSE_RULE } from "./link-index/reuse";
+export { NOT_REUSED, RECORDED_REUSE_RULE, REUSE_RULE } from "./link-index/reuse";
+export { ForgottenLinks, MadeLinks, MAX_MADE_LINKS, type MadeLinksState } from "./link-index/made-links";
 export { createLink, type CreateLinkOptions, type ReusableLink } from "./link-index/create-link";
 export { checkLinkCreate, type CheckedLinkCreate, type LinkCreateCheckOptions } from "./resources/links/create-input";
 

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 import { linkShortClient } from '../../shared/client';
 import { linkIndexFor } from '../../shared/accountIndexes';
+import { madeLinksFor } from '../../shared/madeLinks';
 import { toNodeError } from '../../shared/errors';
 import { withDateOffsets } from '../../shared/outputDates';
 import { fieldLabel } from './fieldLabel';
@@ -35,6 +36,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// The account's link index watches every execution's client, so that what any operation changes
 	// (a link updated with a password, re-pointed, deleted) is known to Create's reuse at once.
 	linkIndexFor(client);
+	// ... and the workflow's record of the links it made drops those that any of its nodes change.
+	madeLinksFor(this, client);
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex += 1) {
 		let operation: Operation | undefined;

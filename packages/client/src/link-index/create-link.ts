@@ -4,6 +4,7 @@ import { NotFoundError } from "../errors";
 import { checkLinkCreate, type CheckedLinkCreate, type LinkCreateCheckOptions } from "../resources/links/create-input";
 import type { LinkCreated, LinkCreateInput } from "../resources/links/schemas";
 import type { LinkIndex } from "./link-index";
+import { madeLinkEntry, type MadeLinks } from "./made-links";
 import { differingDetails, hiddenOptionsKey, NOT_REUSED, reusableLink, stillMatches, whyNotReusable } from "./reuse";
 import { shortUrlKey } from "../addresses";
 
@@ -21,6 +22,13 @@ export interface CreateLinkOptions extends LinkCreateCheckOptions {
    * sentence (see `NOT_REUSED`) a front end shows in its output, or beside the error when the create fails.
    */
   onNotReused?: (reason: string) => void;
+  /**
+   * The record of the links this host made, which the host keeps where its runs share it (n8n:
+   * the workflow's static data). The link made is recorded in it; with `reuse`, a link it proves
+   * made as asked is reused after a restart (and on another worker, where the host hands its
+   * workers the record: n8n 2's queue mode does not), a password compared by its hash.
+   */
+  record?: MadeLinks;
 }
 
 /** A made or reused link: `reused` says whether the link existed before (handed back by reuse, or by the service itself). */
@@ -44,17 +52,24 @@ export async function createLink(client: LinkShortClient, index: LinkIndex, inpu
     options.onNotReused?.(reused);
   }
   const existedBefore = index.highestId();
-  const created = await client.links.create(body, options.signal ? { signal: options.signal } : {});
+  const optionsKey = hiddenOptionsKey(body);
+  // The password's slow hash is worked out while the create is on its way.
+  const [created, entry] = await Promise.all([
+    client.links.create(body, options.signal ? { signal: options.signal } : {}),
+    options.record ? madeLinkEntry(optionsKey, body.password) : undefined,
+  ]);
   // The server compared every option before handing back an existing link: either way it now has this request's.
-  index.recordHiddenOptions(created.id, hiddenOptionsKey(body));
+  index.recordHiddenOptions(created.id, optionsKey);
+  if (entry !== undefined) options.record?.record(created.id, entry);
   return { ...created, reused: created.id <= existedBefore };
 }
 
 /** The indexed link to hand back for `body`, confirmed with one GET; else why there is none. */
 async function reuseOrSayWhyNot(client: LinkShortClient, index: LinkIndex, body: CheckedLinkCreate, options: CreateLinkOptions): Promise<ReusableLink | string> {
   if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10 });
-  const candidate = reusableLink(index, body, client);
-  if (!candidate) return whyNotReusable(index, body, client);
+  const candidate = reusableLink(index, body, client, options.record);
+  if (!candidate) return whyNotReusable(index, body, client, options.record);
+  if (body.password !== undefined && !(await options.record!.madeWithPassword(candidate.id, body.password))) return NOT_REUSED.otherPassword;
   try {
     const { details } = await client.links.get(candidate.id, options.signal ? { signal: options.signal } : {});
     index.confirmed(details);
@@ -66,6 +81,7 @@ async function reuseOrSayWhyNot(client: LinkShortClient, index: LinkIndex, body:
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     index.forget(candidate.id);
+    options.record?.forget(candidate.id);
     return NOT_REUSED.deleted;
   }
 }

@@ -2,6 +2,7 @@
 import type { LinkShortClient } from "../client";
 import { REUSE_DETAILS_MATCH, type LinkCreateBody, type LinkDetails } from "../resources/links/schemas";
 import type { LinkIndex } from "./link-index";
+import type { MadeLinks } from "./made-links";
 import type { IndexedLink } from "./search";
 import { sameAlias, shortUrlKey } from "../addresses";
 
@@ -16,6 +17,17 @@ export const REUSE_RULE =
   "type and parameters are known only for links this program made (the service never shows them), so a link made " +
   "elsewhere, or before this program's record of links began, is not reused, though the service itself may hand it " +
   "back. One request checks the link with the service just before it is handed back.";
+
+/**
+ * What a host that keeps a record of the links it made (`MadeLinks`: n8n's workflow static data)
+ * adds to `REUSE_RULE`, as its users read it.
+ */
+export const RECORDED_REUSE_RULE =
+  "The record of the links made here is kept with the workflow (saved after production runs, not after manual runs from " +
+  "the editor), so a link is reused after a restart too, and a link made with a password is reused when the same " +
+  "password is given, compared through a slow salted hash (scrypt) the record keeps, never the password itself. In queue " +
+  "mode n8n 2 gives a worker's runs none of the workflow's saved data, so each worker reuses only the links it made " +
+  "since it started.";
 
 /** A create field as a person names it in a sentence. */
 const FIELD_WORDS: { [K in keyof LinkCreateBody]-?: string } = {
@@ -35,6 +47,12 @@ const FIELD_WORDS: { [K in keyof LinkCreateBody]-?: string } = {
 /** Why `createLink` made a new link instead of handing back an existing one: one sentence each. */
 export const NOT_REUSED = {
   password: "a password-protected link is never reused, as the service never shows a link's password to compare",
+  otherPassword: "the link with this long URL was made with another password",
+  unrecorded:
+    "the link with this long URL is not in this workflow's record of the links it made (made elsewhere, in a manual run " +
+    "before a restart, on another queue-mode worker or before this worker started (n8n 2 gives a worker's runs none of " +
+    "the workflow's saved data), or its entry lost to another execution's save at the same time or dropped as the " +
+    "oldest of 10,000), so its password, redirect type and parameters cannot be checked",
   noLink: "no link of this account has this long URL",
   unknownOptions:
     "the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked",
@@ -71,20 +89,33 @@ const DETAILS_MATCHES = Object.entries(REUSE_DETAILS_MATCH).filter((entry): entr
  */
 const COMPARED_UNSHOWN = new Set<string>(["custom", "domain", "type", "parameters"]);
 
-/** Whether every field `body` gives can be compared with a link: one that cannot (a password) makes a new link. */
-function comparable(body: LinkCreateBody): boolean {
-  const compared = (key: string) => COMPARED_UNSHOWN.has(key) || DETAILS_MATCHES.some(([shown]) => shown === key);
+/**
+ * Whether every field `body` gives can be compared with a link: one that cannot (a password, unless
+ * a record of the links made keeps its hash) makes a new link.
+ */
+function comparable(body: LinkCreateBody, record: MadeLinks | undefined): boolean {
+  const compared = (key: string) => COMPARED_UNSHOWN.has(key) || (key === "password" && record !== undefined) || DETAILS_MATCHES.some(([shown]) => shown === key);
   return Object.entries(body).every(([key, value]) => value === undefined || compared(key));
+}
+
+/**
+ * Whether what link `id` was made with that no answer shows is known to be what `body` asks: as
+ * the index recorded it since this program started (no password asked), or as `record` keeps it (a password
+ * is then compared with its hash before the link is handed back).
+ */
+function madeAsAsked(index: LinkIndex, record: MadeLinks | undefined, id: number, body: LinkCreateBody, optionsKey: string): boolean {
+  return (body.password === undefined && index.hiddenOptionsOf(id) === optionsKey) || record?.madeWithOptions(id, optionsKey) === true;
 }
 
 /**
  * The account's newest indexed link that can be handed back for `body` as it stands in the index:
  * the same long URL, alias (if asked), domain, title and description, and recorded as made with
- * the same redirect type and parameters and no password. Undefined when there is none, or when the
- * request gives a field no link can be compared on (a password: the API never shows one).
+ * the same redirect type and parameters and no password (or, by `record`, with a password: it is
+ * compared by its hash after). Undefined when there is none, or when the request gives a field no
+ * link can be compared on (a password without a record: the API never shows one).
  */
-export function reusableLink(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient): IndexedLink | undefined {
-  if (!comparable(body)) return undefined;
+export function reusableLink(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient, record?: MadeLinks): IndexedLink | undefined {
+  if (!comparable(body, record)) return undefined;
   const hidden = hiddenOptionsKey(body);
   return index.findByLongUrl(
     body.url,
@@ -93,7 +124,7 @@ export function reusableLink(index: LinkIndex, body: LinkCreateBody, client: Lin
       onDomain(link, body.domain, client) &&
       link.title === (body.metatitle ?? "") &&
       link.description === (body.metadescription ?? "") &&
-      index.hiddenOptionsOf(link.id) === hidden,
+      madeAsAsked(index, record, link.id, body, hidden),
   );
 }
 
@@ -107,8 +138,8 @@ export function stillMatches(details: LinkDetails, candidate: IndexedLink, body:
  * Why no indexed link can be handed back for `body`, as one sentence: the newest link with the
  * long URL asked is compared field by field, in the order `reusableLink` compares them.
  */
-export function whyNotReusable(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient): string {
-  if (!comparable(body)) return NOT_REUSED.password;
+export function whyNotReusable(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient, record?: MadeLinks): string {
+  if (!comparable(body, record)) return NOT_REUSED.password;
   const nearest = index.findByLongUrl(body.url);
   if (!nearest) return NOT_REUSED.noLink;
   const differing: Array<keyof LinkCreateBody> = [];
@@ -117,7 +148,9 @@ export function whyNotReusable(index: LinkIndex, body: LinkCreateBody, client: L
   if (nearest.title !== (body.metatitle ?? "")) differing.push("metatitle");
   if (nearest.description !== (body.metadescription ?? "")) differing.push("metadescription");
   if (differing.length > 0) return NOT_REUSED.differs(differing);
-  return index.hiddenOptionsOf(nearest.id) === undefined ? NOT_REUSED.unknownOptions : NOT_REUSED.otherOptions;
+  const knownHere = index.hiddenOptionsOf(nearest.id);
+  if (record?.has(nearest.id) === true || (knownHere !== undefined && knownHere !== hiddenOptionsKey(body))) return NOT_REUSED.otherOptions;
+  return record === undefined ? NOT_REUSED.unknownOptions : NOT_REUSED.unrecorded;
 }
 
 /** The fields the server's details of a link show that differ from what `body` asks. */

@@ -2,6 +2,7 @@ import { createLink } from '@linkshort/client/core';
 import type { Operation } from '../operation';
 import { linkOutput } from '../outputs';
 import { linkIndexFor } from '../../../shared/accountIndexes';
+import { madeLinksFor } from '../../../shared/madeLinks';
 import { toNodeError } from '../../../shared/errors';
 import { fieldLabel } from '../fieldLabel';
 import { createFields, linkInput, linkParameterOf, reuseAsked } from './fields';
@@ -13,8 +14,10 @@ export const create: Operation = {
 		const input = linkInput(this, itemIndex, 'additionalFields');
 		if (!reuseAsked(this, itemIndex)) return linkOutput(await createLink(client, linkIndexFor(client), input), input);
 		let notReused: string | undefined;
+		const made = madeLinksFor(this, client);
 		try {
-			const link = await createLink(client, linkIndexFor(client), input, { reuse: true, onNotReused: (reason) => (notReused = reason) });
+			const link = await createLink(client, linkIndexFor(client), input, { reuse: true, record: made.record(), onNotReused: (reason) => (notReused = reason) });
+			made.save();
 			return { ...linkOutput(link, input), reused: link.reused, ...(link.reused || !notReused ? {} : { notReused }) };
 		} catch (error) {
 			const nodeError = toNodeError(this.getNode(), error, itemIndex, (field) => fieldLabel(createFields, linkParameterOf(field)));

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { REDIRECT_TYPES, REUSE_RULE, UTM_FIELDS, type LinkCreateInput, type LinkUpdateInput, type Utm, type UtmField } from '@linkshort/client/core';
+import { RECORDED_REUSE_RULE, REDIRECT_TYPES, REUSE_RULE, UTM_FIELDS, type LinkCreateInput, type LinkUpdateInput, type Utm, type UtmField } from '@linkshort/client/core';
 import { toApiTimestamp } from '../dates';
 import { filled } from '../filled';
 import { HELD_LINK_VERSION } from './heldLink';
@@ -161,7 +161,7 @@ const reuseOption: INodeProperties = {
 	name: 'reuse',
 	type: 'boolean',
 	default: false,
-	description: `Whether to answer with the existing link instead of making one, so a re-run or a form sent twice gives the same short link. ${REUSE_RULE} The output (or the error) says why a link was not reused.`,
+	description: `Whether to answer with the existing link instead of making one, so a re-run or a form sent twice gives the same short link. ${REUSE_RULE} ${RECORDED_REUSE_RULE} The output (or the error) says why a link was not reused.`,
 };
 
 const additionalFields = (options: INodeProperties[], version: { lt: number } | { gte: number }): INodeProperties => ({
