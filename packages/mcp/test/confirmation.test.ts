@@ -16,6 +16,7 @@ import { startHttpServer } from "../src/http";
 import { createLinkShortMcpServer } from "../src/server";
 import { TOOLS } from "../src/tools";
 import { canonicalJson } from "../src/tools/define";
+import { confirmedDelete } from "./helpers";
 import { connectInMemory } from "./in-memory";
 
 const CURRENT = "2026-07-28";
@@ -339,8 +340,7 @@ describe("the SDKs' clients, in memory (served as over stdio)", () => {
       await connectInMemory(client, { client: userClient });
       try {
         const id = await newLink();
-        const preview = await client.callTool({ name: "delete_links", arguments: { ids: [id] } });
-        const answer = await client.callTool({ name: "delete_links", arguments: { ids: [id], confirmation: (preview.structuredContent as { confirmation: string }).confirmation } });
+        const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
         expect(asked).toEqual([`Delete short link ${id} for good? It stops redirecting and its statistics are lost. Links changed since the preview are left alone.`]);
         expect(answer.isError === true).toBe(action === "decline");
         expect(linkExists(id)).toBe(action === "decline");
@@ -361,8 +361,7 @@ describe("the SDKs' clients, in memory (served as over stdio)", () => {
       await connectInMemory(client, { client: userClient });
       try {
         const id = await newLink();
-        const preview = await client.callTool({ name: "delete_links", arguments: { ids: [id] } });
-        const answer = await client.callTool({ name: "delete_links", arguments: { ids: [id], confirmation: (preview.structuredContent as { confirmation: string }).confirmation } });
+        const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
         expect(asked).toHaveLength(1);
         expect(answer.isError === true).toBe(action === "decline");
         expect(linkExists(id)).toBe(action === "decline");

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as LegacyHttpClientTransport } from "@mod
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ChildProcess } from "node:child_process";
 import { TOOLS } from "../src/tools";
-import { CLI, startHttpServerProcess } from "./helpers";
+import { CLI, confirmedDelete, startHttpServerProcess } from "./helpers";
 
 const CURRENT = "2026-07-28";
 
@@ -56,12 +56,6 @@ async function currentClient(transport: "http" | "stdio", answer: Answer = "none
 }
 
 const linkExists = (id: number) => sandbox.store.state.links.some((link) => link.id === id);
-
-/** delete_links' arguments for one link, its preview's confirmation among them: the call that deletes, after the person's yes. */
-async function confirmedDelete(client: Pick<Client, "callTool"> | Pick<LegacyClient, "callTool">, id: number): Promise<Record<string, unknown>> {
-  const preview = await client.callTool({ name: "delete_links", arguments: { ids: [id] } });
-  return { ids: [id], confirmation: (preview.structuredContent as { confirmation: string }).confirmation };
-}
 
 const deleteQuestion = (id: number) => `Delete short link ${id} for good? It stops redirecting and its statistics are lost. Links changed since the preview are left alone.`;
 
