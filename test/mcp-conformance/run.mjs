@@ -119,8 +119,9 @@ for (const scenario of [
 
 /**
  * Scenarios of a fixture tool whose every check applies to the server's delete confirmation: they run
- * through a relay that hands the fixture's calls (by name, with no arguments) to delete_link of a link
- * made for the scenario, the same name and arguments in every round, as a client's own rounds would be.
+ * through a relay that hands the fixture's calls (by name, with no arguments) to delete_links of a link
+ * made for the scenario with its preview's confirmation (the call that asks the person), the same name
+ * and arguments in every round, as a client's own rounds would be.
  * Each name: the suite's fixture tool.
  */
 export const THROUGH_DELETE_LINK = {
@@ -185,8 +186,32 @@ async function startServer(args = []) {
   };
 }
 
-/** A relay to `serverUrl` that hands the calls of `fixtureTool` to delete_link of `linkId`; everything else goes on as it came. */
+/** delete_links' preview of one link, asked of the server as a 2026-07-28 client asks (the envelope in each request): its confirmation. */
+async function deletePreview(serverUrl, linkId) {
+  const params = {
+    name: 'delete_links',
+    arguments: { ids: [linkId] },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'conformance-relay', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  };
+  const answer = await fetch(serverUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'delete_links' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+  });
+  const text = await answer.text();
+  const message = JSON.parse(text.startsWith('{') ? text : (text.split('\n').find((line) => line.startsWith('data:'))?.slice(5) ?? '{}'));
+  const confirmation = message.result?.structuredContent?.confirmation;
+  if (typeof confirmation !== 'string') throw new Error(`delete_links answered no preview of link ${linkId}: ${text.slice(0, 500)}`);
+  return confirmation;
+}
+
+/** A relay to `serverUrl` that hands the calls of `fixtureTool` to delete_links of `linkId` with its preview's confirmation; everything else goes on as it came. */
 async function startDeleteLinkRelay(serverUrl, fixtureTool, linkId) {
+  const deleteArguments = { ids: [linkId], confirmation: await deletePreview(serverUrl, linkId) };
   const relay = createServer((request, response) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
@@ -199,8 +224,8 @@ async function startDeleteLinkRelay(serverUrl, fixtureTool, linkId) {
       try {
         const message = JSON.parse(body);
         if (message?.method === 'tools/call' && message.params?.name === fixtureTool) {
-          message.params = { ...message.params, name: 'delete_link', arguments: { id: linkId } };
-          headers['mcp-name'] = 'delete_link';
+          message.params = { ...message.params, name: 'delete_links', arguments: deleteArguments };
+          headers['mcp-name'] = 'delete_links';
           body = JSON.stringify(message);
         }
       } catch {
@@ -432,7 +457,7 @@ async function main() {
       }
       for (const { scenario, checks } of scenarios) {
         if (THROUGH_DELETE_LINK[scenario] !== undefined) {
-          console.log(`  through delete_link  ${scenario}:`);
+          console.log(`  through delete_links  ${scenario}:`);
           count(scenario, await runThroughDeleteLink(node, suite, server, scenario));
         } else if (NOT_APPLICABLE[scenario] !== undefined) {
           console.log(`  not applicable  ${scenario}: ${NOT_APPLICABLE[scenario]}`);

@@ -192,9 +192,17 @@ export async function mcpClientChecks({ check, userFolder, port, importWorkflow,
         },
       },
       {
+        name: 'Preview the delete',
+        tool: 'delete_links',
+        values: { ids: "={{ [$('Shorten').item.json.structuredContent.id] }}" },
+      },
+      {
         name: 'Delete',
-        tool: 'delete_link',
-        values: { id: "={{ $('Shorten').item.json.structuredContent.id }}" },
+        tool: 'delete_links',
+        values: {
+          ids: "={{ [$('Shorten').item.json.structuredContent.id] }}",
+          confirmation: "={{ $('Preview the delete').item.json.structuredContent.confirmation }}",
+        },
       },
       {
         name: 'Get the deleted link',
@@ -262,11 +270,11 @@ export async function mcpClientChecks({ check, userFolder, port, importWorkflow,
       );
     });
 
-    await check('MCP Client delete_link removes the link, and get_link on it then fails with the tool\'s "Not found" text', async () => {
+    await check('MCP Client delete_links (a preview, then its confirmation) removes the link, and get_link on it then fails with the tool\'s "Not found" text', async () => {
       ran();
       assert(link, 'no link was made');
       const deleted = outputOf(run, 'Delete').json;
-      assert(!deleted.error && !sandbox.store.state.links.some((candidate) => candidate.id === link.id), `delete_link answered ${JSON.stringify(deleted)}, the link is still in the sandbox`);
+      assert(!deleted.error && !sandbox.store.state.links.some((candidate) => candidate.id === link.id), `delete_links answered ${JSON.stringify(deleted)}, the link is still in the sandbox`);
       const failed = outputOf(run, 'Get the deleted link').json;
       assert(/^Not found: Link does not exist\./.test(failed.error?.message ?? ''), `get_link on the deleted link gave ${JSON.stringify(failed)}`);
     });

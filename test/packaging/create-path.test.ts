@@ -41,10 +41,10 @@ test("each front end's create paths call createLink", () => {
 test("n8n, MCP and Raycast describe reuse in the client's words", () => {
   const reuseField = createFields.flatMap((field) => field.options ?? []).find((option) => "name" in option && option.name === "reuse");
   expect(reuseField).toMatchObject({ description: expect.stringContaining(REUSE_RULE) });
-  for (const name of ["shorten_link", "shorten_links"]) {
-    const properties = TOOLS_BY_NAME.get(name)!.listing.inputSchema.properties as Record<string, { description?: string }>;
-    expect({ name, reuse: properties.reuse?.description }).toEqual({ name, reuse: expect.stringContaining(REUSE_RULE) });
-  }
+  const reuseOf = (name: string) => (TOOLS_BY_NAME.get(name)!.listing.inputSchema.properties as Record<string, { description?: string }>).reuse?.description;
+  expect(reuseOf("shorten_link")).toContain(REUSE_RULE);
+  // The MCP tool list says the rule once: shorten_links' reuse points to shorten_link's.
+  expect(reuseOf("shorten_links")).toMatch(/^As shorten_link's reuse/);
   // Raycast's manifest is JSON that Raycast reads itself: it carries the sentence as the client words it.
   const preference = manifest.preferences.find((candidate) => candidate.name === "reuseExisting")!;
   expect(preference.description).toContain(REUSE_RULE);

@@ -1,6 +1,6 @@
 /**
  * The one rule for the tools that destroy something (a tool with a `confirmation` question:
- * delete_link, delete_user): what counts as the person's yes, and what stops the call.
+ * delete_links, update_links, delete_user): what counts as the person's yes, and what stops the call.
  *
  * - An answer that is not a yes (a decline, a cancel, anything unreadable) always stops the call,
  *   whatever the client declared it can do.

@@ -34,7 +34,6 @@ export function clause(message: string): string {
 const LOOK_UP: Record<string, string> = {
   get_link: "look the link up again with find_links",
   update_links: "look the link up again with find_links",
-  delete_link: "look the link up again with find_links",
   delete_links: "look the link up again with find_links",
   subscribe_user_to_plan: "look the ids up again with list_users and list_plans",
   get_user: "look the user up again with list_users",

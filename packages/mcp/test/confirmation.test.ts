@@ -15,13 +15,15 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { startHttpServer } from "../src/http";
 import { createLinkShortMcpServer } from "../src/server";
 import { TOOLS } from "../src/tools";
+import { canonicalJson } from "../src/tools/define";
+import { confirmedDelete } from "./helpers";
 import { connectInMemory } from "./in-memory";
 
 const CURRENT = "2026-07-28";
 const ASKS = { elicitation: { form: {} } };
 
 interface Answer {
-  result?: { resultType?: string; isError?: boolean; content?: Array<{ text?: string }>; inputRequests?: Record<string, { method: string; params: { message: string } }>; requestState?: unknown };
+  result?: { resultType?: string; isError?: boolean; content?: Array<{ text?: string }>; inputRequests?: Record<string, { method: string; params: { message: string } }>; requestState?: unknown; structuredContent?: { confirmation?: string | null } };
   error?: { code: number; message: string };
 }
 
@@ -122,19 +124,26 @@ const accept = { confirm: { action: "accept", content: { confirm: true } } };
 const decline = { confirm: { action: "decline" } };
 
 /** The tools that ask first, each with a way to make the thing it destroys and to tell whether it is still there. */
+/** delete_links' arguments for one link, with its preview's confirmation: the call that asks the person. */
+async function previewedDelete(id: number, wire: Wire): Promise<Record<string, unknown>> {
+  const preview = await wire.call("delete_links", { ids: [id] });
+  return { ids: [id], confirmation: preview.result?.structuredContent?.confirmation };
+}
+
+/** The tools that ask first, each with a way to make the thing it destroys, the arguments of the call that asks, and whether the thing is still there. */
 const CONFIRMING = [
-  { name: "delete_link", admin: false, make: newLink, exists: linkExists },
-  { name: "delete_user", admin: true, make: newUser, exists: userExists },
+  { name: "delete_links", admin: false, make: newLink, args: previewedDelete, exists: linkExists },
+  { name: "delete_user", admin: true, make: newUser, args: async (id: number) => ({ id }), exists: userExists },
 ];
 
 /** The bulk tools ask on the call that confirms a preview only (below). */
 const CONFIRMING_PREVIEWS = [
-  { name: "update_links", args: (id: number) => ({ ids: [id], set: { metatitle: "Asked" } }), changed: (id: number) => sandbox.store.state.links.find((link) => link.id === id)?.metatitle === "Asked" },
-  { name: "delete_links", args: (id: number) => ({ ids: [id] }), changed: (id: number) => !linkExists(id) },
+  { name: "update_links", asks: () => /previewed/, args: (id: number) => ({ ids: [id], set: { metatitle: "Asked" } }), changed: (id: number) => sandbox.store.state.links.find((link) => link.id === id)?.metatitle === "Asked" },
+  { name: "delete_links", asks: (id: number) => new RegExp(`^Delete short link ${id} for good\\?`), args: (id: number) => ({ ids: [id] }), changed: (id: number) => !linkExists(id) },
 ];
 
 test("every tool that asks first is checked here", () => {
-  expect(TOOLS.filter((tool) => tool.confirmation).map((tool) => tool.name).sort()).toEqual([...CONFIRMING, ...CONFIRMING_PREVIEWS].map((tool) => tool.name).sort());
+  expect(TOOLS.filter((tool) => tool.confirmation).map((tool) => tool.name).sort()).toEqual([...new Set([...CONFIRMING, ...CONFIRMING_PREVIEWS].map((tool) => tool.name))].sort());
 });
 
 describe.each(CONFIRMING_PREVIEWS)("$name, in memory", (tool) => {
@@ -153,7 +162,7 @@ describe.each(CONFIRMING_PREVIEWS)("$name, in memory", (tool) => {
     const { confirmation } = (preview.result as { structuredContent: { confirmation: string } }).structuredContent;
     const confirming = { ...tool.args(id), confirmation };
     const asked = await wire.call(tool.name, confirming, { capabilities: ASKS });
-    expect(asked.result?.inputRequests?.confirm?.params.message).toMatch(/previewed/);
+    expect(asked.result?.inputRequests?.confirm?.params.message).toMatch(tool.asks(id));
     const declined = await wire.call(tool.name, confirming, { capabilities: ASKS, inputResponses: decline, requestState: asked.result?.requestState as string });
     expect(textOf(declined)).toMatch(new RegExp(`did not confirm ${tool.name}, so nothing was (changed|deleted)`));
     expect(tool.changed(id)).toBe(false);
@@ -185,7 +194,7 @@ describe.each([
   describe.each(CONFIRMING)("$name", (tool) => {
     test("a decline from a client that declared no elicitation stops the call: nothing is deleted", async () => {
       const id = await tool.make();
-      const answer = await wireFor(tool).call(tool.name, { id }, { inputResponses: decline });
+      const answer = await wireFor(tool).call(tool.name, await tool.args(id, wireFor(tool)), { inputResponses: decline });
       expect(answer.result?.isError).toBe(true);
       expect(textOf(answer)).toMatch(new RegExp(`did not confirm ${tool.name}, so nothing was deleted`));
       expect(tool.exists(id)).toBe(true);
@@ -195,7 +204,7 @@ describe.each([
       const id = await tool.make();
       const wrapped = { confirm: { method: "elicitation/create", result: { action: "accept", content: { confirm: true } } } };
       for (const inputResponses of [{ confirm: { action: "cancel" } }, { confirm: { roots: [] } }, wrapped]) {
-        const answer = await wireFor(tool).call(tool.name, { id }, { capabilities: ASKS, inputResponses });
+        const answer = await wireFor(tool).call(tool.name, await tool.args(id, wireFor(tool)), { capabilities: ASKS, inputResponses });
         expect(textOf(answer)).toMatch(/did not confirm/);
       }
       expect(tool.exists(id)).toBe(true);
@@ -203,7 +212,7 @@ describe.each([
 
     test("an accept sent on the first call, before any question, is no answer: the person is asked", async () => {
       const id = await tool.make();
-      const answer = await wireFor(tool).call(tool.name, { id }, { capabilities: ASKS, inputResponses: accept });
+      const answer = await wireFor(tool).call(tool.name, await tool.args(id, wireFor(tool)), { capabilities: ASKS, inputResponses: accept });
       expect(answer.result?.resultType).toBe("input_required");
       expect(answer.result?.inputRequests?.confirm?.method).toBe("elicitation/create");
       expect(tool.exists(id)).toBe(true);
@@ -211,16 +220,18 @@ describe.each([
 
     test("asked, then answered yes with the question's state: deleted; answered no with it: kept", async () => {
       const kept = await tool.make();
-      const askedToKeep = await wireFor(tool).call(tool.name, { id: kept }, { capabilities: ASKS });
+      const keptArgs = await tool.args(kept, wireFor(tool));
+      const askedToKeep = await wireFor(tool).call(tool.name, keptArgs, { capabilities: ASKS });
       expect(askedToKeep.result?.inputRequests?.confirm?.params.message).toContain(String(kept));
       expect(typeof askedToKeep.result?.requestState).toBe("string");
-      const declined = await wireFor(tool).call(tool.name, { id: kept }, { capabilities: ASKS, inputResponses: decline, requestState: askedToKeep.result?.requestState as string });
+      const declined = await wireFor(tool).call(tool.name, keptArgs, { capabilities: ASKS, inputResponses: decline, requestState: askedToKeep.result?.requestState as string });
       expect(textOf(declined)).toMatch(/did not confirm/);
       expect(tool.exists(kept)).toBe(true);
 
       const gone = await tool.make();
-      const askedToDelete = await wireFor(tool).call(tool.name, { id: gone }, { capabilities: ASKS });
-      const accepted = await wireFor(tool).call(tool.name, { id: gone }, { capabilities: ASKS, inputResponses: accept, requestState: askedToDelete.result?.requestState as string });
+      const goneArgs = await tool.args(gone, wireFor(tool));
+      const askedToDelete = await wireFor(tool).call(tool.name, goneArgs, { capabilities: ASKS });
+      const accepted = await wireFor(tool).call(tool.name, goneArgs, { capabilities: ASKS, inputResponses: accept, requestState: askedToDelete.result?.requestState as string });
       expect(accepted.error).toBeUndefined();
       expect(accepted.result?.isError).toBeFalsy();
       expect(tool.exists(gone)).toBe(false);
@@ -229,9 +240,9 @@ describe.each([
     test("an accept of the question about one id, sent with a call for another id, is refused (-32602): nothing is deleted", async () => {
       const asked = await tool.make();
       const other = await tool.make();
-      const question = await wireFor(tool).call(tool.name, { id: asked }, { capabilities: ASKS });
+      const question = await wireFor(tool).call(tool.name, await tool.args(asked, wireFor(tool)), { capabilities: ASKS });
       expect(typeof question.result?.requestState).toBe("string");
-      const replayed = await wireFor(tool).call(tool.name, { id: other }, { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
+      const replayed = await wireFor(tool).call(tool.name, await tool.args(other, wireFor(tool)), { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
       expect(replayed.error?.code).toBe(-32602);
       expect(replayed.error?.message).toMatch(/requestState/);
       expect(tool.exists(asked)).toBe(true);
@@ -240,11 +251,12 @@ describe.each([
 
     test("a yes given after ten minutes is refused (-32602): nothing is deleted", async () => {
       const id = await tool.make();
-      const question = await wireFor(tool).call(tool.name, { id }, { capabilities: ASKS });
+      const args = await tool.args(id, wireFor(tool));
+      const question = await wireFor(tool).call(tool.name, args, { capabilities: ASKS });
       const now = Date.now();
       const clock = jest.spyOn(Date, "now").mockReturnValue(now + 10 * 60_000 + 2_000);
       try {
-        const late = await wireFor(tool).call(tool.name, { id }, { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
+        const late = await wireFor(tool).call(tool.name, args, { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
         expect(late.error?.code).toBe(-32602);
       } finally {
         clock.mockRestore();
@@ -255,19 +267,20 @@ describe.each([
     test("a tampered state is refused (-32602): nothing is deleted", async () => {
       const asked = await tool.make();
       const other = await tool.make();
-      const question = await wireFor(tool).call(tool.name, { id: asked }, { capabilities: ASKS });
+      const [askedArgs, otherArgs] = [await tool.args(asked, wireFor(tool)), await tool.args(other, wireFor(tool))];
+      const question = await wireFor(tool).call(tool.name, askedArgs, { capabilities: ASKS });
       const state = question.result?.requestState as string;
       expect(typeof state).toBe("string");
       // The state with another id written into its body, its signature kept; and the state with a tail added.
       const [version, body, mac] = state.split(".") as [string, string, string];
       const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as { p: { arguments: string } };
-      payload.p.arguments = JSON.stringify({ id: other });
+      payload.p.arguments = canonicalJson(otherArgs);
       const rewritten = `${version}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.${mac}`;
-      for (const [id, tampered] of [
-        [other, rewritten],
-        [asked, `${state}-TAMPERED`],
+      for (const [args, tampered] of [
+        [otherArgs, rewritten],
+        [askedArgs, `${state}-TAMPERED`],
       ] as const) {
-        const answer = await wireFor(tool).call(tool.name, { id }, { capabilities: ASKS, inputResponses: accept, requestState: tampered });
+        const answer = await wireFor(tool).call(tool.name, args, { capabilities: ASKS, inputResponses: accept, requestState: tampered });
         expect(answer.error?.code).toBe(-32602);
       }
       expect(tool.exists(asked)).toBe(true);
@@ -275,9 +288,11 @@ describe.each([
     });
   });
 
-  test("the state of a question about delete_link is no answer for delete_user with the same id", async () => {
+  test("the state of a question about delete_links is no answer for delete_user with the same id", async () => {
     const id = await newUser();
-    const question = await user.call("delete_link", { id }, { capabilities: ASKS });
+    const link = await newLink();
+    const question = await user.call("delete_links", await previewedDelete(link, user), { capabilities: ASKS });
+    expect(question.result?.resultType).toBe("input_required");
     const answer = await admin.call("delete_user", { id }, { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
     expect(answer.error?.code).toBe(-32602);
     expect(userExists(id)).toBe(true);
@@ -285,7 +300,7 @@ describe.each([
 
   test("a client that declared no elicitation and answers nothing gets the delete, as before", async () => {
     const id = await newLink();
-    const answer = await user.call("delete_link", { id });
+    const answer = await user.call("delete_links", await previewedDelete(id, user));
     expect(answer.result?.isError).toBeFalsy();
     expect(linkExists(id)).toBe(false);
   });
@@ -300,11 +315,12 @@ test("servers given one requestStateKey take each other's questions' answers; a 
   ]);
   try {
     const id = await newLink();
-    const question = await asking.call("delete_link", { id }, { capabilities: ASKS });
+    const args = await previewedDelete(id, asking);
+    const question = await asking.call("delete_links", args, { capabilities: ASKS });
     const answer = { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string };
-    expect((await stranger.call("delete_link", { id }, answer)).error?.code).toBe(-32602);
+    expect((await stranger.call("delete_links", args, answer)).error?.code).toBe(-32602);
     expect(linkExists(id)).toBe(true);
-    expect((await answered.call("delete_link", { id }, answer)).result?.isError).toBeFalsy();
+    expect((await answered.call("delete_links", args, answer)).result?.isError).toBeFalsy();
     expect(linkExists(id)).toBe(false);
   } finally {
     await Promise.all([asking.close(), answered.close(), stranger.close()]);
@@ -324,8 +340,8 @@ describe("the SDKs' clients, in memory (served as over stdio)", () => {
       await connectInMemory(client, { client: userClient });
       try {
         const id = await newLink();
-        const answer = await client.callTool({ name: "delete_link", arguments: { id } });
-        expect(asked).toEqual([`Delete short link ${id} for good? It stops redirecting and its statistics are lost.`]);
+        const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
+        expect(asked).toEqual([`Delete short link ${id} for good? It stops redirecting and its statistics are lost. Links changed since the preview are left alone.`]);
         expect(answer.isError === true).toBe(action === "decline");
         expect(linkExists(id)).toBe(action === "decline");
       } finally {
@@ -345,7 +361,7 @@ describe("the SDKs' clients, in memory (served as over stdio)", () => {
       await connectInMemory(client, { client: userClient });
       try {
         const id = await newLink();
-        const answer = await client.callTool({ name: "delete_link", arguments: { id } });
+        const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
         expect(asked).toHaveLength(1);
         expect(answer.isError === true).toBe(action === "decline");
         expect(linkExists(id)).toBe(action === "decline");

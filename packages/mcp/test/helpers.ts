@@ -74,3 +74,14 @@ export type HttpServerProcess = McpHttpProcess;
 export async function startHttpServerProcess(env: { baseUrl: string; apiKey: string; more?: Record<string, string> }, args: string[] = []): Promise<HttpServerProcess> {
   return await startMcpHttpProcess({ LINKSHORT_BASE_URL: env.baseUrl, LINKSHORT_API_KEY: env.apiKey, ...env.more }, args);
 }
+
+/** Anything that calls a tool as the SDKs' clients do (the v1 and the 2026 client alike). */
+interface CallsTools {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<object>;
+}
+
+/** delete_links' arguments for one link, its preview's confirmation among them: the call that deletes (after the person's yes, where the client can ask). */
+export async function confirmedDelete(client: CallsTools, id: number): Promise<Record<string, unknown>> {
+  const preview = await client.callTool({ name: "delete_links", arguments: { ids: [id] } });
+  return { ids: [id], confirmation: (preview as { structuredContent: { confirmation: string } }).structuredContent.confirmation };
+}

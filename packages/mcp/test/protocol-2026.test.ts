@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as LegacyHttpClientTransport } from "@mod
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ChildProcess } from "node:child_process";
 import { TOOLS } from "../src/tools";
-import { CLI, startHttpServerProcess } from "./helpers";
+import { CLI, confirmedDelete, startHttpServerProcess } from "./helpers";
 
 const CURRENT = "2026-07-28";
 
@@ -56,6 +56,8 @@ async function currentClient(transport: "http" | "stdio", answer: Answer = "none
 }
 
 const linkExists = (id: number) => sandbox.store.state.links.some((link) => link.id === id);
+
+const deleteQuestion = (id: number) => `Delete short link ${id} for good? It stops redirecting and its statistics are lost. Links changed since the preview are left alone.`;
 
 async function newLink(client: Client, name: string): Promise<number> {
   const created = await client.callTool({ name: "shorten_link", arguments: { url: `https://example.com/${name}` } });
@@ -133,23 +135,23 @@ describe.each(["http", "stdio"] as const)("a 2026-07-28 client over %s", (transp
     ]);
   });
 
-  test("a client that cannot ask the person: delete_link deletes, as before", async () => {
+  test("a client that cannot ask the person: delete_links deletes, as before", async () => {
     const id = await newLink(client, `no-elicitation-${transport}`);
-    const answer = await client.callTool({ name: "delete_link", arguments: { id } });
+    const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
     expect(answer.isError).toBeFalsy();
     expect(linkExists(id)).toBe(false);
   });
 });
 
-describe.each(["http", "stdio"] as const)("delete_link asks a 2026-07-28 client's user first (input_required) over %s", (transport) => {
+describe.each(["http", "stdio"] as const)("delete_links asks a 2026-07-28 client's user first (input_required) over %s", (transport) => {
   test("declined: nothing is deleted and the answer says so", async () => {
     const { client, asked } = await currentClient(transport, "decline");
     try {
       const id = await newLink(client, `declined-${transport}`);
-      const answer = await client.callTool({ name: "delete_link", arguments: { id } });
-      expect(asked).toEqual([`Delete short link ${id} for good? It stops redirecting and its statistics are lost.`]);
+      const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
+      expect(asked).toEqual([deleteQuestion(id)]);
       expect(answer.isError).toBe(true);
-      expect((answer.content as Array<{ text: string }>)[0]!.text).toMatch(/did not confirm delete_link, so nothing was deleted/);
+      expect((answer.content as Array<{ text: string }>)[0]!.text).toMatch(/did not confirm delete_links, so nothing was deleted/);
       expect(linkExists(id)).toBe(true);
     } finally {
       await client.close();
@@ -160,7 +162,7 @@ describe.each(["http", "stdio"] as const)("delete_link asks a 2026-07-28 client'
     const { client, asked } = await currentClient(transport, "accept");
     try {
       const id = await newLink(client, `confirmed-${transport}`);
-      const answer = await client.callTool({ name: "delete_link", arguments: { id } });
+      const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
       expect(asked).toHaveLength(1);
       expect(answer.isError).toBeFalsy();
       expect(linkExists(id)).toBe(false);
@@ -182,8 +184,8 @@ test("a 2025-11-25 client over stdio that takes elicitation is asked before a de
     expect(client.getServerVersion()?.name).toBe("linkshort");
     const created = await client.callTool({ name: "shorten_link", arguments: { url: "https://example.com/legacy-declined" } });
     const id = (created.structuredContent as { id: number }).id;
-    const answer = await client.callTool({ name: "delete_link", arguments: { id } });
-    expect(asked).toEqual([`Delete short link ${id} for good? It stops redirecting and its statistics are lost.`]);
+    const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
+    expect(asked).toEqual([deleteQuestion(id)]);
     expect(answer.isError).toBe(true);
     expect(linkExists(id)).toBe(true);
   } finally {
@@ -241,7 +243,7 @@ test.each(["2025-06-18", "2025-11-25"])("a %s initialize over HTTP is answered i
   expect(called.result?.structuredContent).toMatchObject({ username: expect.any(String) });
 });
 
-test("a 2025-era client over HTTP cannot be asked (each request stands alone): delete_link deletes as before, asking nobody", async () => {
+test("a 2025-era client over HTTP cannot be asked (each request stands alone): delete_links deletes as before, asking nobody", async () => {
   const client = new LegacyClient({ name: "linkshort-2025-http-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
   const asked: string[] = [];
   client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -252,7 +254,7 @@ test("a 2025-era client over HTTP cannot be asked (each request stands alone): d
   try {
     const created = await client.callTool({ name: "shorten_link", arguments: { url: "https://example.com/legacy-http-delete" } });
     const id = (created.structuredContent as { id: number }).id;
-    const answer = await client.callTool({ name: "delete_link", arguments: { id } });
+    const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
     expect(asked).toEqual([]);
     expect(answer.isError).toBeFalsy();
     expect(linkExists(id)).toBe(false);

@@ -7,7 +7,6 @@ import { startSession, type Session } from "./helpers";
 
 const USER_TOOLS = [
   "create_qr_code",
-  "delete_link",
   "delete_links",
   "find_links",
   "get_account",
@@ -55,7 +54,7 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(properties.url?.description).toMatch(/long URL/);
     expect(shorten.inputSchema).toHaveProperty("additionalProperties", false);
     expect(shorten.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
-    expect(tools.find((tool) => tool.name === "delete_link")!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(tools.find((tool) => tool.name === "delete_links")!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(tools.find((tool) => tool.name === "find_links")!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
@@ -82,15 +81,16 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(updated.structured).toMatchObject({ stage: "confirmed", links: [{ id, status: "done" }] });
     expect((await fetch(shorturl, { redirect: "manual" })).headers.get("location")).toBe("https://example.com/launch-v2");
 
-    const deleted = await session.call("delete_link", { id: String(id) });
-    expect(deleted.isError).toBe(false);
+    const deletePreview = await session.call("delete_links", { ids: [String(id)] });
+    expect(deletePreview.structured).toMatchObject({ stage: "preview", links: [{ id, status: "will delete" }] });
+    const deleted = await session.call("delete_links", { ids: [String(id)], confirmation: (deletePreview.structured as { confirmation: string }).confirmation });
+    expect(deleted.structured).toMatchObject({ stage: "confirmed", links: [{ id, status: "done" }] });
 
     const afterDelete = await session.call("get_link", { id });
     expect(afterDelete.isError).toBe(true);
     expect(afterDelete.text).toMatch(/^Not found: .*find_links/);
-    const deletedAgain = await session.call("delete_link", { id });
-    expect(deletedAgain.isError).toBe(true);
-    expect(deletedAgain.text).toMatch(/^Not found/);
+    const deletedAgain = await session.call("delete_links", { ids: [id] });
+    expect(deletedAgain.structured).toMatchObject({ links: [{ id, status: "refused", reason: expect.stringMatching(/^not found/) }], confirmation: null });
     const updateDeleted = await session.call("update_links", { ids: [id], set: { url: "https://example.com/x" } });
     expect(updateDeleted.structured).toMatchObject({ links: [{ id, status: "refused", reason: expect.stringMatching(/^not found/) }], confirmation: null });
   });

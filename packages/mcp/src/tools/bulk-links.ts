@@ -30,20 +30,20 @@ export const selectionFields = (tool: string) => ({
     .min(1, "must name at least one link")
     .max(BULK_MAX_LINKS, `must name at most ${BULK_MAX_LINKS} links: split them over several ${tool} calls`)
     .optional()
-    .describe(`The links' ids, 1 to ${BULK_MAX_LINKS}`),
+    .describe("Link ids"),
   search: z
     .strictObject({
-      text: SEARCH_FIELDS.text.describe("As find_links' text"),
-      order: SEARCH_FIELDS.order.describe("As find_links' order"),
-      limit: SEARCH_FIELDS.limit.describe(`The best matches at most (default and most ${BULK_MAX_LINKS})`),
+      text: SEARCH_FIELDS.text.describe("As in find_links"),
+      order: SEARCH_FIELDS.order.describe("As in find_links"),
+      limit: SEARCH_FIELDS.limit.describe(`Default ${BULK_MAX_LINKS}`),
     })
     .optional()
-    .describe("The links find_links finds with these. Give ids or search"),
+    .describe("Instead of ids: the links find_links finds"),
   confirmation: z
     .string("must be text")
     .max(100_000, "must be the confirmation a preview answered")
     .optional()
-    .describe("Omit for a preview; to make the change, the preview's confirmation, with the same other arguments"),
+    .describe("The preview's confirmation; omit to preview"),
 });
 
 type Selection = { ids?: number[]; search?: { text?: string; order?: "date" | "click"; limit?: number } };

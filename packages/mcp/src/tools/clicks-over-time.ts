@@ -33,12 +33,12 @@ const time = z
 /** The fields of a question of clicks over time, as get_link lists them beside a link's id. */
 export const CLICKS_OVER_TIME_FIELDS = {
     id: IdSchema.optional().describe("The link's id (from find_links or shorten_link). Omit for the account's top links of a period"),
-    period: z.enum(Object.keys(PERIODS) as [Period, ...Period[]], "must be 24h, 7d, 30d, 90d or 1y").optional().describe("The period up to now: 24h, 7d, 30d, 90d or 1y (default 7d). Ignored where start is given"),
-    start: time.optional().describe("Start of the period instead of period, ISO 8601 with offset (e.g. 2026-11-20T00:00:00+01:00); moved back to the start of its bucket"),
-    end: time.optional().describe("End of the period (default now), ISO 8601 with offset; moved on to the end of its bucket"),
-    granularity: GranularitySchema.optional().describe("Bucket size: hour, day, week or month (default: hour up to 2 days, day up to 120 days, else month)"),
+    period: z.enum(Object.keys(PERIODS) as [Period, ...Period[]], "must be 24h, 7d, 30d, 90d or 1y").optional().describe("Up to now (default 7d); start overrides it"),
+    start: time.optional().describe("ISO 8601 with offset, e.g. 2026-11-20T00:00:00+01:00; moved back to its bucket's start"),
+    end: time.optional().describe("Default now; ISO 8601 with offset, moved on to its bucket's end"),
+    granularity: GranularitySchema.optional().describe("Default: hour up to 2 days, day up to 120 days, else month"),
     timeZone: TimeZoneSchema.default("UTC"),
-    limit: z.number("must be a number").int("must be a whole number").min(1, "must be at least 1").max(10, "must be at most 10").default(5).describe("How many top links, most clicks first, when id is omitted (default 5, at most 10)"),
+    limit: z.number("must be a number").int("must be a whole number").min(1, "must be at least 1").max(10, "must be at most 10").default(5).describe("Top links to show when id is omitted"),
 };
 
 /** Which fields ask for clicks over time rather than a link's details and statistics. */

@@ -40,13 +40,17 @@ export const deleteLinks = define({
   name: TOOL,
   title: "Delete links",
   description:
-    `Deletes up to ${BULK_MAX_LINKS} short links for good (by ids or search), as update_links changes them: a preview and its confirmation first.`,
+    `Deletes 1 to ${BULK_MAX_LINKS} short links for good (by ids or search): they stop redirecting, their statistics are lost. ` +
+    "As in update_links, the first call only previews; a second with the same arguments and the preview's confirmation deletes.",
   input: DeleteLinksInput,
   output: BulkLinksOutput,
   annotations: CHANGE,
   graceMs: BULK_GRACE_MS,
-  confirmation: ({ confirmation }) =>
-    confirmation === undefined ? undefined : "Delete the links delete_links previewed, for good? They stop redirecting and their statistics are lost. Links changed since the preview are left alone.",
+  confirmation: ({ confirmation, ids }) => {
+    if (confirmation === undefined) return undefined;
+    const which = ids === undefined ? "the links delete_links previewed" : `short link${ids.length === 1 ? "" : "s"} ${ids.join(", ")}`;
+    return `Delete ${which} for good? ${ids?.length === 1 ? "It stops" : "They stop"} redirecting and ${ids?.length === 1 ? "its" : "their"} statistics are lost. Links changed since the preview are left alone.`;
+  },
   run: ({ confirmation, ...args }, context) =>
     confirmation === undefined ? preview(args, context) : runConfirmed(TOOL, args, confirmation, (details, { client, signal }) => client.links.delete(details.id, { signal }), context),
 });

@@ -13,17 +13,16 @@ export const SEARCH_FIELDS = {
     .string()
     .optional()
     .describe(
-      "What to look for: an alias, a short URL (with or without https://, query or trailing slash), a long URL, or words " +
-        "found in the alias, title, short or long URL, or description (case-insensitive; every word must match). Omit to list links",
+      "An alias, a short or long URL, or words of the alias, title, URLs or description (case-insensitive; every word must match). Omit to list links",
     ),
   order: LinkListSchema.shape.order.describe(
-    "date (default): exact matches first, then the best matches, newest first among equals; click: the matches most clicked first, newest first among equals (clicks as of the index's last read)",
+    "date (default): exact, then best matches, newest first; click: most clicked first",
   ),
   limit: PaginationSchema.shape.limit
     .unwrap()
     .max(FIND_MAX_RESULTS, `must be at most ${FIND_MAX_RESULTS}`)
     .optional()
-    .describe(`How many links to return at most (default ${FIND_DEFAULT_RESULTS}, at most ${FIND_MAX_RESULTS})`),
+    .describe(`Default ${FIND_DEFAULT_RESULTS}`),
 };
 
 const FindLinksInput = z.strictObject(SEARCH_FIELDS);
@@ -47,10 +46,8 @@ export const findLinks = define({
   name: "find_links",
   title: "Find links",
   description:
-    "Finds the account's short links by alias, short URL, long URL, or words of their title, alias, URLs or description, " +
-    "searching an index of every link of the account (no page limit). Without text, lists the newest (or most clicked) links. " +
-    "Returns each link's id, short URL, long URL, alias, title and click count, and how fresh the index is (index.summary: " +
-    "while it is first being built, older links may be missing); use get_link for a link's statistics.",
+    "Finds the account's short links (id, short and long URL, alias, title, clicks) in an index of all of them; without text, " +
+    "the newest or most clicked. index.summary says how fresh the index is (while it is first built, older links may be missing).",
   input: FindLinksInput,
   output: FoundLinksOutput,
   annotations: READ,

@@ -8,7 +8,7 @@ import type { ToolDefinition } from "./define";
 import { listDomains } from "./domains";
 import { findLinks } from "./find-links";
 import { deleteLinks } from "./delete-links";
-import { deleteLink, getLink, shortenLink } from "./links";
+import { getLink, shortenLink } from "./links";
 import { createQrCode, getQrCode, listQrCodes } from "./qr-codes";
 import { shortenLinks } from "./shorten-links";
 import { updateLinks } from "./update-links";
@@ -19,7 +19,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   findLinks,
   getLink,
   updateLinks,
-  deleteLink,
   deleteLinks,
   createQrCode,
   getQrCode,

@@ -1,4 +1,4 @@
-/** The link tools: shorten_link, get_link (with clicks over time) and delete_link, and the link inputs that shorten_links shares. */
+/** The link tools: shorten_link and get_link (with clicks over time), and the link inputs that shorten_links shares. (Deleting is delete_links, for one link or many.) */
 import {
   checkLinkCreate,
   createLink,
@@ -10,21 +10,23 @@ import {
 } from "@linkshort/client";
 import * as z from "zod/v4";
 import { SWEEP_PAGES_PER_CALL } from "../server-index";
-import { LinkOrClicksOutput, MessageOutput, ShortenedLinkOutput } from "../outputs";
+import { LinkOrClicksOutput, ShortenedLinkOutput } from "../outputs";
 import { statisticsChart, statisticsView } from "./chart";
 import { CLICKS_OVER_TIME_FIELDS, clicksOverTime, OVER_TIME_FIELDS, toClicksQuery } from "./clicks-over-time";
-import { AnswerWithImage, CHANGE, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
+import { AnswerWithImage, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 
 /** What a model is told beyond the client's descriptions: where to find a value with another tool. */
-const DOMAIN_DESCRIPTION = "A branded domain of the account, as listed by list_domains (e.g. https://go.example.com). Omit for the service's own";
+export const DOMAIN_DESCRIPTION = "A branded domain from list_domains; omit for the service's own";
+export const UTM_DESCRIPTION = "Appended to the long URL as utm_source, utm_medium, etc.";
 
-export const LinkCreateInput = z.strictObject(described(LinkCreateSchema, { domain: DOMAIN_DESCRIPTION }));
+export const LinkCreateInput = z.strictObject(described(LinkCreateSchema, { domain: DOMAIN_DESCRIPTION, utm: UTM_DESCRIPTION }));
 
 const REUSE_DESCRIPTION =
-  `true: answer with the account's existing link when it is exactly the one asked for (reused: true) instead of making one. ${REUSE_RULE} ` +
-  "Use it when the user wants one short link per URL, e.g. when a request may be repeated. Default false: ask the service to make a link";
+  `true: give back the account's existing link instead of making one (reused: true), e.g. when a request may be repeated. ${REUSE_RULE} Default false`;
 
 export const ReuseInput = z.boolean().optional().describe(REUSE_DESCRIPTION);
+/** shorten_links' reuse: the rule is said once, on shorten_link. */
+export const ReuseAsShortenLink = z.boolean().optional().describe("As shorten_link's reuse, for each URL");
 
 /** What shorten_link lists: every field of the client's create input, described, and `reuse`. */
 const ShortenLinkListedInput = LinkCreateInput.extend({ reuse: ReuseInput });
@@ -62,9 +64,7 @@ export const shortenLink = define({
   name: "shorten_link",
   title: "Shorten a link",
   description:
-    "Creates a short link for a long URL and returns its id and short URL. Each call creates a new link unless " +
-    "reuse is true, which gives back the account's existing link to the same URL (reused says which happened). " +
-    "Only url is required; for several URLs use shorten_links.",
+    "Creates a short link for a long URL and returns its id and short URL. For several URLs use shorten_links.",
   input: ShortenLinkInput,
   listedInput: ShortenLinkListedInput,
   output: ShortenedLinkOutput,
@@ -98,12 +98,11 @@ export const getLink = define({
   name: "get_link",
   title: "Get a link with its statistics",
   description:
-    "One short link's details (long URL, title, expiry, targeting) and statistics (clicks, unique clicks, top countries, referrers, " +
-    "browsers, OS), with a chart. With period, start or end (or without id, for the account's top links), its clicks over time instead, " +
-    "in buckets of an hour, day, week or month, as this server sampled them while it ran: each bucket says how it was measured " +
-    "(quality exact, spread, partial, gap: nothing ran, none: before the first sample) and unplaced holds clicks gained while nothing ran. Pass on what summary says.",
+    "A short link's details and statistics (clicks, countries, referrers, browsers, OS) with a chart. With period, start or end, " +
+    "or without id (the account's top links): clicks over time in buckets as this server sampled them, each with its quality " +
+    "(exact, spread, partial, gap: nothing ran, none: before the first sample). Pass on what summary says.",
   input: GetLinkInput,
-  listedInput: z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, id: CLICKS_OVER_TIME_FIELDS.id.describe("The link's id (from find_links or shorten_link); alone: its details and statistics. Omit for the account's top links of a period") }),
+  listedInput: z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, id: CLICKS_OVER_TIME_FIELDS.id.describe("The link's id; alone: its details and statistics. Omit for the account's top links") }),
   output: LinkOrClicksOutput,
   annotations: READ,
   statisticsView: true,
@@ -113,15 +112,4 @@ export const getLink = define({
     const title = link.details.shorturl.replace(/^https?:\/\//, "");
     return new AnswerWithImage(link, undefined, statisticsChart(link.stats, title, "clicks"), statisticsView(link.stats, title, "clicks"));
   },
-});
-
-export const deleteLink = define({
-  name: "delete_link",
-  title: "Delete a link",
-  description: "Deletes a short link for good: it stops redirecting and its statistics are lost. Ask the user before deleting.",
-  input: z.strictObject(idOf("link")),
-  output: MessageOutput,
-  annotations: CHANGE,
-  confirmation: ({ id }) => `Delete short link ${id} for good? It stops redirecting and its statistics are lost.`,
-  run: ({ id }, { client, signal }) => client.links.delete(id, { signal }),
 });

@@ -41,13 +41,13 @@ const QrCodeCreateInput = z.preprocess(dataFromText, z.strictObject(described(Qr
 const QrCodeCreateListedInput = z.strictObject(described(QrCodeCreateSchema)).extend({
   data: z
     .union([
-      z.string().describe("link: a URL; text: up to 1000 characters; phone: a phone number; for email, sms, wifi and vcard also the object's JSON text"),
-      QR_DATA_SCHEMAS.email.describe("email: the address, with an optional subject and body"),
-      QR_DATA_SCHEMAS.sms.describe("sms: the phone number, with an optional message"),
-      QR_DATA_SCHEMAS.wifi.describe("wifi: the network name (ssid), with an optional password and encryption"),
-      QR_DATA_SCHEMAS.vcard.describe("vcard: a contact card with at least a first name, last name or organization"),
+      z.string(),
+      QR_DATA_SCHEMAS.email,
+      QR_DATA_SCHEMAS.sms,
+      QR_DATA_SCHEMAS.wifi,
+      QR_DATA_SCHEMAS.vcard,
     ])
-    .describe(QrCodeCreateSchema.shape.data.description ?? ""),
+    .describe("By type: link a URL, text up to 1000 characters, phone a number; email, sms, wifi, vcard (at least a name or organization) their object, or its JSON text"),
 });
 
 /** A QR code's answer with its image (PNG as image content), or with why there is none. */

@@ -4,7 +4,7 @@ import * as z from "zod/v4";
 import { capped, describeFailure, refusedFields } from "../failures";
 import { ShortenedLinksOutput, type BulkResultOutput } from "../outputs";
 import { CREATE, define, type ToolContext } from "./define";
-import { LinkCreateInput, ReuseInput, shortenOne } from "./links";
+import { LinkCreateInput, ReuseAsShortenLink, ReuseInput, shortenOne } from "./links";
 
 /** The most URLs one shorten_links call takes. */
 export const BULK_MAX_URLS = 50;
@@ -17,17 +17,17 @@ export const BULK_MAX_URLS = 50;
 export const BULK_GRACE_MS = 15_000;
 
 const UrlsInput = z
-  .array(z.string().describe("A long URL, http or https"))
+  .array(z.string())
   .min(1, "must hold at least one URL")
   .max(BULK_MAX_URLS, `must hold at most ${BULK_MAX_URLS} URLs: split the list and call shorten_links once per part`)
-  .describe(`The long URLs to shorten, 1 to ${BULK_MAX_URLS}; each gets its own result, in the same order`);
+  .describe("Long URLs, http or https");
 
 /** What shorten_links lists: the URLs, the client's described domain and UTM fields, and `reuse`. */
 const ShortenLinksListedInput = z.strictObject({
   urls: UrlsInput,
   domain: LinkCreateInput.shape.domain,
   utm: LinkCreateInput.shape.utm,
-  reuse: ReuseInput,
+  reuse: ReuseAsShortenLink,
 });
 
 /**
@@ -108,9 +108,8 @@ export const shortenLinks = define({
   name: "shorten_links",
   title: "Shorten several links",
   description:
-    `Shortens up to ${BULK_MAX_URLS} long URLs in one call, one after another within the service's rate limit, with the same ` +
-    "domain, UTM fields and reuse choice for each. Answers one result per URL, in order: created, reused, failed (with the " +
-    "field and why) or skipped (not tried, e.g. the call ran out of time or was rate limited: call again with those URLs).",
+    `Shortens up to ${BULK_MAX_URLS} long URLs with the same domain, UTM fields and reuse, within the rate limit. One result per URL, ` +
+    "in order: created, reused, failed (why) or skipped (not tried: call again with those URLs).",
   input: ShortenLinksInput,
   listedInput: ShortenLinksListedInput,
   output: ShortenedLinksOutput,

@@ -9,20 +9,22 @@ import { BulkLinksOutput, type BulkLink, type BulkLinks } from "./bulk-outputs";
 import { BULK_MAX_LINKS, checkSelection, linksToPreview, runConfirmed, sealPreview, selectionFields, tally, type SeenLink } from "./bulk-links";
 import { BULK_GRACE_MS } from "./shorten-links";
 import { CHANGE, define, described, type ToolContext } from "./define";
+import { DOMAIN_DESCRIPTION, UTM_DESCRIPTION } from "./links";
 
 const TOOL = "update_links";
 
 const SetInput = z
   .strictObject(
     described(LinkUpdateSchema, {
-      url: "A new long URL (omit to keep each link's own)",
-      custom: "A new alias: only when ids names one link",
-      domain: "A branded domain of the account, as list_domains lists it",
+      url: "New long URL (omit to keep each link's own)",
+      custom: "New alias (one link only)",
+      domain: DOMAIN_DESCRIPTION,
+      utm: UTM_DESCRIPTION,
     }),
   )
   .partial()
   .refine((set) => Object.keys(set).length > 0, "must name at least one field to change")
-  .describe("The fields to change, the same for every link; the fields left out keep their values");
+  .describe("Fields to change on every link; others keep their values");
 
 type SetFields = z.output<typeof SetInput>;
 
@@ -144,9 +146,9 @@ export const updateLinks = define({
   name: TOOL,
   title: "Update links",
   description:
-    `Changes one short link, or up to ${BULK_MAX_LINKS} the same way (by ids or search). The first call changes nothing: it answers ` +
-    "a preview (what changes, what is refused and why) and a confirmation. Show the user; only a second call with the same " +
-    "arguments and that confirmation makes the change, answering done, refused or skipped per link (not tried: call again with the new confirmation).",
+    `Changes 1 to ${BULK_MAX_LINKS} short links the same way (by ids or search). The first call changes nothing: it answers a preview ` +
+    "and a confirmation. Show the user; a second call with the same arguments and that confirmation makes the change " +
+    "(per link: done, refused, or skipped: call again with the new confirmation).",
   input: UpdateLinksInput,
   output: BulkLinksOutput,
   annotations: CHANGE,
