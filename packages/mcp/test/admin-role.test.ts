@@ -17,7 +17,7 @@ afterAll(async () => {
 
 test("a user's key with --admin: the admin tools are not listed, and stderr says why", async () => {
   const names = (await session.client.listTools()).tools.map((tool) => tool.name);
-  expect(names).toHaveLength(12);
+  expect(names).toHaveLength(11);
   expect(names).not.toContain("list_users");
   expect(session.stderr()).toMatch(/--admin: the API key is not an administrator's.*admin tools are not offered/);
   // A tool the server does not offer is a protocol error (-32602), not a tool result.

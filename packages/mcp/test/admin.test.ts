@@ -24,7 +24,7 @@ afterAll(async () => {
 test("--admin adds the plan and user tools to the user tools", async () => {
   const names = (await admin.client.listTools()).tools.map((tool) => tool.name);
   expect(names).toEqual(expect.arrayContaining(ADMIN_TOOLS));
-  expect(names).toHaveLength(12 + ADMIN_TOOLS.length);
+  expect(names).toHaveLength(11 + ADMIN_TOOLS.length);
 });
 
 test("plans and users: list, create, get, subscribe, delete", async () => {

@@ -24,7 +24,7 @@ afterAll(() => mcpClient.close());
 
 test("every input and output schema is JSON Schema 2020-12 that a strict 2020-only validator compiles", async () => {
   const { tools } = await mcpClient.listTools();
-  expect(tools).toHaveLength(18);
+  expect(tools).toHaveLength(17);
   for (const tool of tools) {
     for (const [which, schema] of [["input", tool.inputSchema], ["output", tool.outputSchema]] as const) {
       expect({ tool: tool.name, which, type: schema?.type }).toEqual({ tool: tool.name, which, type: "object" });
