@@ -96,6 +96,13 @@ export async function reuseAcrossWorkersChecks({ check, api, n8nUrl, postgres, w
           assert(links().filter((link) => link.url === row.url).length === linksBefore, `${where}: a link was made`);
           seen.refusedOnOther += 1;
           landings.push(`${i}:refused@${worker}`);
+        } else if (answer.body?.reused === true) {
+          // Deployed servers hand back the link they hold for a long URL asked again without an alias (the
+          // sandbox does as they do): the create answers with that link, the row's own, never another.
+          const own = [...madeOn[i].values()].some((made) => made.id === answer.body.id);
+          assert(answer.status === 200 && own && creates === 1, `${where}: handed back a link the row did not make`);
+          seen.handedBackOnOther = (seen.handedBackOnOther ?? 0) + 1;
+          landings.push(`${i}:handed-back@${worker}`);
         } else {
           assert(answer.status === 200 && answer.body.reused === false && String(answer.body.notReused).includes(QUEUE_MODE_CAUSE) && creates === 1, where);
           madeOn[i].set(worker, answer.body);
