@@ -104,7 +104,12 @@ test("while a replica cannot hear revocations (its listening connection ended), 
 });
 
 test("two replicas take a key's rate slots a few at a time, together never past the window, asking the store about once a batch, and give back what they did not spend", async () => {
-  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000, windowMs: 60_000 } });
+  // The sandbox's windows end at multiples of their length on the clock: five minutes (as long as a reset is
+  // believed), begun well before the next end, so that the test's requests fall in one window.
+  const windowMs = 300_000;
+  const leftOfWindow = windowMs - (Date.now() % windowMs);
+  if (leftOfWindow < 30_000) await new Promise((resolve) => setTimeout(resolve, leftOfWindow + 100));
+  const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000, windowMs } });
   sandboxes.push(sandbox);
   const url = await freshDatabase();
   const replicas = [await SharedState.open(url), await SharedState.open(url)];
@@ -124,7 +129,7 @@ test("two replicas take a key's rate slots a few at a time, together never past 
   expect(counted()[0]!.used).toBeGreaterThanOrEqual(sent);
   expect(counted()[0]!.used).toBeLessThanOrEqual(1_000);
   // Idle replicas give their unspent slots back: the window counts the requests sent.
-  await eventually(() => counted()[0]!.used === sent, RETURN_AFTER_MS * 4, "the unspent slots given back");
+  await eventually(() => counted()[0]!.used === sent, RETURN_AFTER_MS * 4, () => `the unspent slots given back (the window counts ${counted()[0]!.used}, ${sent} sent)`);
 });
 
 test("replicas holding slots of a small window still keep to it together: no request is sent again after a limit answer", async () => {

@@ -84,12 +84,12 @@ export async function callTool(client: Client, name: string, args: Record<string
 }
 
 /** Waits until `check` holds, at most `ms`. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
+export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms: number, what: string | (() => string)): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
+    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${typeof what === "string" ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
