@@ -3,10 +3,10 @@
 // community package (as n8n does in production), and runs n8n's own CLI.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import freePortSupport from '../support/free-port.cjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const N8N_VERSION = '2.41.0';
@@ -120,24 +120,8 @@ export async function ensureN8n({ quiet = false, onStep = (title) => console.log
 
 const handedOut = new Set();
 
-/**
- * A free TCP port on the loopback address, never one this process handed out before (nor the one
- * after it: n8n's task broker defaults to its port + 1), since ports are handed out before use.
- */
-export async function freePort() {
-  for (;;) {
-    const port = await new Promise((resolve, reject) => {
-      const server = netServer().listen(0, '127.0.0.1', () => {
-        const { port: picked } = server.address();
-        server.close(() => resolve(picked));
-      });
-      server.on('error', reject);
-    });
-    if ([port - 1, port, port + 1].some((near) => handedOut.has(near))) continue;
-    handedOut.add(port);
-    return port;
-  }
-}
+/** A free loopback port below the ephemeral range, never one this process handed out before (nor next to one: n8n's task broker listens on its port + 1). */
+export const freePort = () => freePortSupport.freePort(handedOut);
 
 /**
  * Writes the file `n8n import:credentials --input=FILE` reads for LinkShort API credentials, one per

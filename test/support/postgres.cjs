@@ -7,22 +7,12 @@
 const { execFileSync, spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { join } = require('node:path');
 const { collectOutput, killOnExit, release, track, waitForExit } = require('./children.cjs');
+const { freePort } = require('./free-port.cjs');
 
 const POSTGRES_USER = 'postgres';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** The folder holding Postgres's binaries (Debian installs them per major version). */
 function postgresBin() {

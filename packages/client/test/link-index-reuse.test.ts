@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { checkLinkCreate, createLink, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, type CheckedLinkCreate, type CreateLinkOptions, type LinkCreateInput } from "../src";
+import { checkLinkCreate, createLink, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, undiciTransport, ValidationError, type CheckedLinkCreate, type CreateLinkOptions, type LinkCreateInput } from "../src";
 
 /** `createLink` with reuse on, as every call here asks. */
 const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
@@ -226,6 +226,41 @@ describe("why a link was not reused: one sentence, handed over before the create
     const reasons: string[] = [];
     await expect(createReusing(client, index, { url, custom: alias }, { onNotReused: (reason) => reasons.push(reason) })).rejects.toThrow(/alias is taken/);
     expect(reasons).toEqual(["the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked"]);
+  });
+
+  it("a link made elsewhere while this index read the service (a queue-mode worker beside another): the alias the service says is taken is looked up again, and the reason is that link's", async () => {
+    // The index's list request is answered only after the other process made its link: the sync
+    // under way when the create is asked for misses it, and the create that follows fails.
+    let letListThrough: () => void = () => undefined;
+    const listHeld = new Promise<void>((resolve) => (letListThrough = resolve));
+    let holdNextList = false;
+    const plain = undiciTransport();
+    const held = new LinkShortClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.userKey,
+      rateLimit: false,
+      transport: async (request) => {
+        if (holdNextList && request.method === "GET" && new URL(request.url).pathname.endsWith("/urls")) {
+          holdNextList = false;
+          await listHeld;
+        }
+        return plain(request);
+      },
+    });
+    const heldIndex = new LinkIndex({ minSyncIntervalMs: 0 });
+    heldIndex.watch(held);
+    await heldIndex.sync(held);
+    const url = fresh();
+    const alias = `made-meanwhile-${serial}`;
+    holdNextList = true;
+    const syncUnderWay = heldIndex.sync(held);
+    await other.links.create({ url, custom: alias });
+    const reasons: string[] = [];
+    const creating = createLink(held, heldIndex, { url, custom: alias }, { reuse: true, onNotReused: (reason) => reasons.push(reason) });
+    letListThrough();
+    await expect(creating).rejects.toThrow(/alias is taken/);
+    await syncUnderWay;
+    expect(reasons.at(-1)).toBe("the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked");
   });
 
   it("a link changed on the server since the index read it: the reason names what changed", async () => {

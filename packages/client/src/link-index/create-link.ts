@@ -1,6 +1,6 @@
 /** `createLink`: the one way front ends make a link, kept in the account's link index and reused as `REUSE_RULE` says. */
 import type { LinkShortClient } from "../client";
-import { NotFoundError } from "../errors";
+import { ApiError, NotFoundError } from "../errors";
 import { checkLinkCreate, type CheckedLinkCreate, type LinkCreateCheckOptions } from "../resources/links/create-input";
 import type { LinkCreated, LinkCreateInput } from "../resources/links/schemas";
 import type { LinkIndex } from "./link-index";
@@ -19,7 +19,8 @@ export interface CreateLinkOptions extends LinkCreateCheckOptions {
   maxSweepPages?: number;
   /**
    * With `reuse`: told, before the create is sent, why no existing link could be handed back: one
-   * sentence (see `NOT_REUSED`) a front end shows in its output, or beside the error when the create fails.
+   * sentence (see `NOT_REUSED`) a front end shows in its output, or beside the error when the create fails;
+   * told again, renewed, when the service refuses a create with an alias and the newest links say why.
    */
   onNotReused?: (reason: string) => void;
   /**
@@ -46,16 +47,20 @@ export type ReusableLink = LinkCreated & { reused: boolean };
  */
 export async function createLink(client: LinkShortClient, index: LinkIndex, input: LinkCreateInput | CheckedLinkCreate, options: CreateLinkOptions = {}): Promise<ReusableLink> {
   const body = checkLinkCreate(input, options);
+  let told: string | undefined;
   if (options.reuse === true) {
     const reused = await reuseOrSayWhyNot(client, index, body, options);
     if (typeof reused !== "string") return reused;
-    options.onNotReused?.(reused);
+    options.onNotReused?.((told = reused));
   }
   const existedBefore = index.highestId();
   const optionsKey = hiddenOptionsKey(body);
   // The password's slow hash is worked out while the create is on its way.
   const [created, entry] = await Promise.all([
-    client.links.create(body, options.signal ? { signal: options.signal } : {}),
+    client.links.create(body, options.signal ? { signal: options.signal } : {}).catch(async (error: unknown) => {
+      if (told !== undefined && error instanceof ApiError && body.custom !== undefined) await sayWhyAfterRefusal(client, index, body, told, options);
+      throw error;
+    }),
     options.record ? madeLinkEntry(optionsKey, body.password) : undefined,
   ]);
   // The server compared every option before handing back an existing link: either way it now has this request's.
@@ -83,5 +88,23 @@ async function reuseOrSayWhyNot(client: LinkShortClient, index: LinkIndex, body:
     index.forget(candidate.id);
     options.record?.forget(candidate.id);
     return NOT_REUSED.deleted;
+  }
+}
+
+/**
+ * After the service refused a create with an alias (taken, most likely, by a link made elsewhere
+ * while the index was read: another queue-mode worker, another program), the reason told before the
+ * create is renewed from the newest links: one page, read after any sync under way. A read that
+ * fails leaves the first reason; the create's error is what the caller gets either way.
+ */
+async function sayWhyAfterRefusal(client: LinkShortClient, index: LinkIndex, body: CheckedLinkCreate, told: string, options: CreateLinkOptions): Promise<void> {
+  try {
+    const signalOnly = options.signal ? { signal: options.signal } : {};
+    if (index.syncing) await index.sync(client, signalOnly);
+    await index.sync(client, { ...signalOnly, force: true, maxSweepPages: 0 });
+    const renewed = whyNotReusable(index, body, client, options.record);
+    if (renewed !== told) options.onNotReused?.(renewed);
+  } catch {
+    // The first reason stands.
   }
 }

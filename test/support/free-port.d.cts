@@ -1,0 +1,1 @@
+export function freePort(taken?: Set<number>): Promise<number>;
