@@ -25,6 +25,8 @@ export function chartSeriesOf(series: ClickSeries): ChartSeries {
  * no link's clicks is 0, and a link with no data there adds nothing. Without it a link with no
  * data makes the bucket spread, as its clicks may be missing from the sum.
  */
+export function accountSeriesOf(series: readonly ClickSeries[], sampled: ClickSeries): ChartSeries;
+export function accountSeriesOf(series: readonly ClickSeries[], sampled?: ClickSeries): ChartSeries | undefined;
 export function accountSeriesOf(series: readonly ClickSeries[], sampled?: ClickSeries): ChartSeries | undefined {
   const frame = sampled ?? series[0];
   if (!frame) return undefined;
