@@ -1,5 +1,6 @@
 import { Clipboard, Icon, MenuBarExtra, open, openExtensionPreferences, showHUD } from "@raycast/api";
 import { usePromise } from "@raycast/utils";
+import { sampleWhile } from "@linkshort/client/core";
 import { useRef } from "react";
 import { getChosenAccount } from "./api/accounts";
 import { localTimeZone, loadClickHistory, todayClicks, type TodayClicks } from "./api/click-histories";
@@ -19,14 +20,10 @@ async function recentLinks(signal: AbortSignal | undefined) {
   const account = getChosenAccount();
   const target = getAccountIndex(account);
   const history = await loadClickHistory(account);
-  const stopSampling = history.observe(target.client);
-  try {
+  await sampleWhile(history, target.client, async () => {
     await target.index.load();
     await syncIndex(target, { signal, force: true, maxSweepPages: MENU_BAR_SWEEP_PAGES });
-  } finally {
-    stopSampling();
-  }
-  await history.save();
+  });
   return { account, links: target.index.search("", 10).links, today: todayClicks(history) };
 }
 

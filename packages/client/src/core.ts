@@ -116,6 +116,11 @@ export {
   type WindowCount,
 } from "./click-history";
 
+// The click-history kit every front end uses (issue 54): sampling while a host reads, the
+// account's series, the last days, an hour of a day in a zone, the default granularity, ISO or null.
+export { accountSeriesOf, defaultGranularity, hourOfDay, lastDays, sampleWhile } from "./click-history";
+export { isoOrNull } from "./iso-time";
+
 export { toRgbColour } from "./colour";
 export {
   CHART_PALETTES,

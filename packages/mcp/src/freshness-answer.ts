@@ -1,4 +1,4 @@
-import { freshnessSentence, type IndexFreshness } from "@linkshort/client";
+import { freshnessSentence, isoOrNull, type IndexFreshness } from "@linkshort/client";
 
 /** Freshness as a tool answers it: the index's figures, dates as ISO strings, and a sentence for the model. */
 export interface FreshnessAnswer {
@@ -9,8 +9,6 @@ export interface FreshnessAnswer {
   lastSync: string | null;
   summary: string;
 }
-
-const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 /** The index's freshness as a tool answers it, with why the last update failed (redacted) until one succeeds. */
 export function freshnessAnswer(freshness: IndexFreshness, lastFailure: string | undefined): FreshnessAnswer {

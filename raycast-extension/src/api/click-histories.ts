@@ -2,6 +2,7 @@ import { Cache } from "@raycast/api";
 import {
   calendarPeriod,
   ClickHistory,
+  lastDays,
   stateHolderStore,
   type ClickHistoryState,
   type ClickSeries,
@@ -51,9 +52,7 @@ export async function loadClickHistory(account: Account): Promise<ClickHistory> 
 /** One link's clicks per day over the last 7 days (today included) in this computer's zone. */
 export function lastWeek(history: ClickHistory, linkId: number, now = Date.now()): ClickSeries {
   const timeZone = localTimeZone();
-  const start = calendarPeriod({ period: "day", timeZone, at: now, offset: -6 }).start;
-  const end = calendarPeriod({ period: "day", timeZone, at: now }).end;
-  return history.series({ linkId, start, end, granularity: "day", timeZone });
+  return history.series({ linkId, ...lastDays({ days: 7, timeZone, at: now }), granularity: "day", timeZone });
 }
 
 /** Links counted one by one in the day's total; past it the total says "at least". */

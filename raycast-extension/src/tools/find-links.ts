@@ -1,3 +1,4 @@
+import { isoOrNull } from "@linkshort/client/core";
 import { getAccountIndex, freshnessLine, syncIndex } from "../api/account-indexes";
 
 type Input = {
@@ -46,7 +47,7 @@ export default async function tool(input: Input) {
       complete: freshness.complete,
       linksKnown: freshness.known,
       linksOnServer: freshness.serverCount,
-      lastFullCheck: freshness.lastFullSweepAt === null ? null : new Date(freshness.lastFullSweepAt).toISOString(),
+      lastFullCheck: isoOrNull(freshness.lastFullSweepAt),
       summary: freshnessLine(freshness),
       ...(refreshFailed ? { refreshFailed } : {}),
     },

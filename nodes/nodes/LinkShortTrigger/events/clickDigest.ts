@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
-import { calendarPeriod, ClickHistory } from '@linkshort/client/core';
+import { accountSeriesOf, calendarPeriod, ClickHistory, hourOfDay, isoOrNull, seriesChart } from '@linkshort/client/core';
 import type { EventParameters, PollChart, PollEvent } from '../event';
-import { accountChart } from '../reading/digestChart';
 import { mostClicked } from '../reading/lists';
-import { isoTime, isSampledState, labelOf, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from '../reading/sampling';
+import { isSampledState, labelOf, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from '../reading/sampling';
 import { isMoment, isTime } from '../reading/storedShapes';
 
 /** Most link items one digest emits (the links with the most clicks); the summary says how many more gained clicks. */
@@ -24,21 +23,6 @@ export interface DigestState extends SampledState {
 interface Period {
 	start: number;
 	end: number;
-}
-
-const HOUR_MS = 3_600_000;
-
-/** The local hour of `at` in `timeZone` (0-23). */
-function localHour(at: number, timeZone: string): number {
-	return Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', hourCycle: 'h23' }).format(at));
-}
-
-/** When the digest of a period ending at `end` (a local midnight) is due: `hour` o'clock that day, local time. */
-export function dueAt(end: number, hour: number, timeZone: string): number {
-	let at = end + hour * HOUR_MS;
-	// Summer time moves the clock an hour on some days: step to the hour the clock shows.
-	for (let step = 0; step < 2 && localHour(at, timeZone) !== hour; step += 1) at -= (((localHour(at, timeZone) - hour + 36) % 24) - 12) * HOUR_MS;
-	return at;
 }
 
 /** "Mon 25 Nov 00:10" in `timeZone`. */
@@ -63,8 +47,9 @@ const percentChange = (now: number, before: number | null) => (before === null |
 function digestOf(history: ClickHistory, state: DigestState, period: Period, parameters: EventParameters): { items: IDataObject[]; chart: Uint8Array } {
 	const { timeZone } = parameters;
 	const kind = parameters.digest.period;
-	const before = calendarPeriod({ period: kind, timeZone, at: period.start - 1 });
-	const ranked = history.top({ start: period.start, end: period.end, timeZone, limit: DIGEST_LINKS, granularity: kind === 'day' ? 'hour' : 'day' });
+	const before = calendarPeriod({ period: kind, timeZone, at: period.start, offset: -1 });
+	const granularity = kind === 'day' ? 'hour' : 'day';
+	const ranked = history.top({ start: period.start, end: period.end, timeZone, limit: DIGEST_LINKS, granularity });
 	const items: IDataObject[] = [];
 	let previousTotal: number | null = null;
 	for (const entry of ranked.links) {
@@ -81,8 +66,8 @@ function digestOf(history: ClickHistory, state: DigestState, period: Period, par
 			previousClicks: previous,
 			changePercent: percentChange(entry.clicks!, previous),
 			quality: entry.quality,
-			sampledFrom: isoTime(entry.measuredFrom),
-			sampledTo: isoTime(entry.measuredTo),
+			sampledFrom: isoOrNull(entry.measuredFrom),
+			sampledTo: isoOrNull(entry.measuredTo),
 			reset: entry.reset,
 		});
 	}
@@ -93,17 +78,16 @@ function digestOf(history: ClickHistory, state: DigestState, period: Period, par
 	const span = measured ? `from about ${localTime(sampledFrom, timeZone)} to about ${localTime(sampledTo, timeZone)}` : `from ${localTime(period.start, timeZone)} to ${localTime(period.end, timeZone)}`;
 	const phrase = periodPhrase(kind, period.start, timeZone);
 	const when = `(${measured ? 'sampled ' : ''}${span}, ${timeZone} time)`;
-	const granularity = kind === 'day' ? 'hour' : 'day';
 	const anyLink = ranked.links[0]?.linkId ?? state.sampledLink ?? 1;
 	const sampled = history.series({ linkId: anyLink, start: period.start, end: period.end, granularity, timeZone });
-	const chart = accountChart(ranked.links.map((entry) => entry.series!), sampled, granularity, timeZone, `Clicks ${span}`);
+	const chart = seriesChart(accountSeriesOf(ranked.links.map((entry) => entry.series!), sampled), { title: `Clicks ${span}` });
 	items.push({
 		kind: 'summary',
 		period: kind,
-		periodStart: isoTime(period.start),
-		periodEnd: isoTime(period.end),
-		sampledFrom: measured ? isoTime(sampledFrom) : null,
-		sampledTo: measured ? isoTime(sampledTo) : null,
+		periodStart: isoOrNull(period.start),
+		periodEnd: isoOrNull(period.end),
+		sampledFrom: measured ? isoOrNull(sampledFrom) : null,
+		sampledTo: measured ? isoOrNull(sampledTo) : null,
 		timeZone,
 		clicks,
 		previousClicks: previousTotal,
@@ -123,7 +107,8 @@ function duePeriods(state: DigestState, parameters: EventParameters): Period[] {
 	const now = Math.floor(parameters.now());
 	const due: Period[] = [];
 	let period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: state.digestedUntil! });
-	while (dueAt(period.end, parameters.digest.hour, parameters.timeZone) <= now && (state.completePassStartedAt ?? 0) >= period.end) {
+	// Due at the chosen hour of the day the period ends, local time.
+	while (hourOfDay({ at: period.end, hour: parameters.digest.hour, timeZone: parameters.timeZone }) <= now && (state.completePassStartedAt ?? 0) >= period.end) {
 		due.push(period);
 		period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: period.end });
 	}

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { ClickHistory, Link, WindowCount } from '@linkshort/client/core';
-import { isoTime } from '../reading/sampling';
+import { isoOrNull, type ClickHistory, type Link, type WindowCount } from '@linkshort/client/core';
 import type { EventParameters, PollEvent } from '../event';
 import { mostClicked, watched } from '../reading/lists';
 import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from '../reading/sampling';
@@ -59,8 +58,8 @@ const rateItem = (link: Link, measured: Measured, parameters: EventParameters, a
 		minimumClicks: clicks,
 		factor,
 		usualClicksInWindow: usual,
-		windowSampledFrom: isoTime(measured.window.measuredFrom),
-		windowSampledTo: isoTime(measured.window.measuredTo),
+		windowSampledFrom: isoOrNull(measured.window.measuredFrom),
+		windowSampledTo: isoOrNull(measured.window.measuredTo),
 		quality: measured.window.quality,
 		reachedAgain: again,
 		summary: `${link.shorturl} got ${measured.window.clicks} click${measured.window.clicks === 1 ? '' : 's'} in the last ${minutes} minute${minutes === 1 ? '' : 's'}${factor === null ? '' : `, ${factor} times its usual ${usual}`}${again ? ' (again, after falling back)' : ''} -> ${link.longurl}`,

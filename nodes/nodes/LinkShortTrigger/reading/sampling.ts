@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { ClickHistory, stateHolderStore, type ClickHistoryState, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
+import { ClickHistory, sampleWhile, stateHolderStore, type ClickHistoryState, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
 import { howMany } from './howMany';
 import type { EventParameters } from '../event';
 import { linkPages } from './lists';
@@ -75,8 +75,8 @@ export interface SampledPoll<S extends SampledState> {
 /**
  * One poll's sampling: the share of the current pass over the account (or a round of the watched
  * links) that the other link events read, each page's totals recorded by the click history as it
- * arrives (`observe`: no request of its own), the history then kept in the state through
- * `stateHolderStore`. A damaged or other account's history starts empty (with a log line).
+ * arrives (the client's `sampleWhile`: no request of its own), the history then kept in the state
+ * through `stateHolderStore`. A damaged or other account's history starts empty (with a log line).
  */
 export async function samplePoll<S extends SampledState>(client: LinkShortClient, state: S, parameters: EventParameters): Promise<SampledPoll<S>> {
 	let stored: unknown = state.history;
@@ -90,7 +90,6 @@ export async function samplePoll<S extends SampledState>(client: LinkShortClient
 		now: () => Math.floor(parameters.now()),
 		warn: parameters.log,
 	});
-	await history.load();
 	const read: Link[] = [];
 	let visited = 0;
 	const tracker: Tracker<Link, S> = {
@@ -109,23 +108,20 @@ export async function samplePoll<S extends SampledState>(client: LinkShortClient
 		},
 		missing: () => undefined,
 	};
-	const startedAt = parameters.now();
-	const stopObserving = history.observe(client);
-	try {
+	const outcome = await sampleWhile(history, client, async () => {
+		const startedAt = parameters.now();
 		const watching = parameters.linkIds.length > 0;
 		const roundStart = watching ? state.watchNext % parameters.linkIds.length : state.scan.page;
 		if ((watching ? roundStart === 0 : roundStart === 1) || state.passStartedAt === null) state.passStartedAt = startedAt;
 		const passBefore = state.scan.pass;
-		const outcome = watching ? await pollWatched(client, tracker, state, parameters) : await pollAccount(linkPages(client), tracker, state, parameters, 'links');
-		const complete = watching ? roundStart + visited >= parameters.linkIds.length : outcome.state.scan.pass > passBefore;
-		if (read.length > 0) outcome.state.sampledLink = read[0]!.id;
-		if (complete) outcome.state.completePassStartedAt = outcome.state.passStartedAt;
-		await history.save();
-		outcome.state.history = stored as ClickHistoryState;
-		return { state: outcome.state, history, read };
-	} finally {
-		stopObserving();
-	}
+		const polled = watching ? await pollWatched(client, tracker, state, parameters) : await pollAccount(linkPages(client), tracker, state, parameters, 'links');
+		const complete = watching ? roundStart + visited >= parameters.linkIds.length : polled.state.scan.pass > passBefore;
+		if (read.length > 0) polled.state.sampledLink = read[0]!.id;
+		if (complete) polled.state.completePassStartedAt = polled.state.passStartedAt;
+		return polled;
+	});
+	outcome.state.history = stored as ClickHistoryState;
+	return { state: outcome.state, history, read };
 }
 
 /** The bytes `state` takes as n8n saves it (JSON). */
@@ -148,6 +144,3 @@ export function resolutionNotice(parameters: EventParameters, page: Pick<Page<Li
 	const use = event === 'digest' ? `a digest's period starts and ends within ${checks(polls)} of its bounds` : `choose Minutes that span at least ${checks(2 * polls)}`;
 	return { resolution: `${read}, so each link's clicks are sampled ${polls === 1 ? 'at every check' : `every ${polls} checks`}: ${use}.` };
 }
-
-/** A moment as the items give it (ISO 8601, UTC). */
-export const isoTime = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());

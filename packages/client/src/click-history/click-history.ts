@@ -4,8 +4,9 @@ import { ValidationError } from "../errors";
 import { validate } from "../internal/validate";
 import { addSample, checkpointCount, newChannel, timeAt, thin, type Channel, type KeptBoundary } from "./checkpoints";
 import { decodeLink, encodeLink } from "./encoding";
-import { isClickMoment, PeriodQuerySchema, RateQuerySchema, SeriesQuerySchema, TimeZoneSchema, TopLinksQuerySchema, TotalsSampleSchema, type LinkTotals, type PeriodQuery, type RateQuery, type SeriesQuery, type TopLinksQuery } from "./schemas";
+import { isClickMoment, RateQuerySchema, SeriesQuerySchema, TimeZoneSchema, TopLinksQuerySchema, TotalsSampleSchema, type LinkTotals, type RateQuery, type SeriesQuery, type TopLinksQuery } from "./schemas";
 import { seriesOf, windowCount, type ClickSeries, type WindowCount } from "./series";
+import { defaultGranularity } from "./periods";
 import { MemoryClickHistoryStore, stateProblem, type ClickHistoryState, type ClickHistoryStore } from "./store";
 import { DAYS_FOR_S, EVERY_SAMPLE_FOR_S, HOURS_FOR_S, keptBoundaries, TOLERANCE_S } from "./tiers";
 import { zoneClock, type Granularity } from "./zone";
@@ -215,11 +216,11 @@ export class ClickHistory {
     return windowCount(link.clicks, link.unique, end - checked.minutes * 60_000, end, tolerance);
   }
 
-  /** The `limit` links with the most clicks from `start` to `end` (widened to whole buckets of `granularity`, default day or hour); with their series when `granularity` is given. */
+  /** The `limit` links with the most clicks from `start` to `end` (widened to whole buckets of `granularity`, by default `defaultGranularity`'s); with their series when `granularity` is given. */
   top(query: TopLinksQuery): { start: number; end: number; timeZone: string; links: Array<{ linkId: number } & WindowCount & { series?: ClickSeries }> } {
     const checked = validate(TopLinksQuerySchema, query, "clickHistory.top");
     const [{ granularity, timeZone }, clock] = [checked, zoneClock(checked.timeZone)];
-    const unit: Granularity = granularity ?? (checked.end - checked.start <= 2 * 86_400_000 ? "hour" : "day");
+    const unit: Granularity = granularity ?? defaultGranularity(checked.start, checked.end);
     // Without a series only the ends are needed, however many buckets lie between.
     const boundaries = granularity ? clock.boundaries(granularity, checked.start, checked.end) : undefined;
     const [start, end] = boundaries ? [boundaries[0]!, boundaries[boundaries.length - 1]!] : clock.enclosing(unit, checked.start, checked.end);
@@ -286,15 +287,3 @@ function emptySeries(boundaries: number[]): Pick<ClickSeries, "buckets" | "total
   }));
   return { buckets, total: null, measuredFrom: null, measuredTo: null, unplaced: [], uniqueTotal: null };
 }
-
-/** The calendar `period` (day, week from Monday, month) in `timeZone` that holds `at` (default now), or `offset` periods from it. */
-export function calendarPeriod(query: PeriodQuery, now: () => number = Date.now): { start: number; end: number } {
-  const checked = validate(PeriodQuerySchema, query, "calendarPeriod");
-  const clock = zoneClock(checked.timeZone);
-  let start = clock.floor(checked.period, checked.at ?? now());
-  for (let step = 0; step < Math.abs(checked.offset ?? 0); step += 1) {
-    start = (checked.offset ?? 0) > 0 ? clock.next(checked.period, start) : clock.floor(checked.period, start - 1);
-  }
-  return { start, end: clock.next(checked.period, start) };
-}
-

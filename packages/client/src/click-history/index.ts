@@ -1,5 +1,7 @@
-export { ClickHistory, calendarPeriod, type ClickHistoryOptions } from "./click-history";
-export { chartSeriesOf } from "./chart-series";
+export { ClickHistory, type ClickHistoryOptions } from "./click-history";
+export { accountSeriesOf, chartSeriesOf } from "./chart-series";
+export { calendarPeriod, defaultGranularity, hourOfDay, lastDays } from "./periods";
+export { sampleWhile } from "./sample-while";
 export type { BucketQuality } from "./query";
 export type { ClickBucket, ClickSeries, UnplacedClickSpan, WindowCount } from "./series";
 export {

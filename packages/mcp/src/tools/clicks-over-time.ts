@@ -5,12 +5,12 @@
  * samples, so a model never reads "no data" as zero.
  */
 import { deflateSync } from "node:zlib";
-import { chartSeriesOf, cleanLabel, ClickMomentSchema, GranularitySchema, IdSchema, seriesChart, TimeZoneSchema, type ChartSeries, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
+import { accountSeriesOf, chartSeriesOf, cleanLabel, ClickMomentSchema, defaultGranularity, GranularitySchema, IdSchema, isoOrNull, seriesChart, TimeZoneSchema, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
 import * as z from "zod/v4";
 import type { ClicksOverTime, LinkClicksOverTime } from "../outputs";
 import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../server-index";
 import { AnswerWithImage, type SeriesViewData, type ToolContext } from "./define";
-import { isoOrNull, seriesSummary, toIso } from "./clicks-summary";
+import { seriesSummary, toIso } from "./clicks-summary";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -53,7 +53,7 @@ export function toClicksQuery(input: z.output<z.ZodObject<typeof CLICKS_OVER_TIM
       context.addIssue({ code: "custom", path: ["period"], message: "reaches back before 1970 from end: give start instead" });
     }
     if (end <= start) context.addIssue({ code: "custom", path: [input.end === undefined ? "start" : "end"], message: input.end === undefined ? "must be before now" : "must be after start" });
-    const granularity: Granularity = input.granularity ?? (end - start <= 2 * DAY ? "hour" : end - start <= 120 * DAY ? "day" : "month");
+    const granularity: Granularity = input.granularity ?? defaultGranularity(start, end);
     const buckets = Math.ceil((end - start) / NOMINAL_MS[granularity]);
     if (buckets > MAX_BUCKETS_PER_SERIES) {
       context.addIssue({ code: "custom", path: ["granularity"], message: `${granularity} gives about ${buckets} buckets over this period, more than the ${MAX_BUCKETS_PER_SERIES} one answer holds: choose a coarser one or a shorter period` });
@@ -100,22 +100,6 @@ function linkAnswer(series: ClickSeries, context: ToolContext, read?: { shorturl
   };
 }
 
-/** The top links' series added up, bucket by bucket, for one chart of them. */
-function combined(all: readonly ClickSeries[]): ChartSeries | undefined {
-  const charts = all.map(chartSeriesOf);
-  const [first] = charts;
-  if (!first) return undefined;
-  return {
-    ...first,
-    buckets: first.buckets.map((bucket, index) => {
-      const counts = charts.map((chart) => chart.buckets[index]!);
-      const known = counts.filter((entry) => entry.count !== null);
-      return { start: bucket.start, count: known.length === 0 ? null : known.reduce((sum, entry) => sum + entry.count!, 0), exact: counts.every((entry) => entry.exact) };
-    }),
-    unplaced: charts.reduce((sum, chart) => sum + (chart.unplaced ?? 0), 0),
-  };
-}
-
 export async function clicksOverTime(query: ClicksQuery, context: ToolContext): Promise<AnswerWithImage> {
   const { links, client, signal } = context;
   // On a shared store, with what the replica sampling it saved last.
@@ -151,7 +135,7 @@ export async function clicksOverTime(query: ClicksQuery, context: ToolContext): 
     summary: `${query.id === undefined ? (answers.length === 0 ? "No link gained clicks in this period as sampled. " : `The ${answers.length} link${answers.length === 1 ? "" : "s"} with the most clicks. `) : ""}${reach}`,
   };
   const title = query.id !== undefined ? (answers[0]!.shorturl?.replace(/^https?:\/\//, "") ?? `Link ${query.id}`) : `Top ${answers.length} links`;
-  const chartSeries = query.id !== undefined ? chartSeriesOf(series[0]!) : combined(series);
+  const chartSeries = query.id !== undefined ? chartSeriesOf(series[0]!) : accountSeriesOf(series);
   const chart = chartSeries ? () => seriesChart(chartSeries, { title, deflate: deflateSync }) : undefined;
   return new AnswerWithImage(
     structured,

@@ -2,7 +2,6 @@
 import type { BucketQuality, ClickSeries } from "@linkshort/client";
 
 export const toIso = (at: number) => new Date(at).toISOString();
-export const isoOrNull = (at: number | null) => (at === null ? null : toIso(at));
 
 const QUALITY_WORDS: Record<BucketQuality, string> = {
   exact: "measured between samples at its ends",

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { ClickHistory, stateHolderStore, TimeZoneSchema, type LinkShortClient } from '@linkshort/client/core';
+import { ClickHistory, isoOrNull, lastDays, sampleWhile, stateHolderStore, TimeZoneSchema, type LinkShortClient } from '@linkshort/client/core';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** Days of history a Get shows, ending today in the workflow's time zone. */
@@ -34,23 +34,14 @@ export async function withClicksOverTime<T>(context: IExecuteFunctions, client: 
 		saveEveryMs: Number.MAX_SAFE_INTEGER,
 		now: () => Math.floor(Date.now()),
 	});
-	await history.load();
-	const stop = history.observe(client);
-	let result: T;
-	try {
-		result = await read();
-	} finally {
-		stop();
-	}
-	await history.save();
-	const now = Math.floor(Date.now());
-	const series = history.series({ linkId, start: now - (DAYS - 1) * 86_400_000, end: now, granularity: 'day', timeZone });
+	const result = await sampleWhile(history, client, read);
+	const series = history.series({ linkId, ...lastDays({ days: DAYS, timeZone, at: Math.floor(Date.now()) }), granularity: 'day', timeZone });
 	const sampled = series.firstSampleAt !== null && series.buckets.some((bucket) => bucket.clicks !== null);
 	return {
 		result,
 		clicksOverTime: {
 			timeZone,
-			firstSampleAt: series.firstSampleAt === null ? null : new Date(series.firstSampleAt).toISOString(),
+			firstSampleAt: isoOrNull(series.firstSampleAt),
 			total: series.total,
 			days: series.buckets.map((bucket) => ({ day: new Date(bucket.start).toISOString(), clicks: bucket.clicks, quality: bucket.quality, uniqueClicks: bucket.uniqueClicks })),
 			note: sampled
