@@ -51,17 +51,29 @@ export function seed(store: Store, name: SeedName, now: number, keys: { admin?: 
   store.reindex();
   if (name !== "demo") return;
 
-  const day = 86_400_000;
+  seedBranding(store, user, now);
+  seedLinks(store, user, now);
+  seedQrCodes(store, user, now);
+}
+
+const DAY_MS = 86_400_000;
+
+/** Every user's splash pages and overlays; the demo user's domain and pixels. */
+function seedBranding(store: Store, user: UserRecord, now: number): void {
   const owners = store.state.users;
   for (const owner of owners) {
-    store.state.splash.push({ id: store.nextId("splash"), userId: owner.id, name: `${owner.username} promo splash`, date: timestamp(now - 30 * day) });
-    store.state.overlays.push({ id: store.nextId("overlays"), userId: owner.id, type: "message", name: `${owner.username} newsletter`, date: timestamp(now - 29 * day) });
-    store.state.overlays.push({ id: store.nextId("overlays"), userId: owner.id, type: "contact", name: `${owner.username} contact form`, date: timestamp(now - 28 * day) });
+    store.state.splash.push({ id: store.nextId("splash"), userId: owner.id, name: `${owner.username} promo splash`, date: timestamp(now - 30 * DAY_MS) });
+    store.state.overlays.push({ id: store.nextId("overlays"), userId: owner.id, type: "message", name: `${owner.username} newsletter`, date: timestamp(now - 29 * DAY_MS) });
+    store.state.overlays.push({ id: store.nextId("overlays"), userId: owner.id, type: "contact", name: `${owner.username} contact form`, date: timestamp(now - 28 * DAY_MS) });
   }
   store.state.domains.push({ id: store.nextId("domains"), userId: user.id, domain: "https://go.demo.example", redirectroot: "https://demo.example", redirect404: "https://demo.example/404" });
-  store.state.pixels.push({ id: store.nextId("pixels"), userId: user.id, type: "gtmpixel", name: "Tag Manager", tag: "GTM-DEMO123", date: timestamp(now - 20 * day) });
-  store.state.pixels.push({ id: store.nextId("pixels"), userId: user.id, type: "fbpixel", name: "Facebook", tag: "1234567890", date: timestamp(now - 19 * day) });
+  store.state.pixels.push({ id: store.nextId("pixels"), userId: user.id, type: "gtmpixel", name: "Tag Manager", tag: "GTM-DEMO123", date: timestamp(now - 20 * DAY_MS) });
+  store.state.pixels.push({ id: store.nextId("pixels"), userId: user.id, type: "fbpixel", name: "Facebook", tag: "1234567890", date: timestamp(now - 19 * DAY_MS) });
 
+}
+
+/** The demo user's five links, each with its clicks spread over countries, browsers, systems and referrers. */
+function seedLinks(store: Store, user: UserRecord, now: number): void {
   const countries = ["Canada", "United States", "Germany", "France", "Japan"];
   const browsers = ["Chrome", "Firefox", "Safari", "Edge"];
   const systems = ["Windows", "macOS", "iOS", "Android"];
@@ -94,10 +106,14 @@ export function seed(store: Store, name: SeedName, now: number, keys: { admin?: 
       devicetarget: index === 1 ? [{ device: "iPhone", link: "https://apps.apple.com" }] : [],
       parameters: index === 2 ? [{ name: "utm_source", value: "linkshort" }] : [],
       metatitle: new URL(url).hostname,
-      date: timestamp(now - (10 - index) * day),
+      date: timestamp(now - (10 - index) * DAY_MS),
       stats,
     });
   });
+}
+
+/** The demo user's two QR codes: a link with scans, and a Wi-Fi network. */
+function seedQrCodes(store: Store, user: UserRecord, now: number): void {
   const qrStats = emptyStats();
   qrStats.clicks = 12;
   qrStats.visitors = ["q1", "q2", "q3", "q4", "q5"];
@@ -115,7 +131,7 @@ export function seed(store: Store, name: SeedName, now: number, keys: { admin?: 
     foreground: "rgb(0,0,0)",
     logo: null,
     name: "Menu",
-    date: timestamp(now - 5 * day),
+    date: timestamp(now - 5 * DAY_MS),
     stats: qrStats,
   });
   store.state.qrs.push({
@@ -128,7 +144,6 @@ export function seed(store: Store, name: SeedName, now: number, keys: { admin?: 
     foreground: "rgb(20,40,160)",
     logo: null,
     name: "Guest Wi-Fi",
-    date: timestamp(now - 4 * day),
+    date: timestamp(now - 4 * DAY_MS),
     stats: emptyStats(),
-  });
-}
+  });}
