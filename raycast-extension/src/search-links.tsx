@@ -1,6 +1,6 @@
 import { Action, ActionPanel, environment, Icon, Keyboard, List } from "@raycast/api";
 import { getFavicon, useCachedState } from "@raycast/utils";
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactElement } from "react";
 import type { IndexedLink } from "@linkshort/client/core";
 import { chooseAccount, getAccounts, getChosenAccount } from "./api/accounts";
 import { getClient } from "./api/client";
@@ -109,83 +109,123 @@ export default function Command() {
         <AccountDropdown accounts={accounts} chosen={account} onChange={(id) => setAccount(chooseAccount(id))} />
       }
     >
-      {query ? (
-        <List.EmptyView
-          icon={Icon.MagnifyingGlass}
-          title={freshness.complete ? "No matching links" : "No matching links yet"}
-          description={`None of your links has "${query.slice(0, 100)}" in its alias, URLs, title or description. ${progress}.`}
-        />
-      ) : (
-        <List.EmptyView
-          icon={Icon.Link}
-          title={
-            search.isLoading || (search.isSyncing && !freshness.complete) ? "Loading your links…" : "No short links yet"
-          }
-          description={
-            search.isSyncing && !freshness.complete
-              ? progress
-              : "Shorten your first link here, or with Shorten Link from anywhere."
-          }
-          actions={
-            <ActionPanel>
-              <Action.Push title="Shorten a Link" icon={Icon.Plus} target={<LinkForm />} />
-              <InstallMcpServerAction account={account} />
-            </ActionPanel>
-          }
-        />
-      )}
+      <LinksEmptyView
+        account={account}
+        query={query}
+        progress={progress}
+        complete={freshness.complete}
+        loading={search.isLoading}
+        syncing={search.isSyncing}
+      />
       <List.Section title={sectionTitle} subtitle={`${shown}${progress}`}>
         {links.map((link) => (
-          <List.Item
+          <LinkItem
             key={link.id}
-            id={String(link.id)}
-            icon={getFavicon(link.longurl, { fallback: Icon.Link })}
-            title={link.shorturl.replace(/^https?:\/\//, "")}
-            subtitle={showingDetail ? undefined : link.title || link.longurl}
-            accessories={[{ text: `${link.clicks}`, icon: Icon.BarChart, tooltip: "Clicks" }]}
-            detail={<LinkDetail account={account} link={link} />}
-            actions={
-              <ActionPanel>
-                <ActionPanel.Section>
-                  <Action.CopyToClipboard title="Copy Short URL" content={link.shorturl} />
-                  <Action.OpenInBrowser title="Open Short URL" url={link.shorturl} />
-                  <Action.OpenInBrowser
-                    title="Open Long URL"
-                    url={link.longurl}
-                    shortcut={shortcut(["cmd", "shift"], "l")}
-                  />
-                  <Action.Push
-                    title="Edit Link"
-                    icon={Icon.Pencil}
-                    shortcut={Keyboard.Shortcut.Common.Edit}
-                    target={<EditLinkForm link={link} onSaved={search.refresh} />}
-                  />
-                  <Action
-                    title={showingDetail ? "Hide Details" : "Show Details"}
-                    icon={Icon.Sidebar}
-                    shortcut={shortcut(["cmd"], "d")}
-                    onAction={() => setShowingDetail(!showingDetail)}
-                  />
-                  <Action.Push
-                    title="Create QR Code"
-                    icon={Icon.Code}
-                    shortcut={shortcut(["cmd", "shift"], "q")}
-                    target={<QrForm initialLink={link.shorturl} />}
-                  />
-                  <Action
-                    title="Delete Link"
-                    icon={Icon.Trash}
-                    style={Action.Style.Destructive}
-                    shortcut={Keyboard.Shortcut.Common.Remove}
-                    onAction={() => deleteLink(link)}
-                  />
-                </ActionPanel.Section>
-                {sharedActions}
-              </ActionPanel>
-            }
+            account={account}
+            link={link}
+            showingDetail={showingDetail}
+            onToggleDetail={() => setShowingDetail(!showingDetail)}
+            onSaved={search.refresh}
+            onDelete={() => deleteLink(link)}
+            sharedActions={sharedActions}
           />
         ))}
       </List.Section>
     </List>
+  );
+}
+
+interface LinkItemProps {
+  account: Account;
+  link: IndexedLink;
+  showingDetail: boolean;
+  onToggleDetail: () => void;
+  onSaved: () => void;
+  onDelete: () => void;
+  sharedActions: ReactElement;
+}
+
+function LinkItem({ account, link, showingDetail, onToggleDetail, onSaved, onDelete, sharedActions }: LinkItemProps) {
+  return (
+    <List.Item
+      id={String(link.id)}
+      icon={getFavicon(link.longurl, { fallback: Icon.Link })}
+      title={link.shorturl.replace(/^https?:\/\//, "")}
+      subtitle={showingDetail ? undefined : link.title || link.longurl}
+      accessories={[{ text: `${link.clicks}`, icon: Icon.BarChart, tooltip: "Clicks" }]}
+      detail={<LinkDetail account={account} link={link} />}
+      actions={
+        <ActionPanel>
+          <ActionPanel.Section>
+            <Action.CopyToClipboard title="Copy Short URL" content={link.shorturl} />
+            <Action.OpenInBrowser title="Open Short URL" url={link.shorturl} />
+            <Action.OpenInBrowser title="Open Long URL" url={link.longurl} shortcut={shortcut(["cmd", "shift"], "l")} />
+            <Action.Push
+              title="Edit Link"
+              icon={Icon.Pencil}
+              shortcut={Keyboard.Shortcut.Common.Edit}
+              target={<EditLinkForm link={link} onSaved={onSaved} />}
+            />
+            <Action
+              title={showingDetail ? "Hide Details" : "Show Details"}
+              icon={Icon.Sidebar}
+              shortcut={shortcut(["cmd"], "d")}
+              onAction={onToggleDetail}
+            />
+            <Action.Push
+              title="Create QR Code"
+              icon={Icon.Code}
+              shortcut={shortcut(["cmd", "shift"], "q")}
+              target={<QrForm initialLink={link.shorturl} />}
+            />
+            <Action
+              title="Delete Link"
+              icon={Icon.Trash}
+              style={Action.Style.Destructive}
+              shortcut={Keyboard.Shortcut.Common.Remove}
+              onAction={onDelete}
+            />
+          </ActionPanel.Section>
+          {sharedActions}
+        </ActionPanel>
+      }
+    />
+  );
+}
+
+interface EmptyViewProps {
+  account: Account;
+  query: string;
+  progress: string;
+  complete: boolean;
+  loading: boolean;
+  syncing: boolean;
+}
+
+/** What the list shows without links: no match for the query, the first links still loading, or none made yet. */
+function LinksEmptyView({ account, query, progress, complete, loading, syncing }: EmptyViewProps) {
+  if (query) {
+    return (
+      <List.EmptyView
+        icon={Icon.MagnifyingGlass}
+        title={complete ? "No matching links" : "No matching links yet"}
+        description={`None of your links has "${query.slice(0, 100)}" in its alias, URLs, title or description. ${progress}.`}
+      />
+    );
+  }
+  return (
+    <List.EmptyView
+      icon={Icon.Link}
+      title={loading || (syncing && !complete) ? "Loading your links…" : "No short links yet"}
+      description={
+        syncing && !complete ? progress : "Shorten your first link here, or with Shorten Link from anywhere."
+      }
+      actions={
+        <ActionPanel>
+          <Action.Push title="Shorten a Link" icon={Icon.Plus} target={<LinkForm />} />
+          <InstallMcpServerAction account={account} />
+        </ActionPanel>
+      }
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { Action, ActionPanel, Clipboard, Form, Icon, showToast, Toast, useNavigation } from "@raycast/api";
 import { useForm, usePromise } from "@raycast/utils";
+import type { ReactNode } from "react";
 import { REDIRECT_TYPES, type Link } from "@linkshort/client/core";
 import { getClient, getPreferences } from "../api/client";
 import { shorten } from "../api/shorten";
@@ -69,50 +70,10 @@ function LinkFields({ initial, linkId, onSaved }: { initial: LinkFormValues; lin
       devicetarget: (value) => targetsError(value ?? "", "device"),
     },
     async onSubmit(values) {
-      if (linkId !== undefined) await save(linkId, values);
-      else await create(values);
+      if (linkId !== undefined) await saveLink(linkId, initial, values, { onSaved, pop });
+      else await createLink(values, { onSaved, push });
     },
   });
-
-  async function create(values: LinkFormValues) {
-    const toast = await showToast({ style: Toast.Style.Animated, title: "Shortening…" });
-    try {
-      const input = toLinkInput(values);
-      // The form shows the domain it sends (preset to the Default Domain): none picked is the service's own.
-      const { shorturl } = await shorten(input, { reuse: false, onDefaultDomain: false });
-      await Clipboard.copy(shorturl);
-      toast.style = Toast.Style.Success;
-      toast.title = "Short URL copied";
-      toast.message = shorturl;
-      onSaved?.();
-      push(<LinkResult shorturl={shorturl} longurl={input.url} />);
-    } catch (error) {
-      await toast.hide();
-      await showFailure(error, "Could not shorten the link", () => create(values));
-    }
-  }
-
-  async function save(id: number, values: LinkFormValues) {
-    const client = getClient();
-    const input = toLinkUpdate(initial, values, client.baseUrl);
-    if (Object.keys(input).length === 1 && input.url === initial.url) {
-      await showToast({ style: Toast.Style.Success, title: "Nothing changed" });
-      pop();
-      return;
-    }
-    const toast = await showToast({ style: Toast.Style.Animated, title: "Saving…" });
-    try {
-      const { shorturl } = await client.links.update(id, input);
-      toast.style = Toast.Style.Success;
-      toast.title = "Link saved";
-      toast.message = shorturl;
-      onSaved?.();
-      pop();
-    } catch (error) {
-      await toast.hide();
-      await showFailure(error, "Could not save the link", () => save(id, values));
-    }
-  }
 
   const knownDomains = (domains ?? []).map((domain) => domain.domain);
   if (initial.domain && !knownDomains.includes(initial.domain)) knownDomains.unshift(initial.domain);
@@ -191,4 +152,57 @@ function LinkFields({ initial, linkId, onSaved }: { initial: LinkFormValues; lin
       <Form.TextField title="UTM Content" {...itemProps.utmContent} />
     </Form>
   );
+}
+
+interface AfterSubmit {
+  onSaved?: () => void;
+  push?: (view: ReactNode) => void;
+  pop?: () => void;
+}
+
+/** Shortens the form's link, copies its short URL and shows it; a failure offers to try again. */
+async function createLink(values: LinkFormValues, after: AfterSubmit): Promise<void> {
+  const toast = await showToast({ style: Toast.Style.Animated, title: "Shortening…" });
+  try {
+    const input = toLinkInput(values);
+    // The form shows the domain it sends (preset to the Default Domain): none picked is the service's own.
+    const { shorturl } = await shorten(input, { reuse: false, onDefaultDomain: false });
+    await Clipboard.copy(shorturl);
+    toast.style = Toast.Style.Success;
+    toast.title = "Short URL copied";
+    toast.message = shorturl;
+    after.onSaved?.();
+    after.push?.(<LinkResult shorturl={shorturl} longurl={input.url} />);
+  } catch (error) {
+    await toast.hide();
+    await showFailure(error, "Could not shorten the link", () => createLink(values, after));
+  }
+}
+
+/** Saves what changed of link `id` (nothing sent when nothing changed); a failure offers to try again. */
+async function saveLink(
+  id: number,
+  initial: LinkFormValues,
+  values: LinkFormValues,
+  after: AfterSubmit,
+): Promise<void> {
+  const client = getClient();
+  const input = toLinkUpdate(initial, values, client.baseUrl);
+  if (Object.keys(input).length === 1 && input.url === initial.url) {
+    await showToast({ style: Toast.Style.Success, title: "Nothing changed" });
+    after.pop?.();
+    return;
+  }
+  const toast = await showToast({ style: Toast.Style.Animated, title: "Saving…" });
+  try {
+    const { shorturl } = await client.links.update(id, input);
+    toast.style = Toast.Style.Success;
+    toast.title = "Link saved";
+    toast.message = shorturl;
+    after.onSaved?.();
+    after.pop?.();
+  } catch (error) {
+    await toast.hide();
+    await showFailure(error, "Could not save the link", () => saveLink(id, initial, values, after));
+  }
 }

@@ -1,4 +1,5 @@
 import { Action, ActionPanel, Form, showToast, Toast, useNavigation } from "@raycast/api";
+import type { ReactNode } from "react";
 import { useForm } from "@raycast/utils";
 import { QR_TYPES, WIFI_ENCRYPTIONS, type QrCode, type QrType } from "@linkshort/client/core";
 import { getClient } from "../api/client";
@@ -32,32 +33,9 @@ export function QrForm({ initialLink = "", qr, onSaved }: { initialLink?: string
         await showToast({ style: Toast.Style.Failure, title: "Check the QR code's fields", message: issue.message });
         return;
       }
-      await (qr ? update(qr, form) : create(form));
+      await (qr ? updateQrCode(qr, form, { onSaved, pop }) : createQrCode(form, { onSaved, push }));
     },
   });
-
-  async function create(form: QrFormValues) {
-    try {
-      const input = toQrCreateInput(form);
-      const { link } = await getClient().qrCodes.create(input);
-      await showToast({ style: Toast.Style.Success, title: "QR code created", message: link });
-      onSaved?.();
-      push(<QrImage title={form.name.trim() || QR_TYPE_TITLES[input.type]} link={link} />);
-    } catch (error) {
-      await showFailure(error, "Could not create the QR code", () => create(form));
-    }
-  }
-
-  async function update(existing: QrCode, form: QrFormValues) {
-    try {
-      await getClient().qrCodes.update(existing.id, toQrUpdateInput(form));
-      await showToast({ style: Toast.Style.Success, title: "QR code updated", message: existing.link });
-      onSaved?.();
-      pop();
-    } catch (error) {
-      await showFailure(error, "Could not update the QR code", () => update(existing, form));
-    }
-  }
 
   const type: QrType = QR_TYPES.find((candidate) => candidate === values.type) ?? "link";
   const field = (name: keyof QrFormValues, title: string, placeholder?: string) => (
@@ -124,4 +102,35 @@ export function QrForm({ initialLink = "", qr, onSaved }: { initialLink?: string
       {field("logo", "Logo", "Optional: URL of a .png or .jpg")}
     </Form>
   );
+}
+
+interface AfterSubmit {
+  onSaved?: () => void;
+  push?: (view: ReactNode) => void;
+  pop?: () => void;
+}
+
+/** Creates the form's QR code and shows the service's image of it; a failure offers to try again. */
+async function createQrCode(form: QrFormValues, after: AfterSubmit): Promise<void> {
+  try {
+    const input = toQrCreateInput(form);
+    const { link } = await getClient().qrCodes.create(input);
+    await showToast({ style: Toast.Style.Success, title: "QR code created", message: link });
+    after.onSaved?.();
+    after.push?.(<QrImage title={form.name.trim() || QR_TYPE_TITLES[input.type]} link={link} />);
+  } catch (error) {
+    await showFailure(error, "Could not create the QR code", () => createQrCode(form, after));
+  }
+}
+
+/** Updates `existing` with the form's content and colours; a failure offers to try again. */
+async function updateQrCode(existing: QrCode, form: QrFormValues, after: AfterSubmit): Promise<void> {
+  try {
+    await getClient().qrCodes.update(existing.id, toQrUpdateInput(form));
+    await showToast({ style: Toast.Style.Success, title: "QR code updated", message: existing.link });
+    after.onSaved?.();
+    after.pop?.();
+  } catch (error) {
+    await showFailure(error, "Could not update the QR code", () => updateQrCode(existing, form, after));
+  }
 }
