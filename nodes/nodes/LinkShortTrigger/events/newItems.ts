@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { LARGE_PAGE_SIZE, type LinkShortClient } from '@linkshort/client/core';
 import type { EventParameters, PollEvent } from '../event';
-import { below, dateOf, newestDate, readShare, type Dated, type ListOf, type Share } from '../reading/newItemsRead';
+import { readShare } from '../reading/newItemsRead';
+import { below, dateOf, newestDate, type Dated, type ListOf, type Share } from '../reading/share';
 import { followClock } from '../reading/stepBack';
 import { isNewItemsState, upgraded, type NewItemsState, type PendingRead } from '../reading/newItemsState';
 import { LINK_PAGE, linkPages, QR_PAGE, qrPages } from '../reading/lists';

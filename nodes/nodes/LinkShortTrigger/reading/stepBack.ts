@@ -1,5 +1,5 @@
 import { CLOCK_STEP_MS, dateBefore, dateOf, earlier, type Dated } from './clockSteps';
-import type { Share } from './newItemsRead';
+import type { Share } from './share';
 import type { NewItemsState, PendingRead } from './newItemsState';
 
 /**
