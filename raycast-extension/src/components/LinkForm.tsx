@@ -70,8 +70,8 @@ function LinkFields({ initial, linkId, onSaved }: { initial: LinkFormValues; lin
       devicetarget: (value) => targetsError(value ?? "", "device"),
     },
     async onSubmit(values) {
-      if (linkId !== undefined) await saveLink(linkId, initial, values, { onSaved, pop });
-      else await createLink(values, { onSaved, push });
+      if (linkId !== undefined) await saveFromForm(linkId, initial, values, { onSaved, pop });
+      else await shortenFromForm(values, { onSaved, push });
     },
   });
 
@@ -161,7 +161,7 @@ interface AfterSubmit {
 }
 
 /** Shortens the form's link, copies its short URL and shows it; a failure offers to try again. */
-async function createLink(values: LinkFormValues, after: AfterSubmit): Promise<void> {
+async function shortenFromForm(values: LinkFormValues, after: AfterSubmit): Promise<void> {
   const toast = await showToast({ style: Toast.Style.Animated, title: "Shortening…" });
   try {
     const input = toLinkInput(values);
@@ -175,12 +175,12 @@ async function createLink(values: LinkFormValues, after: AfterSubmit): Promise<v
     after.push?.(<LinkResult shorturl={shorturl} longurl={input.url} />);
   } catch (error) {
     await toast.hide();
-    await showFailure(error, "Could not shorten the link", () => createLink(values, after));
+    await showFailure(error, "Could not shorten the link", () => shortenFromForm(values, after));
   }
 }
 
 /** Saves what changed of link `id` (nothing sent when nothing changed); a failure offers to try again. */
-async function saveLink(
+async function saveFromForm(
   id: number,
   initial: LinkFormValues,
   values: LinkFormValues,
@@ -203,6 +203,6 @@ async function saveLink(
     after.pop?.();
   } catch (error) {
     await toast.hide();
-    await showFailure(error, "Could not save the link", () => saveLink(id, initial, values, after));
+    await showFailure(error, "Could not save the link", () => saveFromForm(id, initial, values, after));
   }
 }
