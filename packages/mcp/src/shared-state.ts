@@ -4,15 +4,18 @@
  * key's rate budget.
  */
 import { AccountRegistry, accountId, type LinkShortClient } from "@linkshort/client";
+import type { AccountState } from "./account/state";
 import { clientFor, storeFrom, type CommandLine } from "./config";
 
 export { storeUrl } from "./config";
-import { ServerLinkIndex, type ServerLinkIndexOptions } from "./server-index";
+import { ServerLinkIndex, type AccountKeeping, type ServerLinkIndexOptions } from "./server-index";
 import { SharedRateBudget } from "./store/rate-budget";
 import { PostgresAuthStore, sharedSecret } from "./store/auth-store";
 import { PostgresClickHistoryStore } from "./store/history-store";
 import { DEFAULT_LEASE_MS, PostgresIndexStore } from "./store/index-store";
 import { PostgresStore } from "./store/postgres";
+import { SharedClickHistory } from "./store/shared-history";
+import { SharedIndexSync } from "./store/shared-sync";
 
 /** For tests: a sweep lease shorter than the default 30 s, so a replica's takeover is quick to see. */
 const LEASE_VARIABLE = "LINKSHORT_MCP_SWEEP_LEASE_MS";
@@ -27,7 +30,7 @@ export interface SharedStateOptions {
   index?: Pick<ServerLinkIndexOptions, "now" | "minSyncIntervalMs">;
 }
 
-export class SharedState {
+export class SharedState implements AccountState {
   readonly authStore: PostgresAuthStore;
   readonly #indexes: AccountRegistry<ServerLinkIndex>;
   readonly #leaseMs: number;
@@ -53,11 +56,20 @@ export class SharedState {
   /** The store --store or the environment names, connected and migrated; undefined without one. */
   static async fromCommandLine(env: NodeJS.ProcessEnv, commandLine: CommandLine, say: (text: string) => void): Promise<SharedState | undefined> {
     const url = storeFrom(env, commandLine);
-    if (url === undefined) return undefined;
+    return url === undefined ? undefined : SharedState.openNamed(url, env, say);
+  }
+
+  /** The store at `url`, connected and migrated, with the sweep lease the environment may set for tests. */
+  static async openNamed(url: string, env: NodeJS.ProcessEnv, say: (text: string) => void): Promise<SharedState> {
     const leaseMs = Number(env[LEASE_VARIABLE]);
     const state = await SharedState.open(url, Number.isSafeInteger(leaseMs) && leaseMs >= 100 ? { leaseMs } : {});
     say(`keeping the state in ${state.store.shown}`);
     return state;
+  }
+
+  /** Where the indexes and click histories are kept, as the start's log says it. */
+  get keptIn(): string {
+    return `both kept in ${this.store.shown}`;
   }
 
   /** The secret every replica shares under `name` (made at random by the first). */
@@ -75,7 +87,9 @@ export class SharedState {
   indexFor(client: LinkShortClient): ServerLinkIndex {
     const index = this.#indexes.get(client.accountId, () => {
       const store = new PostgresIndexStore(this.store, client.accountId, this.#leaseMs);
-      return new ServerLinkIndex(client, { ...this.#indexOptions, store, historyStore: new PostgresClickHistoryStore(this.store, client.accountId, store.holder) });
+      const historyStore = new PostgresClickHistoryStore(this.store, client.accountId, store.holder);
+      const keeping: AccountKeeping = (host, history) => ({ sync: new SharedIndexSync(store, host), history: new SharedClickHistory(historyStore, history) });
+      return new ServerLinkIndex(client, { ...this.#indexOptions, keeping });
     });
     index.follow(client);
     return index;
