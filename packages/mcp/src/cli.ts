@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
-import { accountStateFrom } from "./account/state";
-import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config";
-import { keyIsAdministrators } from "./key-role";
-import { createLinkShortMcpServer } from "./server";
-import { logUnexpectedFailures } from "./unexpected";
+import { accountStateFrom } from "./account/state-from";
+import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config/command-line";
+import { keyIsAdministrators } from "./config/key-role";
+import { createLinkShortMcpServer } from "./server/server";
+import { logUnexpectedFailures } from "./failures/unexpected";
 
 // A stdio server is spawned for every conversation: what only --http, --sign-in or --store use (the
 // HTTP server, the sign-in and its jose, the shared store and its pg) is imported when asked for.

@@ -1,13 +1,17 @@
 /** An account's state kept by this process alone: in memory, or the index in a file (`--index-file`) with its click history beside it. */
-import { AccountRegistry, FileClickHistoryStore, FileIndexStore, MAX_INDEXED_ACCOUNTS, type LinkShortClient } from "@linkshort/client";
-import { clientFor } from "../config";
-import { ServerLinkIndex } from "../server-index";
+import { FileClickHistoryStore, FileIndexStore, MAX_INDEXED_ACCOUNTS, type LinkShortClient } from "@linkshort/client";
+import { clientFor } from "../config/command-line";
+import { AccountIndexes } from "./account-indexes";
+import { ServerLinkIndex } from "./server-index";
 import type { AccountState } from "./state";
 
 export class LocalAccountState implements AccountState {
   readonly authStore = undefined;
-  /** Each account's index: at most the client's bound of accounts, the one let go stopped. */
-  readonly #indexes = new AccountRegistry<ServerLinkIndex>(MAX_INDEXED_ACCOUNTS, (evicted) => void evicted.stop());
+  /** Each account's index: at most the client's bound of accounts. */
+  readonly #indexes = new AccountIndexes(MAX_INDEXED_ACCOUNTS, (client) => {
+    const file = this.indexFile;
+    return new ServerLinkIndex(client, file === undefined ? {} : { store: new FileIndexStore(file), historyStore: FileClickHistoryStore.besideIndex(file) });
+  });
 
   /** `indexFile`: where the index of the one account a CLI serves is kept. */
   constructor(private readonly indexFile?: string) {}
@@ -25,17 +29,14 @@ export class LocalAccountState implements AccountState {
   }
 
   indexFor(client: LinkShortClient): ServerLinkIndex {
-    const file = this.indexFile;
-    const index = this.#indexes.get(client.accountId, () => new ServerLinkIndex(client, file === undefined ? {} : { store: new FileIndexStore(file), historyStore: FileClickHistoryStore.besideIndex(file) }));
-    index.follow(client);
-    return index;
+    return this.#indexes.indexFor(client);
   }
 
   forgetClient(client: LinkShortClient): void {
-    for (const index of this.#indexes.values()) index.unfollow(client);
+    this.#indexes.forgetClient(client);
   }
 
-  async close(): Promise<void> {
-    await Promise.all([...this.#indexes.values()].map((index) => index.stop()));
+  close(): Promise<void> {
+    return this.#indexes.stop();
   }
 }

@@ -1,14 +1,12 @@
 /**
  * What an account's state offers the server: each key's client, each account's index (with its
  * click history), the sign-ins and the secrets. Kept by this process alone (`LocalAccountState`), or
- * shared by replicas on Postgres (`SharedState`, `--store`), which is imported only when a store is
- * named: a stdio server's start loads no pg.
+ * shared by replicas on Postgres (`SharedState`, `--store`); `state-from.ts` opens the one the
+ * command line names.
  */
 import type { LinkShortClient } from "@linkshort/client";
 import type { AuthStore } from "../auth/store";
-import { indexFileFrom, storeFrom, type CommandLine } from "../config";
-import type { ServerLinkIndex } from "../server-index";
-import { LocalAccountState } from "./local-state";
+import type { ServerLinkIndex } from "./server-index";
 
 export interface AccountState {
   /** Where the indexes and click histories are kept, as the start's log says it. */
@@ -25,12 +23,4 @@ export interface AccountState {
   forgetClient(client: LinkShortClient): void;
   /** Stops every index and lets go of the store. */
   close(): Promise<void>;
-}
-
-/** The state the command line names: the store of `--store` (or the environment), else this process's own (with `--index-file`'s file). */
-export async function accountStateFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine, say: (text: string) => void): Promise<AccountState> {
-  const url = storeFrom(env, commandLine);
-  if (url === undefined) return new LocalAccountState(indexFileFrom(env, commandLine));
-  const { SharedState } = await import("../shared-state");
-  return SharedState.openNamed(url, env, say);
 }

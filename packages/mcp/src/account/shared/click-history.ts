@@ -7,9 +7,9 @@
  * replica's alone, and lost to the next holder's save.
  */
 import type { ClickHistory, ClickHistoryState, ClickHistoryStore, LinkShortClient } from "@linkshort/client";
-import type { ClickHistoryHolder } from "../account/click-history-holder";
-import type { SharedClickHistoryStore } from "./history-store";
-import { StoreConflictError } from "./store-conflict";
+import type { ClickHistoryHolder } from "../click-history-holder";
+import type { SharedClickHistoryStore } from "../../store/history-store";
+import { StoreConflictError } from "../../store/store-conflict";
 
 /** A store whose one load is already done (a failed load must never start a history empty, which would be written over the shared one). */
 const loadedFrom = (store: SharedClickHistoryStore, stored: ClickHistoryState | undefined): ClickHistoryStore => ({ load: () => Promise.resolve(stored), save: (state) => store.save(state) });

@@ -1,6 +1,6 @@
 /** The process's index of each account, for the servers made without one of their own. */
 import type { LinkShortClient } from "@linkshort/client";
-import { LocalAccountState } from "./account/local-state";
+import { LocalAccountState } from "./local-state";
 import type { ServerLinkIndex } from "./server-index";
 
 /** The state of each account whose server was given no index (the CLI gives one). */

@@ -5,8 +5,9 @@
  * stops renewing (killed) is replaced within the lease's time.
  */
 import { isLinkShortError, type LinkIndexStore, type StoredIndex, type SyncOptions } from "@linkshort/client";
-import { SyncFailure, type IndexSync, type SyncHost } from "../account/index-sync";
-import { whileLeased, type SharedIndexStore } from "./leased";
+import { SyncFailure, type IndexSync, type SyncHost } from "../index-sync";
+import type { SharedIndexStore } from "../../store/index-store";
+import { whileLeased } from "./leased";
 
 /** A store whose one load is already done (a failed load must never start an index empty, which would write over the shared one). */
 const loadedFrom = (store: LinkIndexStore, stored: StoredIndex | undefined): LinkIndexStore => ({ load: () => Promise.resolve(stored), save: (changes) => store.save(changes) });

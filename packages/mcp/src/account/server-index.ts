@@ -14,10 +14,10 @@
  * sample of the click history kept beside the index (get_link's clicks over time).
  */
 import { AbortedError, ClickHistory, isLinkShortError, LinkIndex, type ClickHistoryStore, type LinkIndexStore, type LinkShortClient } from "@linkshort/client";
-import { LocalClickHistory, type ClickHistoryHolder } from "./account/click-history-holder";
-import { failureCause, LocalIndexSync, type IndexSync, type SyncHost } from "./account/index-sync";
+import { LocalClickHistory, type ClickHistoryHolder } from "./click-history-holder";
+import { failureCause, LocalIndexSync, type IndexSync, type SyncHost } from "./index-sync";
 import { backgroundSleep } from "./background-sleep";
-import { clause } from "./failures";
+import { clause } from "../failures/describe";
 import { freshnessAnswer, type FreshnessAnswer } from "./freshness-answer";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */

@@ -4,18 +4,19 @@
  * key's rate budget.
  */
 import { AccountRegistry, accountId, type LinkShortClient } from "@linkshort/client";
-import type { AccountState } from "./account/state";
-import { clientFor, storeFrom, type CommandLine } from "./config";
+import { clientFor, storeFrom, type CommandLine } from "../../config/command-line";
+import { PostgresAuthStore, sharedSecret } from "../../store/auth-store";
+import { PostgresClickHistoryStore } from "../../store/history-store";
+import { DEFAULT_LEASE_MS, PostgresIndexStore } from "../../store/index-store";
+import { PostgresStore } from "../../store/postgres";
+import { SharedRateBudget } from "../../store/rate-budget";
+import { AccountIndexes } from "../account-indexes";
+import { ServerLinkIndex, type AccountKeeping, type ServerLinkIndexOptions } from "../server-index";
+import type { AccountState } from "../state";
+import { SharedClickHistory } from "./click-history";
+import { SharedIndexSync } from "./index-sync";
 
-export { storeUrl } from "./config";
-import { ServerLinkIndex, type AccountKeeping, type ServerLinkIndexOptions } from "./server-index";
-import { SharedRateBudget } from "./store/rate-budget";
-import { PostgresAuthStore, sharedSecret } from "./store/auth-store";
-import { PostgresClickHistoryStore } from "./store/history-store";
-import { DEFAULT_LEASE_MS, PostgresIndexStore } from "./store/index-store";
-import { PostgresStore } from "./store/postgres";
-import { SharedClickHistory } from "./store/shared-history";
-import { SharedIndexSync } from "./store/shared-sync";
+export { storeUrl } from "../../config/command-line";
 
 /** For tests: a sweep lease shorter than the default 30 s, so a replica's takeover is quick to see. */
 const LEASE_VARIABLE = "LINKSHORT_MCP_SWEEP_LEASE_MS";
@@ -32,7 +33,7 @@ export interface SharedStateOptions {
 
 export class SharedState implements AccountState {
   readonly authStore: PostgresAuthStore;
-  readonly #indexes: AccountRegistry<ServerLinkIndex>;
+  readonly #indexes: AccountIndexes;
   readonly #leaseMs: number;
   readonly #indexOptions: SharedStateOptions["index"];
   /** Each key's budget, one per account in this replica (as the client's own limiters are). */
@@ -45,7 +46,7 @@ export class SharedState implements AccountState {
     this.authStore = new PostgresAuthStore(store);
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#indexOptions = options.index;
-    this.#indexes = new AccountRegistry<ServerLinkIndex>(MAX_SHARED_INDEXES, (evicted) => void evicted.stop());
+    this.#indexes = new AccountIndexes(MAX_SHARED_INDEXES, (client) => this.#madeIndex(client));
   }
 
   /** Connects and migrates; throws a StoreUnavailableError naming the store (without its password) when it cannot. */
@@ -85,23 +86,23 @@ export class SharedState implements AccountState {
 
   /** The account's index and click history, kept in the store and swept (and sampled) by one replica at a time. */
   indexFor(client: LinkShortClient): ServerLinkIndex {
-    const index = this.#indexes.get(client.accountId, () => {
-      const store = new PostgresIndexStore(this.store, client.accountId, this.#leaseMs);
-      const historyStore = new PostgresClickHistoryStore(this.store, client.accountId, store.holder);
-      const keeping: AccountKeeping = (host, history) => ({ sync: new SharedIndexSync(store, host), history: new SharedClickHistory(historyStore, history) });
-      return new ServerLinkIndex(client, { ...this.#indexOptions, keeping });
-    });
-    index.follow(client);
-    return index;
+    return this.#indexes.indexFor(client);
+  }
+
+  #madeIndex(client: LinkShortClient): ServerLinkIndex {
+    const store = new PostgresIndexStore(this.store, client.accountId, this.#leaseMs);
+    const historyStore = new PostgresClickHistoryStore(this.store, client.accountId, store.holder);
+    const keeping: AccountKeeping = (host, history) => ({ sync: new SharedIndexSync(store, host), history: new SharedClickHistory(historyStore, history) });
+    return new ServerLinkIndex(client, { ...this.#indexOptions, keeping });
   }
 
   /** Lets go of a client (its person was let go of) in every index this replica keeps. */
   forgetClient(client: LinkShortClient): void {
-    for (const index of this.#indexes.values()) index.unfollow(client);
+    this.#indexes.forgetClient(client);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#indexes.values()].map((index) => index.stop()));
+    await this.#indexes.stop();
     await this.store.close();
   }
 }
