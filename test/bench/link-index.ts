@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createLink, LinkIndex, LinkShortClient, RateLimiter, type IndexMeta, type LinkIndexStore, type StoredLink } from '@linkshort/client';
-import { ServerLinkIndex } from '../../packages/mcp/src/server-index';
+import { ServerLinkIndex } from '../../packages/mcp/src/account/server-index';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import { ms, percentile, type Row } from './row';

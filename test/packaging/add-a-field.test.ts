@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { LinkDetails, Statistics } from "@linkshort/client";
 import { simpleLink } from "../../nodes/nodes/LinkShort/actions/simplify";
 import { LinkDetailsSchema } from "../../packages/client/src/resources/links/schemas";
-import { LinkDetailsOutput } from "../../packages/mcp/src/outputs";
+import { LinkDetailsOutput } from "../../packages/mcp/src/tools/outputs";
 
 const ROOT = join(__dirname, "../..");
 
@@ -31,7 +31,7 @@ test("the walk-through names five source files, each of which writes a link's me
   expect(files).toEqual([
     "packages/client/src/resources/links/schemas.ts",
     "packages/sandbox/src/model/link-record.ts",
-    "packages/mcp/src/outputs.ts",
+    "packages/mcp/src/tools/outputs.ts",
     "nodes/nodes/LinkShort/actions/link/fields.ts",
     "raycast-extension/src/values/link-values.ts",
   ]);

@@ -3,7 +3,7 @@
  * crafted to make a backtracking regex spin), and pointing the model at the tool that can help.
  */
 import { ApiError, ConnectionError, NotFoundError, PermissionError } from "@linkshort/client";
-import { describeFailure } from "../../packages/mcp/src/failures";
+import { describeFailure } from "../../packages/mcp/src/failures/describe";
 
 test("a not-found message that ends in a long run of dots and spaces before one more letter comes back capped", () => {
   const message = `Link not found${". ".repeat(30_000)}x`;

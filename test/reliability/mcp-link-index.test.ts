@@ -7,7 +7,7 @@ import { LinkShortClient } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { fillLinks } from "../../packages/client/test/fill-links";
-import { ServerLinkIndex } from "../../packages/mcp/src/server-index";
+import { ServerLinkIndex } from "../../packages/mcp/src/account/server-index";
 import { connectInMemory } from "../../packages/mcp/test/in-memory";
 
 const COUNT = 10_000;

@@ -9,7 +9,7 @@ import { ApiError, AuthenticationError, ConnectionError, NotFoundError, Permissi
 
 type FrontEnds = {
   failure: typeof import("../../raycast-extension/src/ui/failure");
-  mcpFailures: typeof import("../../packages/mcp/src/failures");
+  mcpFailures: typeof import("../../packages/mcp/src/failures/describe");
   nodeErrors: typeof import("../../nodes/nodes/shared/errors");
   pageReader: typeof import("../../nodes/nodes/LinkShortTrigger/reading/pageReader");
   ownClient: typeof import("@linkshort/client");
@@ -19,7 +19,7 @@ beforeAll(async () => {
   await jest.isolateModulesAsync(async () => {
     frontEnds = {
       failure: await import("../../raycast-extension/src/ui/failure"),
-      mcpFailures: await import("../../packages/mcp/src/failures"),
+      mcpFailures: await import("../../packages/mcp/src/failures/describe"),
       nodeErrors: await import("../../nodes/nodes/shared/errors"),
       pageReader: await import("../../nodes/nodes/LinkShortTrigger/reading/pageReader"),
       ownClient: await import("@linkshort/client"),

@@ -1,13 +1,11 @@
 #!/usr/bin/env node
-import { FileClickHistoryStore, FileIndexStore } from "@linkshort/client";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
-import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, storeFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type CommandLine } from "./config";
-import { keyIsAdministrators } from "./key-role";
-import { ServerLinkIndex } from "./server-index";
-import { createLinkShortMcpServer } from "./server";
-import { logUnexpectedFailures } from "./unexpected";
-import type { SharedState } from "./shared-state";
+import { accountStateFrom } from "./account/state-from";
+import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config/command-line";
+import { keyIsAdministrators } from "./config/key-role";
+import { createLinkShortMcpServer } from "./server/server";
+import { logUnexpectedFailures } from "./failures/unexpected";
 
 // A stdio server is spawned for every conversation: what only --http, --sign-in or --store use (the
 // HTTP server, the sign-in and its jose, the shared store and its pg) is imported when asked for.
@@ -45,13 +43,6 @@ function serveStdio(create: () => Server, stop: () => void): void {
   });
 }
 
-/** The state shared with other replicas (Postgres), loaded only when a store is named (`--store` or the environment). */
-async function sharedStateFrom(commandLine: CommandLine): Promise<SharedState | undefined> {
-  if (storeFrom(process.env, commandLine) === undefined) return undefined;
-  const { SharedState } = await import("./shared-state");
-  return SharedState.fromCommandLine(process.env, commandLine, say);
-}
-
 async function main(): Promise<void> {
   const commandLine = parseCommandLine(process.argv.slice(2));
   if (commandLine.help) {
@@ -60,15 +51,14 @@ async function main(): Promise<void> {
   }
   if (commandLine.http?.signIn !== undefined) return (await import("./serve-sign-in")).serveSignIn(commandLine, commandLine.http.signIn, say, shown);
   const configured = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
-  const shared = await sharedStateFrom(commandLine);
-  const client = shared?.clientFor(configured.baseUrl, process.env[API_KEY_VARIABLE]!, commandLine.maxWaitSeconds) ?? configured;
+  const state = await accountStateFrom(process.env, commandLine, say);
+  const client = state.clientFor(configured.baseUrl, process.env[API_KEY_VARIABLE]!, commandLine.maxWaitSeconds);
   const redact = (text: string) => client.redact(text);
   logUnexpectedFailures(say, redact);
 
   const admin = commandLine.admin && (await keyIsAdministrators(client, say));
-  const indexFile = indexFileFrom(process.env, commandLine);
-  const linkIndex = shared?.indexFor(client) ?? new ServerLinkIndex(client, indexFile === undefined ? {} : { store: new FileIndexStore(indexFile), historyStore: FileClickHistoryStore.besideIndex(indexFile) });
-  const requestStateKey = await shared?.secret("request-state");
+  const linkIndex = state.indexFor(client);
+  const requestStateKey = await state.secret("request-state");
   const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex, ...(requestStateKey ? { requestStateKey } : {}) });
   let stopping = false;
   const stopThen = (beforeExit: () => Promise<void>) => () => {
@@ -76,15 +66,9 @@ async function main(): Promise<void> {
     stopping = true;
     // Bounded: a store that cannot be released does not hold the process.
     const bounded = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
-    void Promise.race([Promise.all([beforeExit(), linkIndex.stop(), shared?.close()]), bounded]).finally(() => process.exit(0));
+    void Promise.race([Promise.all([beforeExit(), state.close()]), bounded]).finally(() => process.exit(0));
   };
-  const keptIn =
-    shared !== undefined
-      ? ` (both kept in ${shared.store.shown})`
-      : indexFile === undefined
-        ? " (in memory; --index-file PATH keeps them)"
-        : ` (kept in ${indexFile} and ${FileClickHistoryStore.besideIndex(indexFile).path})`;
-  const indexing = `indexing the account's links for find_links and sampling their clicks in the background${keptIn}`;
+  const indexing = `indexing the account's links for find_links and sampling their clicks in the background (${state.keptIn})`;
   const tools = admin ? "with the admin tools" : "without the admin tools (--admin adds them)";
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;

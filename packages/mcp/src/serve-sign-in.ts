@@ -6,12 +6,12 @@
 import { People, type Person } from "./auth/people";
 import { API_KEY_HEADER } from "./auth/sign-in";
 import { redactSecrets } from "./auth/tokens";
-import { clientFor, clientFromEnvironment, ConfigError, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, type CommandLine, type SignInCommandLine } from "./config";
+import { clientFor, clientFromEnvironment, ConfigError, publicUrlFrom, signInSecretFrom, TOKEN_VARIABLE, tokenFrom, type CommandLine, type SignInCommandLine } from "./config/command-line";
 import { startHttpServer, type HttpServerOptions } from "./http";
-import { forgetClient } from "./server-indexes";
-import { createLinkShortMcpServer } from "./server";
-import { SharedState } from "./shared-state";
-import { logUnexpectedFailures } from "./unexpected";
+import { forgetClient } from "./account/server-indexes";
+import { createLinkShortMcpServer } from "./server/server";
+import { SharedState } from "./account/shared/state";
+import { logUnexpectedFailures } from "./failures/unexpected";
 
 /**
  * Everyone signs in as themselves: each request acts as its person's own account (their client, so

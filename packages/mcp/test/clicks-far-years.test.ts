@@ -9,8 +9,8 @@ import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
 import { fillLinks } from "../../client/test/fill-links";
 import { countWork, INTL_CALLS_A_YEAR } from "../../client/test/clock-work";
-import type { ClicksOverTime } from "../src/outputs";
-import { ServerLinkIndex } from "../src/server-index";
+import type { ClicksOverTime } from "../src/tools/outputs";
+import { ServerLinkIndex } from "../src/account/server-index";
 import { connectInMemory } from "./in-memory";
 
 

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fillLinks } from "../../client/test/fill-links";
 import { VIEW_CHART_META_KEY } from "../src/apps";
-import type { ClicksOverTime, LinkClicksOverTime } from "../src/outputs";
-import { ServerLinkIndex } from "../src/server-index";
+import type { ClicksOverTime, LinkClicksOverTime } from "../src/tools/outputs";
+import { ServerLinkIndex } from "../src/account/server-index";
 import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 
 const MINUTE = 60_000;

@@ -15,7 +15,7 @@ import { hostView } from "../../../test/charts/apps-host";
 import { launchBrowser, SCREENSHOTS } from "../../../test/charts/browser";
 import { decodePng, type DecodedPng } from "../../../test/charts/png-reader";
 import { VIEW_CHART_META_KEY } from "../src/apps";
-import { ServerLinkIndex } from "../src/server-index";
+import { ServerLinkIndex } from "../src/account/server-index";
 import { STATISTICS_VIEW_HTML } from "../src/statistics-view";
 import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 

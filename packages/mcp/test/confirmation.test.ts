@@ -13,7 +13,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { startHttpServer } from "../src/http";
-import { createLinkShortMcpServer } from "../src/server";
+import { createLinkShortMcpServer } from "../src/server/server";
 import { TOOLS } from "../src/tools";
 import { canonicalJson } from "../src/tools/define";
 import { confirmedDelete } from "./helpers";

@@ -9,8 +9,8 @@ import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { createLinkShortMcpServer } from "../src/server";
-import { ServerLinkIndex } from "../src/server-index";
+import { createLinkShortMcpServer } from "../src/server/server";
+import { ServerLinkIndex } from "../src/account/server-index";
 
 let sandbox: Sandbox;
 let index: ServerLinkIndex;

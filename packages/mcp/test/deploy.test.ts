@@ -13,8 +13,8 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { clientFromEnvironment, parseCommandLine, publicUrlFrom, signInSecretFrom, USAGE } from "../src/config";
-import { storeUrl } from "../src/shared-state";
+import { clientFromEnvironment, parseCommandLine, publicUrlFrom, signInSecretFrom, USAGE } from "../src/config/command-line";
+import { storeUrl } from "../src/account/shared/state";
 import { CLI } from "./helpers";
 import { freshDatabase, stopTestPostgres } from "./postgres-support";
 

@@ -1,7 +1,9 @@
 /** Works of one replica under an account's sweep lease: the lease stays held while any of them runs. */
 import type { LinkIndex } from "@linkshort/client";
-import { whileLeased, type SharedIndexStore } from "../src/store/leased";
-import { SharedIndexSync, type SharedSyncHost } from "../src/store/shared-sync";
+import { whileLeased } from "../src/account/shared/leased";
+import type { SharedIndexStore } from "../src/store/index-store";
+import type { SyncHost as SharedSyncHost } from "../src/account/index-sync";
+import { SharedIndexSync } from "../src/account/shared/index-sync";
 
 function leaseStore() {
   const events: string[] = [];

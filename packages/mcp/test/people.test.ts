@@ -4,8 +4,8 @@
  * every person ever seen.
  */
 import { People } from "../src/auth/people";
-import { clientFor } from "../src/config";
-import { forgetClient, serverLinkIndexFor } from "../src/server-indexes";
+import { clientFor } from "../src/config/command-line";
+import { forgetClient, serverLinkIndexFor } from "../src/account/server-indexes";
 
 const BASE_URL = "http://127.0.0.1:9";
 const keyOf = (name: string) => `${name}-0123456789abcdef0123456789abcdef`;

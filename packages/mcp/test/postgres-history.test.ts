@@ -16,13 +16,13 @@ import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { fillLinks } from "../../client/test/fill-links";
-import type { ClicksOverTime } from "../src/outputs";
-import { createLinkShortMcpServer } from "../src/server";
+import type { ClicksOverTime } from "../src/tools/outputs";
+import { createLinkShortMcpServer } from "../src/server/server";
 import { PostgresClickHistoryStore } from "../src/store/history-store";
 import { PostgresIndexStore } from "../src/store/index-store";
 import { PostgresStore, shownStoreUrl } from "../src/store/postgres";
 import { MIGRATIONS, SCHEMA_VERSION } from "../src/store/schema";
-import { SharedState } from "../src/shared-state";
+import { SharedState } from "../src/account/shared/state";
 import { freshDatabase, stopTestPostgres, testPostgres } from "./postgres-support";
 import { callTool, eventually, roundRobin, signedInClient, startReplica } from "./replica-support";
 

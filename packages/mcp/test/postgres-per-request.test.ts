@@ -11,7 +11,7 @@ import type { Grant } from "../src/auth/store";
 import { GRANT_TRUST_MS, PostgresAuthStore } from "../src/store/auth-store";
 import { PostgresStore } from "../src/store/postgres";
 import { RETURN_AFTER_MS } from "../src/store/rate-budget";
-import { SharedState } from "../src/shared-state";
+import { SharedState } from "../src/account/shared/state";
 import { freshDatabase, stopTestPostgres, testPostgres } from "./postgres-support";
 import { eventually, roundRobin, startReplica, type RoundRobin } from "./replica-support";
 import { exchange, form, listTools, registerAndAuthorize } from "./sign-in-helpers";

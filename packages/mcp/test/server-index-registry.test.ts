@@ -1,7 +1,7 @@
 /** The server's link index of each account given none: one per account (https://x/ and https://x alike), following every client of it. */
 import { LinkShortClient, RateLimiter } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { serverLinkIndexFor } from "../src/server-indexes";
+import { serverLinkIndexFor } from "../src/account/server-indexes";
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import { LinkShortClient } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { qrImageUrl } from "../src/qr-image";
+import { qrImageUrl } from "../src/tools/qr-image";
 import { startSession, type Session } from "./helpers";
 
 let sandbox: Sandbox;

@@ -13,9 +13,9 @@ import { resourceNames } from "../src/auth/resource";
 import { MemoryAuthStore } from "../src/auth/store";
 import { tokenEndpoint } from "../src/auth/token-endpoint";
 import { GRANT_SECONDS, nowSeconds, sha256, TokenService } from "../src/auth/tokens";
-import { clientFor } from "../src/config";
+import { clientFor } from "../src/config/command-line";
 import { startHttpServer, type HttpServer } from "../src/http";
-import { createLinkShortMcpServer } from "../src/server";
+import { createLinkShortMcpServer } from "../src/server/server";
 import { listTools, openSignInPage, pkce, REDIRECT_URI, submitSignIn } from "./sign-in-helpers";
 
 let sandbox: Sandbox;

@@ -9,8 +9,8 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { APP_MIME_TYPE, UI_EXTENSION, VIEW_CHART_META_KEY } from "../src/apps";
-import { createLinkShortMcpServer } from "../src/server";
-import { ServerLinkIndex } from "../src/server-index";
+import { createLinkShortMcpServer } from "../src/server/server";
+import { ServerLinkIndex } from "../src/account/server-index";
 import { STATISTICS_VIEW_HTML } from "../src/statistics-view";
 import { VIEW_ROWS } from "../src/tools/chart";
 

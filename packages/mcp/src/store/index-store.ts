@@ -9,9 +9,21 @@
  */
 import { randomUUID } from "node:crypto";
 import type { PoolClient } from "pg";
-import type { IndexChanges, IndexMeta, StoredIndex, StoredLink } from "@linkshort/client";
-import type { SharedIndexStore } from "./leased";
+import type { IndexChanges, IndexMeta, LinkIndexStore, StoredIndex, StoredLink } from "@linkshort/client";
 import { StoreConflictError, type PostgresStore } from "./postgres";
+
+/**
+ * A store that replicas share (`--store postgres://…`): one replica at a time holds an account's
+ * sweep lease and reads the service for the index; the others load what it saved.
+ */
+export interface SharedIndexStore extends LinkIndexStore {
+  readonly leaseMs: number;
+  /** Takes or renews this replica's lease on the account's sweep; false while another holds it. */
+  takeLease(): Promise<boolean>;
+  releaseLease(): Promise<void>;
+  /** Whether the store holds what this replica has not loaded (with `linksOnly`, of the links: the meta alone is what a reader needs only before it reads). */
+  changedSinceLoad(linksOnly?: boolean): Promise<boolean>;
+}
 
 /** How long a lease lasts unless renewed: a replica killed mid-sweep is replaced within this and a retry. */
 export const DEFAULT_LEASE_MS = 30_000;

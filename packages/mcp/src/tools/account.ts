@@ -1,5 +1,5 @@
 /** get_account: the account the server acts as. */
-import { AccountOutput } from "../outputs";
+import { AccountOutput } from "./outputs";
 import { define, READ } from "./define";
 
 export const getAccount = define({

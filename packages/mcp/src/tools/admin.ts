@@ -1,7 +1,7 @@
 /** Plans and users: administrators' tools, offered only with `--admin` and an administrator's key. */
 import { IdSchema, PlanSubscribeSchema, UserCreateSchema, UserListSchema, type User } from "@linkshort/client";
 import * as z from "zod/v4";
-import { CreatedUserOutput, MessageOutput, PlansOutput, UserOutput, UsersOutput, type UserWithoutKey } from "../outputs";
+import { CreatedUserOutput, MessageOutput, PlansOutput, UserOutput, UsersOutput, type UserWithoutKey } from "./outputs";
 import { CHANGE, CREATE, described, define, idOf, READ } from "./define";
 
 /** The user's fields but its API key, listed one by one so that a new field is shown only once it is added here. */

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { IdSchema, isLinkShortError, stopsBulkRun, ValidationError, type LinkDetails } from "@linkshort/client";
 import * as z from "zod/v4";
-import { capped, describeFailure, refusedFields } from "../failures";
+import { capped, describeFailure, refusedFields } from "../failures/describe";
 import type { BulkLink, BulkLinks } from "./bulk-outputs";
 import { canonicalJson, type ToolContext } from "./define";
 import { FIND_MAX_RESULTS, lookupReady, SEARCH_FIELDS, searchIndex } from "./find-links";

@@ -7,8 +7,8 @@
 import { deflateSync } from "node:zlib";
 import { accountSeriesOf, chartSeriesOf, cleanLabel, ClickMomentSchema, defaultGranularity, GranularitySchema, IdSchema, isoOrNull, seriesChart, TimeZoneSchema, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
 import * as z from "zod/v4";
-import type { ClicksOverTime, LinkClicksOverTime } from "../outputs";
-import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../server-index";
+import type { ClicksOverTime, LinkClicksOverTime } from "./outputs";
+import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../account/server-index";
 import { AnswerWithImage, type SeriesViewData, type ToolContext } from "./define";
 import { seriesSummary, toIso } from "./clicks-summary";
 

@@ -12,7 +12,7 @@ import { IdSchema, type LinkShortClient } from "@linkshort/client";
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import { STATISTICS_VIEW_TOOL_META } from "../apps";
-import type { ServerLinkIndex } from "../server-index";
+import type { ServerLinkIndex } from "../account/server-index";
 
 /** A call as a signed confirmation names it: the tool and what it binds (the checked arguments as canonical JSON, or a preview's digest). */
 export interface AskedFor {

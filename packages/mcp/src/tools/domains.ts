@@ -1,5 +1,5 @@
 /** list_domains: the branded domains that the link tools accept as `domain`. */
-import { DomainPageOutput } from "../outputs";
+import { DomainPageOutput } from "./outputs";
 import { define, READ } from "./define";
 import { onePageOf, PageInput } from "./paging";
 

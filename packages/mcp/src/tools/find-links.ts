@@ -1,7 +1,7 @@
 /** find_links: a search of the server's link index (the whole account once its first sync is done); no page is read per call. */
 import { LinkListSchema, PaginationSchema } from "@linkshort/client";
 import * as z from "zod/v4";
-import { FoundLinksOutput } from "../outputs";
+import { FoundLinksOutput } from "./outputs";
 import { define, READ, reportingProgress, type ToolContext } from "./define";
 
 const FIND_DEFAULT_RESULTS = 20;

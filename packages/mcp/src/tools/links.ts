@@ -9,8 +9,8 @@ import {
   type LinkCreateInput as ClientLinkCreateInput,
 } from "@linkshort/client";
 import * as z from "zod/v4";
-import { SWEEP_PAGES_PER_CALL } from "../server-index";
-import { LinkOrClicksOutput, ShortenedLinkOutput } from "../outputs";
+import { SWEEP_PAGES_PER_CALL } from "../account/server-index";
+import { LinkOrClicksOutput, ShortenedLinkOutput } from "./outputs";
 import { statisticsChart, statisticsView } from "./chart";
 import { CLICKS_OVER_TIME_FIELDS, clicksOverTime, OVER_TIME_FIELDS, toClicksQuery } from "./clicks-over-time";
 import { AnswerWithImage, CREATE, described, define, idOf, READ, type ToolContext } from "./define";

@@ -1,8 +1,8 @@
 /** The QR code tools: create_qr_code, get_qr_code and list_qr_codes; a code's answer carries its PNG as image content. */
 import { QR_DATA_SCHEMAS, QrCodeCreateSchema, type QrCodeCreateInput as ClientQrCodeCreateInput } from "@linkshort/client";
 import * as z from "zod/v4";
-import { CreatedQrCodeOutput, QrCodePageOutput, QrCodeWithStatsOutput } from "../outputs";
-import { fetchQrImage } from "../qr-image";
+import { CreatedQrCodeOutput, QrCodePageOutput, QrCodeWithStatsOutput } from "./outputs";
+import { fetchQrImage } from "./qr-image";
 import { statisticsChart, statisticsView } from "./chart";
 import { AnswerWithImage, CREATE, described, define, idOf, READ, type ToolContext } from "./define";
 import { onePageOf, PageInput } from "./paging";

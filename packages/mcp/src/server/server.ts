@@ -1,13 +1,13 @@
 import type { LinkShortClient } from "@linkshort/client";
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ClientCapabilities, type ServerContext, type Tool } from "@modelcontextprotocol/server";
-import packageJson from "../package.json";
-import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION, VIEW_CHART_META_KEY } from "./apps";
+import packageJson from "../../package.json";
+import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION, VIEW_CHART_META_KEY } from "../apps";
 import { confirmationCodec, confirmationNeeded } from "./confirmation";
-import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "./failures";
-import type { ServerLinkIndex } from "./server-index";
-import { serverLinkIndexFor } from "./server-indexes";
-import { TOOLS, TOOLS_BY_NAME } from "./tools";
-import { AnswerWithImage, type ConfirmationSeal, type ToolContext, type ToolDefinition } from "./tools/define";
+import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "../failures/describe";
+import type { ServerLinkIndex } from "../account/server-index";
+import { serverLinkIndexFor } from "../account/server-indexes";
+import { TOOLS, TOOLS_BY_NAME } from "../tools";
+import { AnswerWithImage, type ConfirmationSeal, type ToolContext, type ToolDefinition } from "../tools/define";
 
 /** The longest a tool call may take, waits for the rate limit and retries included: well under the 60 s after which clients give up. */
 export const DEFAULT_CALL_DEADLINE_MS = 25_000;

@@ -3,20 +3,7 @@
  * third of its time while the work runs, and the work's signal aborts the moment a renewal fails
  * or finds the lease taken, so a replica that lost it stops reading at once.
  */
-import type { LinkIndexStore } from "@linkshort/client";
-
-/**
- * A store that replicas share (`--store postgres://…`): one replica at a time holds an account's
- * sweep lease and reads the service for the index; the others load what it saved.
- */
-export interface SharedIndexStore extends LinkIndexStore {
-  readonly leaseMs: number;
-  /** Takes or renews this replica's lease on the account's sweep; false while another holds it. */
-  takeLease(): Promise<boolean>;
-  releaseLease(): Promise<void>;
-  /** Whether the store holds what this replica has not loaded (with `linksOnly`, of the links: the meta alone is what a reader needs only before it reads). */
-  changedSinceLoad(linksOnly?: boolean): Promise<boolean>;
-}
+import type { SharedIndexStore } from "../../store/index-store";
 
 /** How many works of this replica run under each store's lease: it is let go when the last ends, not the first. */
 const worksUnderLease = new WeakMap<SharedIndexStore, number>();

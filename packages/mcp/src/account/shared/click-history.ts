@@ -7,15 +7,14 @@
  * replica's alone, and lost to the next holder's save.
  */
 import type { ClickHistory, ClickHistoryState, ClickHistoryStore, LinkShortClient } from "@linkshort/client";
-import type { SharedClickHistoryStore } from "./history-store";
-import { StoreConflictError } from "./store-conflict";
-
-export const isSharedHistoryStore = (store: ClickHistoryStore | undefined): store is SharedClickHistoryStore => store !== undefined && "changedSinceLoad" in store;
+import type { ClickHistoryHolder } from "../click-history-holder";
+import type { SharedClickHistoryStore } from "../../store/history-store";
+import { StoreConflictError } from "../../store/store-conflict";
 
 /** A store whose one load is already done (a failed load must never start a history empty, which would be written over the shared one). */
 const loadedFrom = (store: SharedClickHistoryStore, stored: ClickHistoryState | undefined): ClickHistoryStore => ({ load: () => Promise.resolve(stored), save: (state) => store.save(state) });
 
-export class SharedClickHistory {
+export class SharedClickHistory implements ClickHistoryHolder {
   #history: ClickHistory;
   /** Reads under the lease under way on this replica: their pages are samples, and nothing is loaded over them. */
   #sampling = 0;
@@ -98,5 +97,14 @@ export class SharedClickHistory {
         this.#sampling -= 1;
       }
     }
+  }
+
+  /** Nothing to save after a background sample or at stop: the samples were saved under the lease. */
+  saveIfDue(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  saveAtStop(): Promise<void> {
+    return Promise.resolve();
   }
 }

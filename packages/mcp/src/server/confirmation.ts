@@ -23,7 +23,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { randomBytes } from "node:crypto";
-import { canonicalJson, type AskedFor, type ToolDefinition } from "./tools/define";
+import { canonicalJson, type AskedFor, type ToolDefinition } from "../tools/define";
 
 export type ConfirmationCodec = RequestStateCodec<AskedFor>;
 

@@ -4,25 +4,13 @@
  * the index again whenever the store has moved on. The first sync waits its turn: a holder that
  * stops renewing (killed) is replaced within the lease's time.
  */
-import { isLinkShortError, type LinkIndex, type StoredIndex, type SyncOptions } from "@linkshort/client";
-import { whileLeased, type SharedIndexStore } from "./leased";
+import { isLinkShortError, type LinkIndexStore, type StoredIndex, type SyncOptions } from "@linkshort/client";
+import { SyncFailure, type IndexSync, type SyncHost } from "../index-sync";
+import type { SharedIndexStore } from "../../store/index-store";
+import { whileLeased } from "./leased";
 
-/** A failure of the service while this replica held the lease (not of the store). */
-export class SyncFailure extends Error {
-  constructor(override readonly cause: unknown) {
-    super("sync failed");
-  }
-}
-
-/** What the server's index lets this do: its current index, a new one from what was loaded, its sync, its failures. */
-export interface SharedSyncHost {
-  index(): LinkIndex;
-  replace(stored: StoredIndex | undefined): Promise<void>;
-  sync(options: SyncOptions): Promise<unknown>;
-  failed(error: unknown): void;
-  /** Runs the reads under the lease (the click history samples them and saves before the lease goes); just runs them when absent. */
-  underLease?(read: () => Promise<void>): Promise<void>;
-}
+/** A store whose one load is already done (a failed load must never start an index empty, which would write over the shared one). */
+const loadedFrom = (store: LinkIndexStore, stored: StoredIndex | undefined): LinkIndexStore => ({ load: () => Promise.resolve(stored), save: (changes) => store.save(changes) });
 
 /** Waits without keeping the process alive; an abort ends the wait early. */
 const pause = (ms: number, signal: AbortSignal) =>
@@ -31,14 +19,22 @@ const pause = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-export class SharedIndexSync {
+export class SharedIndexSync implements IndexSync {
   /** How many reads of the service this replica runs now (holding the lease): it loads nothing meanwhile. */
   #reading = 0;
 
   constructor(
     readonly store: SharedIndexStore,
-    private readonly host: SharedSyncHost,
+    private readonly host: SyncHost,
   ) {}
+
+  startingStore(): LinkIndexStore {
+    return loadedFrom(this.store, undefined);
+  }
+
+  release(): Promise<void> {
+    return Promise.resolve();
+  }
 
   /**
    * Loads what other replicas saved, when the store moved on (never while this one reads the
@@ -48,7 +44,7 @@ export class SharedIndexSync {
   async catchUp(linksOnly = false): Promise<void> {
     if (this.#reading > 0 || !(await this.store.changedSinceLoad(linksOnly))) return;
     const stored = await this.store.load();
-    if (this.#reading === 0) await this.host.replace(stored);
+    if (this.#reading === 0) await this.host.replace(loadedFrom(this.store, stored));
   }
 
   /** Syncs if this replica gets the account's lease; false while another holds it. */
@@ -70,6 +66,11 @@ export class SharedIndexSync {
       }
     });
     return ran !== undefined;
+  }
+
+  /** A step of the index: only while no other replica reads the service for this account (the lease's holder's reads are the click history's samples). */
+  async step(signal: AbortSignal, options: Omit<SyncOptions, "signal">): Promise<void> {
+    await this.syncLeased(signal, options);
   }
 
   /** The first sync: this replica's if it gets the lease, else the holder's, followed from the store, until the index is complete. */

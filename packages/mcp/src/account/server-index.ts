@@ -13,22 +13,12 @@
  * at the sweep's share of the rate limit. Every page those reads (and each get_link) see is a
  * sample of the click history kept beside the index (get_link's clicks over time).
  */
-import {
-  AbortedError,
-  ClickHistory,
-  FileIndexStore,
-  isLinkShortError,
-  LinkIndex,
-  type ClickHistoryStore,
-  type LinkIndexStore,
-  type LinkShortClient,
-  type StoredIndex,
-} from "@linkshort/client";
+import { AbortedError, ClickHistory, isLinkShortError, LinkIndex, type ClickHistoryStore, type LinkIndexStore, type LinkShortClient } from "@linkshort/client";
+import { LocalClickHistory, type ClickHistoryHolder } from "./click-history-holder";
+import { failureCause, LocalIndexSync, type IndexSync, type SyncHost } from "./index-sync";
 import { backgroundSleep } from "./background-sleep";
-import { clause } from "./failures";
+import { clause } from "../failures/describe";
 import { freshnessAnswer, type FreshnessAnswer } from "./freshness-answer";
-import { isSharedHistoryStore, SharedClickHistory } from "./store/shared-history";
-import { SharedIndexSync, SyncFailure } from "./store/shared-sync";
 
 /** Sweep pages one tool call may read after the first sync (a due sweep advances over calls). */
 export const SWEEP_PAGES_PER_CALL = 2;
@@ -41,19 +31,23 @@ const STEP_TIMEOUT_MS = 5_000;
  */
 export const FIRST_SYNC_PATIENCE_MS = 2_000;
 
-const isShared = (store: LinkIndexStore | undefined): store is SharedIndexSync["store"] => store !== undefined && "takeLease" in store;
-
-/** A store whose one load is already done (a failed load must never start an index empty, which would write over the shared one). */
-const loadedFrom = (store: LinkIndexStore, stored: StoredIndex | undefined): LinkIndexStore => ({ load: () => Promise.resolve(stored), save: (changes) => store.save(changes) });
+/**
+ * How an account's index and click history are kept: the sync that reads the service for the index
+ * and the holder of the history, made for the server's index (`history` makes a click history of the
+ * account on a store). By this process alone unless given (the shared state gives the replicas' way).
+ */
+export type AccountKeeping = (host: SyncHost, history: (store?: ClickHistoryStore) => ClickHistory) => { sync: IndexSync; history: ClickHistoryHolder };
 
 export interface ServerLinkIndexOptions {
-  /** Where the index is kept between runs (a file: `--index-file`, or Postgres: `--store`); memory by default. */
+  /** Where the index is kept between runs (a file: `--index-file`); memory by default. */
   store?: LinkIndexStore;
   /** For tests: the index's own options. */
   pageSize?: number;
   minSyncIntervalMs?: number;
-  /** Where the click history is kept between runs (beside the index file: `FileClickHistoryStore.besideIndex`; on a shared store, `PostgresClickHistoryStore`); memory by default. */
+  /** Where the click history is kept between runs (beside the index file: `FileClickHistoryStore.besideIndex`); memory by default. */
   historyStore?: ClickHistoryStore;
+  /** How the index and history are kept with other replicas (the shared state's); by this process alone, in `store` and `historyStore`, by default. */
+  keeping?: AccountKeeping;
   /** How often the server samples in the background once the first sync is done. Default 5 minutes. */
   sampleEveryMs?: number;
   /** For tests: the clock of the index and the history. */
@@ -68,15 +62,14 @@ export const SWEEP_EVERY_MS = 15 * 60_000;
 export class ServerLinkIndex {
   #index: LinkIndex;
   /** The clicks over time of the account's links, sampled from every page the index and the tools read (on a shared store, the replicas' one history). */
-  readonly #history: ClickHistory | SharedClickHistory;
+  readonly #history: ClickHistoryHolder;
   readonly #client: LinkShortClient;
   readonly #options: ServerLinkIndexOptions;
   /** The clients whose changes land in the index at once (the server's own, and any other of the account), each with how to stop. */
   readonly #watched = new Map<LinkShortClient, { stopWatching: () => void; stopObserving: () => void }>();
   readonly #shutdown = new AbortController();
-  readonly #store: LinkIndexStore | undefined;
-  /** With a store replicas share (`--store`): who reads the service, and loading what others saved. */
-  readonly #shared: SharedIndexSync | undefined;
+  /** Who reads the service for the index, and (on a shared store) loading what other replicas saved. */
+  readonly #sync: IndexSync;
   #firstSync: Promise<void> | undefined;
   #firstSyncDone = false;
   /** Why the last sync failed (redacted), shown with the freshness until one succeeds. */
@@ -88,16 +81,22 @@ export class ServerLinkIndex {
   constructor(client: LinkShortClient, options: ServerLinkIndexOptions = {}) {
     this.#client = client;
     this.#options = options;
-    this.#store = options.store;
     this.#sampleEveryMs = options.sampleEveryMs ?? SAMPLE_EVERY_MS;
     const history = (historyStore: ClickHistoryStore | undefined) => new ClickHistory({ account: client.accountId, ...(historyStore ? { store: historyStore } : {}), ...(options.now ? { now: options.now } : {}) });
-    const store = options.store;
-    this.#history = isShared(store) && isSharedHistoryStore(options.historyStore) ? new SharedClickHistory(options.historyStore, history) : history(options.historyStore);
-    const sharedHistory = this.#history instanceof SharedClickHistory ? this.#history : undefined;
-    this.#index = this.#made(isShared(store) ? loadedFrom(store, undefined) : store);
-    this.#shared = isShared(store)
-      ? new SharedIndexSync(store, { index: () => this.#index, replace: (stored) => this.#replace(stored), sync: (sync) => this.#index.sync(client, sync), failed: (error) => (this.#lastFailure = this.#describe(error)), ...(sharedHistory ? { underLease: (read: () => Promise<void>) => sharedHistory.sample(read) } : {}) })
-      : undefined;
+    const keeping = options.keeping ?? ((host, made) => ({ sync: new LocalIndexSync(options.store, host), history: new LocalClickHistory(made(options.historyStore)) }));
+    const kept = keeping(
+      {
+        index: () => this.#index,
+        replace: (store) => this.#replace(store),
+        sync: (sync) => this.#index.sync(client, sync),
+        failed: (error) => (this.#lastFailure = this.#describe(error)),
+        underLease: (read) => this.#history.sample(read),
+      },
+      history,
+    );
+    this.#sync = kept.sync;
+    this.#history = kept.history;
+    this.#index = this.#made(this.#sync.startingStore());
     this.follow(client);
   }
 
@@ -106,14 +105,12 @@ export class ServerLinkIndex {
   }
 
   get history(): ClickHistory {
-    return this.#history instanceof SharedClickHistory ? this.#history.current : this.#history;
+    return this.#history.current;
   }
 
   /** The click history to answer from, loaded (on a shared store, with what other replicas saved; failing, naming the store, when it cannot be reached). */
-  async loadHistory(): Promise<ClickHistory> {
-    if (this.#history instanceof SharedClickHistory) return this.#history.catchUp();
-    await this.#history.load();
-    return this.#history;
+  loadHistory(): Promise<ClickHistory> {
+    return this.#history.catchUp();
   }
 
   #made(store: LinkIndexStore | undefined): LinkIndex {
@@ -149,11 +146,11 @@ export class ServerLinkIndex {
     return this.#watched.size;
   }
 
-  /** A shared index's new copy, from what the store holds now: the clients it watched are watched again (the history keeps observing them). */
-  async #replace(stored: StoredIndex | undefined): Promise<void> {
+  /** A shared index's new copy, on what the store holds now: the clients it watched are watched again (the history keeps observing them). */
+  async #replace(store: LinkIndexStore): Promise<void> {
     this.#index.release();
     for (const watched of this.#watched.values()) watched.stopWatching();
-    this.#index = this.#made(loadedFrom(this.#shared!.store, stored));
+    this.#index = this.#made(store);
     await this.#index.load();
     for (const [client, watched] of this.#watched) watched.stopWatching = this.#index.watch(client);
     if (this.#index.freshness().complete) this.#firstSyncDone = true;
@@ -171,8 +168,8 @@ export class ServerLinkIndex {
    */
   startFirstSync(): Promise<void> {
     if (this.#firstSync || this.#firstSyncDone || this.#shutdown.signal.aborted) return this.#firstSync ?? Promise.resolve();
-    const work = this.#shared?.firstSync(this.#shutdown.signal) ?? this.#index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
-    const run = work
+    const run = this.#sync
+      .firstSync(this.#shutdown.signal)
       .then(
         () => {
           this.#firstSyncDone = true;
@@ -197,7 +194,7 @@ export class ServerLinkIndex {
    */
   async beforeLookup(signal: AbortSignal): Promise<void> {
     // What the store holds (a file: --index-file; what another replica saved) is there before the first answer.
-    await this.#shared?.catchUp(true).catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
+    await this.#sync.catchUp(true).catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
     await this.#index.load();
     if (this.building || !this.#firstSyncDone) {
       await this.#patiently(this.startFirstSync(), signal);
@@ -210,13 +207,11 @@ export class ServerLinkIndex {
     }
     const step = AbortSignal.any([signal, AbortSignal.timeout(STEP_TIMEOUT_MS), this.#shutdown.signal]);
     try {
-      // Shared: a step only while no other replica reads the service for this account.
-      if (this.#shared) await this.#shared.syncLeased(step, { maxSweepPages: SWEEP_PAGES_PER_CALL });
-      else await this.#index.sync(this.#client, { signal: step, maxSweepPages: SWEEP_PAGES_PER_CALL });
+      await this.#sync.step(step, { maxSweepPages: SWEEP_PAGES_PER_CALL });
       this.#lastFailure = undefined;
     } catch (error) {
       if (signal.aborted) throw error;
-      this.#lastFailure = this.#describe(error instanceof SyncFailure ? error.cause : error);
+      this.#lastFailure = this.#describe(failureCause(error));
     }
   }
 
@@ -229,11 +224,9 @@ export class ServerLinkIndex {
     this.#sample ??= (async () => {
       await Promise.all([this.#index.load(), this.history.load()]);
       // Shared: only while no other replica reads the service for this account (the holder's reads are the history's samples).
-      if (this.#shared) await this.#shared.syncLeased(this.#shutdown.signal, { wait: true });
-      else await this.#index.sync(this.#client, { wait: true, signal: this.#shutdown.signal });
+      await this.#sync.step(this.#shutdown.signal, { wait: true });
       this.#lastFailure = undefined;
-      // On a shared store the samples were saved under the lease.
-      if (!(this.#history instanceof SharedClickHistory)) await this.#history.saveIfDue();
+      await this.#history.saveIfDue();
     })()
       .catch((error: unknown) => {
         if (!isLinkShortError(error, "LINKSHORT_ABORTED")) this.#lastFailure = this.#describe(error);
@@ -285,8 +278,8 @@ export class ServerLinkIndex {
     clearTimeout(this.#sampling);
     for (const client of [...this.#watched.keys()]) this.unfollow(client);
     await Promise.all([this.#firstSync, this.#sample]);
-    if (!(this.#history instanceof SharedClickHistory) && this.#history.size > 0) await this.#history.save().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
-    if (this.#store instanceof FileIndexStore) await this.#store.release();
+    await this.#history.saveAtStop().catch((error: unknown) => (this.#lastFailure = this.#describe(error)));
+    await this.#sync.release();
   }
 }
 

@@ -4,15 +4,19 @@
  * key's rate budget.
  */
 import { AccountRegistry, accountId, type LinkShortClient } from "@linkshort/client";
-import { clientFor, storeFrom, type CommandLine } from "./config";
+import { clientFor, storeFrom, type CommandLine } from "../../config/command-line";
+import { PostgresAuthStore, sharedSecret } from "../../store/auth-store";
+import { PostgresClickHistoryStore } from "../../store/history-store";
+import { DEFAULT_LEASE_MS, PostgresIndexStore } from "../../store/index-store";
+import { PostgresStore } from "../../store/postgres";
+import { SharedRateBudget } from "../../store/rate-budget";
+import { AccountIndexes } from "../account-indexes";
+import { ServerLinkIndex, type AccountKeeping, type ServerLinkIndexOptions } from "../server-index";
+import type { AccountState } from "../state";
+import { SharedClickHistory } from "./click-history";
+import { SharedIndexSync } from "./index-sync";
 
-export { storeUrl } from "./config";
-import { ServerLinkIndex, type ServerLinkIndexOptions } from "./server-index";
-import { SharedRateBudget } from "./store/rate-budget";
-import { PostgresAuthStore, sharedSecret } from "./store/auth-store";
-import { PostgresClickHistoryStore } from "./store/history-store";
-import { DEFAULT_LEASE_MS, PostgresIndexStore } from "./store/index-store";
-import { PostgresStore } from "./store/postgres";
+export { storeUrl } from "../../config/command-line";
 
 /** For tests: a sweep lease shorter than the default 30 s, so a replica's takeover is quick to see. */
 const LEASE_VARIABLE = "LINKSHORT_MCP_SWEEP_LEASE_MS";
@@ -27,9 +31,9 @@ export interface SharedStateOptions {
   index?: Pick<ServerLinkIndexOptions, "now" | "minSyncIntervalMs">;
 }
 
-export class SharedState {
+export class SharedState implements AccountState {
   readonly authStore: PostgresAuthStore;
-  readonly #indexes: AccountRegistry<ServerLinkIndex>;
+  readonly #indexes: AccountIndexes;
   readonly #leaseMs: number;
   readonly #indexOptions: SharedStateOptions["index"];
   /** Each key's budget, one per account in this replica (as the client's own limiters are). */
@@ -42,7 +46,7 @@ export class SharedState {
     this.authStore = new PostgresAuthStore(store);
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#indexOptions = options.index;
-    this.#indexes = new AccountRegistry<ServerLinkIndex>(MAX_SHARED_INDEXES, (evicted) => void evicted.stop());
+    this.#indexes = new AccountIndexes(MAX_SHARED_INDEXES, (client) => this.#madeIndex(client));
   }
 
   /** Connects and migrates; throws a StoreUnavailableError naming the store (without its password) when it cannot. */
@@ -53,11 +57,20 @@ export class SharedState {
   /** The store --store or the environment names, connected and migrated; undefined without one. */
   static async fromCommandLine(env: NodeJS.ProcessEnv, commandLine: CommandLine, say: (text: string) => void): Promise<SharedState | undefined> {
     const url = storeFrom(env, commandLine);
-    if (url === undefined) return undefined;
+    return url === undefined ? undefined : SharedState.openNamed(url, env, say);
+  }
+
+  /** The store at `url`, connected and migrated, with the sweep lease the environment may set for tests. */
+  static async openNamed(url: string, env: NodeJS.ProcessEnv, say: (text: string) => void): Promise<SharedState> {
     const leaseMs = Number(env[LEASE_VARIABLE]);
     const state = await SharedState.open(url, Number.isSafeInteger(leaseMs) && leaseMs >= 100 ? { leaseMs } : {});
     say(`keeping the state in ${state.store.shown}`);
     return state;
+  }
+
+  /** Where the indexes and click histories are kept, as the start's log says it. */
+  get keptIn(): string {
+    return `both kept in ${this.store.shown}`;
   }
 
   /** The secret every replica shares under `name` (made at random by the first). */
@@ -73,21 +86,23 @@ export class SharedState {
 
   /** The account's index and click history, kept in the store and swept (and sampled) by one replica at a time. */
   indexFor(client: LinkShortClient): ServerLinkIndex {
-    const index = this.#indexes.get(client.accountId, () => {
-      const store = new PostgresIndexStore(this.store, client.accountId, this.#leaseMs);
-      return new ServerLinkIndex(client, { ...this.#indexOptions, store, historyStore: new PostgresClickHistoryStore(this.store, client.accountId, store.holder) });
-    });
-    index.follow(client);
-    return index;
+    return this.#indexes.indexFor(client);
+  }
+
+  #madeIndex(client: LinkShortClient): ServerLinkIndex {
+    const store = new PostgresIndexStore(this.store, client.accountId, this.#leaseMs);
+    const historyStore = new PostgresClickHistoryStore(this.store, client.accountId, store.holder);
+    const keeping: AccountKeeping = (host, history) => ({ sync: new SharedIndexSync(store, host), history: new SharedClickHistory(historyStore, history) });
+    return new ServerLinkIndex(client, { ...this.#indexOptions, keeping });
   }
 
   /** Lets go of a client (its person was let go of) in every index this replica keeps. */
   forgetClient(client: LinkShortClient): void {
-    for (const index of this.#indexes.values()) index.unfollow(client);
+    this.#indexes.forgetClient(client);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#indexes.values()].map((index) => index.stop()));
+    await this.#indexes.stop();
     await this.store.close();
   }
 }

@@ -3,7 +3,7 @@
  * errors are told apart by code, never by class (another bundled copy of the client has its own).
  */
 import { isLinkShortError, type NotFoundError, type RateLimitError, type ValidationError } from "@linkshort/client";
-import { StoreUnavailableError } from "./auth/store";
+import { StoreUnavailableError } from "../auth/store";
 
 /** The longest text from a server, a model or an error this server repeats in one message. */
 export const MESSAGE_LIMIT = 500;

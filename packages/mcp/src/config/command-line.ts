@@ -145,7 +145,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
             allowedHosts,
             ...(values["token-file"] !== undefined ? { tokenFile: values["token-file"] } : {}),
             ...(signIn !== undefined ? { signIn } : {}),
-            // Checked where it is opened (shared-state.ts).
+            // Checked where it is opened (account/shared/state.ts).
             ...(values.store !== undefined ? { store: values.store } : {}),
           },
         }

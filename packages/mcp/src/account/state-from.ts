@@ -1,0 +1,12 @@
+/** The account state the command line names; the shared one is imported only when a store is named, so a stdio server's start loads no pg. */
+import { indexFileFrom, storeFrom, type CommandLine } from "../config/command-line";
+import { LocalAccountState } from "./local-state";
+import type { AccountState } from "./state";
+
+/** The state the command line names: the store of `--store` (or the environment), else this process's own (with `--index-file`'s file). */
+export async function accountStateFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine, say: (text: string) => void): Promise<AccountState> {
+  const url = storeFrom(env, commandLine);
+  if (url === undefined) return new LocalAccountState(indexFileFrom(env, commandLine));
+  const { SharedState } = await import("./shared/state");
+  return SharedState.openNamed(url, env, say);
+}
