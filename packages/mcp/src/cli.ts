@@ -3,6 +3,7 @@ import { FileClickHistoryStore, FileIndexStore } from "@linkshort/client";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, indexFileFrom, parseCommandLine, storeFrom, TOKEN_VARIABLE, tokenFrom, USAGE, type CommandLine } from "./config";
+import { isLoopback } from "./auth/request-checks";
 import { keyIsAdministrators } from "./key-role";
 import { ServerLinkIndex } from "./server-index";
 import { createLinkShortMcpServer } from "./server";
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;
     const token = tokenFrom(process.env, tokenFile);
-    const { isLoopback, startHttpServer } = await import("./http");
+    const { startHttpServer } = await import("./http");
     const beyondLoopback = !isLoopback(host);
     if (beyondLoopback && token === undefined) {
       throw new ConfigError(

@@ -11,7 +11,8 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP } from "node:net";
 import { lookup } from "node:dns";
-import { clientNameOf, OAuthError, redirectUrisOf } from "./client-metadata";
+import { clientNameOf, redirectUrisOf } from "./client-metadata";
+import { OAuthError, OAuthErrorCode } from "./oauth-error";
 import type { OAuthClient } from "./store";
 import { nowSeconds } from "./tokens";
 
@@ -88,7 +89,7 @@ export class ClientDocuments {
     const running = this.#inFlight.get(clientId);
     if (running !== undefined) return running;
     const busy = this.#inFlight.size >= MAX_FETCHES_IN_FLIGHT ? "too many client metadata documents are being fetched right now" : this.#hostBusy(url.host, now);
-    if (busy !== undefined) return this.#lastGood(kept, now, new OAuthError("temporarily_unavailable", `${busy}; try again in a minute`, 503));
+    if (busy !== undefined) return this.#lastGood(kept, now, new OAuthError(OAuthErrorCode.TemporarilyUnavailable, `${busy}; try again in a minute`, 503));
     const fetching = this.#fetch(clientId, url, kept, now).finally(() => this.#inFlight.delete(clientId));
     this.#inFlight.set(clientId, fetching);
     return fetching;
@@ -98,11 +99,11 @@ export class ClientDocuments {
     const url = parsedUrl(clientId);
     const insecure = this.options.insecure;
     if (url === null || (url.protocol !== "https:" && !(insecure && url.protocol === "http:")) || url.pathname === "/" || url.hash !== "" || url.username !== "") {
-      throw new OAuthError("invalid_client", "a client_id URL must be an https address with a path, naming the client's metadata document");
+      throw new OAuthError(OAuthErrorCode.InvalidClient, "a client_id URL must be an https address with a path, naming the client's metadata document");
     }
     const literal = url.hostname.replace(/^\[(.*)\]$/, "$1");
     // An address written as such is dialled without a lookup, so it is checked here.
-    if (!insecure && isIP(literal) !== 0 && isPrivateAddress(literal)) throw new OAuthError("invalid_client", "a client_id URL may not name a private or loopback address");
+    if (!insecure && isIP(literal) !== 0 && isPrivateAddress(literal)) throw new OAuthError(OAuthErrorCode.InvalidClient, "a client_id URL may not name a private or loopback address");
     return url;
   }
 
@@ -133,7 +134,7 @@ export class ClientDocuments {
     const downloaded = await this.#download(url);
     if ("unreachable" in downloaded) {
       // Not the client's say: its last good copy stands while it lasts.
-      const failure = new OAuthError("invalid_client", `could not read the client's metadata document: ${downloaded.unreachable}`);
+      const failure = new OAuthError(OAuthErrorCode.InvalidClient, `could not read the client's metadata document: ${downloaded.unreachable}`);
       this.#keep(clientId, { ...(before?.client !== undefined ? { client: before.client } : {}), fetchedAt: before?.fetchedAt ?? 0, failure, retryAt: now + RETRY_AFTER_FAILURE_MS });
       return this.#lastGood(before, now, failure);
     }
@@ -202,10 +203,10 @@ function documentClient(clientId: string, body: string): OAuthClient {
   try {
     document = JSON.parse(body);
   } catch {
-    throw new OAuthError("invalid_client", "the client's metadata document is not JSON");
+    throw new OAuthError(OAuthErrorCode.InvalidClient, "the client's metadata document is not JSON");
   }
   if (document === null || typeof document !== "object" || (document as Record<string, unknown>).client_id !== clientId) {
-    throw new OAuthError("invalid_client", "the client's metadata document must name its own address as client_id");
+    throw new OAuthError(OAuthErrorCode.InvalidClient, "the client's metadata document must name its own address as client_id");
   }
   const fields = document as Record<string, unknown>;
   return { clientId, redirectUris: redirectUrisOf(fields), ...clientNameOf(fields), issuedAt: nowSeconds() };
