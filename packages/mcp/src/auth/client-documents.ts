@@ -11,6 +11,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP } from "node:net";
 import { lookup } from "node:dns";
+import { BoundedCache } from "./bounded-cache";
 import { clientNameOf, redirectUrisOf } from "./client-metadata";
 import { OAuthError, OAuthErrorCode } from "./oauth-error";
 import type { OAuthClient } from "./store";
@@ -69,10 +70,10 @@ export interface ClientDocumentsOptions {
 }
 
 export class ClientDocuments {
-  readonly #kept = new Map<string, Kept>();
+  readonly #kept = new BoundedCache<string, Kept>({ max: MAX_KEPT });
   readonly #inFlight = new Map<string, Promise<OAuthClient>>();
   /** By host, when its recent fetches started (the last minute's). */
-  readonly #hostFetches = new Map<string, number[]>();
+  readonly #hostFetches = new BoundedCache<string, number[]>({ max: MAX_HOSTS });
   readonly #now: () => number;
 
   constructor(private readonly options: ClientDocumentsOptions) {
@@ -83,7 +84,7 @@ export class ClientDocuments {
   async find(clientId: string): Promise<OAuthClient> {
     const url = this.#checkedAddress(clientId);
     const now = this.#now();
-    const kept = this.#kept.get(clientId);
+    const kept = this.#kept.peek(clientId);
     if (kept?.client !== undefined && now < kept.fetchedAt + FRESH_MS) return kept.client;
     if (kept !== undefined && now < kept.retryAt) return this.#lastGood(kept, now, kept.failure!);
     const running = this.#inFlight.get(clientId);
@@ -115,19 +116,15 @@ export class ClientDocuments {
 
   /** Why this host gets no fetch now, or undefined (and the fetch counted). */
   #hostBusy(host: string, now: number): string | undefined {
-    const recent = (this.#hostFetches.get(host) ?? []).filter((at) => at > now - 60_000);
+    const recent = (this.#hostFetches.peek(host) ?? []).filter((at) => at > now - 60_000);
     if (recent.length >= HOST_FETCHES_PER_MINUTE) return `too many client metadata documents were fetched from ${host} this minute`;
     recent.push(now);
-    this.#hostFetches.delete(host);
     this.#hostFetches.set(host, recent);
-    if (this.#hostFetches.size > MAX_HOSTS) this.#hostFetches.delete(this.#hostFetches.keys().next().value!);
     return undefined;
   }
 
   #keep(clientId: string, kept: Kept): void {
-    this.#kept.delete(clientId);
     this.#kept.set(clientId, kept);
-    if (this.#kept.size > MAX_KEPT) this.#kept.delete(this.#kept.keys().next().value!);
   }
 
   async #fetch(clientId: string, url: URL, before: Kept | undefined, now: number): Promise<OAuthClient> {
