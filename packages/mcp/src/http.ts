@@ -1,8 +1,6 @@
 import { createMcpHandler, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isIPv6, type AddressInfo } from "node:net";
-import { Readable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Person } from "./auth/people";
 import { jsonRpcErrorAnswer, writeAnswer } from "./auth/answer";
 import { isLoopback, LOOPBACK_NAMES, readBoundedBody, sameSecret } from "./auth/request-checks";
@@ -76,15 +74,7 @@ async function serveThroughSdk(mcp: McpHttpHandler, request: IncomingMessage, re
     if (request.rawHeaders[i]!.toLowerCase() !== API_KEY_HEADER) headers.append(request.rawHeaders[i]!, request.rawHeaders[i + 1]!);
   }
   const answer = await mcp.fetch(new Request(new URL(request.url ?? "/mcp", "http://localhost"), { method: "POST", headers, body, signal: gone.signal }), person === undefined ? undefined : { authInfo: { token: "", clientId: "", scopes: [], extra: { person } } });
-  response.writeHead(answer.status, Object.fromEntries(answer.headers));
-  if (answer.body === null) {
-    response.end();
-    return;
-  }
-  const stream = Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>);
-  stream.on("error", () => response.destroy());
-  response.on("close", () => stream.destroy());
-  stream.pipe(response);
+  writeAnswer(response, { status: answer.status, headers: Object.fromEntries(answer.headers), body: answer.body ?? "" });
 }
 
 /**

@@ -4,6 +4,7 @@
  * endpoint is a function from the one to the other, so the protocol is tested without a socket.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { OAuthError, OAuthErrorCode } from "./oauth-error";
 import { BodyTooLargeError, readBoundedBody } from "./request-checks";
 
@@ -21,7 +22,8 @@ export interface SignInRequest {
 export interface Answer {
   status: number;
   headers: Record<string, string>;
-  body: string | Uint8Array;
+  /** A stream is the MCP handler's answer, written as it comes (progress arrives as server-sent events). */
+  body: string | Uint8Array | ReadableStream<Uint8Array>;
 }
 
 /** Forms and registrations are small: anything larger is refused before it is read. */
@@ -30,9 +32,17 @@ export const MAX_FORM_BYTES = 64 * 1024;
 /** Token and metadata answers are never cached (RFC 6749 §5.1) and may be read by any origin (no cookies are involved). */
 const JSON_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" };
 
+/** The one writer of an answer to the socket. A streamed body ends with the client gone, and its failure ends the connection. */
 export function writeAnswer(response: ServerResponse, answer: Answer): void {
   response.writeHead(answer.status, answer.headers);
-  response.end(answer.body);
+  if (typeof answer.body === "string" || answer.body instanceof Uint8Array) {
+    response.end(answer.body);
+    return;
+  }
+  const stream = Readable.fromWeb(answer.body);
+  stream.on("error", () => response.destroy());
+  response.on("close", () => stream.destroy());
+  stream.pipe(response);
 }
 
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {

@@ -60,7 +60,7 @@ function webRequest(request: SignInRequest): Request {
 function loopbackAliases(issuer: string): string[] {
   const url = new URL(issuer);
   if (!LOOPBACK_NAMES.includes(url.hostname)) return [issuer];
-  return ["127.0.0.1", "localhost", "[::1]"].map((name) => `${url.protocol}//${name}${url.port === "" ? "" : `:${url.port}`}`);
+  return LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port === "" ? "" : `:${url.port}`}`);
 }
 
 /** The address registrations are counted by: the peer's, an IPv6 one by its /64 (one machine's usual share). */
