@@ -202,6 +202,7 @@ test("revocation ends the sign-in: its access token is refused with a challenge 
   const thrown = await oauth.protectedResourceRequest(tokens.access_token, "POST", new URL(RESOURCE), new Headers(), null, { [oauth.customFetch]: gate }).catch((error: unknown) => error);
   expect(thrown).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
   expect((thrown as oauth.WWWAuthenticateChallengeError).cause[0]).toMatchObject({ scheme: "bearer", parameters: { error: "invalid_token", resource_metadata: `${ISSUER}/.well-known/oauth-protected-resource/mcp` } });
+  expect((await inProcessFetch(RESOURCE)).status).toBe(404); // not the sign-in's: the adapter's 404 for "no answer"
   const get = await inProcessFetch(`${ISSUER}/token`);
   expect(get.status).toBe(405);
   expect(get.headers.get("allow")).toBe("POST");

@@ -155,9 +155,10 @@ export class SignIn {
     return true;
   }
 
-  /** The answer to a request on one of the sign-in's paths; undefined for a path under /.well-known/ that is none of its documents. */
+  /** The answer to a request on one of the sign-in's paths; undefined for any other path (a path under /.well-known/ that is none of its documents included). */
   async answer(request: SignInRequest): Promise<Answer | undefined> {
     const path = request.url.pathname;
+    if (!this.isSignInPath(path)) return undefined;
     if (path.startsWith("/.well-known/")) {
       const answer = oauthMetadataResponse(webRequest(request), {
         oauthMetadata: this.#metadata,
