@@ -10,6 +10,8 @@ module.exports = {
   transform: { "^.+\\.(t|j)sx?$": swc },
   testMatch: ["<rootDir>/packages/*/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts", "<rootDir>/test/**/*.test.tsx"],
   testPathIgnorePatterns: ["/node_modules/", "/dist/", "/.cache/"],
+  // oauth4webapi (the MCP sign-in's tests) ships as ES modules only: transformed like the sources.
+  transformIgnorePatterns: ["/node_modules/(?!oauth4webapi/)"],
   modulePathIgnorePatterns: ["<rootDir>/.cache/", "<rootDir>/raycast-extension/dist/"],
   moduleNameMapper: {
     "^@linkshort/client$": "<rootDir>/packages/client/src/index.ts",

@@ -2,6 +2,7 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { accountStateFrom } from "./account/state-from";
+import { isLoopback } from "./auth/request-checks";
 import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config/command-line";
 import { keyIsAdministrators } from "./config/key-role";
 import { createLinkShortMcpServer } from "./server/server";
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;
     const token = tokenFrom(process.env, tokenFile);
-    const { isLoopback, startHttpServer } = await import("./http");
+    const { startHttpServer } = await import("./http");
     const beyondLoopback = !isLoopback(host);
     if (beyondLoopback && token === undefined) {
       throw new ConfigError(

@@ -1,11 +1,10 @@
 import { createMcpHandler, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
-import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { isIPv4, isIPv6, type AddressInfo } from "node:net";
-import { Readable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { isIPv6, type AddressInfo } from "node:net";
 import type { Person } from "./auth/people";
-import { API_KEY_HEADER, SignIn, writeWebResponse, type SignInSettings } from "./auth/sign-in";
+import { jsonRpcErrorAnswer, writeAnswer } from "./auth/answer";
+import { isLoopback, LOOPBACK_NAMES, readBoundedBody, sameSecret } from "./auth/request-checks";
+import { API_KEY_HEADER, SignIn, type SignInSettings } from "./auth/sign-in";
 import { redactSecrets } from "./auth/tokens";
 
 export interface HttpServerOptions {
@@ -30,7 +29,6 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", "[::]", ""]);
 /** The largest request body taken (refused from its Content-Length, before it is read). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -47,39 +45,18 @@ function hostnameOf(host: string | undefined): string {
   }
 }
 
-/** Whether `host` names this machine only: localhost, 127.0.0.0/8, ::1, or 127.x written as an IPv4-mapped IPv6 address. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-  if (bare === "localhost" || bare === "::1") return true;
-  const ipv4 = bare.startsWith("::ffff:") ? bare.slice("::ffff:".length) : bare;
-  if (isIPv4(ipv4)) return ipv4.startsWith("127.");
-  // ::ffff:7f00:1 is ::ffff:127.0.0.1 in hexadecimal.
-  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(bare);
-}
 
 /** A configuration the HTTP server refuses to start with. */
 export class UnsafeHttpConfigurationError extends Error {
   override name = "UnsafeHttpConfigurationError";
 }
 
-function sendJsonRpcError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { "Content-Type": "application/json", ...headers });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
-}
+const sendJsonRpcError = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => writeAnswer(response, jsonRpcErrorAnswer(status, message, headers));
 
-const digest = (text: string) => createHash("sha256").update(text).digest();
-
-/** Compares the request's bearer token with the expected one in constant time (as digests, so lengths do not show). */
-function carriesToken(authorization: string | undefined, expected: Buffer): boolean {
+/** Whether the request carries the server's token (compared in constant time). */
+function carriesToken(authorization: string | undefined, expected: string): boolean {
   if (!authorization || authorization.length > MAX_HEADER_LENGTH || authorization.slice(0, 7).toLowerCase() !== "bearer ") return false;
-  return timingSafeEqual(digest(authorization.slice(7).trim()), expected);
-}
-
-/** The body of a request whose Content-Length was checked; Node ends the stream at that length. */
-async function bodyOf(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return sameSecret(authorization.slice(7).trim(), expected);
 }
 
 /**
@@ -88,7 +65,7 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
  * which cancels its tool call.
  */
 async function serveThroughSdk(mcp: McpHttpHandler, request: IncomingMessage, response: ServerResponse, person?: Person): Promise<void> {
-  const body = await bodyOf(request);
+  const body = await readBoundedBody(request, MAX_BODY_BYTES);
   const gone = new AbortController();
   response.on("close", () => gone.abort());
   const headers = new Headers();
@@ -97,15 +74,7 @@ async function serveThroughSdk(mcp: McpHttpHandler, request: IncomingMessage, re
     if (request.rawHeaders[i]!.toLowerCase() !== API_KEY_HEADER) headers.append(request.rawHeaders[i]!, request.rawHeaders[i + 1]!);
   }
   const answer = await mcp.fetch(new Request(new URL(request.url ?? "/mcp", "http://localhost"), { method: "POST", headers, body, signal: gone.signal }), person === undefined ? undefined : { authInfo: { token: "", clientId: "", scopes: [], extra: { person } } });
-  response.writeHead(answer.status, Object.fromEntries(answer.headers));
-  if (answer.body === null) {
-    response.end();
-    return;
-  }
-  const stream = Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>);
-  stream.on("error", () => response.destroy());
-  response.on("close", () => stream.destroy());
-  stream.pipe(response);
+  writeAnswer(response, { status: answer.status, headers: Object.fromEntries(answer.headers), body: answer.body ?? "" });
 }
 
 /**
@@ -124,7 +93,7 @@ export async function startHttpServer(createMcpServer: (person?: Person) => Serv
   const allowed = new Set([...LOOPBACK_NAMES, ...(listen.allowedHosts ?? []).map(hostnameOf)]);
   if (!WILDCARD_ADDRESSES.has(listen.host)) allowed.add(hostnameOf(listen.host));
   allowed.delete("");
-  const expectedToken = listen.token === undefined ? undefined : digest(listen.token);
+  const expectedToken = listen.token;
   if (listen.signIn?.publicUrl !== undefined) allowed.add(new URL(listen.signIn.publicUrl).hostname);
   const mcp = createMcpHandler((context) => createMcpServer(context.authInfo?.extra?.person as Person | undefined), { legacy: "stateless", maxRequestBodySize: MAX_BODY_BYTES });
   // Made once the address is known (the public address defaults to it).
@@ -143,7 +112,7 @@ export async function startHttpServer(createMcpServer: (person?: Person) => Serv
       sendJsonRpcError(response, 403, "Forbidden: requests from this origin are not allowed");
       return;
     }
-    if (expectedToken && !carriesToken(request.headers.authorization, expectedToken)) {
+    if (expectedToken !== undefined && !carriesToken(request.headers.authorization, expectedToken)) {
       sendJsonRpcError(response, 401, "Unauthorized: send the server's token as Authorization: Bearer <token>", { "WWW-Authenticate": "Bearer" });
       return;
     }
@@ -167,8 +136,8 @@ export async function startHttpServer(createMcpServer: (person?: Person) => Serv
       return;
     }
     if (signIn === undefined) return serveThroughSdk(mcp, request, response);
-    const person = await signIn.personOf(request);
-    if (person instanceof Response) return writeWebResponse(response, person);
+    const person = await signIn.personOf(request.headers, request.socket.remoteAddress ?? "");
+    if (!("client" in person)) return writeAnswer(response, person);
     await serveThroughSdk(mcp, request, response, person);
   };
   const httpServer = createServer((request, response) => {

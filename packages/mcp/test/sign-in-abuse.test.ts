@@ -6,7 +6,6 @@
  * another person's refresh token out of the memory store.
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import type { ServerResponse } from "node:http";
 import { ADDRESS_BOUND, FailureThrottle, FIRST_DELAY_MS, FREE_FAILURES, MAX_DELAY_MS, MAX_REFUSED_KEYS, MAX_TRACKED, PAGE_BOUND, RefusedKeys } from "../src/auth/failure-throttle";
 import { People } from "../src/auth/people";
 import { resourceNames } from "../src/auth/resource";
@@ -137,11 +136,8 @@ test("the bounds' tables stay bounded however many addresses and keys; the delay
 
 /** The token endpoint called directly: the answer's status and body. */
 async function callTokenEndpoint(context: Parameters<typeof tokenEndpoint>[0], fields: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
-  let status = 0;
-  let body = "";
-  const response = { writeHead: (code: number) => void (status = code), end: (text: string) => void (body = text) } as unknown as ServerResponse;
-  await tokenEndpoint(context, new Map(Object.entries(fields)), response);
-  return { status, body: JSON.parse(body) as Record<string, string> };
+  const answer = await tokenEndpoint(context, new Map(Object.entries(fields)));
+  return { status: answer.status, body: JSON.parse(String(answer.body)) as Record<string, string> };
 }
 
 test("one person refreshing 100,001 times in the memory store leaves another person's refresh token working", async () => {

@@ -1,6 +1,7 @@
 import { getPreferenceValues } from "@raycast/api";
 import { getChosenAccount, type Account, type AccountPreferences } from "./accounts";
 import { LinkShortClient, ResponseTooLargeError, TimeoutError, type Transport } from "@linkshort/client/core";
+import { LRUCache } from "lru-cache";
 
 export interface Preferences extends AccountPreferences {
   defaultDomain?: string;
@@ -74,13 +75,13 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** Clients by service and key, in this process; a few at most (accounts, and keys changed in the preferences). */
-const clients = new Map<string, LinkShortClient>();
 const MAX_CLIENTS = 8;
+const clients = new LRUCache<string, LinkShortClient>({ max: MAX_CLIENTS });
 
 /** The client for an account (the chosen one by default): one per service and key. */
 export function getClient(account: Account = getChosenAccount()): LinkShortClient {
   const key = `${account.baseUrl}\n${account.apiKey}`;
-  let client = clients.get(key);
+  let client = clients.peek(key);
   if (!client) {
     client = new LinkShortClient({
       baseUrl: account.baseUrl,
@@ -90,7 +91,6 @@ export function getClient(account: Account = getChosenAccount()): LinkShortClien
       userAgent: "linkshort-raycast",
       timeoutMs: 15_000,
     });
-    if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!);
     clients.set(key, client);
   }
   return client;

@@ -7,6 +7,7 @@
  * buckets; a skipped one is none); days, weeks (from Monday) and months start at the first instant
  * of their local date, which is the end of the gap when midnight does not exist.
  */
+import { BoundedMap } from "../internal/bounded-map";
 
 export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -30,7 +31,7 @@ interface YearTable {
 export class ZoneClock {
   readonly #format: Intl.DateTimeFormat;
   /** In the order learnt: the first is let go when a year more is needed. */
-  readonly #years = new Map<number, YearTable>();
+  readonly #years = new BoundedMap<number, YearTable>(MAX_KEPT_YEARS);
   /** Per unit, in the order found: a boundary and the next. */
   readonly #steps: Record<Granularity, Map<number, number>> = { hour: new Map(), day: new Map(), week: new Map(), month: new Map() };
 
@@ -84,7 +85,6 @@ export class ZoneClock {
       table.changes.push({ at: high, offset: after });
       before = after;
     }
-    if (this.#years.size >= MAX_KEPT_YEARS) this.#years.delete(this.#years.keys().next().value!);
     this.#years.set(year, table);
     return table;
   }
@@ -179,13 +179,12 @@ export class ZoneClock {
 
 const mod = (value: number, by: number) => ((value % by) + by) % by;
 
-const clocks = new Map<string, ZoneClock>();
+const clocks = new BoundedMap<string, ZoneClock>(MAX_ZONES);
 
 /** The clock of a zone (validated by the caller), shared by every history in the process. */
 export function zoneClock(timeZone: string): ZoneClock {
   let clock = clocks.get(timeZone);
   if (!clock) {
-    if (clocks.size >= MAX_ZONES) clocks.delete(clocks.keys().next().value!);
     clock = new ZoneClock(timeZone);
     clocks.set(timeZone, clock);
   }

@@ -1,4 +1,5 @@
 import { ApiError } from "../errors";
+import { BoundedMap } from "./bounded-map";
 
 /**
  * How large a page to ask a list for, once for every caller that reads many items (the trigger's
@@ -57,14 +58,12 @@ interface Remembered {
   refused?: number;
 }
 
-const accounts = new Map<string, Remembered>();
+const accounts = new BoundedMap<string, Remembered>(MAX_ACCOUNTS);
 
 function remember(account: string, change: (entry: Remembered) => void): void {
   const entry = accounts.get(account) ?? {};
-  accounts.delete(account);
   change(entry);
   accounts.set(account, entry);
-  if (accounts.size > MAX_ACCOUNTS) accounts.delete(accounts.keys().next().value as string);
 }
 
 /** `size`, or the size to try instead when `account` refused it or a smaller size before. */

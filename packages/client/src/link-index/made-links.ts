@@ -7,6 +7,7 @@
  * Bounded (`MAX_MADE_LINKS`, the newest kept), and merged with what another run saved.
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { BoundedMap } from "../internal/bounded-map";
 
 /** Links a record keeps at most: the newest (highest ids). About 30 bytes each as JSON, 70 with a password. */
 export const MAX_MADE_LINKS = 10_000;
@@ -52,12 +53,10 @@ export async function madeLinkEntry(optionsKey: string, password: string | undef
  * began before the change) says of them is not believed. One per account, shared by its records.
  */
 export class ForgottenLinks {
-  readonly #ids = new Set<number>();
+  readonly #ids = new BoundedMap<number, true>(MAX_MADE_LINKS);
 
   add(id: number): void {
-    this.#ids.delete(id);
-    this.#ids.add(id);
-    if (this.#ids.size > MAX_MADE_LINKS) this.#ids.delete(this.#ids.values().next().value!);
+    this.#ids.set(id, true);
   }
 
   has(id: number): boolean {

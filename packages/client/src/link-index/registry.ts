@@ -1,4 +1,5 @@
 import type { LinkShortClient } from "../client";
+import { BoundedMap } from "../internal/bounded-map";
 import { LinkIndex, type LinkIndexOptions } from "./link-index";
 
 /** Accounts whose link index a process keeps by default: the least recently used goes when another comes. */
@@ -9,25 +10,15 @@ export const MAX_INDEXED_ACCOUNTS = 8;
  * of them: the least recently used is let go (and `onEvict` told) when another account comes.
  */
 export class AccountRegistry<T> {
-  readonly #entries = new Map<string, T>();
-  readonly #max: number;
-  readonly #onEvict: ((value: T) => void) | undefined;
+  readonly #entries: BoundedMap<string, T>;
 
   constructor(max = MAX_INDEXED_ACCOUNTS, onEvict?: (value: T) => void) {
-    this.#max = max;
-    this.#onEvict = onEvict;
+    this.#entries = new BoundedMap(max, onEvict === undefined ? undefined : (value) => onEvict(value));
   }
 
   get(accountId: string, make: () => T): T {
-    let value = this.#entries.get(accountId);
-    if (value === undefined) value = make();
-    else this.#entries.delete(accountId);
+    const value = this.#entries.get(accountId) ?? make();
     this.#entries.set(accountId, value);
-    if (this.#entries.size > this.#max) {
-      const [oldest, evicted] = this.#entries.entries().next().value!;
-      this.#entries.delete(oldest);
-      this.#onEvict?.(evicted);
-    }
     return value;
   }
 

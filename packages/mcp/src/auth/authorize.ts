@@ -5,12 +5,12 @@
  * (RFC 9207). The page is guarded three ways: the request it carries is signed, its CSRF value
  * must match the sign-in cookie, and the POST must come from this server's own origin.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { timingSafeEqual } from "node:crypto";
-import { isDocumentClientId, OAuthError, redirectMatches, type ClientRegistry } from "./clients";
-import { cookiesOf, readForm } from "./http-io";
+import { cookiesOf, formOf, redirectAnswer, type Answer, type SignInRequest } from "./answer";
+import { isDocumentClientId, redirectMatches, type ClientRegistry } from "./clients";
+import { OAuthError, OAuthErrorCode } from "./oauth-error";
+import { sameSecret } from "./request-checks";
 import { checkResource } from "./resource";
-import { sendProblemPage, sendSignInPage } from "./sign-in-page";
+import { problemPage, signInPage } from "./sign-in-page";
 import type { AuthStore } from "./store";
 import { CODE_SECONDS, GRANT_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
 
@@ -39,19 +39,6 @@ const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 /** The request's fields, as the sign-in form carries them signed. */
 type SignInFields = { client_id: string; redirect_uri: string; code_challenge: string; state: string; csrf: string; client_label: string };
 
-function redirectWith(response: ServerResponse, redirectUri: string, params: Record<string, string | undefined>): void {
-  const target = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) target.searchParams.set(name, value);
-  response.writeHead(303, { Location: target.href, "Cache-Control": "no-store" });
-  response.end();
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /** What the person (or whoever set the application up) needs to mend a redirect URI the client did not register: both addresses. */
 function unregisteredRedirect(registered: readonly string[], asked: string): string {
   const shown = (uri: string) => (uri.length > 200 ? `${uri.slice(0, 200)}…` : uri);
@@ -60,25 +47,24 @@ function unregisteredRedirect(registered: readonly string[], asked: string): str
   return `The application ${said}. It registered only ${registered.map(shown).join(", ")}. Register the address the application signs in with, or sign in from the address it registered.`;
 }
 
-export async function showSignIn(context: AuthorizeContext, url: URL, response: ServerResponse): Promise<void> {
-  const query = url.searchParams;
+export async function showSignIn(context: AuthorizeContext, query: URLSearchParams): Promise<Answer> {
   const clientId = query.get("client_id") ?? "";
   let client;
   try {
     client = await context.clients.find(clientId);
   } catch (error) {
-    if (error instanceof OAuthError) return sendProblemPage(response, 400, `The application is not known here: ${error.message}.`);
+    if (error instanceof OAuthError) return problemPage(400, `The application is not known here: ${error.message}.`);
     throw error;
   }
   const asked = query.get("redirect_uri") ?? (client.redirectUris.length === 1 ? client.redirectUris[0]! : "");
-  if (!redirectMatches(client.redirectUris, asked)) return sendProblemPage(response, 400, unregisteredRedirect(client.redirectUris, asked));
+  if (!redirectMatches(client.redirectUris, asked)) return problemPage(400, unregisteredRedirect(client.redirectUris, asked));
   // From here, problems go back to the client, which can tell the person.
   const state = query.get("state") ?? undefined;
-  const refuse = (error: string, description: string) => redirectWith(response, asked, { error, error_description: description, state, iss: context.tokens.issuer });
-  if (query.get("response_type") !== "code") return refuse("unsupported_response_type", "response_type must be code");
+  const refuse = (error: string, description: string) => redirectAnswer(asked, { error, error_description: description, state, iss: context.tokens.issuer });
+  if (query.get("response_type") !== "code") return refuse(OAuthErrorCode.UnsupportedResponseType, "response_type must be code");
   const challenge = query.get("code_challenge") ?? "";
   if (query.get("code_challenge_method") !== "S256" || !PKCE_CHALLENGE.test(challenge)) {
-    return refuse("invalid_request", "PKCE is required: code_challenge (43 characters) with code_challenge_method S256");
+    return refuse(OAuthErrorCode.InvalidRequest, "PKCE is required: code_challenge (43 characters) with code_challenge_method S256");
   }
   try {
     checkResource(context.resourceNames, context.tokens.resource, query.get("resource"));
@@ -90,17 +76,17 @@ export async function showSignIn(context: AuthorizeContext, url: URL, response: 
   const fields: SignInFields = { client_id: client.clientId, redirect_uri: asked, code_challenge: challenge, state: state ?? "", csrf, client_label: client.clientName ?? client.clientId };
   const secure = context.tokens.issuer.startsWith("https:") ? "; Secure" : "";
   const cookie = `${COOKIE}=${csrf}; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=900${secure}`;
-  sendSignInPage(response, 200, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: await context.tokens.signInRequest(fields), csrf }, cookie);
+  return signInPage(200, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: await context.tokens.signInRequest(fields), csrf }, cookie);
 }
 
 /** The origin a form post comes from (by Origin, else Referer), or whether the browser said it is this page's own (Sec-Fetch-Site). */
-function originOf(request: IncomingMessage): string | boolean {
-  const origin = request.headers.origin;
+function originOf(request: SignInRequest): string | boolean {
+  const { origin, referer } = request.headers;
   if (origin !== undefined) return origin;
   const site = request.headers["sec-fetch-site"];
   if (site !== undefined) return site === "same-origin";
   try {
-    return request.headers.referer !== undefined && new URL(request.headers.referer).origin;
+    return referer !== undefined && new URL(referer).origin;
   } catch {
     return false;
   }
@@ -114,23 +100,23 @@ function notOwnPage(context: AuthorizeContext, from: string | boolean): string {
   return `${refused} If you opened this server at ${from}, note that ${setting} ${context.tokens.issuer}: open it there, or start it with --public-url set to the address people use.`;
 }
 
-export async function completeSignIn(context: AuthorizeContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function completeSignIn(context: AuthorizeContext, request: SignInRequest): Promise<Answer> {
   const from = originOf(request);
-  if (from !== true && (typeof from !== "string" || !context.ownOrigins.includes(from))) return sendProblemPage(response, 403, notOwnPage(context, from));
-  const form = await readForm(request);
+  if (from !== true && (typeof from !== "string" || !context.ownOrigins.includes(from))) return problemPage(403, notOwnPage(context, from));
+  const form = formOf(request);
   const signed = await context.tokens.verifySignInRequest(form.get("request") ?? "");
-  if (signed === undefined) return sendProblemPage(response, 400, "This sign-in page has expired or was altered. Start again from the application.");
+  if (signed === undefined) return problemPage(400, "This sign-in page has expired or was altered. Start again from the application.");
   const fields = signed as unknown as SignInFields;
-  const cookie = cookiesOf(request).get(COOKIE) ?? "";
+  const cookie = cookiesOf(request.headers).get(COOKIE) ?? "";
   const csrf = form.get("csrf_token") ?? "";
-  if (!sameText(csrf, fields.csrf) || !sameText(cookie, fields.csrf)) {
-    return sendProblemPage(response, 403, "This sign-in could not be confirmed as yours (its CSRF value does not match). Start again from the application.");
+  if (!sameSecret(csrf, fields.csrf) || !sameSecret(cookie, fields.csrf)) {
+    return problemPage(403, "This sign-in could not be confirmed as yours (its CSRF value does not match). Start again from the application.");
   }
   const apiKey = (form.get("api_key") ?? "").trim();
   const again = (status: number, problem: string, retryAfterSeconds?: number) =>
-    sendSignInPage(response, status, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: form.get("request")!, csrf, problem, retryAfterSeconds });
+    signInPage(status, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: form.get("request")!, csrf, problem, retryAfterSeconds });
   if (apiKey === "" || apiKey.length > 512 || /\s/.test(apiKey)) return again(400, "Paste your API key: one word, without spaces.");
-  const check = await context.checkKey(apiKey, { address: request.socket.remoteAddress ?? "", page: fields.csrf });
+  const check = await context.checkKey(apiKey, { address: request.address, page: fields.csrf });
   if (!check.accepted) return again(check.status, check.problem, check.retryAfterSeconds);
   const code = randomToken();
   const now = nowSeconds();
@@ -138,6 +124,6 @@ export async function completeSignIn(context: AuthorizeContext, request: Incomin
   if (!isDocumentClientId(fields.client_id)) await context.store.clientSignedIn(fields.client_id, now);
   const grant = { id: randomToken(), clientId: fields.client_id, accountId: check.accountId, wrappedKey: await context.tokens.wrapKey(apiKey), scope: SCOPE, resource: context.tokens.resource, expiresAt: now + GRANT_SECONDS };
   await context.store.saveCode(sha256(code), { grant, redirectUri: fields.redirect_uri, codeChallenge: fields.code_challenge, expiresAt: now + CODE_SECONDS });
-  response.setHeader("Set-Cookie", `${COOKIE}=; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=0`);
-  redirectWith(response, fields.redirect_uri, { code, state: fields.state === "" ? undefined : fields.state, iss: context.tokens.issuer });
+  const forgetCookie = { "Set-Cookie": `${COOKIE}=; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=0` };
+  return redirectAnswer(fields.redirect_uri, { code, state: fields.state === "" ? undefined : fields.state, iss: context.tokens.issuer }, forgetCookie);
 }

@@ -11,7 +11,9 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP } from "node:net";
 import { lookup } from "node:dns";
-import { clientNameOf, OAuthError, redirectUrisOf } from "./client-metadata";
+import { BoundedCache } from "./bounded-cache";
+import { clientNameOf, redirectUrisOf } from "./client-metadata";
+import { OAuthError, OAuthErrorCode } from "./oauth-error";
 import type { OAuthClient } from "./store";
 import { nowSeconds } from "./tokens";
 
@@ -68,10 +70,10 @@ export interface ClientDocumentsOptions {
 }
 
 export class ClientDocuments {
-  readonly #kept = new Map<string, Kept>();
+  readonly #kept = new BoundedCache<string, Kept>({ max: MAX_KEPT });
   readonly #inFlight = new Map<string, Promise<OAuthClient>>();
   /** By host, when its recent fetches started (the last minute's). */
-  readonly #hostFetches = new Map<string, number[]>();
+  readonly #hostFetches = new BoundedCache<string, number[]>({ max: MAX_HOSTS });
   readonly #now: () => number;
 
   constructor(private readonly options: ClientDocumentsOptions) {
@@ -82,13 +84,13 @@ export class ClientDocuments {
   async find(clientId: string): Promise<OAuthClient> {
     const url = this.#checkedAddress(clientId);
     const now = this.#now();
-    const kept = this.#kept.get(clientId);
+    const kept = this.#kept.peek(clientId);
     if (kept?.client !== undefined && now < kept.fetchedAt + FRESH_MS) return kept.client;
     if (kept !== undefined && now < kept.retryAt) return this.#lastGood(kept, now, kept.failure!);
     const running = this.#inFlight.get(clientId);
     if (running !== undefined) return running;
     const busy = this.#inFlight.size >= MAX_FETCHES_IN_FLIGHT ? "too many client metadata documents are being fetched right now" : this.#hostBusy(url.host, now);
-    if (busy !== undefined) return this.#lastGood(kept, now, new OAuthError("temporarily_unavailable", `${busy}; try again in a minute`, 503));
+    if (busy !== undefined) return this.#lastGood(kept, now, new OAuthError(OAuthErrorCode.TemporarilyUnavailable, `${busy}; try again in a minute`, 503));
     const fetching = this.#fetch(clientId, url, kept, now).finally(() => this.#inFlight.delete(clientId));
     this.#inFlight.set(clientId, fetching);
     return fetching;
@@ -98,11 +100,11 @@ export class ClientDocuments {
     const url = parsedUrl(clientId);
     const insecure = this.options.insecure;
     if (url === null || (url.protocol !== "https:" && !(insecure && url.protocol === "http:")) || url.pathname === "/" || url.hash !== "" || url.username !== "") {
-      throw new OAuthError("invalid_client", "a client_id URL must be an https address with a path, naming the client's metadata document");
+      throw new OAuthError(OAuthErrorCode.InvalidClient, "a client_id URL must be an https address with a path, naming the client's metadata document");
     }
     const literal = url.hostname.replace(/^\[(.*)\]$/, "$1");
     // An address written as such is dialled without a lookup, so it is checked here.
-    if (!insecure && isIP(literal) !== 0 && isPrivateAddress(literal)) throw new OAuthError("invalid_client", "a client_id URL may not name a private or loopback address");
+    if (!insecure && isIP(literal) !== 0 && isPrivateAddress(literal)) throw new OAuthError(OAuthErrorCode.InvalidClient, "a client_id URL may not name a private or loopback address");
     return url;
   }
 
@@ -114,26 +116,22 @@ export class ClientDocuments {
 
   /** Why this host gets no fetch now, or undefined (and the fetch counted). */
   #hostBusy(host: string, now: number): string | undefined {
-    const recent = (this.#hostFetches.get(host) ?? []).filter((at) => at > now - 60_000);
+    const recent = (this.#hostFetches.peek(host) ?? []).filter((at) => at > now - 60_000);
     if (recent.length >= HOST_FETCHES_PER_MINUTE) return `too many client metadata documents were fetched from ${host} this minute`;
     recent.push(now);
-    this.#hostFetches.delete(host);
     this.#hostFetches.set(host, recent);
-    if (this.#hostFetches.size > MAX_HOSTS) this.#hostFetches.delete(this.#hostFetches.keys().next().value!);
     return undefined;
   }
 
   #keep(clientId: string, kept: Kept): void {
-    this.#kept.delete(clientId);
     this.#kept.set(clientId, kept);
-    if (this.#kept.size > MAX_KEPT) this.#kept.delete(this.#kept.keys().next().value!);
   }
 
   async #fetch(clientId: string, url: URL, before: Kept | undefined, now: number): Promise<OAuthClient> {
     const downloaded = await this.#download(url);
     if ("unreachable" in downloaded) {
       // Not the client's say: its last good copy stands while it lasts.
-      const failure = new OAuthError("invalid_client", `could not read the client's metadata document: ${downloaded.unreachable}`);
+      const failure = new OAuthError(OAuthErrorCode.InvalidClient, `could not read the client's metadata document: ${downloaded.unreachable}`);
       this.#keep(clientId, { ...(before?.client !== undefined ? { client: before.client } : {}), fetchedAt: before?.fetchedAt ?? 0, failure, retryAt: now + RETRY_AFTER_FAILURE_MS });
       return this.#lastGood(before, now, failure);
     }
@@ -202,10 +200,10 @@ function documentClient(clientId: string, body: string): OAuthClient {
   try {
     document = JSON.parse(body);
   } catch {
-    throw new OAuthError("invalid_client", "the client's metadata document is not JSON");
+    throw new OAuthError(OAuthErrorCode.InvalidClient, "the client's metadata document is not JSON");
   }
   if (document === null || typeof document !== "object" || (document as Record<string, unknown>).client_id !== clientId) {
-    throw new OAuthError("invalid_client", "the client's metadata document must name its own address as client_id");
+    throw new OAuthError(OAuthErrorCode.InvalidClient, "the client's metadata document must name its own address as client_id");
   }
   const fields = document as Record<string, unknown>;
   return { clientId, redirectUris: redirectUrisOf(fields), ...clientNameOf(fields), issuedAt: nowSeconds() };

@@ -1,27 +1,15 @@
 /**
  * What a client's registration or metadata document may say: its redirect URIs (which are
- * accepted, how one asked for matches one registered) and its name, each bounded; and the error
- * the authorization server answers a refused request with.
+ * accepted, how one asked for matches one registered) and its name, each bounded.
  */
-/** A request the authorization server refuses, with the OAuth error code and a description for people. */
-export class OAuthError extends Error {
-  override name = "OAuthError";
-  constructor(
-    readonly code: string,
-    description: string,
-    readonly status = 400,
-  ) {
-    super(description);
-  }
-}
+import { OAuthError, OAuthErrorCode } from "./oauth-error";
+import { isLoopback } from "./request-checks";
 
 const MAX_REDIRECT_URIS = 10;
 /** All of a client's redirect URIs together, in UTF-8 (Cursor's three are under 150 bytes, VS Code's four about 100). */
 export const MAX_REDIRECT_URI_BYTES = 2048;
 const MAX_CLIENT_NAME = 100;
 const UNSAFE_SCHEMES = new Set(["javascript:", "data:", "file:", "blob:", "about:", "vbscript:", "http:", "https:"]);
-
-const isLoopbackHost = (hostname: string) => hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
 
 /** Whether a URI may receive codes: https, http to this machine (native apps), or an app's own scheme. No fragment. */
 function isAcceptableRedirect(uri: string): boolean {
@@ -34,7 +22,7 @@ function isAcceptableRedirect(uri: string): boolean {
   }
   if (url.hash !== "" || uri.includes("#")) return false;
   if (url.protocol === "https:") return true;
-  if (url.protocol === "http:") return isLoopbackHost(url.hostname);
+  if (url.protocol === "http:") return isLoopback(url.hostname);
   return !UNSAFE_SCHEMES.has(url.protocol);
 }
 
@@ -47,11 +35,11 @@ export function redirectMatches(registered: readonly string[], asked: string): b
   } catch {
     return false;
   }
-  if (url.protocol !== "http:" || !isLoopbackHost(url.hostname)) return false;
+  if (url.protocol !== "http:" || !isLoopback(url.hostname)) return false;
   url.port = "";
   return registered.some((uri) => {
     const candidate = new URL(uri);
-    if (candidate.protocol !== "http:" || !isLoopbackHost(candidate.hostname)) return false;
+    if (candidate.protocol !== "http:" || !isLoopback(candidate.hostname)) return false;
     candidate.port = "";
     return candidate.href === url.href;
   });
@@ -60,15 +48,15 @@ export function redirectMatches(registered: readonly string[], asked: string): b
 export function redirectUrisOf(metadata: Record<string, unknown>): string[] {
   const uris = metadata.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS || !uris.every((uri) => typeof uri === "string" && isAcceptableRedirect(uri))) {
-    throw new OAuthError("invalid_redirect_uri", `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs, each https, http to localhost, or an app's own scheme, without a fragment`);
+    throw new OAuthError(OAuthErrorCode.InvalidRedirectUri, `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs, each https, http to localhost, or an app's own scheme, without a fragment`);
   }
   if (uris.reduce((bytes: number, uri: string) => bytes + Buffer.byteLength(uri), 0) > MAX_REDIRECT_URI_BYTES) {
-    throw new OAuthError("invalid_redirect_uri", `redirect_uris may hold at most ${MAX_REDIRECT_URI_BYTES} bytes in all`);
+    throw new OAuthError(OAuthErrorCode.InvalidRedirectUri, `redirect_uris may hold at most ${MAX_REDIRECT_URI_BYTES} bytes in all`);
   }
   const method = metadata.token_endpoint_auth_method;
-  if (method !== undefined && method !== "none") throw new OAuthError("invalid_client_metadata", 'token_endpoint_auth_method must be "none": this server issues no client secrets (PKCE protects the code)');
+  if (method !== undefined && method !== "none") throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, 'token_endpoint_auth_method must be "none": this server issues no client secrets (PKCE protects the code)');
   for (const grant of Array.isArray(metadata.grant_types) ? (metadata.grant_types as unknown[]) : []) {
-    if (grant !== "authorization_code" && grant !== "refresh_token") throw new OAuthError("invalid_client_metadata", `grant_types may hold authorization_code and refresh_token only, not ${String(grant).slice(0, 50)}`);
+    if (grant !== "authorization_code" && grant !== "refresh_token") throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, `grant_types may hold authorization_code and refresh_token only, not ${String(grant).slice(0, 50)}`);
   }
   return uris as string[];
 }

@@ -5,6 +5,7 @@
  * go first, the address's own before anyone else's), and those that did (only a sign-in with a key
  * the service accepted moves one there; at most MAX_USED, the least recently used first).
  */
+import { BoundedCache } from "./bounded-cache";
 
 /** An OAuth client: registered dynamically (RFC 7591) or described by its metadata document. */
 export interface OAuthClient {
@@ -24,26 +25,32 @@ export const MAX_NEVER_USED_PER_ADDRESS = 50;
 export const MAX_USED = 10_000;
 
 export class ClientPool {
-  /** Oldest first. */
-  readonly #neverUsed = new Map<string, OAuthClient>();
+  /** Oldest first; one let go leaves its address's list too. */
+  readonly #neverUsed = new BoundedCache<string, OAuthClient>({
+    max: MAX_NEVER_USED,
+    onEvict: (client) => this.#leaveAddress(client),
+  });
   /** The never-used ones by the address they were registered from, oldest first. */
   readonly #byAddress = new Map<string, Set<string>>();
   /** Least recently used first. */
-  readonly #used = new Map<string, OAuthClient>();
+  readonly #used = new BoundedCache<string, OAuthClient>({ max: MAX_USED });
 
   save(client: OAuthClient): void {
     this.#forget(client.clientId);
-    if (client.usedAt !== undefined) return this.#keepUsed(client);
-    this.#neverUsed.set(client.clientId, client);
+    if (client.usedAt !== undefined) {
+      this.#used.set(client.clientId, client);
+      return;
+    }
     const address = client.registeredFrom ?? "";
     const fromAddress = this.#byAddress.get(address) ?? new Set<string>();
+    // The address's own oldest goes first, before anyone else's.
+    if (fromAddress.size >= MAX_NEVER_USED_PER_ADDRESS) this.#forget(fromAddress.values().next().value!);
+    this.#neverUsed.set(client.clientId, client);
     this.#byAddress.set(address, fromAddress.add(client.clientId));
-    if (fromAddress.size > MAX_NEVER_USED_PER_ADDRESS) this.#forget(fromAddress.values().next().value!);
-    if (this.#neverUsed.size > MAX_NEVER_USED) this.#forget(this.#neverUsed.keys().next().value!);
   }
 
   get(clientId: string): OAuthClient | undefined {
-    return this.#used.get(clientId) ?? this.#neverUsed.get(clientId);
+    return this.#used.peek(clientId) ?? this.#neverUsed.peek(clientId);
   }
 
   /** The client signed someone in now: it moves to (or up in) the used pool. */
@@ -52,19 +59,18 @@ export class ClientPool {
     if (client !== undefined) this.save({ ...client, usedAt: now });
   }
 
-  #keepUsed(client: OAuthClient): void {
-    this.#used.set(client.clientId, client);
-    if (this.#used.size > MAX_USED) this.#used.delete(this.#used.keys().next().value!);
-  }
-
   #forget(clientId: string): void {
     this.#used.delete(clientId);
-    const client = this.#neverUsed.get(clientId);
+    const client = this.#neverUsed.peek(clientId);
     if (client === undefined) return;
     this.#neverUsed.delete(clientId);
+    this.#leaveAddress(client);
+  }
+
+  #leaveAddress(client: OAuthClient): void {
     const address = client.registeredFrom ?? "";
     const fromAddress = this.#byAddress.get(address);
-    fromAddress?.delete(clientId);
+    fromAddress?.delete(client.clientId);
     if (fromAddress?.size === 0) this.#byAddress.delete(address);
   }
 }

@@ -5,11 +5,13 @@
  * `client-documents.ts`).
  */
 import { ClientDocuments } from "./client-documents";
-import { clientNameOf, isDocumentClientId, OAuthError, redirectUrisOf } from "./client-metadata";
+import { clientNameOf, isDocumentClientId, redirectUrisOf } from "./client-metadata";
+import { OAuthError, OAuthErrorCode } from "./oauth-error";
 import { randomToken, nowSeconds } from "./tokens";
 import type { AuthStore, OAuthClient } from "./store";
 
-export { clientNameOf, isDocumentClientId, MAX_REDIRECT_URI_BYTES, OAuthError, redirectMatches, redirectUrisOf } from "./client-metadata";
+export { clientNameOf, isDocumentClientId, MAX_REDIRECT_URI_BYTES, redirectMatches, redirectUrisOf } from "./client-metadata";
+export { OAuthError } from "./oauth-error";
 
 export interface ClientRegistryOptions {
   /** For tests only: fetch metadata documents over http and from this machine's addresses. */
@@ -30,7 +32,7 @@ export class ClientRegistry {
 
   /** RFC 7591: a public client (no secret) with the redirect URIs it lists, registered from this address (the store bounds each address's). */
   async register(metadata: unknown, address: string): Promise<Record<string, unknown>> {
-    if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) throw new OAuthError("invalid_client_metadata", "the body must be a JSON object");
+    if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, "the body must be a JSON object");
     const fields = metadata as Record<string, unknown>;
     const client: OAuthClient = { clientId: randomToken(), redirectUris: redirectUrisOf(fields), ...clientNameOf(fields), issuedAt: nowSeconds(), registeredFrom: address };
     await this.store.saveClient(client);
@@ -47,10 +49,10 @@ export class ClientRegistry {
 
   /** The client a `client_id` names, or an OAuthError saying why there is none. */
   async find(clientId: string): Promise<OAuthClient> {
-    if (clientId === "" || clientId.length > 2000) throw new OAuthError("invalid_client", "client_id is missing or too long");
+    if (clientId === "" || clientId.length > 2000) throw new OAuthError(OAuthErrorCode.InvalidClient, "client_id is missing or too long");
     if (isDocumentClientId(clientId)) return this.#documents.find(clientId);
     const client = await this.store.client(clientId);
-    if (client === undefined) throw new OAuthError("invalid_client", "this client_id was not registered here", 401);
+    if (client === undefined) throw new OAuthError(OAuthErrorCode.InvalidClient, "this client_id was not registered here", 401);
     return client;
   }
 }

@@ -8,6 +8,7 @@
  * 429 with Retry-After without asking the service. A good key goes through again once the bucket
  * has drained below full.
  */
+import { BoundedCache } from "./bounded-cache";
 
 export interface FailureBound {
   /** Failures taken at once. */
@@ -37,7 +38,7 @@ interface Bucket {
 }
 
 export class FailureThrottle {
-  readonly #buckets = new Map<string, Bucket>();
+  readonly #buckets = new BoundedCache<string, Bucket>({ max: MAX_TRACKED });
 
   constructor(
     private readonly bound: FailureBound,
@@ -47,12 +48,10 @@ export class FailureThrottle {
   /** The bucket of `who`, drained to now and made the most recently seen. */
   #bucket(who: string): Bucket {
     const now = this.now();
-    const bucket = this.#buckets.get(who) ?? { level: 0, at: now };
+    const bucket = this.#buckets.peek(who) ?? { level: 0, at: now };
     bucket.level = Math.max(0, bucket.level - ((now - bucket.at) * this.bound.perMinute) / 60_000);
     bucket.at = now;
-    this.#buckets.delete(who);
     this.#buckets.set(who, bucket);
-    while (this.#buckets.size > MAX_TRACKED) this.#buckets.delete(this.#buckets.keys().next().value!);
     return bucket;
   }
 
@@ -87,26 +86,22 @@ export const REFUSED_KEY_MS = 5 * 60_000;
 export const MAX_REFUSED_KEYS = 10_000;
 
 export class RefusedKeys {
-  /** By the key's digest, until when (epoch ms); the oldest first. */
-  readonly #until = new Map<string, number>();
+  /** By the key's digest, each for REFUSED_KEY_MS; the oldest first. */
+  readonly #refused: BoundedCache<string, true>;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(now: () => number = Date.now) {
+    this.#refused = new BoundedCache({ max: MAX_REFUSED_KEYS, ttlMs: REFUSED_KEY_MS, now });
+  }
 
   has(digest: string): boolean {
-    const until = this.#until.get(digest);
-    if (until === undefined) return false;
-    if (until > this.now()) return true;
-    this.#until.delete(digest);
-    return false;
+    return this.#refused.has(digest);
   }
 
   add(digest: string): void {
-    this.#until.delete(digest);
-    this.#until.set(digest, this.now() + REFUSED_KEY_MS);
-    while (this.#until.size > MAX_REFUSED_KEYS) this.#until.delete(this.#until.keys().next().value!);
+    this.#refused.set(digest, true);
   }
 
   get size(): number {
-    return this.#until.size;
+    return this.#refused.size;
   }
 }

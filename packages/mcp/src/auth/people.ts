@@ -5,6 +5,7 @@
  */
 import { isLinkShortError, type LinkShortClient } from "@linkshort/client";
 import { keyIsAdministrators } from "../config/key-role";
+import { BoundedCache } from "./bounded-cache";
 import type { KeyCheck } from "./authorize";
 import { ADDRESS_BOUND, FailureThrottle, PAGE_BOUND, RefusedKeys } from "./failure-throttle";
 
@@ -42,10 +43,10 @@ export interface Asker {
 
 export class People {
   /** By account, the least recently seen first. */
-  readonly #known = new Map<string, Promise<Person>>();
+  readonly #known = new BoundedCache<string, Promise<Person>>({ max: MAX_PEOPLE, onEvict: (person) => this.#letGo(person) });
   /** The clients of the people kept, for `redact`. */
   readonly #clients = new Set<LinkShortClient>();
-  readonly #headerKeysChecked = new Map<string, number>();
+  readonly #headerKeysChecked = new BoundedCache<string, number>({ max: MAX_PEOPLE });
   readonly #failuresByAddress: FailureThrottle;
   readonly #failuresByPage: FailureThrottle;
   /** Keys sent as a header that the service refused lately, by account id (a digest of the key, never the key). */
@@ -131,30 +132,28 @@ export class People {
   }
 
   #kept(accountId: string, make: () => Promise<Person>): Promise<Person> {
-    let person = this.#known.get(accountId);
-    if (person === undefined) {
-      const made = make();
-      const current = () => this.#known.get(accountId) === made;
-      void made.then(
-        (person) => {
-          if (current()) this.#clients.add(person.client);
-        },
-        () => {
-          if (current()) this.#known.delete(accountId);
-        },
-      );
-      person = made;
-    } else this.#known.delete(accountId);
-    this.#known.set(accountId, person);
-    if (this.#known.size > MAX_PEOPLE) {
-      const [oldest, letGo] = this.#known.entries().next().value!;
-      this.#known.delete(oldest);
-      void letGo.then((gone) => {
-        this.#clients.delete(gone.client);
-        this.options.letGo(gone.client);
-      }, () => undefined);
-    }
-    return person;
+    const kept = this.#known.get(accountId);
+    if (kept !== undefined) return kept;
+    const made = make();
+    const current = () => this.#known.peek(accountId) === made;
+    void made.then(
+      (person) => {
+        if (current()) this.#clients.add(person.client);
+      },
+      () => {
+        if (current()) this.#known.delete(accountId);
+      },
+    );
+    this.#known.set(accountId, made);
+    return made;
+  }
+
+  /** A person let go of (the least recently seen, past MAX_PEOPLE): their client is forgotten here and told to the server. */
+  #letGo(person: Promise<Person>): void {
+    void person.then((gone) => {
+      this.#clients.delete(gone.client);
+      this.options.letGo(gone.client);
+    }, () => undefined);
   }
 
   /**
@@ -169,7 +168,7 @@ export class People {
     } catch {
       return { accepted: false, status: 401, problem: "this is not an API key" };
     }
-    const checkedAt = this.#headerKeysChecked.get(accountId);
+    const checkedAt = this.#headerKeysChecked.peek(accountId);
     if (checkedAt === undefined || this.#now() - checkedAt > KEY_CHECK_MS) {
       if (this.#refusedHeaderKeys.has(accountId)) return { accepted: false, status: 401, problem: "the service refused this key a moment ago" };
       // A key accepted before is asked about again outside the failure bounds: a flood from the same address (a proxy's) does not hold its owner back.
@@ -178,9 +177,7 @@ export class People {
         if (check.status === 401) this.#refusedHeaderKeys.add(accountId);
         return check;
       }
-      this.#headerKeysChecked.delete(accountId);
       this.#headerKeysChecked.set(accountId, this.#now());
-      while (this.#headerKeysChecked.size > MAX_PEOPLE) this.#headerKeysChecked.delete(this.#headerKeysChecked.keys().next().value!);
     }
     return this.person(apiKey);
   }

@@ -6,7 +6,7 @@
  * for a server whose issuer is `http://127.0.0.1:PORT`). Anything else (another path, a query,
  * another host or port) is another resource and is refused.
  */
-import { OAuthError } from "./clients";
+import { OAuthError, OAuthErrorCode } from "./oauth-error";
 
 const MAX_RESOURCE_LENGTH = 2000;
 
@@ -30,5 +30,5 @@ function normalised(resource: string): string | undefined {
 export function checkResource(names: ReadonlySet<string>, canonical: string, resource: string | null | undefined): void {
   if (resource === null || resource === undefined) return;
   const href = normalised(resource);
-  if (href === undefined || !names.has(href)) throw new OAuthError("invalid_target", `resource must be this server's MCP endpoint, ${canonical}`);
+  if (href === undefined || !names.has(href)) throw new OAuthError(OAuthErrorCode.InvalidTarget, `resource must be this server's MCP endpoint, ${canonical}`);
 }

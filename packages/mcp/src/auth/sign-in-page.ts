@@ -1,5 +1,5 @@
 /** The sign-in page: plain HTML, no script, one form that posts back to this server. */
-import type { ServerResponse } from "node:http";
+import type { Answer } from "./answer";
 import { retryAfterHeader } from "./failure-throttle";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -39,7 +39,7 @@ export interface SignInForm {
   retryAfterSeconds?: number | undefined;
 }
 
-export function sendSignInPage(response: ServerResponse, status: number, form: SignInForm, cookie?: string): void {
+export function signInPage(status: number, form: SignInForm, cookie?: string): Answer {
   const problem = form.problem === undefined ? "" : `<p class="problem" role="alert">${escapeHtml(form.problem)}</p>`;
   const body =
     `<h1>Sign in to LinkShort</h1>` +
@@ -52,12 +52,11 @@ export function sendSignInPage(response: ServerResponse, status: number, form: S
     `<input type="password" id="api_key" name="api_key" required autocomplete="off" spellcheck="false" maxlength="512">` +
     `<button type="submit">Sign in</button></form>` +
     `<p>The key stays on this server, encrypted; the application receives only short-lived tokens.</p>`;
-  response.writeHead(status, { ...PAGE_HEADERS, ...retryAfterHeader(form.retryAfterSeconds), ...(cookie !== undefined ? { "Set-Cookie": cookie } : {}) });
-  response.end(page("Sign in to LinkShort", body));
+  const headers = { ...PAGE_HEADERS, ...retryAfterHeader(form.retryAfterSeconds), ...(cookie !== undefined ? { "Set-Cookie": cookie } : {}) };
+  return { status, headers, body: page("Sign in to LinkShort", body) };
 }
 
 /** A sign-in that cannot go on and must not be sent back to the client (an unknown client, a redirect URI it did not register). */
-export function sendProblemPage(response: ServerResponse, status: number, problem: string): void {
-  response.writeHead(status, PAGE_HEADERS);
-  response.end(page("Cannot sign in", `<h1>Cannot sign in</h1><p class="problem">${escapeHtml(problem)}</p><p>Start again from the application.</p>`));
+export function problemPage(status: number, problem: string): Answer {
+  return { status, headers: PAGE_HEADERS, body: page("Cannot sign in", `<h1>Cannot sign in</h1><p class="problem">${escapeHtml(problem)}</p><p>Start again from the application.</p>`) };
 }

@@ -4,23 +4,16 @@
  * server of its MCP endpoint (RFC 9728 metadata; `401` naming it). A request to /mcp acts as the
  * person its access token was issued to, or whose key it carries in the key header.
  */
-import {
-  bearerAuthChallengeResponse,
-  getOAuthProtectedResourceMetadataUrl,
-  OAuthError as SdkOAuthError,
-  OAuthErrorCode,
-  oauthMetadataResponse,
-  verifyBearerToken,
-  type AuthInfo,
-  type OAuthMetadata,
-} from "@modelcontextprotocol/server";
+import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, oauthMetadataResponse, verifyBearerToken, type AuthInfo, type OAuthMetadata } from "@modelcontextprotocol/server";
 import { randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { answerOf, formOf, jsonAnswer, jsonRpcErrorAnswer, oauthErrorAnswer, signInRequestOf, writeAnswer, type Answer, type SignInRequest } from "./answer";
 import { completeSignIn, SCOPE, showSignIn, type AuthorizeContext } from "./authorize";
-import { ClientRegistry, OAuthError } from "./clients";
+import { ClientRegistry } from "./clients";
 import { retryAfterHeader } from "./failure-throttle";
-import { readBody, readForm, sendJson, sendOAuthError } from "./http-io";
+import { OAuthError, OAuthErrorCode } from "./oauth-error";
 import type { People, Person } from "./people";
+import { LOOPBACK_NAMES } from "./request-checks";
 import { resourceNames } from "./resource";
 import { MemoryAuthStore, StoreUnavailableError, type AuthStore } from "./store";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint";
@@ -51,16 +44,17 @@ const CORS_PREFLIGHT = {
   "Access-Control-Max-Age": "600",
 };
 
-function webRequest(request: IncomingMessage, url: URL): Request {
+const ENDPOINTS = ["/authorize", "/token", "/register", "/revoke"];
+
+/** The request as the SDK's metadata answer reads it (a metadata document is only ever read). */
+function webRequest(request: SignInRequest): Request {
   const headers = new Headers();
   for (const name of ["authorization", "origin", "accept"]) {
     const value = request.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  return new Request(url, { method: request.method === "HEAD" ? "HEAD" : request.method === "OPTIONS" ? "OPTIONS" : "GET", headers });
+  return new Request(request.url, { method: request.method === "HEAD" ? "HEAD" : request.method === "OPTIONS" ? "OPTIONS" : "GET", headers });
 }
-
-const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 
 /** A default issuer on a loopback name, by every loopback name (a browser may open http://localhost:PORT for http://127.0.0.1:PORT); any other, itself. */
 function loopbackAliases(issuer: string): string[] {
@@ -70,18 +64,19 @@ function loopbackAliases(issuer: string): string[] {
 }
 
 /** The address registrations are counted by: the peer's, an IPv6 one by its /64 (one machine's usual share). */
-function registrationAddress(request: IncomingMessage): string {
-  const address = (request.socket.remoteAddress ?? "").split("%")[0]!.toLowerCase();
+function registrationAddress(peer: string): string {
+  const address = peer.split("%")[0]!.toLowerCase();
   if (!address.includes(":") || address.startsWith("::ffff:")) return address.replace(/^::ffff:/, "");
   const [head, tail] = address.split("::").map((part) => (part === "" ? [] : part.split(":")));
   const groups = tail === undefined ? head! : [...head!, ...Array<string>(Math.max(0, 8 - head!.length - tail.length)).fill("0"), ...tail];
   return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
-export async function writeWebResponse(response: ServerResponse, answer: Response): Promise<void> {
-  response.writeHead(answer.status, Object.fromEntries(answer.headers));
-  response.end(Buffer.from(await answer.arrayBuffer()));
-}
+const storeUnreachable = (error: Error) => {
+  // Refused, never served from this process's memory, which other replicas do not share.
+  say(error.message);
+  return new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "the sign-in store cannot be reached; try again in a moment", 503);
+};
 
 export class SignIn {
   readonly issuer: string;
@@ -140,85 +135,93 @@ export class SignIn {
     };
   }
 
-  /** Serves the sign-in's own paths; false for any other path. */
+  /** Whether a path is the sign-in's: its endpoints, and the metadata documents under /.well-known/ that the SDK knows. */
+  isSignInPath(path: string): boolean {
+    return ENDPOINTS.includes(path) || path.startsWith("/.well-known/");
+  }
+
+  /** Serves the sign-in's own paths on the socket; false for any other path. */
   async route(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
-    const path = url.pathname;
-    if (path.startsWith("/.well-known/")) {
-      const insecure = this.issuer.startsWith("http:");
-      const answer = oauthMetadataResponse(webRequest(request, url), {
-        oauthMetadata: this.#metadata,
-        resourceServerUrl: new URL(`${this.#originOf(request)}/mcp`),
-        scopesSupported: [SCOPE],
-        resourceName: "LinkShort",
-        dangerouslyAllowInsecureIssuerUrl: insecure,
-      });
-      if (answer === undefined) return false;
-      await writeWebResponse(response, answer);
-      return true;
-    }
-    const endpoint = ["/authorize", "/token", "/register", "/revoke"].includes(path) ? path : undefined;
-    if (endpoint === undefined) return false;
+    if (!this.isSignInPath(url.pathname)) return false;
+    let answer: Answer | undefined;
     try {
-      if (request.method === "OPTIONS" && endpoint !== "/authorize") {
-        response.writeHead(204, CORS_PREFLIGHT);
-        response.end();
-      } else if (endpoint === "/authorize" && request.method === "GET") await showSignIn(this.#context, url, response);
-      else if (request.method !== "POST") {
-        response.setHeader("Allow", endpoint === "/authorize" ? "GET, POST" : "POST");
-        sendOAuthError(response, new OAuthError("invalid_request", `use ${endpoint === "/authorize" ? "GET or POST" : "POST"}`, 405));
-      } else if (endpoint === "/authorize") await completeSignIn(this.#context, request, response);
-      else if (endpoint === "/token") await tokenEndpoint(this.#context, await readForm(request), response);
-      else if (endpoint === "/revoke") await revocationEndpoint(this.#context, await readForm(request), response);
-      else await this.#register(request, response);
+      answer = await this.answer(await signInRequestOf(request, url));
     } catch (error) {
-      if (error instanceof StoreUnavailableError) {
-        // Refused, never served from this process's memory, which other replicas do not share.
-        say(error.message);
-        sendOAuthError(response, new OAuthError("temporarily_unavailable", "the sign-in store cannot be reached; try again in a moment", 503));
-      } else if (error instanceof OAuthError) sendOAuthError(response, error);
-      else throw error;
+      if (!(error instanceof OAuthError)) throw error;
+      answer = oauthErrorAnswer(error);
     }
+    if (answer === undefined) return false;
+    writeAnswer(response, answer);
     return true;
   }
 
+  /** The answer to a request on one of the sign-in's paths; undefined for any other path (a path under /.well-known/ that is none of its documents included). */
+  async answer(request: SignInRequest): Promise<Answer | undefined> {
+    const path = request.url.pathname;
+    if (!this.isSignInPath(path)) return undefined;
+    if (path.startsWith("/.well-known/")) {
+      const answer = oauthMetadataResponse(webRequest(request), {
+        oauthMetadata: this.#metadata,
+        resourceServerUrl: new URL(`${this.#originOf(request.headers)}/mcp`),
+        scopesSupported: [SCOPE],
+        resourceName: "LinkShort",
+        dangerouslyAllowInsecureIssuerUrl: this.issuer.startsWith("http:"),
+      });
+      return answer === undefined ? undefined : answerOf(answer);
+    }
+    const allowed = path === "/authorize" ? "GET, POST" : "POST";
+    try {
+      if (request.method === "OPTIONS" && path !== "/authorize") return { status: 204, headers: CORS_PREFLIGHT, body: "" };
+      if (path === "/authorize" && request.method === "GET") return await showSignIn(this.#context, request.url.searchParams);
+      if (request.method !== "POST") return oauthErrorAnswer(new OAuthError(OAuthErrorCode.InvalidRequest, `use ${allowed.replace(", ", " or ")}`, 405), { Allow: allowed });
+      if (path === "/authorize") return await completeSignIn(this.#context, request);
+      if (path === "/token") return await tokenEndpoint(this.#context, formOf(request));
+      if (path === "/revoke") return await revocationEndpoint(this.#context, formOf(request));
+      return await this.#register(request);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return oauthErrorAnswer(storeUnreachable(error));
+      if (error instanceof OAuthError) return oauthErrorAnswer(error);
+      throw error;
+    }
+  }
+
   /** The origin the request was addressed to when it is one the server answers as (a loopback alias of the default issuer), else the issuer. */
-  #originOf(request: IncomingMessage): string {
-    const origin = `${this.issuer.slice(0, this.issuer.indexOf("//"))}//${request.headers.host ?? ""}`;
+  #originOf(headers: IncomingHttpHeaders): string {
+    const origin = `${this.issuer.slice(0, this.issuer.indexOf("//"))}//${headers.host ?? ""}`;
     return this.#bearer.has(origin) ? origin : this.issuer;
   }
 
-  async #register(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async #register(request: SignInRequest): Promise<Answer> {
     let metadata: unknown;
     try {
-      metadata = JSON.parse(await readBody(request));
-    } catch (error) {
-      if (error instanceof OAuthError) throw error;
-      throw new OAuthError("invalid_client_metadata", "the body must be JSON");
+      metadata = JSON.parse(request.body);
+    } catch {
+      throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, "the body must be JSON");
     }
-    sendJson(response, 201, await this.#context.clients.register(metadata, registrationAddress(request)));
+    return jsonAnswer(201, await this.#context.clients.register(metadata, registrationAddress(request.address)));
   }
 
   /**
    * The person a request to /mcp acts as: by the key header, else by its access token. Otherwise
    * the answer to send: 401 with `WWW-Authenticate` naming the resource metadata.
    */
-  async personOf(request: IncomingMessage): Promise<Person | Response> {
-    const key = request.headers[API_KEY_HEADER];
+  async personOf(headers: IncomingHttpHeaders, address: string): Promise<Person | Answer> {
+    const key = headers[API_KEY_HEADER];
     if (typeof key === "string") {
-      const found = await this.settings.people.personForHeaderKey(key.trim(), request.socket.remoteAddress ?? "");
+      const found = await this.settings.people.personForHeaderKey(key.trim(), address);
       if ("client" in found) return found;
       const status = found.status === 502 ? 503 : found.status === 429 ? 429 : 401;
-      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}` }, id: null }, { status, headers: retryAfterHeader(found.retryAfterSeconds) });
+      return jsonRpcErrorAnswer(status, `The key in ${API_KEY_HEADER} was not accepted: ${found.problem}`, retryAfterHeader(found.retryAfterSeconds));
     }
     // As the SDK's requireBearerAuth reads the header, without making a web Request of each call.
-    const [authorization] = (request.headers.authorization ?? "").split(",");
-    const bearer = this.#bearer.get(this.#originOf(request))!;
+    const [authorization] = (headers.authorization ?? "").split(",");
+    const bearer = this.#bearer.get(this.#originOf(headers))!;
     try {
       return (await verifyBearerToken(authorization || undefined, bearer)).extra!.person as Person;
     } catch (error) {
-      if (!(error instanceof StoreUnavailableError)) return bearerAuthChallengeResponse(error, bearer);
+      if (!(error instanceof StoreUnavailableError)) return answerOf(bearerAuthChallengeResponse(error, bearer));
       say(error.message);
-      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "The sign-in store cannot be reached; try again in a moment." }, id: null }, { status: 503 });
+      return jsonRpcErrorAnswer(503, "The sign-in store cannot be reached; try again in a moment.");
     }
   }
 
@@ -226,7 +229,7 @@ export class SignIn {
     const claims = await this.#tokens.verifyAccessToken(token);
     const grant = claims === undefined ? undefined : await this.#store.grant(claims.grantId, nowSeconds());
     if (claims === undefined || grant === undefined || grant.accountId !== claims.accountId) {
-      throw new SdkOAuthError(OAuthErrorCode.InvalidToken, "the access token is invalid, expired or revoked");
+      throw new OAuthError(OAuthErrorCode.InvalidToken, "the access token is invalid, expired or revoked");
     }
     // The grant is looked up on every request (a revocation ends it); the person is kept by their account.
     const person = await this.settings.people.personOfGrant(grant.accountId, () => this.#tokens.unwrapKey(grant.wrappedKey));

@@ -3,6 +3,7 @@
  * replicas) can take the memory one's place. Codes and refresh tokens are kept by their SHA-256
  * only; the person's API key only wrapped (encrypted with the server's secret, see tokens.ts).
  */
+import { BoundedCache } from "./bounded-cache";
 import { ClientPool, type OAuthClient } from "./client-pool";
 
 export type { OAuthClient } from "./client-pool";
@@ -69,8 +70,8 @@ interface OneTime<T> {
 /** Bounds that keep a flood of abandoned sign-ins from filling the memory (registrations: `client-pool.ts`). */
 const MAX_PENDING = 100_000;
 
-function take<T>(entries: Map<string, OneTime<T>>, hash: string, now: number, use = true): Taken<T> {
-  const entry = entries.get(hash);
+function take<T>(entries: BoundedCache<string, OneTime<T>>, hash: string, now: number, use = true): Taken<T> {
+  const entry = entries.peek(hash);
   if (entry === undefined || entry.expiresAt <= now) {
     entries.delete(hash);
     return { state: "unknown" };
@@ -80,18 +81,16 @@ function take<T>(entries: Map<string, OneTime<T>>, hash: string, now: number, us
   return { state: "fresh", value: entry.value };
 }
 
-function bounded<K, V>(map: Map<K, V>, max: number): void {
-  while (map.size > max) map.delete(map.keys().next().value as K);
-}
-
 /** The store of one process: sign-ins end with it (a restart signs everyone out). */
 export class MemoryAuthStore implements AuthStore {
   readonly #clients = new ClientPool();
-  readonly #codes = new Map<string, OneTime<PendingCode>>();
-  readonly #grants = new Map<string, Grant>();
-  readonly #refreshTokens = new Map<string, OneTime<string>>();
+  readonly #codes = new BoundedCache<string, OneTime<PendingCode>>({ max: MAX_PENDING });
+  /** The oldest sign-ins go first when the bound is reached (they expire first too). */
+  readonly #grants = new BoundedCache<string, Grant>({ max: MAX_PENDING });
+  /** Two a grant at most, as many grants as are kept. */
+  readonly #refreshTokens = new BoundedCache<string, OneTime<string>>({ max: 2 * MAX_PENDING });
   /** Each grant's refresh tokens kept (its current one and the one that one replaced), by hash. */
-  readonly #refreshTokensOfGrant = new Map<string, string[]>();
+  readonly #refreshTokensOfGrant = new BoundedCache<string, string[]>({ max: MAX_PENDING });
 
   saveClient(client: OAuthClient): Promise<void> {
     this.#clients.save(client);
@@ -109,7 +108,6 @@ export class MemoryAuthStore implements AuthStore {
 
   saveCode(codeHash: string, code: PendingCode): Promise<void> {
     this.#codes.set(codeHash, { value: code, grantId: code.grant.id, used: false, expiresAt: code.expiresAt });
-    bounded(this.#codes, MAX_PENDING);
     return Promise.resolve();
   }
 
@@ -123,32 +121,26 @@ export class MemoryAuthStore implements AuthStore {
 
   saveGrant(grant: Grant): Promise<void> {
     this.#grants.set(grant.id, grant);
-    // The oldest sign-ins go first when the bound is reached (they expire first too).
-    bounded(this.#grants, MAX_PENDING);
     return Promise.resolve();
   }
 
   grant(grantId: string, now: number): Promise<Grant | undefined> {
-    const grant = this.#grants.get(grantId);
+    const grant = this.#grants.peek(grantId);
     return Promise.resolve(grant !== undefined && grant.expiresAt > now ? grant : undefined);
   }
 
   revokeGrant(grantId: string): Promise<void> {
     this.#grants.delete(grantId);
-    for (const hash of this.#refreshTokensOfGrant.get(grantId) ?? []) this.#refreshTokens.delete(hash);
+    for (const hash of this.#refreshTokensOfGrant.peek(grantId) ?? []) this.#refreshTokens.delete(hash);
     this.#refreshTokensOfGrant.delete(grantId);
     return Promise.resolve();
   }
 
   saveRefreshToken(tokenHash: string, grantId: string, expiresAt: number, replaces?: string): Promise<void> {
     const kept = replaces === undefined ? [] : [replaces];
-    for (const hash of this.#refreshTokensOfGrant.get(grantId) ?? []) if (hash !== replaces) this.#refreshTokens.delete(hash);
-    this.#refreshTokensOfGrant.delete(grantId);
+    for (const hash of this.#refreshTokensOfGrant.peek(grantId) ?? []) if (hash !== replaces) this.#refreshTokens.delete(hash);
     this.#refreshTokensOfGrant.set(grantId, [...kept, tokenHash]);
     this.#refreshTokens.set(tokenHash, { value: grantId, grantId, used: false, expiresAt });
-    // Two a grant at most, as many grants as are kept.
-    bounded(this.#refreshTokens, 2 * MAX_PENDING);
-    bounded(this.#refreshTokensOfGrant, MAX_PENDING);
     return Promise.resolve();
   }
 

@@ -3,10 +3,10 @@
  * one ending its whole sign-in) and revocation (RFC 7009). Clients are public: they prove
  * themselves with the PKCE verifier and their client_id, never a secret.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
-import type { ServerResponse } from "node:http";
-import { OAuthError } from "./clients";
-import { sendJson } from "./http-io";
+import { createHash } from "node:crypto";
+import { jsonAnswer, type Answer } from "./answer";
+import { OAuthError, OAuthErrorCode } from "./oauth-error";
+import { sameSecret } from "./request-checks";
 import { checkResource } from "./resource";
 import type { AuthStore, Grant, PendingCode } from "./store";
 import { ACCESS_TOKEN_SECONDS, nowSeconds, randomToken, sha256, type TokenService } from "./tokens";
@@ -22,25 +22,23 @@ export interface TokenContext {
 
 function required(form: Map<string, string>, name: string): string {
   const value = form.get(name);
-  if (value === undefined || value === "") throw new OAuthError("invalid_request", `${name} is required`);
+  if (value === undefined || value === "") throw new OAuthError(OAuthErrorCode.InvalidRequest, `${name} is required`);
   return value;
 }
 
 function verifierMatches(verifier: string, challenge: string): boolean {
   if (!PKCE_VERIFIER.test(verifier)) return false;
-  const computed = Buffer.from(createHash("sha256").update(verifier).digest("base64url"));
-  const expected = Buffer.from(challenge);
-  return computed.length === expected.length && timingSafeEqual(computed, expected);
+  return sameSecret(createHash("sha256").update(verifier).digest("base64url"), challenge);
 }
 
-async function issue(context: TokenContext, grant: Grant, response: ServerResponse, replacesHash?: string): Promise<void> {
+async function issue(context: TokenContext, grant: Grant, replacesHash?: string): Promise<Answer> {
   const refreshToken = randomToken();
   await context.store.saveRefreshToken(sha256(refreshToken), grant.id, grant.expiresAt, replacesHash);
   const accessToken = await context.tokens.accessToken({ grantId: grant.id, accountId: grant.accountId, clientId: grant.clientId, scope: grant.scope });
-  sendJson(response, 200, { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: grant.scope }, { Pragma: "no-cache" });
+  return jsonAnswer(200, { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: grant.scope }, { Pragma: "no-cache" });
 }
 
-const invalidGrant = (description: string) => new OAuthError("invalid_grant", description);
+const invalidGrant = (description: string) => new OAuthError(OAuthErrorCode.InvalidGrant, description);
 
 /** Why a pending code may not be exchanged with these fields, or undefined. */
 function codeProblem(pending: PendingCode, clientId: string, redirectUri: string | undefined, verifier: string): string | undefined {
@@ -51,7 +49,7 @@ function codeProblem(pending: PendingCode, clientId: string, redirectUri: string
   return undefined;
 }
 
-async function exchangeCode(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
+async function exchangeCode(context: TokenContext, form: Map<string, string>): Promise<Answer> {
   const code = required(form, "code");
   const clientId = required(form, "client_id");
   const verifier = required(form, "code_verifier");
@@ -75,10 +73,10 @@ async function exchangeCode(context: TokenContext, form: Map<string, string>, re
     throw invalidGrant("this code is unknown or expired");
   }
   if (problem !== undefined) throw invalidGrant(problem);
-  await issue(context, pending.grant, response);
+  return issue(context, pending.grant);
 }
 
-async function refresh(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
+async function refresh(context: TokenContext, form: Map<string, string>): Promise<Answer> {
   const token = required(form, "refresh_token");
   const clientId = required(form, "client_id");
   checkResource(context.resourceNames, context.tokens.resource, form.get("resource"));
@@ -97,18 +95,18 @@ async function refresh(context: TokenContext, form: Map<string, string>, respons
     await context.store.revokeGrant(grant.id);
     throw invalidGrant("this refresh token was issued to another client");
   }
-  await issue(context, grant, response, hash);
+  return issue(context, grant, hash);
 }
 
-export async function tokenEndpoint(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
+export async function tokenEndpoint(context: TokenContext, form: Map<string, string>): Promise<Answer> {
   const grantType = required(form, "grant_type");
-  if (grantType === "authorization_code") return exchangeCode(context, form, response);
-  if (grantType === "refresh_token") return refresh(context, form, response);
-  throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+  if (grantType === "authorization_code") return exchangeCode(context, form);
+  if (grantType === "refresh_token") return refresh(context, form);
+  throw new OAuthError(OAuthErrorCode.UnsupportedGrantType, "grant_type must be authorization_code or refresh_token");
 }
 
 /** RFC 7009: ends the sign-in a token belongs to (its access and refresh tokens alike). Answers 200 whatever the token. */
-export async function revocationEndpoint(context: TokenContext, form: Map<string, string>, response: ServerResponse): Promise<void> {
+export async function revocationEndpoint(context: TokenContext, form: Map<string, string>): Promise<Answer> {
   const token = required(form, "token");
   const clientId = form.get("client_id");
   const claims = await context.tokens.verifyAccessToken(token);
@@ -120,6 +118,5 @@ export async function revocationEndpoint(context: TokenContext, form: Map<string
     const grant = grantId === undefined ? undefined : await context.store.grant(grantId, nowSeconds());
     if (grant !== undefined && (clientId === undefined || clientId === grant.clientId)) await context.store.revokeGrant(grant.id);
   }
-  response.writeHead(200, { "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" });
-  response.end();
+  return { status: 200, headers: { "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" }, body: "" };
 }

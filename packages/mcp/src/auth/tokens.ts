@@ -6,6 +6,7 @@
  */
 import { compactDecrypt, CompactEncrypt, errors, jwtVerify, SignJWT } from "jose";
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
+import { BoundedCache } from "./bounded-cache";
 
 /** Access tokens live this long; a client refreshes them. */
 export const ACCESS_TOKEN_SECONDS = 10 * 60;
@@ -50,7 +51,7 @@ const MAX_VERIFIED = 10_000;
 
 export class TokenService {
   readonly #settings: TokenSettings;
-  readonly #verified = new Map<string, AccessClaims>();
+  readonly #verified = new BoundedCache<string, AccessClaims>({ max: MAX_VERIFIED });
   readonly #signingKey: Uint8Array;
   readonly #wrappingKey: Uint8Array;
 
@@ -84,12 +85,11 @@ export class TokenService {
 
   /** The token's claims when it was signed here, for this resource, and has not expired; otherwise undefined. */
   async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
-    const known = this.#verified.get(token);
+    const known = this.#verified.peek(token);
     if (known !== undefined && known.expiresAt > nowSeconds()) return known;
     const claims = await this.#verifyAccessToken(token);
     if (claims !== undefined) {
       this.#verified.set(token, claims);
-      if (this.#verified.size > MAX_VERIFIED) this.#verified.delete(this.#verified.keys().next().value!);
     }
     return claims;
   }

@@ -4,6 +4,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
+import { isLoopback } from "../auth/request-checks";
 
 export const BASE_URL_VARIABLE = "LINKSHORT_BASE_URL";
 export const API_KEY_VARIABLE = "LINKSHORT_API_KEY";
@@ -153,8 +154,6 @@ export function parseCommandLine(argv: string[]): CommandLine {
   };
 }
 
-const isLoopbackName = (hostname: string) => hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-
 /** A public address: an origin (no path, query or user), https unless it names this machine. */
 export function publicUrl(text: string, source: string): string {
   let url: URL;
@@ -163,7 +162,7 @@ export function publicUrl(text: string, source: string): string {
   } catch {
     throw new ConfigError(`${source} must be an address such as https://mcp.team.example, not "${text.slice(0, 100)}"`);
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackName(url.hostname))) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
     throw new ConfigError(`${source} must be an https address (OAuth needs TLS; http only for localhost), not "${url.origin}"`);
   }
   if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
