@@ -11,7 +11,7 @@
  * calls nothing (its own CSP says so, with the hashes of its one script and one style sheet), and sets
  * every text as text, never as markup.
  */
-import { CHART_PALETTES } from "@linkshort/client";
+import { CHART_PALETTES } from "@linkshort/client/charts";
 import { createHash } from "node:crypto";
 
 /** Where a result's `_meta` carries what the view shows (`ViewData`), which models do not read. */

@@ -3,7 +3,8 @@
  * statistics (`readStatistics`: its order of a top list, ties included, its titles and labels), sent
  * in the result's `_meta`; the page itself holds no reader, no section title and no palette of its own.
  */
-import { CHART_PALETTES, LinkShortClient, RateLimiter, readStatistics } from "@linkshort/client";
+import { LinkShortClient, RateLimiter } from "@linkshort/client";
+import { CHART_PALETTES, readStatistics } from "@linkshort/client/charts";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";

@@ -1,4 +1,5 @@
-import { seriesChart, type ChartSeries, type ClickChart, type ClickSeries } from '@linkshort/client/core';
+import type { ClickSeries } from '@linkshort/client/core';
+import { seriesChart, type ChartSeries, type ClickChart } from '@linkshort/client/charts';
 
 /**
  * The chart of a period for the whole account: each bucket the sum of the links' buckets (a gap

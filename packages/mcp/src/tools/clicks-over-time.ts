@@ -5,7 +5,8 @@
  * samples, so a model never reads "no data" as zero.
  */
 import { deflateSync } from "node:zlib";
-import { chartSeriesOf, cleanLabel, ClickMomentSchema, GranularitySchema, IdSchema, seriesChart, TimeZoneSchema, type ChartSeries, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
+import { chartSeriesOf, ClickMomentSchema, GranularitySchema, IdSchema, TimeZoneSchema, type ClickSeries, type Granularity } from "@linkshort/client";
+import { cleanLabel, seriesChart, type ChartSeries, type ClickChart } from "@linkshort/client/charts";
 import * as z from "zod/v4";
 import type { ClicksOverTime, LinkClicksOverTime } from "../outputs";
 import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../server-index";
