@@ -16,6 +16,8 @@ module.exports = {
   moduleNameMapper: {
     "^@linkshort/client$": "<rootDir>/packages/client/src/index.ts",
     "^@linkshort/client/core$": "<rootDir>/packages/client/src/core.ts",
+    "^@linkshort/client/charts$": "<rootDir>/packages/client/src/charts/index.ts",
+    "^@linkshort/client/values$": "<rootDir>/packages/client/src/values.ts",
     "^@linkshort/sandbox$": "<rootDir>/packages/sandbox/src/index.ts",
     "^@raycast/api$": "<rootDir>/test/raycast/raycast-api-mock.tsx",
   },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { defineConfig, type Options } from "tsup";
+import { bundleStatisticsView } from "./scripts/view-bundle";
 
 type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
 
@@ -39,6 +40,21 @@ const oneZodForTheSdk: Plugin = {
   },
 };
 
+/**
+ * The statistics view's script, bundled for the browser (scripts/view-bundle.ts) once per build and
+ * written as a string in place of src/view/script.ts, which bundles it itself only when run from source.
+ */
+let viewScript: string | undefined;
+const bundledViewScript: Plugin = {
+  name: "bundled-view-script",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]view[\\/]script\.ts$/ }, () => {
+      viewScript ??= bundleStatisticsView();
+      return { contents: `export const STATISTICS_VIEW_SCRIPT = ${JSON.stringify(viewScript)};`, loader: "ts" };
+    });
+  },
+};
+
 export default defineConfig([
   // The library (`import { createLinkShortMcpServer } from "@linkshort/mcp"`): every dependency
   // (@linkshort/client, the MCP SDK, zod, jose, pg) stays external, so the bundle holds only the
@@ -46,6 +62,7 @@ export default defineConfig([
   {
     entry: { index: "src/index.ts" },
     format: ["cjs"],
+    esbuildPlugins: [bundledViewScript],
     dts: { entry: { index: "src/index.ts" } },
     // The two builds run at once: this one empties dist/ but for the CLI's file.
     clean: ["!cli.js"],
@@ -65,7 +82,7 @@ export default defineConfig([
     noExternal: [/.*/],
     // Node's own modules by their names as written: some exist only as `node:` (undici's `node:sqlite`).
     removeNodeProtocol: false,
-    esbuildPlugins: [oneZodForTheSdk],
+    esbuildPlugins: [oneZodForTheSdk, bundledViewScript],
     esbuildOptions(options) {
       options.minifyWhitespace = true;
       options.minifySyntax = true;

@@ -1,6 +1,7 @@
 // Writes this extension as a self-contained folder for the Raycast store, which installs and
 // builds each extension alone from its own lockfile: the client's core is copied in as source,
-// imports of @linkshort/client/core point at that copy, and zod becomes a direct dependency.
+// imports of @linkshort/client/core (and /charts, /values) point at that copy, and zod becomes a
+// direct dependency.
 // Usage: node scripts/store-package.mjs <folder> [--install]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -40,9 +41,11 @@ function rewrite(dir) {
     }
     if (!/\.tsx?$/.test(name)) continue;
     const text = readFileSync(path, 'utf8');
-    let specifier = relative(dirname(path), join(vendor, 'core'));
-    if (!specifier.startsWith('.')) specifier = `./${specifier}`;
-    const next = text.replaceAll('"@linkshort/client/core"', `"${specifier}"`);
+    // core is vendor/core.ts, charts vendor/charts/index.ts, values vendor/values.ts.
+    const next = text.replaceAll(/"@linkshort\/client\/(core|charts|values)"/g, (_, entry) => {
+      const specifier = relative(dirname(path), join(vendor, entry));
+      return `"${specifier.startsWith('.') ? specifier : `./${specifier}`}"`;
+    });
     if (next !== text) writeFileSync(path, next);
   }
 }

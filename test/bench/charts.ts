@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
-import { clickChart, seriesChart, type ChartSeries } from '@linkshort/client';
+import { clickChart, seriesChart, type ChartSeries } from '@linkshort/client/charts';
 import { StatisticsSchema } from '../../packages/client/src/resources/shared';
 import { ms, percentile, type Row } from './row';
 

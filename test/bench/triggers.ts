@@ -9,7 +9,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { LinkIndex, LinkShortClient } from '@linkshort/client';
 import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
-import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
+import { addLinks, fillLinks, fillQrCodes } from '../../packages/client/test/fill-links';
 import type { Row } from './row';
 import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 
@@ -51,24 +51,7 @@ const links: Subject = {
 };
 
 const qrCodes: Subject = {
-  fill: (sandbox, count) => {
-    const start = Date.UTC(2026, 0, 1);
-    for (let i = 0; i < count; i += 1) {
-      sandbox.store.state.qrs.push({
-        id: sandbox.store.nextId('qrs'),
-        userId: 2,
-        code: (0x100000 + i).toString(16),
-        type: 'link',
-        data: `https://example.com/qr/${i}`,
-        background: 'rgb(255,255,255)',
-        foreground: 'rgb(0,0,0)',
-        logo: null,
-        name: `QR ${i}`,
-        date: new Date(start + i * 1000).toISOString().slice(0, 19).replace('T', ' '),
-        stats: { ...emptyStats(), clicks: 1 + (i % 9) },
-      });
-    }
-  },
+  fill: (sandbox, count) => fillQrCodes(sandbox, count, (i) => 1 + (i % 9)),
   list: (sandbox) => sandbox.store.state.qrs.filter((qr) => qr.userId === 2).map((qr) => ({ id: qr.id, count: qr.stats.clicks, alive: true })),
   grow: (sandbox, id, by) => void (sandbox.store.state.qrs.find((qr) => qr.id === id)!.stats.clicks += by),
   create: async (client, n) => (await client.qrCodes.create({ type: 'link', data: `https://example.com/bench-qr/${n}` })).id,

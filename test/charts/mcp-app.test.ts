@@ -5,7 +5,7 @@
  * tool-result), sized by its size-changed notifications. A screenshot per theme shows the bars. The
  * view shows the client's reading of the statistics (`readStatistics`), which the tool sends it.
  */
-import { readStatistics } from "@linkshort/client";
+import { readStatistics } from "@linkshort/client/charts";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";

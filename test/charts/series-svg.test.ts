@@ -4,7 +4,7 @@
  * two names in one script look different on screen.
  */
 import type { Browser, Page } from "playwright-core";
-import { clickChart, seriesChart, type ChartSeries } from "@linkshort/client/core";
+import { clickChart, seriesChart, type ChartSeries } from "@linkshort/client/charts";
 import { launchBrowser, look } from "./browser";
 
 let browser: Browser;

@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { clickChart } from "@linkshort/client/core";
+import { clickChart } from "@linkshort/client/charts";
 import { launchBrowser, look } from "./browser";
 import { barsOf } from "./png-reader";
 

@@ -1,5 +1,6 @@
 import { NodeApiError, NodeOperationError, type INodeExecutionData, type INodeParameters } from 'n8n-workflow';
-import { clickChart, type Statistics } from '@linkshort/client';
+import type { Statistics } from '@linkshort/client';
+import { clickChart } from '@linkshort/client/charts';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { executeNode, loadOptions, sentRequests, type Credentials } from './harness';
 

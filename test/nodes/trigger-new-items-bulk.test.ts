@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { emptyStats } from '@linkshort/sandbox';
-import { addLinks } from '../../packages/client/test/fill-links';
+import { addLinks, addQrCodes } from '../../packages/client/test/fill-links';
 import { clock, sandbox, start, Trigger } from './polled-trigger';
 
 /**
@@ -77,18 +76,11 @@ describe.each([
 
 it('New QR Code: 2,000 QR codes made within one second on a server capping pages at 100 are each emitted once', async () => {
   await start({ maxPageSize: 100 });
-  const second = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
-  const addQrCodes = (count: number, date: (i: number) => string) =>
-    Array.from({ length: count }, (_, i) => {
-      const id = sandbox.store.nextId('qrs');
-      sandbox.store.state.qrs.push({ id, userId: 2, code: (0x300000 + id).toString(16), type: 'link', data: `https://example.com/qr-bulk/${id}`, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: null, name: `QR ${id}`, date: date(i), stats: emptyStats() });
-      return id;
-    });
-  addQrCodes(300, (i) => second(clock() - 3 * HOUR + i * 1000));
+  addQrCodes(sandbox, 300, { from: clock() - 3 * HOUR, perSecond: 1, name: 'qr-bulk' });
   const trigger = new Trigger({ event: 'newQrCode' });
   await trigger.pollUntilRead();
   const now = clock();
-  const made = addQrCodes(2_000, () => second(now));
+  const made = addQrCodes(sandbox, 2_000, { from: now, perSecond: 2_000, name: 'qr-bulk' });
   await trigger.pollUntilRead();
   const emitted = ids(trigger.emitted);
   expect(new Set(emitted).size).toBe(emitted.length);

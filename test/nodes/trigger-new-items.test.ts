@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { emptyStats } from '@linkshort/sandbox';
-import { addLinks } from '../../packages/client/test/fill-links';
+import { addLinks, addQrCodes } from '../../packages/client/test/fill-links';
 import { client, clock, sandbox, start, Trigger } from './polled-trigger';
 
 /**
@@ -19,27 +18,8 @@ const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
 /** Links made `perSecond` a second from `from` (links made in bursts share a second), straight in the store. */
 const addBurst = (count: number, from: number, perSecond = 30) => addLinks(sandbox, count, { from, perSecond, name: 'burst', title: (i) => `Burst ${i}` });
 
-function addQrCodes(count: number, from: number, perSecond = 30): number[] {
-  const made: number[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const id = sandbox.store.nextId('qrs');
-    sandbox.store.state.qrs.push({
-      id,
-      userId: 2,
-      code: (0x200000 + id).toString(16),
-      type: 'link',
-      data: `https://example.com/qr-burst/${id}`,
-      background: 'rgb(255,255,255)',
-      foreground: 'rgb(0,0,0)',
-      logo: null,
-      name: `QR burst ${i}`,
-      date: new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' '),
-      stats: emptyStats(),
-    });
-    made.push(id);
-  }
-  return made;
-}
+/** QR codes made `perSecond` a second from `from`, straight in the store. */
+const addQrBurst = (count: number, from: number, perSecond = 30) => addQrCodes(sandbox, count, { from, perSecond, name: 'qr-burst', title: (i) => `QR burst ${i}` });
 
 const HOUR = 3_600_000;
 /**
@@ -170,10 +150,10 @@ it('a slow answer late in a poll ends at the poll\'s deadline: the poll keeps wh
 
 it('New QR Code: a burst of 1,500 QR codes on a server capping pages at 100 is emitted once, oldest first, at most 12 requests a poll', async () => {
   await start({ maxPageSize: 100 });
-  addQrCodes(400, clock() - 3 * HOUR);
+  addQrBurst(400, clock() - 3 * HOUR);
   const trigger = new Trigger({ event: 'newQrCode' });
   await trigger.pollUntilRead();
-  const burst = addQrCodes(1_500, burstFrom(1_500));
+  const burst = addQrBurst(1_500, burstFrom(1_500));
   await trigger.pollUntilRead();
   expect(ids(trigger.emitted)).toEqual(burst);
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
@@ -205,10 +185,10 @@ describe('equal dates listed in a fresh order on every request (dateTies: unstab
   it('New QR Code on a server that caps pages at 100: a burst made 30 a second is emitted completely, once and in order', async () => {
     await start({ maxPageSize: 100 });
     sandbox.dateTies = 'unstable';
-    addQrCodes(300, clock() - 3 * HOUR, 30);
+    addQrBurst(300, clock() - 3 * HOUR, 30);
     const trigger = new Trigger({ event: 'newQrCode' });
     await trigger.pollUntilRead();
-    const burst = addQrCodes(2_000, burstFrom(2_000), 30);
+    const burst = addQrBurst(2_000, burstFrom(2_000), 30);
     await trigger.pollUntilRead();
     for (let i = 0; i < 3; i += 1) await trigger.poll();
     expect(ids(trigger.emitted)).toEqual(burst);

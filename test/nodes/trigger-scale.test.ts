@@ -1,5 +1,4 @@
-import { emptyStats } from '@linkshort/sandbox';
-import { addLinks, fillLinks } from '../../packages/client/test/fill-links';
+import { addLinks, fillLinks, fillQrCodes } from '../../packages/client/test/fill-links';
 import { poll } from './harness';
 import { client, clock, credentials, sandbox, start, Trigger } from './polled-trigger';
 
@@ -21,25 +20,6 @@ const clickLink = (id: number, clicks: number) => {
   sandbox.store.changingLink(link);
   link.stats.clicks += clicks;
 };
-
-function fillQrCodes(count: number, scansOf: (index: number) => number) {
-  const start = Date.UTC(2026, 0, 1);
-  for (let i = 0; i < count; i += 1) {
-    sandbox.store.state.qrs.push({
-      id: sandbox.store.nextId('qrs'),
-      userId: 2,
-      code: (0x100000 + i).toString(16),
-      type: 'link',
-      data: `https://example.com/qr/${i}`,
-      background: 'rgb(255,255,255)',
-      foreground: 'rgb(0,0,0)',
-      logo: null,
-      name: `QR ${i}`,
-      date: new Date(start + i * 1000).toISOString().slice(0, 19).replace('T', ' '),
-      stats: { ...emptyStats(), clicks: scansOf(i) },
-    });
-  }
-}
 
 describe.each([
   ['a server that gives large pages', undefined],
@@ -97,7 +77,7 @@ describe.each([
 
 it('On QR Code Scans at 3,000 QR codes on a server capping pages at 100: every poll at most 15 requests; a scan anywhere emitted once', async () => {
   await start({ maxPageSize: 100 });
-  fillQrCodes(3_000, (i) => i % 7);
+  fillQrCodes(sandbox, 3_000, (i) => i % 7);
   const trigger = new Trigger({ event: 'newQrScans' });
   const baselinePolls = await trigger.readBaseline();
   expect(baselinePolls).toBe(3);

@@ -16,3 +16,38 @@ export async function sandboxForRaycast(options: SandboxOptions = { rateLimit: {
   setPreferences(sandbox);
   return sandbox;
 }
+
+export interface SandboxHooks {
+  /** How the file's sandbox starts (default `sandboxForRaycast()`). */
+  start?: () => Promise<Sandbox>;
+  /** Before each test, the preferences for the sandbox's user with these changes; false leaves them as the last test left them. */
+  preferences?: Record<string, unknown> | false;
+}
+
+/**
+ * The three hooks most of these files share: a sandbox started before the file's (or the
+ * describe's) tests and closed after them, and before each test Raycast's mock reset and the
+ * preferences set for the sandbox's user. What it returns stands for the sandbox once started
+ * (its functions bound to it), so tests and later hooks use it as the sandbox itself.
+ */
+export function useSandbox({ start = () => sandboxForRaycast(), preferences = {} }: SandboxHooks = {}): Sandbox {
+  let started: Sandbox | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(() => started?.close());
+  beforeEach(() => {
+    mock.reset();
+    if (preferences !== false) setPreferences(sandboxOf(), preferences);
+  });
+  const sandboxOf = (): Sandbox => {
+    if (!started) throw new Error("the sandbox is used before its beforeAll started it");
+    return started;
+  };
+  return new Proxy({} as Sandbox, {
+    get(_, key) {
+      const value: unknown = Reflect.get(sandboxOf(), key);
+      return typeof value === "function" ? value.bind(started) : value;
+    },
+  });
+}

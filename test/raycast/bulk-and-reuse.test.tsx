@@ -1,19 +1,11 @@
-import { startSandbox, type Sandbox } from "@linkshort/sandbox";
+import { startSandbox } from "@linkshort/sandbox";
 import { bulkUrls, MAX_BULK_TEXT_CHARS, MAX_BULK_URLS } from "../../raycast-extension/src/values/bulk-urls";
 import { shortenLink } from "../../raycast-extension/src/shorten-link";
 import { shortenInBulk } from "../../raycast-extension/src/shorten-links-in-bulk";
-import { apiCall, mock, setPreferences } from "./helpers";
+import { apiCall, mock, useSandbox } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  // A tight limit: 20 URLs take more than one window, so the client must pace them.
-  sandbox = await startSandbox({ seed: "minimal", rateLimit: { limit: 8, windowMs: 1_000 } });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  mock.reset();
-  setPreferences(sandbox);
-});
+// A tight limit: 20 URLs take more than one window, so the client must pace them.
+const sandbox = useSandbox({ start: () => startSandbox({ seed: "minimal", rateLimit: { limit: 8, windowMs: 1_000 } }) });
 
 const creates = () => sandbox.requests.filter((request) => request.path === "/api/url/add").length;
 const clipboardOnly = { selection: async () => undefined, clipboard: async () => mock.clipboard };

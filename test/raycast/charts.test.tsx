@@ -1,28 +1,21 @@
 import type { Browser } from "playwright-core";
 import type { ReactElement } from "react";
 import type { ReactTestInstance } from "react-test-renderer";
-import type { Sandbox } from "@linkshort/sandbox";
 import QrCodes from "../../raycast-extension/src/qr-codes";
 import SearchLinks from "../../raycast-extension/src/search-links";
 import { launchBrowser, look } from "../charts/browser";
 import { barsOf, decodePng } from "../charts/png-reader";
-import { apiCall, byType, mock, render, sandboxForRaycast, selection, setPreferences, waitFor } from "./helpers";
+import { apiCall, byType, render, selection, useSandbox, waitFor } from "./helpers";
 import { environment } from "./raycast-api-mock";
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let browser: Browser;
 beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
   browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser.close();
-  sandbox.close();
-});
+afterAll(() => browser.close());
 beforeEach(() => {
-  mock.reset();
   environment.appearance = "light";
-  setPreferences(sandbox);
 });
 
 const LIGHT_BARS = ["#0969da", "#54aeff"];

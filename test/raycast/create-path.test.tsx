@@ -3,21 +3,12 @@
  * client's `createLink`: the link is kept in the account's index with what it was made with, so a
  * later Shorten Link with Quick Shorten on hands it back for one GET instead of another create.
  */
-import type { Sandbox } from "@linkshort/sandbox";
 import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
 import { shortenLink } from "../../raycast-extension/src/shorten-link";
 import shortenLinkTool from "../../raycast-extension/src/tools/shorten-link";
-import { byType, mock, render, sandboxForRaycast, submit, waitFor } from "./helpers";
+import { byType, mock, render, submit, useSandbox, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  mock.reset();
-  mock.preferences = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, primaryAction: "copy", defaultDomain: "" };
-});
+const sandbox = useSandbox();
 
 const requestsSince = (before: number) => sandbox.requests.slice(before).map((request) => `${request.method} ${request.path}`);
 const creates = (requests: string[]) => requests.filter((request) => request === "POST /api/url/add");

@@ -1,18 +1,9 @@
-import type { Sandbox } from "@linkshort/sandbox";
 import type { ReactTestInstance } from "react-test-renderer";
 import SearchLinks from "../../raycast-extension/src/search-links";
-import { apiCall, byTitle, byType, field, mock, press, recordFetches, render, sandboxForRaycast, setPreferences, submit, waitFor } from "./helpers";
+import { apiCall, byTitle, byType, field, mock, press, recordFetches, render, submit, useSandbox, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  mock.reset();
-  // A Default Domain is set: it is for new links only and must never reach an edit.
-  setPreferences(sandbox, { defaultDomain: "https://go.demo.example" });
-});
+// A Default Domain is set: it is for new links only and must never reach an edit.
+const sandbox = useSandbox({ preferences: { defaultDomain: "https://go.demo.example" } });
 
 const storedLink = (id: number) => sandbox.store.state.links.find((link) => link.id === id)!;
 

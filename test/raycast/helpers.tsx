@@ -15,7 +15,7 @@ console.error = (...args: unknown[]) => {
 };
 
 export { mock, selection };
-export { sandboxForRaycast, setPreferences } from "./account";
+export { sandboxForRaycast, setPreferences, useSandbox } from "./account";
 
 export async function render(element: ReactElement): Promise<ReactTestRenderer> {
   let renderer: ReactTestRenderer | undefined;

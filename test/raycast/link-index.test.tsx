@@ -5,7 +5,7 @@ import { CacheIndexStore, indexNamespace } from "../../raycast-extension/src/api
 import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
 import SearchLinks from "../../raycast-extension/src/search-links";
 import { Cache, cacheEntries } from "./raycast-api-mock";
-import { byType, field, mock, press, render, setPreferences, submit, waitFor } from "./helpers";
+import { byType, field, mock, press, render, submit, useSandbox, waitFor } from "./helpers";
 
 const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));
 const items = (root: ReactTestInstance) => byType(root, "List.Item");
@@ -13,16 +13,8 @@ const list = (root: ReactTestInstance) => byType(root, "List")[0]!;
 const progressLine = (root: ReactTestInstance) => String(byType(root, "List.Section")[0]?.props.subtitle ?? "");
 
 describe("Search Links over a 10,000-link account", () => {
-  let sandbox: Sandbox;
   const count = 10_000;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ seed: { links: count }, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => {
-    mock.reset();
-    setPreferences(sandbox);
-  });
+  const sandbox = useSandbox({ start: () => startSandbox({ seed: { links: count }, rateLimit: { limit: 1_000_000, windowMs: 60_000 } }) });
 
   const userLinks = () => sandbox.store.state.links.filter((link) => link.userId === 2);
 
@@ -110,16 +102,8 @@ describe("Search Links over a 10,000-link account", () => {
 });
 
 describe("Search Links while the rate limit is spent", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    // A server that caps pages at 100: the first sync's 30 pages span several windows.
-    sandbox = await startSandbox({ seed: { links: 3_000 }, maxPageSize: 100, rateLimit: { limit: 6, windowMs: 1_000 } });
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => {
-    mock.reset();
-    setPreferences(sandbox);
-  });
+  // A server that caps pages at 100: the first sync's 30 pages span several windows.
+  const sandbox = useSandbox({ start: () => startSandbox({ seed: { links: 3_000 }, maxPageSize: 100, rateLimit: { limit: 6, windowMs: 1_000 } }) });
 
   it("waits for the next window during the first sync, and stops reading when the command closes", async () => {
     const view = await render(<SearchLinks />);

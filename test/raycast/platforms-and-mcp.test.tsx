@@ -1,17 +1,11 @@
-import type { Sandbox } from "@linkshort/sandbox";
 import type { ReactTestInstance } from "react-test-renderer";
 import manifest from "../../raycast-extension/package.json";
 import QrCodes from "../../raycast-extension/src/qr-codes";
 import SearchLinks from "../../raycast-extension/src/search-links";
 import { QrImage } from "../../raycast-extension/src/components/QrImage";
-import { byType, mock, render, sandboxForRaycast, waitFor } from "./helpers";
+import { byType, render, useSandbox, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => mock.reset());
+const sandbox = useSandbox({ preferences: false });
 
 const shortcuts = (root: ReactTestInstance) => root.findAll((node) => node.props.shortcut !== undefined).map((node) => ({ title: node.props.title, shortcut: node.props.shortcut }));
 

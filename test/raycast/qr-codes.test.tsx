@@ -1,20 +1,13 @@
 import { isValidElement } from "react";
 import { readFileSync } from "node:fs";
-import type { Sandbox } from "@linkshort/sandbox";
 import type { ReactTestInstance } from "react-test-renderer";
 import { QrForm } from "../../raycast-extension/src/components/QrForm";
 import QrCodes from "../../raycast-extension/src/qr-codes";
-import { apiCall, newEmptyAccountKey, byTitle, byType, field, mock, press, recordFetches, render, sandboxForRaycast, selection, setPreferences, submit, waitFor } from "./helpers";
+import { apiCall, byTitle, byType, field, mock, newEmptyAccountKey, press, recordFetches, render, selection, submit, useSandbox, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox();
 beforeEach(() => {
-  mock.reset();
   selection.id = undefined;
-  setPreferences(sandbox);
 });
 
 const items = (root: ReactTestInstance) => byType(root, "List.Item");

@@ -1,17 +1,8 @@
-import type { Sandbox } from "@linkshort/sandbox";
 import { findUrl } from "../../raycast-extension/src/ui/url-source";
 import { shortenLink } from "../../raycast-extension/src/shorten-link";
-import { mock, sandboxForRaycast, setPreferences } from "./helpers";
+import { mock, useSandbox } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  mock.reset();
-  setPreferences(sandbox);
-});
+const sandbox = useSandbox();
 
 const creates = () => sandbox.requests.filter((request) => request.path === "/api/url/add").length;
 const sources = (selection?: string, browser?: string, clipboard?: string) => ({

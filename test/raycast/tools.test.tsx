@@ -1,16 +1,10 @@
-import type { Sandbox } from "@linkshort/sandbox";
 import deleteLink, { confirmation } from "../../raycast-extension/src/tools/delete-link";
 import findLinks from "../../raycast-extension/src/tools/find-links";
 import getLinkStats from "../../raycast-extension/src/tools/get-link-stats";
 import shortenLink from "../../raycast-extension/src/tools/shorten-link";
-import { mock, sandboxForRaycast } from "./helpers";
+import { useSandbox } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => mock.reset());
+const sandbox = useSandbox({ preferences: false });
 
 describe("AI tools", () => {
   it("shorten-link shortens with an alias", async () => {

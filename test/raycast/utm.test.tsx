@@ -1,13 +1,7 @@
-import type { Sandbox } from "@linkshort/sandbox";
 import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
-import { byType, field, mock, press, render, sandboxForRaycast, submit, waitFor } from "./helpers";
+import { byType, field, mock, press, render, submit, useSandbox, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => mock.reset());
+const sandbox = useSandbox({ preferences: false });
 
 describe("Shorten Link with Options: UTM fields", () => {
   it("writes the UTM fields into the link's parameters", async () => {

@@ -1,27 +1,25 @@
 import { isValidElement } from "react";
 import type { ReactTestInstance } from "react-test-renderer";
-import type { Sandbox } from "@linkshort/sandbox";
 import { LinkForm } from "../../raycast-extension/src/components/LinkForm";
 import RecentLinks from "../../raycast-extension/src/recent-links";
 import SearchLinks from "../../raycast-extension/src/search-links";
-import { byTitle, byType, field, mock, newEmptyAccountKey, press, render, sandboxForRaycast, selection, setPreferences, submit, waitFor } from "./helpers";
+import { byTitle, byType, field, mock, newEmptyAccountKey, press, render, sandboxForRaycast, selection, submit, useSandbox, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxForRaycast();
-  for (let i = 0; i < 115; i += 1) {
-    await fetch(`${sandbox.baseUrl}/api/url/add`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${sandbox.userKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ url: `https://example.com/raycast/${i}` }),
-    });
-  }
+const sandbox = useSandbox({
+  start: async () => {
+    const started = await sandboxForRaycast();
+    for (let i = 0; i < 115; i += 1) {
+      await fetch(`${started.baseUrl}/api/url/add`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${started.userKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: `https://example.com/raycast/${i}` }),
+      });
+    }
+    return started;
+  },
 });
-afterAll(() => sandbox.close());
 beforeEach(() => {
-  mock.reset();
   selection.id = undefined;
-  setPreferences(sandbox);
 });
 
 const userLinks = () => sandbox.store.state.links.filter((link) => link.userId === 2);

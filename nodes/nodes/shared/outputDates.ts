@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { timestampIso } from '@linkshort/client/core';
+import { timestampIso } from '@linkshort/client/values';
 
 /** The fields of the API's answers (and of what an operation sent, echoed) that hold a date and time. */
 const DATE_FIELDS = new Set(['date', 'expiry', 'expires', 'expiration', 'registered']);

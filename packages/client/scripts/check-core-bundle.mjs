@@ -8,7 +8,8 @@
 // lint every file of the published package, the bundled client included): timers, `process`,
 // `global`/`globalThis`, `__dirname`/`__filename`, and any module but zod and crypto (no zlib, no
 // fs, no net). What a host must give instead: a transport, a sleep, and for a smaller PNG a
-// deflate. This script checks the built dist/core.{js,mjs} against that list.
+// deflate. This script checks the built entries a host without Node's extras bundles (core, charts,
+// values: dist/{core,charts/index,values}.{js,mjs}) against that list.
 import { readFileSync } from "node:fs";
 
 const FORBIDDEN = [
@@ -29,7 +30,8 @@ const FORBIDDEN = [
 const ALLOWED_IMPORTS = new Set(["zod/v4", "crypto", "node:crypto"]);
 
 let failures = 0;
-for (const file of ["dist/core.js", "dist/core.mjs"]) {
+const ENTRIES = ["core", "charts/index", "values"];
+for (const file of ENTRIES.flatMap((entry) => [`dist/${entry}.js`, `dist/${entry}.mjs`])) {
   const code = readFileSync(new URL(`../${file}`, import.meta.url), "utf8")
     .replace(/\/\/# sourceMappingURL=.*$/m, "");
   for (const [pattern, name] of FORBIDDEN) {
@@ -52,4 +54,4 @@ if (failures > 0) {
   console.error(`core bundle check: ${failures} problem(s)`);
   process.exit(1);
 }
-console.log(`core bundle check: no forbidden globals, no imports but ${[...ALLOWED_IMPORTS].join(", ")} in dist/core.{js,mjs}`);
+console.log(`core bundle check: no forbidden globals, no imports but ${[...ALLOWED_IMPORTS].join(", ")} in dist/{${ENTRIES.join(",")}}.{js,mjs}`);

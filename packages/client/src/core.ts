@@ -28,7 +28,7 @@ export {
   type LinkShortErrorCode,
 } from "./errors";
 
-export { IdSchema, formatTimestamp, timestampIso, timestampParts } from "./resources/fields";
+export { IdSchema } from "./resources/fields";
 export { PaginationSchema, type Created, type MessageResult, type PageLimit, type PaginationInput, type Statistics } from "./resources/shared";
 export type { Account, AccountUpdateInput } from "./resources/account";
 export type { Domain, DomainCreateInput, DomainUpdateInput } from "./resources/domains";
@@ -78,7 +78,6 @@ export { freshnessSentence } from "./link-index/freshness";
 export { accountId } from "./account-id";
 export type { IndexedLink } from "./link-index/search";
 export { MemoryIndexStore, type IndexChanges, type IndexMeta, type LinkIndexStore, type StoredIndex, type StoredLink } from "./link-index/store";
-export { aliasFromShortUrl, isHttpUrl, qrCodeUrlKey } from "./addresses";
 export { NOT_REUSED, RECORDED_REUSE_RULE, REUSE_RULE } from "./link-index/reuse";
 export { ForgottenLinks, MadeLinks, MAX_MADE_LINKS, type MadeLinksState } from "./link-index/made-links";
 export { createLink, type CreateLinkOptions, type ReusableLink } from "./link-index/create-link";
@@ -120,25 +119,3 @@ export {
 // account's series, the last days, an hour of a day in a zone, the default granularity, ISO or null.
 export { accountSeriesOf, defaultGranularity, hourOfDay, lastDays, sampleWhile } from "./click-history";
 export { isoOrNull } from "./iso-time";
-
-export { toRgbColour } from "./colour";
-export {
-  CHART_PALETTES,
-  cleanLabel,
-  clickChart,
-  readStatistics,
-  seriesChart,
-  type ReadStatisticsOptions,
-  type StatisticsEntry,
-  type StatisticsList,
-  type StatisticsListKey,
-  type StatisticsReading,
-  type ChartStatistics,
-  type ClickChart,
-  type ClickChartOptions,
-  type Deflate,
-  type ChartSeries,
-  type SeriesBucket,
-  type SeriesChartOptions,
-  type SeriesGranularity,
-} from "./charts";

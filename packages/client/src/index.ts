@@ -4,7 +4,7 @@ import type { CoreClientOptions } from "./internal/options";
 import { nodeSleep, undiciTransport } from "./undici-transport";
 
 export * from "./core";
-export { nodeSleep, undiciTransport } from "./undici-transport";
+export { undiciTransport } from "./undici-transport";
 export { FileIndexStore, type FileIndexStoreOptions } from "./link-index/file-store";
 export { FileClickHistoryStore } from "./click-history/file-store";
 

@@ -1,4 +1,4 @@
-import { clickChart } from "../src/core";
+import { clickChart } from "../src/charts";
 import { characterShape, fontDraws } from "../src/charts/glyphs";
 
 const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, index) => String.fromCodePoint(first + index));

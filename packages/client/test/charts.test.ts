@@ -1,6 +1,7 @@
 import { inflateSync } from "node:zlib";
 import fc from "fast-check";
-import { clickChart, type Statistics } from "../src/core";
+import type { Statistics } from "../src/core";
+import { clickChart } from "../src/charts";
 import { StatisticsSchema } from "../src/resources/shared";
 import { zlibCompress } from "../src/charts/png";
 import { barsOf, decodePng } from "../../../test/charts/png-reader";

@@ -1,6 +1,7 @@
 /** A click history's series drawn by the one series chart: a bar per bucket, gaps as gaps, the total on top, the same in SVG and PNG. */
 import { inflateSync } from "node:zlib";
-import { chartSeriesOf, ClickHistory, seriesChart } from "../src/core";
+import { chartSeriesOf, ClickHistory } from "../src/core";
+import { seriesChart } from "../src/charts";
 import { colourIndex } from "../src/charts/draw";
 
 const HOUR = 3_600_000;

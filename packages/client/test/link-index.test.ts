@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, aliasFromShortUrl, createLink, type CreateLinkOptions, type LinkCreateInput } from "../src";
+import { FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, ValidationError, createLink, type CreateLinkOptions, type LinkCreateInput } from "../src";
+import { aliasFromShortUrl } from "../src/values";
 import { shortUrlKey } from "../src/addresses";
 import { fillLinks } from "./fill-links";
 

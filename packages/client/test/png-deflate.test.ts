@@ -3,7 +3,7 @@
  * as the chart's own deflate, in far fewer bytes.
  */
 import { deflateSync } from "node:zlib";
-import { clickChart, seriesChart, type ChartSeries } from "../src/core";
+import { clickChart, seriesChart, type ChartSeries } from "../src/charts";
 import { decodePng, type DecodedPng } from "../../../test/charts/png-reader";
 
 const stats = {

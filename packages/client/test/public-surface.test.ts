@@ -1,11 +1,12 @@
 /**
- * The public names of `@linkshort/client` and `@linkshort/client/core`, types included: each is a
- * promise to users, so any change to the surface shows here as a diff.
+ * The public names of `@linkshort/client`, `@linkshort/client/core`, `/charts` and `/values`, types
+ * included: each is a promise to users, so any change to the surface shows here as a diff
+ * (ARCHITECTURE.md, "The client's public surface", says why each is public).
  */
 import { join } from "node:path";
 import ts from "typescript";
 
-const ENTRIES = ["core.ts", "index.ts"].map((entry) => join(__dirname, "..", "src", entry));
+const ENTRIES = ["core.ts", "index.ts", "charts/index.ts", "values.ts"].map((entry) => join(__dirname, "..", "src", entry));
 const program = ts.createProgram(ENTRIES, {
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -32,14 +33,9 @@ const CORE = [
   "ApiError",
   "AuthenticationError",
   "BucketQuality",
-  "CHART_PALETTES",
   "CLICK_PERIODS",
-  "ChartSeries",
-  "ChartStatistics",
   "CheckedLinkCreate",
   "ClickBucket",
-  "ClickChart",
-  "ClickChartOptions",
   "ClickCountSchema",
   "ClickHistory",
   "ClickHistoryOptions",
@@ -53,7 +49,6 @@ const CORE = [
   "CoreClientOptions",
   "CreateLinkOptions",
   "Created",
-  "Deflate",
   "Domain",
   "DomainCreateInput",
   "DomainUpdateInput",
@@ -140,24 +135,16 @@ const CORE = [
   "RateLimitOptions",
   "RateLimiter",
   "RateQuery",
-  "ReadStatisticsOptions",
   "RedirectType",
   "RequestOptions",
   "ResponseError",
   "ResponseTooLargeError",
   "ReusableLink",
   "SearchOrder",
-  "SeriesBucket",
-  "SeriesChartOptions",
-  "SeriesGranularity",
   "SeriesQuery",
   "Sleep",
   "SplashPage",
   "Statistics",
-  "StatisticsEntry",
-  "StatisticsList",
-  "StatisticsListKey",
-  "StatisticsReading",
   "StoredIndex",
   "StoredLink",
   "SyncOptions",
@@ -185,27 +172,49 @@ const CORE = [
   "WindowCount",
   "accountId",
   "accountSeriesOf",
-  "aliasFromShortUrl",
   "calendarPeriod",
   "chartSeriesOf",
   "checkLinkCreate",
-  "cleanLabel",
-  "clickChart",
   "createLink",
   "defaultGranularity",
-  "formatTimestamp",
   "freshnessSentence",
   "hourOfDay",
-  "isHttpUrl",
   "isLinkShortError",
   "isoOrNull",
   "lastDays",
-  "qrCodeUrlKey",
-  "readStatistics",
   "sampleWhile",
-  "seriesChart",
   "stateHolderStore",
   "stopsBulkRun",
+];
+
+/** `@linkshort/client/charts`, sorted. */
+const CHARTS = [
+  "CHART_PALETTES",
+  "ChartSeries",
+  "ChartStatistics",
+  "ClickChart",
+  "ClickChartOptions",
+  "Deflate",
+  "ReadStatisticsOptions",
+  "SeriesBucket",
+  "SeriesChartOptions",
+  "SeriesGranularity",
+  "StatisticsEntry",
+  "StatisticsList",
+  "StatisticsListKey",
+  "StatisticsReading",
+  "cleanLabel",
+  "clickChart",
+  "readStatistics",
+  "seriesChart",
+];
+
+/** `@linkshort/client/values`, sorted. */
+const VALUES = [
+  "aliasFromShortUrl",
+  "formatTimestamp",
+  "isHttpUrl",
+  "qrCodeUrlKey",
   "timestampIso",
   "timestampParts",
   "toRgbColour",
@@ -217,7 +226,6 @@ const NODE_ONLY = [
   "FileIndexStore",
   "FileIndexStoreOptions",
   "LinkShortClientOptions",
-  "nodeSleep",
   "undiciTransport",
 ];
 
@@ -225,6 +233,14 @@ test("@linkshort/client/core exports exactly these names", () => {
   expect(publicNames("core.ts")).toEqual(CORE);
 });
 
-test("@linkshort/client exports the core's names and the Node transport, timers and file stores", () => {
+test("@linkshort/client/charts exports exactly these names", () => {
+  expect(publicNames("charts/index.ts")).toEqual(CHARTS);
+});
+
+test("@linkshort/client/values exports exactly these names", () => {
+  expect(publicNames("values.ts")).toEqual(VALUES);
+});
+
+test("@linkshort/client exports the core's names and the Node transport and file stores", () => {
   expect(publicNames("index.ts")).toEqual([...CORE, ...NODE_ONLY].sort());
 });

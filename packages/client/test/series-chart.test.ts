@@ -1,4 +1,5 @@
-import { seriesChart, ValidationError, type ChartSeries, type SeriesBucket } from "../src/core";
+import { ValidationError } from "../src/core";
+import { seriesChart, type ChartSeries, type SeriesBucket } from "../src/charts";
 import { layoutSeries, PLOT_HEIGHT } from "../src/charts/series-layout";
 import { seriesModel } from "../src/charts/series-model";
 import type { RectShape, TextShape } from "../src/charts/layout";

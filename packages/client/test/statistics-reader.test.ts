@@ -3,7 +3,8 @@
  * the n8n node's Simplify and Raycast's text all use: one order of a top list (ties included), one
  * set of titles, one label of a name.
  */
-import { clickChart, cleanLabel, readStatistics, type Statistics } from "../src/index";
+import type { Statistics } from "../src/index";
+import { clickChart, cleanLabel, readStatistics } from "../src/charts";
 
 const permutations = <T>(items: T[]): T[][] =>
   items.length <= 1 ? [items] : items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]));

@@ -2,7 +2,7 @@
  * `timestampIso`: the API's zone-less `YYYY-MM-DD HH:MM:SS` as ISO 8601 with the offset a zone has
  * at that moment, on both sides of clock changes, checked against the zone rules of Intl itself.
  */
-import { timestampIso } from "../src";
+import { timestampIso } from "../src/values";
 
 describe("timestampIso", () => {
   it("writes the zone's offset at that date: winter and summer, east and west, half hours", () => {

@@ -1,4 +1,5 @@
-import { LinkShortClient, ValidationError, formatTimestamp } from "../src/core";
+import { LinkShortClient, ValidationError } from "../src/core";
+import { formatTimestamp } from "../src/values";
 import { scripted } from "./helpers";
 
 type Call = (client: LinkShortClient) => PromiseLike<unknown>;

@@ -1,21 +1,20 @@
 /**
  * The MCP App (extension `io.modelcontextprotocol/ui`) that get_link and get_qr_code show where the
- * client renders Apps: one self-contained HTML page, built once. It speaks the few messages of the
- * Apps protocol it needs itself (ui/initialize, ui/notifications/initialized, tool-result,
- * host-context-changed, size-changed, resource-teardown) rather than bundling the ext-apps SDK, whose
- * App class brings the MCP SDK and zod into the page.
+ * client renders Apps: one self-contained HTML page, built once. Its script is the TypeScript of
+ * view/browser/ (app.ts: the page in render.ts, the Apps protocol in host.ts), bundled at build
+ * time (view/script.ts); its style sheet is here.
  *
- * The page reads nothing itself: it renders the `ViewData` (tools/define.ts) that the tool computed with
+ * The page reads nothing itself: it renders the `ViewData` (view/contract.ts) that the tool computed with
  * the client's readers (its order of a top list, its section titles, its labels) and put in the result's
  * `_meta`, which the host forwards; its colours are the client's chart palette. It loads nothing and
  * calls nothing (its own CSP says so, with the hashes of its one script and one style sheet), and sets
  * every text as text, never as markup.
  */
-import { CHART_PALETTES } from "@linkshort/client";
+import { CHART_PALETTES } from "@linkshort/client/charts";
 import { createHash } from "node:crypto";
+import { STATISTICS_VIEW_SCRIPT } from "./view/script";
 
-/** Where a result's `_meta` carries what the view shows (`ViewData`), which models do not read. */
-export const VIEW_CHART_META_KEY = "linkshort/chart";
+export { VIEW_CHART_META_KEY } from "./view/contract";
 
 /** The view's colours as CSS variables: the client's chart palette of a theme. */
 function colours(theme: "light" | "dark"): string {
@@ -50,176 +49,12 @@ li{display:contents}
 .empty,.status{color:var(--color-text-secondary,var(--ls-muted));margin:8px 0}
 `;
 
-const SCRIPT = `"use strict";
-(function () {
-  var root = document.getElementById("view");
-  var nextId = 1, pending = {}, lastSize = "", shown = null, mode = "count";
-  var format = new Intl.NumberFormat("en-US");
-
-  function send(message) { message.jsonrpc = "2.0"; window.parent.postMessage(message, "*"); }
-  function request(method, params) {
-    var id = nextId++;
-    send({ id: id, method: method, params: params });
-    return new Promise(function (resolve, reject) { pending[id] = { resolve: resolve, reject: reject }; });
-  }
-  function notify(method, params) { send({ method: method, params: params }); }
-
-  // What the tool sent is rendered as it is; these only keep a malformed message from breaking the page.
-  function list(value) { return Array.isArray(value) ? value.filter(function (item) { return item !== null && typeof item === "object"; }) : []; }
-  function number(value) { return typeof value === "number" && isFinite(value) && value > 0 ? value : 0; }
-  function textOf(value) { return typeof value === "string" ? value : ""; }
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-  function amount(value, total) {
-    if (mode === "share") return total > 0 ? Math.round((value / total) * 1000) / 10 + "%" : "0%";
-    return format.format(value);
-  }
-  function row(label, value, max, total, unique) {
-    var item = element("li");
-    var hint = label + ": " + format.format(value) + (total > 0 ? " (" + Math.round((value / total) * 1000) / 10 + "%)" : "");
-    var name = element("span", "label", label);
-    name.title = hint;
-    item.appendChild(name);
-    var track = element("span", "track");
-    track.title = hint;
-    var bar = element("span", unique ? "bar unique" : "bar");
-    bar.style.width = (max > 0 && value > 0 ? Math.max((value / max) * 100, 1) : 0) + "%";
-    track.appendChild(bar);
-    item.appendChild(track);
-    item.appendChild(element("span", "count", amount(value, total)));
-    return item;
-  }
-  function totalsLine(parts) {
-    var totals = element("p", "totals");
-    parts.forEach(function (part) { totals.appendChild(typeof part === "number" ? element("b", "", format.format(part)) : document.createTextNode(part)); });
-    root.appendChild(totals);
-  }
-  /** Clicks over time: the chart the client drew (SVG, as an image: it runs nothing, loads nothing), the total and what the history says. */
-  function renderSeries(view) {
-    var rows = list(view.rows), total = number(view.total);
-    root.appendChild(element("h1", "title", textOf(view.title)));
-    totalsLine([total, " clicks \\u00b7 " + textOf(view.timeZone)]);
-    if (typeof view.svg === "string" && view.svg.indexOf("<svg") === 0) {
-      var image = element("img", "chart");
-      image.alt = textOf(view.description);
-      image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(view.svg);
-      root.appendChild(image);
-    }
-    var links = element("ol");
-    rows.forEach(function (item) { links.appendChild(row(textOf(item.label), number(item.count), number(rows[0].count), total, false)); });
-    root.appendChild(links);
-    (Array.isArray(view.notes) ? view.notes : []).forEach(function (note) { root.appendChild(element("p", "status", textOf(note))); });
-  }
-  /** A link's or QR code's statistics: the totals, then each of the client's lists as bars, most first. */
-  function renderStatistics(view) {
-    var scans = view.unit === "scans", clicks = number(view.clicks), unique = number(view.uniqueClicks), most = Math.max(clicks, unique);
-    root.appendChild(element("h1", "title", textOf(view.title)));
-    totalsLine([clicks, " " + (scans ? "scans" : "clicks") + " \\u00b7 ", unique, " unique"]);
-    if (view.empty === true) {
-      root.appendChild(element("p", "empty", scans ? "No scans yet." : "No clicks yet."));
-      return;
-    }
-    var toolbar = element("div", "toolbar");
-    [["count", "Counts"], ["share", "Share"]].forEach(function (choice) {
-      var button = element("button", "", choice[1]);
-      button.type = "button";
-      button.setAttribute("aria-pressed", String(mode === choice[0]));
-      button.addEventListener("click", function () { mode = choice[0]; render(); });
-      toolbar.appendChild(button);
-    });
-    root.appendChild(toolbar);
-    var overview = element("ol", "overview");
-    overview.appendChild(row(scans ? "Scans" : "Clicks", clicks, most, most, false));
-    overview.appendChild(row("Unique", unique, most, most, true));
-    root.appendChild(overview);
-    list(view.sections).forEach(function (section) {
-      var rows = list(section.rows);
-      if (rows.length === 0) return;
-      var box = element("details");
-      box.open = true;
-      box.appendChild(element("summary", "", textOf(section.title)));
-      var items = element("ol");
-      var sum = rows.reduce(function (total, item) { return total + number(item.count); }, 0);
-      rows.forEach(function (item) { items.appendChild(row(textOf(item.label), number(item.count), number(rows[0].count), Math.max(clicks, sum), false)); });
-      box.appendChild(items);
-      root.appendChild(box);
-    });
-  }
-  function render() {
-    var result = shown, view = result && !result.isError && result._meta && result._meta[${JSON.stringify(VIEW_CHART_META_KEY)}];
-    root.textContent = "";
-    if (view && view.kind === "series") return renderSeries(view);
-    if (view && view.kind === "statistics") return renderStatistics(view);
-    var first = result && Array.isArray(result.content) && result.content[0];
-    root.appendChild(element("p", "status", first && typeof first.text === "string" ? first.text.slice(0, 500) : "No statistics in this answer."));
-  }
-  var STYLE_VARIABLES = ["--color-background-primary", "--color-text-primary", "--color-text-secondary", "--color-border-primary", "--font-sans"];
-  function applyContext(context) {
-    if (!context || typeof context !== "object") return;
-    if (context.theme === "light" || context.theme === "dark") document.documentElement.setAttribute("data-theme", context.theme);
-    var variables = context.styles && context.styles.variables;
-    if (variables && typeof variables === "object") {
-      STYLE_VARIABLES.forEach(function (name) {
-        var value = variables[name];
-        if (typeof value === "string" && value.length <= 200) document.documentElement.style.setProperty(name, value);
-      });
-    }
-  }
-  function reportSize() {
-    var width = Math.ceil(document.documentElement.scrollWidth), height = Math.ceil(document.documentElement.scrollHeight);
-    var size = width + "x" + height;
-    if (size === lastSize) return;
-    lastSize = size;
-    notify("ui/notifications/size-changed", { width: width, height: height });
-  }
-
-  window.addEventListener("message", function (event) {
-    if (event.source !== window.parent) return;
-    var message = event.data;
-    if (!message || typeof message !== "object" || message.jsonrpc !== "2.0") return;
-    if (typeof message.method !== "string") {
-      var waiting = pending[message.id];
-      if (!waiting) return;
-      delete pending[message.id];
-      if (message.error) waiting.reject(message.error);
-      else waiting.resolve(message.result);
-      return;
-    }
-    var isRequest = message.id !== undefined && message.id !== null;
-    switch (message.method) {
-      case "ui/notifications/tool-result": shown = message.params; render(); break;
-      case "ui/notifications/host-context-changed": applyContext(message.params); break;
-      case "ui/notifications/tool-cancelled": shown = { isError: true, content: [{ type: "text", text: "The call was cancelled." }] }; render(); break;
-      case "ui/resource-teardown": case "ping": if (isRequest) send({ id: message.id, result: {} }); break;
-      default: if (isRequest) send({ id: message.id, error: { code: -32601, message: "Method not found" } });
-    }
-  });
-  request("ui/initialize", {
-    protocolVersion: "2026-01-26",
-    appInfo: { name: "linkshort-statistics", version: "1.0.0" },
-    appCapabilities: { availableDisplayModes: ["inline"] }
-  }).then(function (result) {
-    applyContext(result && result.hostContext);
-    notify("ui/notifications/initialized", {});
-    // Sizes only once initialized: nothing but ui/initialize goes before.
-    new ResizeObserver(reportSize).observe(document.documentElement);
-  }, function () {
-    root.textContent = "";
-    root.appendChild(element("p", "status", "The host did not start this view."));
-  });
-})();
-`;
-
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 
 /** Nothing from elsewhere: no fetch, image, font or frame; only this page's own script and style sheet. */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  `script-src ${sha256(SCRIPT)}`,
+  `script-src ${sha256(STATISTICS_VIEW_SCRIPT)}`,
   `style-src ${sha256(STYLE)}`,
   // The server's chart, as an image from the answer itself: an SVG image runs no script and loads nothing.
   "img-src data:",
@@ -233,4 +68,4 @@ export const STATISTICS_VIEW_HTML =
   `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">` +
   `<meta name="viewport" content="width=device-width, initial-scale=1"><title>Click statistics</title>` +
   `<style>${STYLE}</style></head><body><main id="view" aria-live="polite"><p class="status">Waiting for the statistics\u2026</p></main>` +
-  `<script>${SCRIPT}</script></body></html>`;
+  `<script>${STATISTICS_VIEW_SCRIPT}</script></body></html>`;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import "./helpers"; // fails early, with advice, when the bundle is not built
 
 // jose, https and dns are the sign-in's (--sign-in): its tokens, and fetching client metadata documents; pg the store's (--store).
-const ALLOWED = [/^@linkshort\/client$/, /^@modelcontextprotocol\/server(\/stdio)?$/, /^zod\/v4$/, /^jose$/, /^pg$/, /^(node:)?(http|https|dns|util|crypto|net|fs|stream|os|zlib)$/];
+const ALLOWED = [/^@linkshort\/client(\/(charts|values))?$/, /^@modelcontextprotocol\/server(\/stdio)?$/, /^zod\/v4$/, /^jose$/, /^pg$/, /^(node:)?(http|https|dns|util|crypto|net|fs|stream|os|zlib)$/];
 
 /** The bytes of the bundle that come from a folder (`store/`) or a file of src/ (the bundler marks each module's code with its path). */
 function bytesFrom(source: string, path: string): number {

@@ -10,14 +10,13 @@ import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { startHttpServer } from "../src/http";
 import { createLinkShortMcpServer } from "../src/server/server";
 import { TOOLS } from "../src/tools";
 import { canonicalJson } from "../src/tools/define";
 import { confirmedDelete } from "./helpers";
-import { connectInMemory } from "./in-memory";
+import { connectInMemory, serveInMemory } from "./in-memory";
 
 const CURRENT = "2026-07-28";
 const ASKS = { elicitation: { form: {} } };
@@ -54,8 +53,7 @@ function callParams(name: string, args: Record<string, unknown>, { capabilities 
 }
 
 async function inMemoryWire(client: LinkShortClient, admin: boolean, requestStateKey?: string): Promise<Wire> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const connection = serveStdio(() => createLinkShortMcpServer({ client, admin, requestStateKey }), { transport: serverSide });
+  const { clientSide, connection } = serveInMemory({ client, admin, requestStateKey });
   const waiting = new Map<number, (answer: Answer) => void>();
   clientSide.onmessage = (message: JSONRPCMessage) => {
     const { id } = message as { id?: unknown };

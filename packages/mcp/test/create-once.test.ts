@@ -7,10 +7,8 @@
 import { LinkCreateSchema, LinkShortClient, RateLimiter } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { createLinkShortMcpServer } from "../src/server/server";
 import { ServerLinkIndex } from "../src/account/server-index";
+import { connectInMemory } from "./in-memory";
 
 let sandbox: Sandbox;
 let index: ServerLinkIndex;
@@ -21,10 +19,8 @@ beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: { limit: 1000, windowMs: 60_000 } });
   const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
   index = new ServerLinkIndex(client, { minSyncIntervalMs: 0 });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  connection = serveStdio(() => createLinkShortMcpServer({ client, linkIndex: index }), { transport: serverSide });
   mcp = new Client({ name: "create-once-test", version: "1.0.0" });
-  await mcp.connect(clientSide);
+  connection = await connectInMemory(mcp, { client, linkIndex: index });
 });
 
 afterAll(async () => {

@@ -12,18 +12,16 @@
 import { LinkShortClient, RateLimiter, type ClickHistoryState } from "@linkshort/client";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { fillLinks } from "../../client/test/fill-links";
 import type { ClicksOverTime } from "../src/tools/outputs";
-import { createLinkShortMcpServer } from "../src/server/server";
 import { PostgresClickHistoryStore } from "../src/store/history-store";
 import { PostgresIndexStore } from "../src/store/index-store";
 import { PostgresStore, shownStoreUrl } from "../src/store/postgres";
 import { MIGRATIONS, SCHEMA_VERSION } from "../src/store/schema";
 import { SharedState } from "../src/account/shared/state";
 import { freshDatabase, stopTestPostgres, testPostgres } from "./postgres-support";
+import { connectInMemory } from "./in-memory";
 import { callTool, eventually, roundRobin, signedInClient, startReplica } from "./replica-support";
 
 jest.setTimeout(60_000);
@@ -80,10 +78,8 @@ async function replica(url: string, apiKey = sandbox.userKey): Promise<Replica> 
   const state = await SharedState.open(url, { leaseMs: 2_000, index: { now: () => time, minSyncIntervalMs: 0 } });
   const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey, rateLimit: { limiter: new RateLimiter() } });
   const index = state.indexFor(client);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const connection = serveStdio(() => createLinkShortMcpServer({ client, linkIndex: index }), { transport: serverSide });
   const mcp = new Client({ name: "history-test", version: "1.0.0" });
-  await mcp.connect(clientSide);
+  const connection = await connectInMemory(mcp, { client, linkIndex: index });
   let open = true;
   const close = async () => {
     if (!open) return;

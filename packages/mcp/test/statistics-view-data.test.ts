@@ -3,16 +3,15 @@
  * statistics (`readStatistics`: its order of a top list, ties included, its titles and labels), sent
  * in the result's `_meta`; the page itself holds no reader, no section title and no palette of its own.
  */
-import { CHART_PALETTES, LinkShortClient, RateLimiter, readStatistics } from "@linkshort/client";
+import { LinkShortClient, RateLimiter } from "@linkshort/client";
+import { CHART_PALETTES, readStatistics } from "@linkshort/client/charts";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { APP_MIME_TYPE, UI_EXTENSION, VIEW_CHART_META_KEY } from "../src/apps";
-import { createLinkShortMcpServer } from "../src/server/server";
+import { VIEW_CHART_META_KEY } from "../src/apps";
 import { ServerLinkIndex } from "../src/account/server-index";
 import { STATISTICS_VIEW_HTML } from "../src/statistics-view";
 import { VIEW_ROWS } from "../src/tools/chart";
+import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 
 let sandbox: Sandbox;
 let linkIndex: ServerLinkIndex;
@@ -22,10 +21,8 @@ beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
   const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
   linkIndex = new ServerLinkIndex(client, { minSyncIntervalMs: 0 });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  serveStdio(() => createLinkShortMcpServer({ client, linkIndex }), { transport: serverSide });
-  mcp = new Client({ name: "apps-host-test", version: "1.0.0" }, { capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } });
-  await mcp.connect(clientSide);
+  mcp = new Client({ name: "apps-host-test", version: "1.0.0" }, { capabilities: APPS_CAPABILITIES });
+  await connectInMemory(mcp, { client, linkIndex });
 });
 afterAll(async () => {
   await mcp.close();

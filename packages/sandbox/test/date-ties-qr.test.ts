@@ -1,6 +1,5 @@
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { emptyStats } from "../src/visits/stats";
-import { fillLinks } from "../../client/test/fill-links";
+import { addQrCodes, fillLinks } from "../../client/test/fill-links";
 
 interface Listed {
   id: number;
@@ -17,21 +16,7 @@ function fill(sandbox: Sandbox) {
   const second = (i: number) => `2026-03-01 10:00:0${Math.floor(i / 30)}`;
   fillLinks(sandbox, 90);
   sandbox.store.state.links.filter((link) => link.userId === 2).forEach((link, i) => (link.date = second(i)));
-  for (let i = 0; i < 90; i += 1) {
-    sandbox.store.state.qrs.push({
-      id: sandbox.store.nextId("qrs"),
-      userId: 2,
-      code: (0x300000 + i).toString(16),
-      type: "link",
-      data: `https://example.com/tie/${i}`,
-      background: "rgb(255,255,255)",
-      foreground: "rgb(0,0,0)",
-      logo: null,
-      name: `Tie ${i}`,
-      date: second(i),
-      stats: emptyStats(),
-    });
-  }
+  addQrCodes(sandbox, 90, { from: Date.UTC(2026, 2, 1, 10), perSecond: 30, name: "tie", title: (i) => `Tie ${i}` });
 }
 
 /** The distinct ids pages of 20 show (they split the runs of 30). */

@@ -1,5 +1,5 @@
 import { BrowserExtension, Clipboard, environment, getSelectedText } from "@raycast/api";
-import { isHttpUrl } from "@linkshort/client/core";
+import { isHttpUrl } from "@linkshort/client/values";
 
 export type UrlSource = "argument" | "selection" | "browser" | "clipboard";
 

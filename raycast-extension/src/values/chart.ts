@@ -1,5 +1,6 @@
 import { deflateSync } from "node:zlib";
-import { chartSeriesOf, clickChart, seriesChart, type ChartStatistics, type ClickSeries } from "@linkshort/client/core";
+import { chartSeriesOf, type ClickSeries } from "@linkshort/client/core";
+import { clickChart, seriesChart, type ChartStatistics } from "@linkshort/client/charts";
 
 /**
  * The chart's width in pixels: a list's detail pane in Raycast's narrowest window is about 450

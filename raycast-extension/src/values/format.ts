@@ -1,4 +1,5 @@
-import { readStatistics, type Statistics, type StatisticsListKey } from "@linkshort/client/core";
+import type { Statistics } from "@linkshort/client/core";
+import { readStatistics, type StatisticsListKey } from "@linkshort/client/charts";
 
 /** The label of the most frequent entry of one of the statistics' top lists, as the chart shows it, or undefined. */
 export function topLabel(stats: Statistics, list: StatisticsListKey): string | undefined {

@@ -1,8 +1,5 @@
 import {
-  aliasFromShortUrl,
-  formatTimestamp,
   REDIRECT_TYPES,
-  timestampParts,
   UTM_FIELDS,
   type LinkCreateInput,
   type LinkDetails,
@@ -10,6 +7,7 @@ import {
   type RedirectType,
   type Utm,
 } from "@linkshort/client/core";
+import { aliasFromShortUrl, formatTimestamp, timestampParts } from "@linkshort/client/values";
 
 /** The names of the client's link inputs that take a free text, on creation and on update alike. */
 type TextInputName = {

@@ -2,13 +2,13 @@ import {
   QR_DATA_SCHEMAS,
   QR_TYPES,
   QrCodeCreateSchema,
-  toRgbColour,
   WIFI_ENCRYPTIONS,
   type QrCodeCreateInput,
   type QrCodeUpdateInput,
   type QrData,
   type QrType,
 } from "@linkshort/client/core";
+import { toRgbColour } from "@linkshort/client/values";
 
 /** The QR form's fields: one set for every type, each type showing its own. */
 export interface QrFormValues {

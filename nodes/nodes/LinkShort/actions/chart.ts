@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { clickChart, type ChartStatistics } from '@linkshort/client/core';
+import { clickChart, type ChartStatistics } from '@linkshort/client/charts';
 import { ItemWithBinary } from './operation';
 
 /** Add Click Chart and the binary field it goes to: the options of Link Get and QR Code Get. */

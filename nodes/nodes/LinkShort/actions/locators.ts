@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
-import { freshnessSentence, qrCodeUrlKey, type LinkShortClient } from '@linkshort/client/core';
+import { freshnessSentence, type LinkShortClient } from '@linkshort/client/core';
+import { qrCodeUrlKey } from '@linkshort/client/values';
 import { linkIndexFor } from '../../shared/accountIndexes';
 
 interface LocatorKind {

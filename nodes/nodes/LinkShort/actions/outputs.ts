@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { aliasFromShortUrl, type LinkCreateInput, type QrCodeCreateInput } from '@linkshort/client/core';
+import { type LinkCreateInput, type QrCodeCreateInput } from '@linkshort/client/core';
+import { aliasFromShortUrl } from '@linkshort/client/values';
 
 /**
  * A created or updated link as the next node needs it, without another request: the server's

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { aliasFromShortUrl, readStatistics, type Link, type LinkWithStats, type QrCode, type QrCodeWithStats, type Statistics } from '@linkshort/client/core';
+import { type Link, type LinkWithStats, type QrCode, type QrCodeWithStats, type Statistics } from '@linkshort/client/core';
+import { readStatistics } from '@linkshort/client/charts';
+import { aliasFromShortUrl } from '@linkshort/client/values';
 
 /** Simplify came with version 1.1: nodes made before keep the API's shape. */
 export const simplifyField: INodeProperties = {

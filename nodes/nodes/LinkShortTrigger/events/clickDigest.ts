@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { accountSeriesOf, calendarPeriod, ClickHistory, hourOfDay, isoOrNull, seriesChart } from '@linkshort/client/core';
+import { accountSeriesOf, calendarPeriod, ClickHistory, hourOfDay, isoOrNull } from '@linkshort/client/core';
+import { seriesChart } from '@linkshort/client/charts';
 import type { EventParameters, PollChart, PollEvent } from '../event';
 import { mostClicked } from '../reading/lists';
 import { isSampledState, labelOf, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from '../reading/sampling';

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { aliasFromShortUrl, isLinkShortError, PagePromise, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
+import { isLinkShortError, PagePromise, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
+import { aliasFromShortUrl } from '@linkshort/client/values';
 import type { EventParameters } from '../event';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { firstCursor, isScanCursor, pollsPerPass, scanStep, SCAN_PAGES_PER_POLL, type ScanCursor } from './scan';

@@ -1,7 +1,10 @@
 /**
- * A chart of a link's or a QR code's statistics, as SVG and as PNG, drawn with nothing but
- * JavaScript (no browser, no native module, no timer): it runs wherever the core client runs,
- * the n8n node included.
+ * `@linkshort/client/charts`: a chart of a link's or a QR code's statistics, as SVG and as PNG,
+ * drawn with nothing but JavaScript (no browser, no native module, no timer): it runs wherever the
+ * core client runs, the n8n node included. No state of its own, so a second copy of it beside the
+ * client's entry costs only its bytes.
+ *
+ * Every name exported here is public surface, listed by test/public-surface.test.ts.
  */
 import { drawPng, drawSvg, type ClickChart, type Theme } from "./draw";
 import { DEFAULT_WIDTH, formatCount, layoutChart, type Layout } from "./layout";

@@ -1,5 +1,6 @@
 import { deflateSync } from "node:zlib";
-import { cleanLabel, clickChart, readStatistics, type Statistics } from "@linkshort/client";
+import type { Statistics } from "@linkshort/client";
+import { cleanLabel, clickChart, readStatistics } from "@linkshort/client/charts";
 import type { ImageContent, StatisticsViewData } from "./define";
 
 /** Rows per list in the statistics view, which has room for more than the chart's five. */

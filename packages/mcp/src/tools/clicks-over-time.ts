@@ -5,7 +5,8 @@
  * samples, so a model never reads "no data" as zero.
  */
 import { deflateSync } from "node:zlib";
-import { accountSeriesOf, chartSeriesOf, cleanLabel, ClickMomentSchema, defaultGranularity, GranularitySchema, IdSchema, isoOrNull, seriesChart, TimeZoneSchema, type ClickChart, type ClickSeries, type Granularity } from "@linkshort/client";
+import { accountSeriesOf, chartSeriesOf, ClickMomentSchema, defaultGranularity, GranularitySchema, IdSchema, isoOrNull, TimeZoneSchema, type ClickSeries, type Granularity } from "@linkshort/client";
+import { cleanLabel, seriesChart, type ClickChart } from "@linkshort/client/charts";
 import * as z from "zod/v4";
 import type { ClicksOverTime, LinkClicksOverTime } from "./outputs";
 import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../account/server-index";

@@ -13,6 +13,7 @@ import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import { STATISTICS_VIEW_TOOL_META } from "../apps";
 import type { ServerLinkIndex } from "../account/server-index";
+import type { ViewData } from "../view/contract";
 
 /** A call as a signed confirmation names it: the tool and what it binds (the checked arguments as canonical JSON, or a preview's digest). */
 export interface AskedFor {
@@ -73,40 +74,7 @@ export interface ImageContent {
   mimeType: "image/png";
 }
 
-/** A row of the statistics view: a label as the client cleaned it, and its count. */
-export interface ViewRow {
-  label: string;
-  count: number;
-}
-
-/** What the statistics view shows of a link's or QR code's statistics: the client's reading of them (`readStatistics`). */
-export interface StatisticsViewData {
-  kind: "statistics";
-  title: string;
-  unit: "clicks" | "scans";
-  clicks: number;
-  uniqueClicks: number;
-  /** The client's four lists, in its order and with its titles; a list with no entry has no row. */
-  sections: Array<{ title: string; rows: ViewRow[] }>;
-  empty: boolean;
-}
-
-/** What the statistics view shows of clicks over time: the chart the client drew (SVG with real text), and the lines beside it. */
-export interface SeriesViewData {
-  kind: "series";
-  title: string;
-  total: number;
-  timeZone: string;
-  /** The chart the client drew and its description; absent when no link gained clicks in the period. */
-  svg?: string;
-  description?: string;
-  /** The top links, for an answer of top links; none for one link. */
-  rows: ViewRow[];
-  notes: string[];
-}
-
-/** Everything the statistics view shows, computed here from the client's readers; the view only renders it. */
-export type ViewData = StatisticsViewData | SeriesViewData;
+export type { SeriesViewData, StatisticsViewData, ViewData, ViewRow } from "../view/contract";
 
 /**
  * A structured answer with an image shown next to it (MCP image content), and a statistics chart

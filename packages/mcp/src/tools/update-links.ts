@@ -3,7 +3,8 @@
  * of the link index. The first call answers a preview; the change is made by a second call that
  * passes the preview's confirmation back with the same arguments (bulk-links.ts).
  */
-import { aliasFromShortUrl, isHttpUrl, isLinkShortError, LinkUpdateSchema, stopsBulkRun, UTM_FIELDS, type Utm } from "@linkshort/client";
+import { isLinkShortError, LinkUpdateSchema, stopsBulkRun, UTM_FIELDS, type Utm } from "@linkshort/client";
+import { aliasFromShortUrl, isHttpUrl } from "@linkshort/client/values";
 import * as z from "zod/v4";
 import { BulkLinksOutput, type BulkLink, type BulkLinks } from "./bulk-outputs";
 import { BULK_MAX_LINKS, checkSelection, linksToPreview, runConfirmed, sealPreview, selectionFields, tally, type SeenLink } from "./bulk-links";

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { aliasFromShortUrl, type LinkDetails } from '@linkshort/client/core';
+import type { LinkDetails } from '@linkshort/client/core';
+import { aliasFromShortUrl } from '@linkshort/client/values';
 import type { Operation } from '../operation';
 
 /**

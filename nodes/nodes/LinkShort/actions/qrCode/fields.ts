@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { QR_TYPES, toRgbColour, WIFI_ENCRYPTIONS, type QrCodeCreateInput, type QrType } from '@linkshort/client/core';
+import { QR_TYPES, WIFI_ENCRYPTIONS, type QrCodeCreateInput, type QrType } from '@linkshort/client/core';
+import { toRgbColour } from '@linkshort/client/values';
 import { filled } from '../filled';
 
 const TYPE_NAMES: Record<QrType, string> = {

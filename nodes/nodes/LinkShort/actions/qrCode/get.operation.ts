@@ -1,4 +1,4 @@
-import { aliasFromShortUrl } from '@linkshort/client/core';
+import { aliasFromShortUrl } from '@linkshort/client/values';
 import type { Operation } from '../operation';
 import { chartField, chartFields, withChart } from '../chart';
 import { idLocator, locatedId } from '../locators';
