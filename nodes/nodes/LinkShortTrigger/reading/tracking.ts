@@ -4,7 +4,7 @@ import { aliasFromShortUrl, isLinkShortError, PagePromise, type Link, type LinkS
 import type { EventParameters } from '../event';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
 import { firstCursor, pollsPerPass, scanCursorSchema, scanStep, SCAN_PAGES_PER_POLL } from './scan';
-import { countMapSchema, idSchema, isRecord } from './storedShapes';
+import { countMapSchema, idSchema } from './storedShapes';
 
 /** The most watched links one poll reads (one request each); more are read in turns, this many a poll. */
 export const WATCHED_PER_POLL = SCAN_PAGES_PER_POLL;
@@ -157,6 +157,3 @@ export async function pollWatched<S extends TrackedState>(client: LinkShortClien
 	state.watchNext = (start + read) % ids.length;
 	return { items, state };
 }
-
-/** Whether a stored value has the shape of a state kept by this event before scans were spread over polls. */
-export const isRecordWith = (value: unknown, ...keys: string[]): value is Record<string, unknown> => isRecord(value) && keys.every((key) => key in value);
