@@ -12,7 +12,8 @@ import { LinkShortClient, RateLimiter, RateLimitError, undiciTransport } from '@
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
 import type { Credentials } from '../nodes/harness';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { PolledTrigger } from '../nodes/trigger-poller';
+import type { INodeParameters } from 'n8n-workflow';
 import { measureClickHistory } from './clicks';
 import { measureFarYearClicks } from './clicks-far-year';
 import { measureLinkIndex } from './link-index';
@@ -182,7 +183,6 @@ async function multiProcessBurst() {
 const n8nHarness = () => import('../nodes/harness');
 
 async function pollingCost() {
-  const { poll } = await n8nHarness();
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
   fillLinks(sandbox, 10_000, (i) => i % 97);
   const credentials: Credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
@@ -190,12 +190,10 @@ async function pollingCost() {
   const naivePages = Math.ceil(10_000 / 100);
 
   const measure = async (parameters: INodeParameters, makeNew: (count: number) => Promise<void>) => {
-    let staticData: IDataObject = {};
+    const trigger = new PolledTrigger(() => sandbox, parameters);
     const pollOnce = async () => {
-      const before = sandbox.requests.length;
-      const { result, staticData: next } = await poll(credentials, parameters, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-      return { requests: sandbox.requests.length - before, emitted: result?.[0]?.length ?? 0 };
+      const emitted = (await trigger.poll()).length;
+      return { requests: trigger.lastRequests, emitted };
     };
     await pollOnce();
     const results: Array<{ fresh: number; requests: number; emitted: number }> = [];
@@ -215,7 +213,7 @@ async function pollingCost() {
   const crossings = await measure({ event: 'linkClickThreshold', threshold }, async (count) => {
     for (let i = 0; i < count; i += 1) sandbox.store.state.links[(crossing += 1) * 37]!.stats.clicks = threshold + i;
   });
-  const bulk = await quietPollAfterBulkImport(sandbox, credentials);
+  const bulk = await quietPollAfterBulkImport(sandbox);
   const overlap = await overlappingPolls(sandbox, credentials, client);
   await sandbox.close();
   for (const [name, results] of [['newLink', newLinks], ['linkClickThreshold', crossings]] as const) {
@@ -254,14 +252,11 @@ async function pollingCost() {
  * next one (which reads their second once more), then the quiet poll measured. Polls are two
  * seconds apart here (n8n's are at least a minute apart).
  */
-async function quietPollAfterBulkImport(sandbox: Sandbox, credentials: Credentials) {
-  const { poll } = await n8nHarness();
-  let staticData: IDataObject = {};
+async function quietPollAfterBulkImport(sandbox: Sandbox) {
+  const trigger = new PolledTrigger(() => sandbox, { event: 'newLink' });
   const pollOnce = async () => {
-    const before = sandbox.requests.length;
-    const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-    staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-    return { requests: sandbox.requests.length - before, emitted: result?.[0]?.length ?? 0 };
+    const emitted = (await trigger.poll()).length;
+    return { requests: trigger.lastRequests, emitted };
   };
   await pollOnce();
   const imported = 250;

@@ -4,9 +4,10 @@
  * links clicked every hour): requests a poll, the digests' lateness in polls, and the static data
  * n8n keeps; the rate event on watched links (one request each a poll).
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { fillLinks } from '../../packages/client/test/fill-links';
+import { PolledTrigger } from '../nodes/trigger-poller';
 import { percentile, type Row } from './row';
 
 const LINKS = 10_000;
@@ -34,31 +35,24 @@ function clickSome(sandbox: Sandbox, hour: number): void {
 }
 
 async function run(parameters: INodeParameters, hours: number, watch?: number): Promise<Run> {
-  const { poll } = await import('../nodes/harness');
   const realNow = Date.now;
   let simulated = START;
   Date.now = () => simulated;
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, now: () => simulated });
   try {
     fillLinks(sandbox, LINKS, (i) => i % 3);
-    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     const ids = sandbox.store.state.links.filter((link) => link.userId === 2).map((link) => link.id);
     const withLinks = watch ? { ...parameters, linkIds: ids.slice(0, watch).join(',') } : parameters;
-    let staticData: IDataObject = {};
+    const trigger = new PolledTrigger(() => sandbox, withLinks, { timeZone: 'UTC' });
     const outcome: Run = { maxRequests: 0, lateness: [], digests: 0, staticBytes: 0, alerts: 0, pollMs: 0 };
-    const times: number[] = [];
     const pollTimes: number[] = [];
     for (let at = START; at < START + hours * 3_600_000; at += HALF_HOUR) {
       simulated = at;
       if ((at - START) % 3_600_000 === 0) clickSome(sandbox, (at - START) / 3_600_000);
-      const before = sandbox.requests.length;
-      const began = performance.now();
-      const { result, staticData: next } = await poll(credentials, withLinks, JSON.parse(JSON.stringify(staticData)) as IDataObject, 'trigger', undefined, 'UTC');
-      times.push(performance.now() - began);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+      const items = await trigger.poll();
       pollTimes.push(at);
-      outcome.maxRequests = Math.max(outcome.maxRequests, sandbox.requests.length - before);
-      for (const { json } of result?.[0] ?? []) {
+      outcome.maxRequests = Math.max(outcome.maxRequests, trigger.lastRequests);
+      for (const json of items) {
         if (json.kind === 'summary') {
           const due = Date.parse(json.periodEnd as string) + (parameters.digestHour as number) * 3_600_000;
           outcome.lateness.push(pollTimes.filter((time) => time >= due).length - 1);
@@ -66,8 +60,8 @@ async function run(parameters: INodeParameters, hours: number, watch?: number): 
         } else if (json.clicksInWindow !== undefined) outcome.alerts += 1;
       }
     }
-    outcome.staticBytes = JSON.stringify(staticData).length;
-    outcome.pollMs = percentile(times, 50);
+    outcome.staticBytes = JSON.stringify(trigger.staticData).length;
+    outcome.pollMs = percentile(trigger.pollMs, 50);
     return outcome;
   } finally {
     Date.now = realNow;

@@ -33,7 +33,7 @@ async function runStepBack(stepMs: number): Promise<StepBackOutcome> {
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, maxPageSize: 100, now: () => Date.now() + offset });
   try {
     addLinks(sandbox, ACCOUNT, { from: Date.now() - ACCOUNT * 1_000, perSecond: 1, name: 'fill' });
-    const { emitted, pollOnce, reading } = await newLinkPoller(sandbox);
+    const { emitted, pollOnce, reading } = newLinkPoller(sandbox);
     do await pollOnce();
     while (reading() !== null);
     await pollOnce();

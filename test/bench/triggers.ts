@@ -6,10 +6,11 @@
  * index's first full sync of 100,000 links on a server that gives large pages and on one that
  * caps them at 100.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { LinkIndex, LinkShortClient } from '@linkshort/client';
 import { emptyStats, startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { addLinks, fillLinks, fillQrCodes } from '../../packages/client/test/fill-links';
+import { PolledTrigger } from '../nodes/trigger-poller';
 import type { Row } from './row';
 import { linkDefaults } from '../../packages/sandbox/src/model/link-record';
 
@@ -20,8 +21,6 @@ const pollsPerPass = (pages: number) => Math.max(1, Math.ceil(pages / (SCAN_PAGE
 /** `count` links made one a second up to an hour before now, newer than the sandbox's demo links (dated from the real clock, days old). */
 const fillUpToAnHourAgo = (sandbox: Sandbox, count: number) => void addLinks(sandbox, count, { from: Date.now() - 3_600_000 - count * 1_000, perSecond: 1, name: 'fill' });
 
-/** n8n's engine is loaded only here: it installs async hooks that slow every await in the process. */
-const n8nHarness = () => import('../nodes/harness');
 
 interface Item {
   id: number;
@@ -85,29 +84,22 @@ interface Outcome {
  * created, three deleted, and once more than a page deleted at once), then two quiet passes.
  */
 async function runScenario(scenario: Scenario, maxPageSize: number | undefined): Promise<Outcome> {
-  const { poll } = await n8nHarness();
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });
   try {
     scenario.subject.fill(sandbox, scenario.size);
     const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
-    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     const filled = scenario.subject.list(sandbox);
     const watched = scenario.watch?.map((position) => filled[position]!.id);
     const parameters = watched ? { ...scenario.parameters, linkIds: watched.join(',') } : scenario.parameters;
-    let staticData: IDataObject = {};
+    const trigger = new PolledTrigger(() => sandbox, parameters);
     let pollNumber = 0;
-    const requestsPerPoll: number[] = [];
     const emitted: Array<{ id: number; at: number; by: number }> = [];
     const pollOnce = async () => {
-      const before = sandbox.requests.length;
-      const { result, staticData: next } = await poll(credentials, parameters, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
+      const items = await trigger.poll();
       pollNumber += 1;
-      requestsPerPoll.push(sandbox.requests.length - before);
-      for (const { json } of result?.[0] ?? []) emitted.push({ id: json.id as number, at: pollNumber, by: scenario.growthField ? (json[scenario.growthField] as number) : 1 });
+      for (const json of items) emitted.push({ id: json.id as number, at: pollNumber, by: scenario.growthField ? (json[scenario.growthField] as number) : 1 });
     };
-    const baselineRead = () => (staticData.state as { baselineRead?: boolean } | undefined)?.baselineRead === true;
-    while (!baselineRead() && pollNumber < 100) await pollOnce();
+    while (!trigger.baselineRead && pollNumber < 100) await pollOnce();
     const baselinePolls = pollNumber;
 
     const start = new Map(scenario.subject.list(sandbox).map((item) => [item.id, item.count]));
@@ -182,7 +174,7 @@ async function runScenario(scenario: Scenario, maxPageSize: number | undefined):
     }
     for (const [id, got] of emittedBy) if (!grew.has(id)) duplicates += got;
     return {
-      maxRequests: Math.max(...requestsPerPoll),
+      maxRequests: Math.max(...trigger.requestsPerPoll),
       baselinePolls,
       passPolls,
       worstLatency: latencies.length > 0 ? Math.max(...latencies) : 0,
@@ -238,23 +230,17 @@ interface BurstOutcome {
  * misses, and whether the burst came oldest first.
  */
 async function runNewLinkBurst(maxPageSize: number | undefined, unstableTies: boolean): Promise<BurstOutcome> {
-  const { poll } = await n8nHarness();
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}), dateTies: unstableTies ? 'unstable' : 'by-id' });
   try {
     fillUpToAnHourAgo(sandbox, 10_000);
     const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
-    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
-    let staticData: IDataObject = {};
-    const requestsPerPoll: number[] = [];
+    const trigger = new PolledTrigger(() => sandbox, { event: 'newLink' });
+    const { requestsPerPoll } = trigger;
     const emitted: number[] = [];
     const pollOnce = async () => {
-      const before = sandbox.requests.length;
-      const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-      requestsPerPoll.push(sandbox.requests.length - before);
-      for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
+      for (const json of await trigger.poll()) emitted.push(json.id as number);
     };
-    const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
+    const reading = () => trigger.reading;
     do await pollOnce();
     while (reading() !== null && requestsPerPoll.length < 100);
     const baselinePolls = requestsPerPoll.length;
@@ -330,20 +316,14 @@ interface BulkOutcome {
 }
 
 /** New Link on `sandbox`'s user, each poll through n8n-core's PollContext (static data through JSON between polls): `pollOnce` answers the requests it sent. */
-export async function newLinkPoller(sandbox: Sandbox) {
-  const { poll } = await n8nHarness();
-  const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
-  let staticData: IDataObject = {};
+export function newLinkPoller(sandbox: Sandbox) {
+  const trigger = new PolledTrigger(() => sandbox, { event: 'newLink' });
   const emitted: number[] = [];
   const pollOnce = async () => {
-    const before = sandbox.requests.length;
-    const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-    staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-    for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
-    return sandbox.requests.length - before;
+    for (const json of await trigger.poll()) emitted.push(json.id as number);
+    return trigger.lastRequests;
   };
-  const reading = () => (staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
-  return { emitted, pollOnce, reading };
+  return { emitted, pollOnce, reading: () => trigger.reading };
 }
 
 /**
@@ -354,7 +334,7 @@ async function runBulkImport(count: number, perSecond: number, maxPageSize: numb
   const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}) });
   try {
     fillUpToAnHourAgo(sandbox, 500);
-    const { emitted, pollOnce, reading } = await newLinkPoller(sandbox);
+    const { emitted, pollOnce, reading } = newLinkPoller(sandbox);
     do await pollOnce();
     while (reading() !== null);
     const made: number[] = [];

@@ -1,14 +1,16 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 import { LinkShortClient } from '@linkshort/client';
 import { startSandbox, type OversizedPages, type Sandbox } from '@linkshort/sandbox';
-import { poll, type Credentials } from './harness';
+import type { Credentials } from './harness';
+import { PolledTrigger } from './trigger-poller';
 
 /**
  * A sandbox and n8n on one host clock that each poll moves a minute on, and the trigger polled
  * through n8n-core's PollContext with its static data through JSON between polls (as n8n saves
  * it). Importing this registers the hooks that set the clock and close the sandbox; `sandbox`,
- * `client` and `credentials` are the ones the newest `start` made.
+ * `client` and `credentials` are the ones the newest `start` made. The trigger itself, without
+ * hooks, is `PolledTrigger` (trigger-poller.ts), which the bench polls with too.
  */
 
 const realNow = () => performance.timeOrigin + performance.now();
@@ -57,52 +59,9 @@ afterEach(async () => {
   await sandbox?.close();
 });
 
-/** A trigger polled a minute apart. */
-export class Trigger {
-  staticData: IDataObject = {};
-  emitted: IDataObject[] = [];
-  requestsPerPoll: number[] = [];
-  constructor(private readonly parameters: INodeParameters) {}
-
-  async poll(pollBudgetMs?: number) {
-    const before = sandbox.requests.length;
-    const { result, staticData } = await poll(credentials, this.parameters, JSON.parse(JSON.stringify(this.staticData)) as IDataObject, 'trigger', pollBudgetMs);
-    this.staticData = JSON.parse(JSON.stringify(staticData ?? {})) as IDataObject;
-    const items = (result?.[0] ?? []).map((item) => item.json);
-    this.emitted.push(...items);
-    this.requestsPerPoll.push(sandbox.requests.length - before);
-    hostOffset += 60_000;
-    return items;
-  }
-
-  get reading() {
-    return (this.staticData.state as { reading?: unknown } | undefined)?.reading ?? null;
-  }
-
-  /** Polls until no read is under way (the baseline, or what is new, read to its end); returns the polls it took. */
-  async pollUntilRead(most = 40) {
-    for (let polls = 1; polls <= most; polls += 1) {
-      await this.poll();
-      if (this.reading === null) return polls;
-    }
-    throw new Error(`a read still under way after ${most} polls`);
-  }
-
-  /** Polls until the baseline is read; returns the number of polls it took. */
-  async readBaseline() {
-    for (let polls = 1; polls <= 50; polls += 1) {
-      await this.poll();
-      if ((this.staticData.state as { baselineRead?: boolean } | undefined)?.baselineRead) return polls;
-    }
-    throw new Error('the baseline was never read');
-  }
-
-  /** Polls until `done(emitted so far)`; returns the number of polls it took. */
-  async pollUntil(done: () => boolean, most = 50) {
-    for (let polls = 1; polls <= most; polls += 1) {
-      await this.poll();
-      if (done()) return polls;
-    }
-    throw new Error(`not done within ${most} polls`);
+/** A trigger polled a minute apart on the host clock, on the sandbox the newest `start` made. */
+export class Trigger extends PolledTrigger {
+  constructor(parameters: INodeParameters) {
+    super(() => sandbox, parameters, { afterPoll: () => void (hostOffset += 60_000) });
   }
 }

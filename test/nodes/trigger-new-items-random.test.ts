@@ -1,7 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 import { emptyStats, startSandbox, seededRandom, type Sandbox } from '@linkshort/sandbox';
-import { poll } from './harness';
+import { PolledTrigger } from './trigger-poller';
 
 /**
  * New Link under random bursts (links made in runs of one second, thousands at once), random
@@ -21,7 +20,6 @@ it.each([1, 2, 3, 4, 5, 6])('random bursts and deletions, seed %i', async (seed)
   const cap = [100, 100, 37, undefined, 100, 250][seed - 1];
   const sandbox: Sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: seed === 5 ? 7 : 1_000_000, windowMs: 60_000 }, now: () => realNow() + hostOffset, dateTies: 'unstable', ...(cap ? { maxPageSize: cap } : {}) });
   try {
-    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     // A day before the host's clock, newer than the sandbox's demo links (dated from it): no date here depends on the day.
     let second = Math.floor((realNow() - 86_400_000) / 1000) * 1000;
     const add = (count: number) => {
@@ -35,18 +33,14 @@ it.each([1, 2, 3, 4, 5, 6])('random bursts and deletions, seed %i', async (seed)
       return made;
     };
     add(1_500);
-    let staticData: IDataObject = {};
+    const trigger = new PolledTrigger(() => sandbox, { event: 'newLink' }, { afterPoll: () => void (hostOffset += 60_000) });
     const emitted: number[] = [];
     const pollOnce = async () => {
-      const before = sandbox.requests.length;
-      const { result, staticData: next } = await poll(credentials, { event: 'newLink' }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-      for (const { json } of result?.[0] ?? []) emitted.push(json.id as number);
-      hostOffset += 60_000;
-      const sent = sandbox.requests.length - before;
+      for (const json of await trigger.poll()) emitted.push(json.id as number);
+      const sent = trigger.lastRequests;
       if (sent > 12) throw new Error(`${sent} requests`);
     };
-    for (let i = 0; i < 20 && (i === 0 || (staticData.state as { reading: unknown }).reading !== null); i += 1) await pollOnce();
+    for (let i = 0; i < 20 && (i === 0 || trigger.reading !== null); i += 1) await pollOnce();
     const old = new Set(sandbox.store.linksOf(2).map((link) => link.id));
     const made: number[] = [];
     const deleted = new Set<number>();
@@ -62,7 +56,7 @@ it.each([1, 2, 3, 4, 5, 6])('random bursts and deletions, seed %i', async (seed)
       }
       await pollOnce();
     }
-    for (let i = 0; i < 60 && (staticData.state as { reading: unknown }).reading !== null; i += 1) await pollOnce();
+    for (let i = 0; i < 60 && trigger.reading !== null; i += 1) await pollOnce();
     await pollOnce();
     const counts = new Map<number, number>();
     for (const id of emitted) counts.set(id, (counts.get(id) ?? 0) + 1);

@@ -1,7 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 import { emptyStats, startSandbox, seededRandom, type Sandbox } from '@linkshort/sandbox';
-import { poll } from './harness';
+import { PolledTrigger } from './trigger-poller';
 
 /**
  * The click and threshold scans over an account whose links were made in runs of one second
@@ -22,7 +21,6 @@ it.each([1, 2, 3, 4])('random clicks, creations and deletions, seed %i', async (
   const event = seed % 2 === 0 ? 'linkClickThreshold' : 'newLinkClicks';
   const sandbox: Sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, now: () => realNow() + hostOffset, dateTies: 'unstable', ...(cap ? { maxPageSize: cap } : {}) });
   try {
-    const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     // A day before the host's clock, newer than the sandbox's demo links (dated from it): no date here depends on the day.
     let second = Math.floor((realNow() - 86_400_000) / 1000) * 1000;
     const add = (count: number) => {
@@ -33,17 +31,13 @@ it.each([1, 2, 3, 4])('random clicks, creations and deletions, seed %i', async (
       }
     };
     add(2_500);
-    let staticData: IDataObject = {};
-    const emitted: IDataObject[] = [];
+    const trigger = new PolledTrigger(() => sandbox, event === 'linkClickThreshold' ? { event, threshold: 10 } : { event }, { afterPoll: () => void (hostOffset += 60_000) });
+    const { emitted } = trigger;
     const pollOnce = async () => {
-      const before = sandbox.requests.length;
-      const { result, staticData: next } = await poll(credentials, event === 'linkClickThreshold' ? { event, threshold: 10 } : { event }, JSON.parse(JSON.stringify(staticData)) as IDataObject);
-      staticData = JSON.parse(JSON.stringify(next)) as IDataObject;
-      for (const { json } of result?.[0] ?? []) emitted.push(json);
-      hostOffset += 60_000;
-      if (sandbox.requests.length - before > 12) throw new Error('too many requests');
+      await trigger.poll();
+      if (trigger.lastRequests > 12) throw new Error('too many requests');
     };
-    for (let i = 0; i < 60 && !(staticData.state as { baselineRead?: boolean } | undefined)?.baselineRead; i += 1) await pollOnce();
+    for (let i = 0; i < 60 && !trigger.baselineRead; i += 1) await pollOnce();
     const start = new Map(sandbox.store.linksOf(2).map((link) => [link.id, link.stats.clicks]));
     const deleted = new Set<number>();
     for (let round = 0; round < 30; round += 1) {
@@ -63,7 +57,7 @@ it.each([1, 2, 3, 4])('random clicks, creations and deletions, seed %i', async (
       await pollOnce();
     }
     // Quiet polls until two more passes have been read whole.
-    const passOf = () => (staticData.state as { scan: { pass: number } }).scan.pass;
+    const passOf = () => (trigger.staticData.state as { scan: { pass: number } }).scan.pass;
     const until = passOf() + 2;
     for (let i = 0; i < 200 && passOf() < until; i += 1) await pollOnce();
     const byId = new Map<number, number>();

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod/v4';
 import { linkShortClient } from '../shared/client';
 import { toNodeError } from '../shared/errors';
 import { withDateOffsets } from '../shared/outputDates';
@@ -7,6 +8,7 @@ import { clickEventParameters } from './clickParameters';
 import { EVENTS, type EventName } from './events';
 import type { EventParameters, PollChart, PollEvent } from './event';
 import { STOPPED, unlessStopped } from './reading/pageReader';
+import { idSchema, matches } from './reading/storedShapes';
 
 /** How versions before the client's account rule recorded the account: a digest alone. */
 const LEGACY_ACCOUNT_DIGEST = /^[0-9a-f]{32}$/;
@@ -32,15 +34,12 @@ const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
  */
 const WRAP_UP_MS = 1_000;
 
-interface Lease {
-	token: string;
-	until: number;
-}
+const leaseSchema = z.object({ token: z.string(), until: z.number() });
+type Lease = z.infer<typeof leaseSchema>;
+const isLease = matches(leaseSchema);
 
-const isLease = (value: unknown): value is Lease =>
-	typeof value === 'object' && value !== null && typeof (value as Lease).token === 'string' && typeof (value as Lease).until === 'number' && Number.isFinite((value as Lease).until);
-
-const isGeneration = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+/** How many polls of this node committed (see `pollEvent`). */
+const isGeneration = matches(idSchema);
 
 /** Link IDs as a list (the picker), a comma-separated string (workflows made before it), or one number. */
 function parseLinkIds(value: unknown): number[] | undefined {

@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod/v4';
 import { accountSeriesOf, calendarPeriod, ClickHistory, hourOfDay, isoOrNull } from '@linkshort/client/core';
 import { seriesChart } from '@linkshort/client/charts';
 import type { EventParameters, PollChart, PollEvent } from '../event';
 import { mostClicked } from '../reading/lists';
-import { isSampledState, labelOf, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from '../reading/sampling';
-import { isMoment, isTime } from '../reading/storedShapes';
+import { labelOf, resolutionNotice, samplePoll, sampledFromStart, sampledStateSchema, sampledTimesAhead } from '../reading/sampling';
+import { isTime, matches, momentSchema } from '../reading/storedShapes';
 
 /** Most link items one digest emits (the links with the most clicks); the summary says how many more gained clicks. */
 export const DIGEST_LINKS = 1000;
@@ -17,9 +18,8 @@ const CATCH_UP_PERIODS = 31;
  * follows a complete pass started after its end, so that every link was sampled past it: a
  * missed poll or a restart makes it late, never lost or repeated.
  */
-export interface DigestState extends SampledState {
-	digestedUntil: number | null;
-}
+const digestStateSchema = sampledStateSchema.extend({ digestedUntil: momentSchema.nullable() });
+export type DigestState = z.infer<typeof digestStateSchema>;
 
 interface Period {
 	start: number;
@@ -118,7 +118,7 @@ function duePeriods(state: DigestState, parameters: EventParameters): Period[] {
 }
 
 export const clickDigest: PollEvent<DigestState> = {
-	isState: (value): value is DigestState => isSampledState(value) && (value.digestedUntil === null || isMoment(value.digestedUntil)),
+	isState: matches(digestStateSchema),
 
 	unusable: (state, parameters) => sampledTimesAhead(state, parameters.now(), { digestedUntil: state.digestedUntil }),
 

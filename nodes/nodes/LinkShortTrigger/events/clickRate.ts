@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod/v4';
 import { isoOrNull, type ClickHistory, type Link, type WindowCount } from '@linkshort/client/core';
 import type { EventParameters, PollEvent } from '../event';
 import { mostClicked, watched } from '../reading/lists';
-import { isSampledState, resolutionNotice, samplePoll, sampledFromStart, sampledTimesAhead, type SampledState } from '../reading/sampling';
-import { isIdList } from '../reading/storedShapes';
+import { resolutionNotice, samplePoll, sampledFromStart, sampledStateSchema, sampledTimesAhead } from '../reading/sampling';
+import { idListSchema, matches } from '../reading/storedShapes';
 import { readWatched } from '../reading/tracking';
 
 /** The rise is measured against the link's clicks of this long before the window. */
@@ -15,11 +16,8 @@ const USUAL_MINUTES = 24 * 60;
  * threshold event does for crossings; `rateKey` is the settings they were found under (new
  * settings start them anew, the history stays).
  */
-export interface RateState extends SampledState {
-	rateAbove: number[];
-	rateFellBack: number[];
-	rateKey: string;
-}
+const rateStateSchema = sampledStateSchema.extend({ rateAbove: idListSchema, rateFellBack: idListSchema, rateKey: z.string() });
+export type RateState = z.infer<typeof rateStateSchema>;
 
 interface Measured {
 	window: WindowCount;
@@ -69,7 +67,7 @@ const rateItem = (link: Link, measured: Measured, parameters: EventParameters, a
 const without = (ids: number[], id: number) => ids.filter((other) => other !== id);
 
 export const linkClickRate: PollEvent<RateState> = {
-	isState: (value): value is RateState => isSampledState(value) && isIdList(value.rateAbove) && isIdList(value.rateFellBack) && typeof value.rateKey === 'string',
+	isState: matches(rateStateSchema),
 
 	unusable: (state, parameters) => sampledTimesAhead(state, parameters.now()),
 

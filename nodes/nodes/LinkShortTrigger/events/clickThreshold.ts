@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod/v4';
 import type { Link } from '@linkshort/client/core';
 import { scanNotice } from '../reading/howMany';
 import type { PollEvent } from '../event';
 import { linkPages, mostClicked, watched } from '../reading/lists';
-import { isIdList, isRecord } from '../reading/storedShapes';
+import { idListSchema } from '../reading/storedShapes';
 import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type TrackedState, type Tracker } from '../reading/tracking';
 
 /**
@@ -12,10 +13,8 @@ import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, tracked
  * says so). Both are bounded by the links that ever reached the threshold; deleted links leave
  * both once a complete pass did not see them.
  */
-export interface ThresholdState extends TrackedState {
-	above: number[];
-	droppedAfterFiring: number[];
-}
+const thresholdFieldsSchema = z.object({ above: idListSchema, droppedAfterFiring: idListSchema });
+export type ThresholdState = TrackedState & z.infer<typeof thresholdFieldsSchema>;
 
 const thresholdItem = (link: Link, threshold: number, crossedAgain: boolean): IDataObject => ({
 	...link,
@@ -56,13 +55,13 @@ function thresholdTracker(threshold: number): Tracker<Link, ThresholdState> {
 	};
 }
 
-/** A state kept before scans were spread over polls had only `above` and `droppedAfterFiring`. */
+/** A state kept before scans were spread over polls had only `above` and `droppedAfterFiring` (the stored state is checked for these alone). */
 function upgraded(state: ThresholdState): ThresholdState {
 	return isTrackedState(state) ? state : { above: [...state.above], droppedAfterFiring: [...state.droppedAfterFiring], ...trackedAfterUpgrade() };
 }
 
 export const linkClickThreshold: PollEvent<ThresholdState> = {
-	isState: (value): value is ThresholdState => isRecord(value) && isIdList(value.above) && isIdList(value.droppedAfterFiring),
+	isState: (value): value is ThresholdState => thresholdFieldsSchema.safeParse(value).success,
 
 	async baseline(client, parameters) {
 		return await this.poll(client, { above: [], droppedAfterFiring: [], ...trackedFromStart() }, parameters).then((outcome) => outcome.state);

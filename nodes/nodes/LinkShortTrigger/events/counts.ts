@@ -1,20 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod/v4';
 import type { Link, LinkShortClient, QrCode } from '@linkshort/client/core';
 import type { EventParameters, PollEvent } from '../event';
 import { linkPages, mostClicked, qrPages } from '../reading/lists';
 import type { PageReader } from '../reading/pageReader';
 import { scanNotice } from '../reading/howMany';
-import { isCountMap, isRecord } from '../reading/storedShapes';
-import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type Snapshot, type TrackedState, type Tracker } from '../reading/tracking';
+import { countMapSchema } from '../reading/storedShapes';
+import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, trackedStateSchema, type Snapshot, type Tracker } from '../reading/tracking';
 
 /**
  * What the growth events keep: each item's count when it was last emitted (or at the baseline),
  * for items above zero, so that growth below the minimum adds up until it reaches it; and where
  * the scan of the account stands (see `TrackedState`).
  */
-export interface CountsState extends TrackedState {
-	counts: Record<string, number>;
-}
+const countsStateSchema = trackedStateSchema.extend({ counts: countMapSchema });
+export type CountsState = z.infer<typeof countsStateSchema>;
+/** The state as stored: the current one, or one kept before scans were spread over polls (`counts` and `unseen`; see `upgraded`). */
+const storedCountsStateSchema = z.union([countsStateSchema, z.object({ counts: countMapSchema, unseen: countMapSchema })]);
 
 type Describe<T> = (item: T, previous: number, now: number, minimum: number) => IDataObject;
 
@@ -47,7 +49,7 @@ function upgraded(state: IDataObject): CountsState {
 	return { counts: { ...(state.counts as Record<string, number>) }, ...trackedAfterUpgrade() };
 }
 
-const isCountsState = (value: unknown): value is CountsState => isRecord(value) && isCountMap(value.counts) && (isTrackedState(value) || isCountMap(value.unseen));
+const isCountsState = (value: unknown): value is CountsState => storedCountsStateSchema.safeParse(value).success;
 
 function countsEvent<T extends { id: number; date: string | null }>(
 	pagesOf: (client: LinkShortClient) => PageReader<T>,

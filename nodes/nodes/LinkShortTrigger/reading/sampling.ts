@@ -1,11 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod/v4';
 import { ClickHistory, sampleWhile, stateHolderStore, type ClickHistoryState, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
 import { howMany } from './howMany';
 import type { EventParameters } from '../event';
 import { linkPages } from './lists';
 import { pollsPerPass, SCAN_PAGES_PER_POLL } from './scan';
-import { isId, isRecord, isTime } from './storedShapes';
-import { isTrackedState, pollAccount, pollWatched, trackedFromStart, WATCHED_PER_POLL, type TrackedState, type Tracker } from './tracking';
+import { idSchema, isRecord, isTime, mapOf, timeSchema } from './storedShapes';
+import { pollAccount, pollWatched, trackedFromStart, trackedStateSchema, WATCHED_PER_POLL, type Tracker } from './tracking';
 
 /**
  * A pause this long with no poll is a gap (nothing was running): the clicks gained across it are
@@ -25,23 +26,18 @@ export const labelOf = (link: Link): [string, string] => [link.shorturl, (link.t
  * end), and the short URL and title of each link with clicks (for the digest's items; links with
  * no clicks cost nothing here).
  */
-export interface SampledState extends TrackedState {
-	history: ClickHistoryState | null;
-	passStartedAt: number | null;
-	completePassStartedAt: number | null;
-	labels: Record<string, [string, string]>;
+export const sampledStateSchema = trackedStateSchema.extend({
+	/** Only an object: the click history checks its own state when it loads it (a damaged one starts empty). */
+	history: z.custom<ClickHistoryState>(isRecord).nullable(),
+	passStartedAt: timeSchema.nullable(),
+	completePassStartedAt: timeSchema.nullable(),
+	labels: mapOf(z.tuple([z.string(), z.string()])),
 	/** A link read lately, clicked or not: where the account was sampled when no link gained clicks. */
-	sampledLink: number | null;
-}
+	sampledLink: idSchema.nullable(),
+});
+export type SampledState = z.infer<typeof sampledStateSchema>;
 
 export const sampledFromStart = (): SampledState => ({ ...trackedFromStart(), history: null, passStartedAt: null, completePassStartedAt: null, labels: {}, sampledLink: null });
-
-const isLabels = (value: unknown): value is Record<string, [string, string]> =>
-	isRecord(value) && Object.values(value).every((entry) => Array.isArray(entry) && entry.length === 2 && entry.every((text) => typeof text === 'string'));
-const isTimeOrNull = (value: unknown) => value === null || isTime(value);
-
-export const isSampledState = (value: unknown): value is SampledState =>
-	isRecord(value) && isTrackedState(value) && (value.history === null || isRecord(value.history)) && isTimeOrNull(value.passStartedAt) && isTimeOrNull(value.completePassStartedAt) && isLabels(value.labels) && (value.sampledLink === null || isId(value.sampledLink));
 
 /**
  * How far ahead of the host's clock a stored time may be and still be gone on from: a clock set

@@ -1,7 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod/v4';
 import { LARGE_PAGE_SIZE, PagePromise } from '@linkshort/client/core';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
-import { isId, isIdList, isRecord } from './storedShapes';
+import { idListSchema, idSchema } from './storedShapes';
 import { readSplitRuns, type Answered, type BrokenRun } from './splitRuns';
 
 /**
@@ -26,34 +26,24 @@ const ANCHOR_IDS = 8;
  * the place; not found (more than a page deleted above it since), the pass may have skipped
  * items and says so (`gapSuspected`), so that nothing is concluded from what it did not see.
  */
-export interface ScanCursor extends IDataObject {
+export const scanCursorSchema = z.object({
 	/** Passes started since the baseline began; the first pass (1) is the baseline. */
-	pass: number;
+	pass: idSchema.min(1),
 	/** The next page to read; 1 when a pass starts. */
-	page: number;
+	page: idSchema.min(1),
 	/** The pass's page size; 0 before its first page. */
-	pageSize: number;
-	anchors: number[];
-	gapSuspected: boolean;
+	pageSize: idSchema,
+	anchors: idListSchema,
+	gapSuspected: z.boolean(),
 	/** A run of equal dates longer than any page that the pass goes back to until it has seen all of it: its date and the ids seen. */
-	run?: { date: string; ids: number[]; places?: number } | null;
+	run: z.object({ date: z.string(), ids: idListSchema, places: idSchema.optional() }).nullish(),
 	/** The list's pages at `pageSize`, as its last answer said (for the notice of how long a pass takes). */
-	pages: number;
-}
+	pages: idSchema,
+});
+export type ScanCursor = z.infer<typeof scanCursorSchema>;
 
 export const firstCursor = (): ScanCursor => ({ pass: 1, page: 1, pageSize: 0, anchors: [], gapSuspected: false, pages: 0 });
 
-export const isScanCursor = (value: unknown): value is ScanCursor =>
-	isRecord(value) &&
-	isId(value.pass) &&
-	(value.pass as number) >= 1 &&
-	isId(value.page) &&
-	(value.page as number) >= 1 &&
-	isId(value.pageSize) &&
-	isIdList(value.anchors) &&
-	typeof value.gapSuspected === 'boolean' &&
-	isId(value.pages) &&
-	(value.run === undefined || value.run === null || (isRecord(value.run) && typeof value.run.date === 'string' && isIdList(value.run.ids) && (value.run.places === undefined || isId(value.run.places))));
 
 /**
  * The ids to find the place by: the last of the page above its final run of equal dates, whose

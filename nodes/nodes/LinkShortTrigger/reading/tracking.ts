@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod/v4';
 import { isLinkShortError, PagePromise, type Link, type LinkShortClient, type Page } from '@linkshort/client/core';
 import { aliasFromShortUrl } from '@linkshort/client/values';
 import type { EventParameters } from '../event';
 import { STOPPED, unlessStopped, type PageReader } from './pageReader';
-import { firstCursor, isScanCursor, pollsPerPass, scanStep, SCAN_PAGES_PER_POLL, type ScanCursor } from './scan';
-import { isCountMap, isRecord } from './storedShapes';
+import { firstCursor, pollsPerPass, scanCursorSchema, scanStep, SCAN_PAGES_PER_POLL } from './scan';
+import { countMapSchema, idSchema } from './storedShapes';
 
 /** The most watched links one poll reads (one request each); more are read in turns, this many a poll. */
 export const WATCHED_PER_POLL = SCAN_PAGES_PER_POLL;
@@ -18,15 +19,11 @@ export const NO_WAIT = { maxRateLimitWaitMs: 0 } as const;
  * the pass that last saw each tracked id (a complete pass that did not see one means it was
  * deleted), and for watched links the next one to read.
  */
-export interface TrackedState extends IDataObject {
-	scan: ScanCursor;
-	baselineRead: boolean;
-	seenIn: Record<string, number>;
-	watchNext: number;
-}
+export const trackedStateSchema = z.object({ scan: scanCursorSchema, baselineRead: z.boolean(), seenIn: countMapSchema, watchNext: idSchema });
+export type TrackedState = z.infer<typeof trackedStateSchema>;
 
-export const isTrackedState = (value: Record<string, unknown>): boolean =>
-	isScanCursor(value.scan) && typeof value.baselineRead === 'boolean' && isCountMap(value.seenIn) && Number.isSafeInteger(value.watchNext) && (value.watchNext as number) >= 0;
+/** Whether a stored state holds these fields (as a state kept before scans were spread over polls does not). */
+export const isTrackedState = (value: unknown): boolean => trackedStateSchema.safeParse(value).success;
 
 /** The tracking fields of a state kept before scans were spread over polls (a full read each poll): its baseline was read. */
 export const trackedAfterUpgrade = (): TrackedState => ({ scan: firstCursor(), baselineRead: true, seenIn: {}, watchNext: 0 });
@@ -161,6 +158,3 @@ export async function pollWatched<S extends TrackedState>(client: LinkShortClien
 	state.watchNext = (start + read) % ids.length;
 	return { items, state };
 }
-
-/** Whether a stored value has the shape of a state kept by this event before scans were spread over polls. */
-export const isRecordWith = (value: unknown, ...keys: string[]): value is Record<string, unknown> => isRecord(value) && keys.every((key) => key in value);
