@@ -63,6 +63,10 @@ export class BoundedCache<K, V> {
     return this.#entries.delete(key);
   }
 
+  clear(): void {
+    this.#entries.clear();
+  }
+
   /** The entries kept, expired ones not yet looked at included. */
   get size(): number {
     return this.#entries.size;

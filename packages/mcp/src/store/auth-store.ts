@@ -10,6 +10,7 @@
  * it on the notice. While the listening connection is down, nothing is trusted (every request asks).
  */
 import { randomBytes } from "node:crypto";
+import { BoundedCache } from "../auth/bounded-cache";
 import type { AuthStore, Grant, OAuthClient, PendingCode, Taken } from "../auth/store";
 import { clientRow, clientSignedInRow, saveClientRow } from "./client-rows";
 import type { Listening, PostgresStore } from "./postgres";
@@ -41,16 +42,18 @@ async function take<T>(store: PostgresStore, table: "mcp_oauth_codes" | "mcp_oau
 }
 
 export class PostgresAuthStore implements AuthStore {
-  /** Grants read lately, by id, each until when it is trusted (epoch ms). */
-  readonly #trusted = new Map<string, { grant: Grant; until: number }>();
+  /** Grants read lately, by id, each trusted for `trustMs` after it was read. */
+  readonly #trusted: BoundedCache<string, Grant>;
   #revocations: Listening | undefined;
   /** Counts the notices and the gaps: a read that saw it change while it ran is not trusted. */
   #noticesSeen = 0;
 
   constructor(
     private readonly store: PostgresStore,
-    private readonly trustMs = GRANT_TRUST_MS,
-  ) {}
+    trustMs = GRANT_TRUST_MS,
+  ) {
+    this.#trusted = new BoundedCache({ max: MAX_TRUSTED, ttlMs: trustMs });
+  }
 
   #listen(): Listening {
     this.#revocations ??= this.store.listen(REVOKED_CHANNEL, {
@@ -102,17 +105,15 @@ export class PostgresAuthStore implements AuthStore {
 
   async grant(grantId: string, now: number): Promise<Grant | undefined> {
     const revocations = this.#listen();
-    const trusted = this.#trusted.get(grantId);
-    if (trusted !== undefined && trusted.until > Date.now() && revocations.live) return trusted.grant.expiresAt > now ? trusted.grant : undefined;
+    const trusted = this.#trusted.peek(grantId);
+    if (trusted !== undefined && revocations.live) return trusted.expiresAt > now ? trusted : undefined;
     const noticesBefore = this.#noticesSeen;
     const listenedBefore = revocations.live;
     const rows = await this.store.query<{ record: Grant }>("SELECT record FROM mcp_oauth_grants WHERE id = $1 AND expires_at > $2", [grantId, now]);
     const grant = rows[0]?.record;
     if (grant === undefined) this.#trusted.delete(grantId);
     else if (listenedBefore && revocations.live && noticesBefore === this.#noticesSeen) {
-      this.#trusted.delete(grantId);
-      this.#trusted.set(grantId, { grant, until: Date.now() + this.trustMs });
-      if (this.#trusted.size > MAX_TRUSTED) this.#trusted.delete(this.#trusted.keys().next().value!);
+      this.#trusted.set(grantId, grant);
     }
     return grant;
   }
