@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
-import { STATISTICS_VIEW_URI, VIEW_CHART_META_KEY } from "../../packages/mcp/src/apps";
+import { STATISTICS_VIEW_URI, VIEW_CHART_META_KEY } from "../../packages/mcp/src/view/apps";
 import { statisticsView, VIEW_ROWS } from "../../packages/mcp/src/tools/chart";
 import { CLI } from "../../packages/mcp/test/helpers";
 import { APPS_CAPABILITIES } from "../../packages/mcp/test/in-memory";

@@ -2,9 +2,9 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { accountStateFrom } from "./account/state-from";
-import { isLoopback } from "./auth/request-checks";
+import { isLoopback, LOOPBACK_NAMES } from "./auth/request-checks";
 import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config/command-line";
-import { keyIsAdministrators } from "./config/key-role";
+import { keyIsAdministrators } from "./auth/key-role";
 import { createLinkShortMcpServer } from "./server/server";
 import { logUnexpectedFailures } from "./failures/unexpected";
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  if (commandLine.http?.signIn !== undefined) return (await import("./serve-sign-in")).serveSignIn(commandLine, commandLine.http.signIn, say, shown);
+  if (commandLine.http?.signIn !== undefined) return (await import("./server/serve-sign-in")).serveSignIn(commandLine, commandLine.http.signIn, say, shown);
   const configured = clientFromEnvironment(process.env, commandLine.maxWaitSeconds);
   const state = await accountStateFrom(process.env, commandLine, say);
   const client = state.clientFor(configured.baseUrl, process.env[API_KEY_VARIABLE]!, commandLine.maxWaitSeconds);
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   if (commandLine.http) {
     const { host, port, allowedHosts, tokenFile } = commandLine.http;
     const token = tokenFrom(process.env, tokenFile);
-    const { startHttpServer } = await import("./http");
+    const { startHttpServer } = await import("./server/http");
     const beyondLoopback = !isLoopback(host);
     if (beyondLoopback && token === undefined) {
       throw new ConfigError(
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     }
     const server = await startHttpServer(create, { host, port, allowedHosts, redact, ...(token !== undefined ? { token } : {}) });
     if (beyondLoopback) {
-      const names = ["localhost", "127.0.0.1", "[::1]", ...allowedHosts].join(", ");
+      const names = [...LOOPBACK_NAMES, ...allowedHosts].join(", ");
       say(`WARNING: listening on ${host}, beyond this machine: anyone who can reach port ${port} and holds the token acts as this LinkShort account. Host names accepted: ${names}.`);
       if (admin) {
         say(`WARNING: with --admin on ${host}, anyone holding the token can also create and delete users and change their plans. Serve the admin tools on loopback only unless you mean this.`);

@@ -1,4 +1,4 @@
 export { createLinkShortMcpServer, type LinkShortMcpOptions } from "./server/server";
-export { startHttpServer, type HttpServer, type HttpServerOptions } from "./http";
+export { startHttpServer, type HttpServer, type HttpServerOptions } from "./server/http";
 export { clientFromEnvironment, ConfigError, parseCommandLine, type CommandLine } from "./config/command-line";
 export { ServerLinkIndex, type FreshnessAnswer, type ServerLinkIndexOptions } from "./account/server-index";

@@ -11,8 +11,8 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyHttpClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ChildProcess } from "node:child_process";
-import { APP_MIME_TYPE, STATISTICS_VIEW_URI, UI_EXTENSION } from "../src/apps";
-import { STATISTICS_VIEW_HTML } from "../src/statistics-view";
+import { APP_MIME_TYPE, STATISTICS_VIEW_URI, UI_EXTENSION } from "../src/view/apps";
+import { STATISTICS_VIEW_HTML } from "../src/view/page";
 import { TOOLS } from "../src/tools";
 import { CLI, startHttpServerProcess } from "./helpers";
 import { APPS_CAPABILITIES } from "./in-memory";

@@ -11,7 +11,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fillLinks } from "../../client/test/fill-links";
-import { VIEW_CHART_META_KEY } from "../src/apps";
+import { VIEW_CHART_META_KEY } from "../src/view/apps";
 import type { ClicksOverTime, LinkClicksOverTime } from "../src/tools/outputs";
 import { ServerLinkIndex } from "../src/account/server-index";
 import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";

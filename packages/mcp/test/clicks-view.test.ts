@@ -14,9 +14,9 @@ import type { Browser } from "playwright-core";
 import { hostView } from "../../../test/charts/apps-host";
 import { launchBrowser, SCREENSHOTS } from "../../../test/charts/browser";
 import { decodePng, type DecodedPng } from "../../../test/charts/png-reader";
-import { VIEW_CHART_META_KEY } from "../src/apps";
+import { VIEW_CHART_META_KEY } from "../src/view/apps";
 import { ServerLinkIndex } from "../src/account/server-index";
-import { STATISTICS_VIEW_HTML } from "../src/statistics-view";
+import { STATISTICS_VIEW_HTML } from "../src/view/page";
 import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 
 const HOUR = 3_600_000;

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
-import { startHttpServer } from "../src/http";
+import { startHttpServer } from "../src/server/http";
 import { createLinkShortMcpServer } from "../src/server/server";
 import { TOOLS } from "../src/tools";
 import { canonicalJson } from "../src/tools/define";

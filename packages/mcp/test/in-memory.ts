@@ -5,7 +5,7 @@
  */
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { APP_MIME_TYPE, UI_EXTENSION } from "../src/apps";
+import { APP_MIME_TYPE, UI_EXTENSION } from "../src/view/apps";
 import { createLinkShortMcpServer, type LinkShortMcpOptions } from "../src/server/server";
 
 /** The capabilities of a client that renders MCP Apps (the statistics view). */

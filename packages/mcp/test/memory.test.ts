@@ -6,7 +6,7 @@
 import { LinkShortClient } from "@linkshort/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import * as z from "zod/v4";
-import { STATISTICS_VIEW_URI } from "../src/apps";
+import { STATISTICS_VIEW_URI } from "../src/view/apps";
 import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 import { TOOLS } from "../src/tools";
 

@@ -8,7 +8,7 @@ import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import type { ChildProcess } from "node:child_process";
 import { People } from "../src/auth/people";
 import { clientFor } from "../src/config/command-line";
-import { startHttpServer, type HttpServer } from "../src/http";
+import { startHttpServer, type HttpServer } from "../src/server/http";
 import { createLinkShortMcpServer } from "../src/server/server";
 import { SharedState } from "../src/account/shared/state";
 import { PostgresAuthStore } from "../src/store/auth-store";

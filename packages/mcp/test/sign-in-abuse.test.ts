@@ -13,7 +13,7 @@ import { MemoryAuthStore } from "../src/auth/store";
 import { tokenEndpoint } from "../src/auth/token-endpoint";
 import { GRANT_SECONDS, nowSeconds, sha256, TokenService } from "../src/auth/tokens";
 import { clientFor } from "../src/config/command-line";
-import { startHttpServer, type HttpServer } from "../src/http";
+import { startHttpServer, type HttpServer } from "../src/server/http";
 import { createLinkShortMcpServer } from "../src/server/server";
 import { listTools, openSignInPage, pkce, REDIRECT_URI, submitSignIn } from "./sign-in-helpers";
 

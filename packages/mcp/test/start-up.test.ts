@@ -33,8 +33,8 @@ test("a stdio server's start loads neither the HTTP server, the sign-in and its 
   const loaded = [...atStart];
   expect(loaded).toContain("src/server/server.ts");
   expect(loaded.some((path) => /node_modules\/@modelcontextprotocol\/server\//.test(path))).toBe(true);
-  const notAtStart = loaded.filter((path) => /node_modules\/(jose|pg|pg-[a-z]+)\/|src\/(http|serve-sign-in)\.ts$|src\/account\/shared\/[a-z-]+\.ts$|src\/auth\/(sign-in|tokens|people)\.ts$|src\/store\/(postgres|auth-store|index-store|history-store|rate-budget)\.ts$/.test(path));
+  const notAtStart = loaded.filter((path) => /node_modules\/(jose|pg|pg-[a-z]+)\/|src\/server\/(http|serve-sign-in)\.ts$|src\/account\/shared\/[a-z-]+\.ts$|src\/auth\/(sign-in|tokens|people)\.ts$|src\/store\/(postgres|auth-store|index-store|history-store|rate-budget)\.ts$/.test(path));
   expect(notAtStart).toEqual([]);
   // Each of them comes in with the mode that needs it.
-  expect([...onDemand].sort()).toEqual(["src/account/shared/state.ts", "src/http.ts", "src/serve-sign-in.ts"]);
+  expect([...onDemand].sort()).toEqual(["src/account/shared/state.ts", "src/server/http.ts", "src/server/serve-sign-in.ts"]);
 }, 30_000);

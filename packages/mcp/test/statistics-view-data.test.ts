@@ -7,9 +7,9 @@ import { LinkShortClient, RateLimiter } from "@linkshort/client";
 import { CHART_PALETTES, readStatistics } from "@linkshort/client/charts";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client } from "@modelcontextprotocol/client";
-import { VIEW_CHART_META_KEY } from "../src/apps";
+import { VIEW_CHART_META_KEY } from "../src/view/apps";
 import { ServerLinkIndex } from "../src/account/server-index";
-import { STATISTICS_VIEW_HTML } from "../src/statistics-view";
+import { STATISTICS_VIEW_HTML } from "../src/view/page";
 import { VIEW_ROWS } from "../src/tools/chart";
 import { APPS_CAPABILITIES, connectInMemory } from "./in-memory";
 

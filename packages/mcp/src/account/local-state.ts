@@ -7,13 +7,14 @@ import type { AccountState } from "./state";
 
 export class LocalAccountState implements AccountState {
   readonly authStore = undefined;
+  readonly signInsKeptIn = "sign-ins and each person's links indexed in memory";
   /** Each account's index: at most the client's bound of accounts. */
   readonly #indexes = new AccountIndexes(MAX_INDEXED_ACCOUNTS, (client) => {
     const file = this.indexFile;
     return new ServerLinkIndex(client, file === undefined ? {} : { store: new FileIndexStore(file), historyStore: FileClickHistoryStore.besideIndex(file) });
   });
 
-  /** `indexFile`: where the index of the one account a CLI serves is kept. */
+  /** `indexFile`: where the index of the one account a CLI serves is kept (never with --sign-in: its people are many accounts). */
   constructor(private readonly indexFile?: string) {}
 
   get keptIn(): string {

@@ -11,6 +11,8 @@ import type { ServerLinkIndex } from "./server-index";
 export interface AccountState {
   /** Where the indexes and click histories are kept, as the start's log says it. */
   readonly keptIn: string;
+  /** Where the sign-ins and each person's index are kept, as the start's log says it with --sign-in. */
+  readonly signInsKeptIn: string;
   /** Where the sign-ins are kept; undefined: the sign-in keeps them in memory. */
   readonly authStore: AuthStore | undefined;
   /** The secret kept under `name` for every replica; undefined: each process makes its own. */

@@ -4,7 +4,7 @@
  * their own tool list (the admin tools only for an administrator's key, with --admin).
  */
 import { isLinkShortError, type LinkShortClient } from "@linkshort/client";
-import { keyIsAdministrators } from "../config/key-role";
+import { keyIsAdministrators } from "./key-role";
 import { BoundedCache } from "./bounded-cache";
 import type { KeyCheck } from "./authorize";
 import { ADDRESS_BOUND, FailureThrottle, PAGE_BOUND, RefusedKeys } from "./failure-throttle";

@@ -1,7 +1,7 @@
 import type { LinkShortClient } from "@linkshort/client";
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ClientCapabilities, type ServerContext, type Tool } from "@modelcontextprotocol/server";
 import packageJson from "../../package.json";
-import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION, VIEW_CHART_META_KEY } from "../apps";
+import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION, VIEW_CHART_META_KEY } from "../view/apps";
 import { confirmationCodec, confirmationNeeded } from "./confirmation";
 import { capped, deadlineFailure, describeFailure, invalidArguments, unknownTool } from "../failures/describe";
 import type { ServerLinkIndex } from "../account/server-index";

@@ -11,7 +11,7 @@
 import { IdSchema, type LinkShortClient } from "@linkshort/client";
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
-import { STATISTICS_VIEW_TOOL_META } from "../apps";
+import { STATISTICS_VIEW_TOOL_META } from "../view/apps";
 import type { ServerLinkIndex } from "../account/server-index";
 import type { ViewData } from "../view/contract";
 

@@ -4,7 +4,7 @@
  * key's rate budget.
  */
 import { AccountRegistry, accountId, type LinkShortClient } from "@linkshort/client";
-import { clientFor, storeFrom, type CommandLine } from "../../config/command-line";
+import { clientFor } from "../../config/command-line";
 import { PostgresAuthStore, sharedSecret } from "../../store/auth-store";
 import { PostgresClickHistoryStore } from "../../store/history-store";
 import { DEFAULT_LEASE_MS, PostgresIndexStore } from "../../store/index-store";
@@ -54,12 +54,6 @@ export class SharedState implements AccountState {
     return new SharedState(await PostgresStore.open(url), options);
   }
 
-  /** The store --store or the environment names, connected and migrated; undefined without one. */
-  static async fromCommandLine(env: NodeJS.ProcessEnv, commandLine: CommandLine, say: (text: string) => void): Promise<SharedState | undefined> {
-    const url = storeFrom(env, commandLine);
-    return url === undefined ? undefined : SharedState.openNamed(url, env, say);
-  }
-
   /** The store at `url`, connected and migrated, with the sweep lease the environment may set for tests. */
   static async openNamed(url: string, env: NodeJS.ProcessEnv, say: (text: string) => void): Promise<SharedState> {
     const leaseMs = Number(env[LEASE_VARIABLE]);
@@ -71,6 +65,11 @@ export class SharedState implements AccountState {
   /** Where the indexes and click histories are kept, as the start's log says it. */
   get keptIn(): string {
     return `both kept in ${this.store.shown}`;
+  }
+
+  /** Where the sign-ins and each person's index and click history are kept, as the --sign-in start's log says it. */
+  get signInsKeptIn(): string {
+    return `sign-ins, each person's links indexed and their clicks sampled in ${this.store.shown}`;
   }
 
   /** The secret every replica shares under `name` (made at random by the first). */

@@ -1,6 +1,6 @@
 /**
  * The statistics view's script, bundled for the browser into the page the server serves
- * (statistics-view.ts): the page, and its connection to the host.
+ * (view/page.ts): the page, and its connection to the host.
  */
 import { HostConnection } from "./host";
 import { StatisticsPage } from "./render";

@@ -1,10 +1,10 @@
 /**
  * The MCP App (extension `io.modelcontextprotocol/ui`) that get_link and get_qr_code show where the
  * client renders Apps: one self-contained HTML page, built once. Its script is the TypeScript of
- * view/browser/ (app.ts: the page in render.ts, the Apps protocol in host.ts), bundled at build
- * time (view/script.ts); its style sheet is here.
+ * browser/ (app.ts: the page in render.ts, the Apps protocol in host.ts), bundled at build
+ * time (script.ts); its style sheet is here.
  *
- * The page reads nothing itself: it renders the `ViewData` (view/contract.ts) that the tool computed with
+ * The page reads nothing itself: it renders the `ViewData` (contract.ts) that the tool computed with
  * the client's readers (its order of a top list, its section titles, its labels) and put in the result's
  * `_meta`, which the host forwards; its colours are the client's chart palette. It loads nothing and
  * calls nothing (its own CSP says so, with the hashes of its one script and one style sheet), and sets
@@ -12,9 +12,9 @@
  */
 import { CHART_PALETTES } from "@linkshort/client/charts";
 import { createHash } from "node:crypto";
-import { STATISTICS_VIEW_SCRIPT } from "./view/script";
+import { STATISTICS_VIEW_SCRIPT } from "./script";
 
-export { VIEW_CHART_META_KEY } from "./view/contract";
+export { VIEW_CHART_META_KEY } from "./contract";
 
 /** The view's colours as CSS variables: the client's chart palette of a theme. */
 function colours(theme: "light" | "dark"): string {

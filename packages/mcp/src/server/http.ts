@@ -1,11 +1,11 @@
 import { createMcpHandler, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isIPv6, type AddressInfo } from "node:net";
-import type { Person } from "./auth/people";
-import { jsonRpcErrorAnswer, writeAnswer } from "./auth/answer";
-import { isLoopback, LOOPBACK_NAMES, readBoundedBody, sameSecret } from "./auth/request-checks";
-import { API_KEY_HEADER, SignIn, type SignInSettings } from "./auth/sign-in";
-import { redactSecrets } from "./auth/tokens";
+import type { Person } from "../auth/people";
+import { jsonRpcErrorAnswer, writeAnswer } from "../auth/answer";
+import { isLoopback, LOOPBACK_NAMES, readBoundedBody, sameSecret } from "../auth/request-checks";
+import { API_KEY_HEADER, SignIn, type SignInSettings } from "../auth/sign-in";
+import { redactSecrets } from "../auth/tokens";
 
 export interface HttpServerOptions {
   port: number;

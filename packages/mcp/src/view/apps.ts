@@ -6,9 +6,9 @@
  * the tools and answers it saw before; resources/read serves the view to whoever asks for it.
  */
 import { ProtocolError, ProtocolErrorCode, type ClientCapabilities, type ReadResourceResult, type Resource } from "@modelcontextprotocol/server";
-import { STATISTICS_VIEW_HTML } from "./statistics-view";
+import { STATISTICS_VIEW_HTML } from "./page";
 
-export { VIEW_CHART_META_KEY } from "./statistics-view";
+export { VIEW_CHART_META_KEY } from "./page";
 
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
