@@ -5,7 +5,7 @@ const interactive = Boolean(process.stdout.isTTY);
 
 const seconds = (ms) => {
   const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
 };
 
 /**
@@ -13,13 +13,10 @@ const seconds = (ms) => {
  * runs. `startedAt` lets a phase that began in the background show its whole duration.
  */
 export async function phase(title, next, work, { startedAt = Date.now() } = {}) {
-  const label = () => (typeof title === 'function' ? title() : title);
-  const line = () => `  ${label()} ... ${seconds(Date.now() - startedAt)}${next ? ` (next: ${next})` : ''}`;
+  const label = () => (typeof title === "function" ? title() : title);
+  const line = () => `  ${label()} ... ${seconds(Date.now() - startedAt)}${next ? ` (next: ${next})` : ""}`;
   if (!interactive) console.log(line());
-  const ticker = setInterval(
-    () => (interactive ? process.stdout.write(`\r\x1b[2K${line()}`) : console.log(line())),
-    interactive ? 1000 : 30_000,
-  );
+  const ticker = setInterval(() => (interactive ? process.stdout.write(`\r\x1b[2K${line()}`) : console.log(line())), interactive ? 1000 : 30_000);
   if (interactive) process.stdout.write(line());
   try {
     const result = await work();

@@ -34,7 +34,7 @@ const suites = [
   // depend on the day the tests run.
   { name: "jest with the clock a year ahead (faketime +365d)", jest: DATE_SENSITIVE, faketime: "+365d" },
   { name: "jest with the clock a year behind (faketime -365d)", jest: DATE_SENSITIVE, faketime: "-365d" },
-  { name: "lint (client, sandbox, MCP server, scripts, tests)", command: ["npx", "eslint", "--max-warnings", "0", "."] },
+  { name: "lint (eslint, prettier over every package, function length)", command: ["npm", "run", "lint"] },
   // The official MCP conformance suite (0.1.16, and 0.2.0-alpha.12 at 2025-11-25 and 2026-07-28) against
   // `linkshort-mcp --http` under the Node 24 above; the scenarios that do not apply are listed with why in the script.
   { name: "MCP conformance", command: ["node", "test/mcp-conformance/run.mjs"] },

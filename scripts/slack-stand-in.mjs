@@ -51,11 +51,23 @@ export function examplesPointedAt(examplesFolder, folder, slackUrl) {
       if (node.type !== SLACK_API_NODE) continue;
       node.disabled = true;
       node.notes = "Switched off in the local demo: the Slack stand-in takes webhook messages only. Add a Slack credential and switch it on to send the chart.";
-      notes.push(stickyNote(`Why "${node.name}" is off`, [node.position[0] - 60, node.position[1] + 180], `## Off in this local demo\n**${node.name}** needs Slack's own API, which the local Slack stand-in does not answer, so it is switched off. Add a Slack credential, set the channel, and switch it on (select it, press D) to send the chart.`));
+      notes.push(
+        stickyNote(
+          `Why "${node.name}" is off`,
+          [node.position[0] - 60, node.position[1] + 180],
+          `## Off in this local demo\n**${node.name}** needs Slack's own API, which the local Slack stand-in does not answer, so it is switched off. Add a Slack credential, set the channel, and switch it on (select it, press D) to send the chart.`,
+        ),
+      );
     }
     if (text.includes(SLACK_PLACEHOLDER)) {
       const right = Math.max(...workflow.nodes.map((node) => node.position[0] + (node.parameters?.width ?? 100))) + 40;
-      notes.push(stickyNote("Slack in this local demo", [right, -340], `## Slack in this local demo\nSlack messages go to a local stand-in at ${slackUrl}, which prints each one where \`npm start\` runs. Set SLACK_WEBHOOK_URL to a Slack incoming webhook before \`npm start\` to post to Slack instead.`));
+      notes.push(
+        stickyNote(
+          "Slack in this local demo",
+          [right, -340],
+          `## Slack in this local demo\nSlack messages go to a local stand-in at ${slackUrl}, which prints each one where \`npm start\` runs. Set SLACK_WEBHOOK_URL to a Slack incoming webhook before \`npm start\` to post to Slack instead.`,
+        ),
+      );
     }
     workflow.nodes = [...(workflow.nodes ?? []), ...notes];
     writeFileSync(join(folder, file), `${JSON.stringify(workflow, null, 2)}\n`);

@@ -62,17 +62,25 @@ const urlIn = (text) => /https?:\/\/[^\s"')]+/.exec(text)?.[0];
  */
 function scriptedReply({ messages = [], tools = [] }) {
   const toolNamed = (pattern) => tools.map((tool) => tool.function).find((fn) => pattern.test(fn.name) || pattern.test(fn.description ?? ""));
-  const results = messages.filter((message) => message.role === "tool").map((message) => {
-    try {
-      const parsed = JSON.parse(typeof message.content === "string" ? message.content : JSON.stringify(message.content));
-      return Array.isArray(parsed) ? parsed[0] : parsed;
-    } catch {
-      return {};
-    }
-  });
+  const results = messages
+    .filter((message) => message.role === "tool")
+    .map((message) => {
+      try {
+        const parsed = JSON.parse(typeof message.content === "string" ? message.content : JSON.stringify(message.content));
+        return Array.isArray(parsed) ? parsed[0] : parsed;
+      } catch {
+        return {};
+      }
+    });
   const call = (fn, value) => {
     const [argument] = Object.keys(fn.parameters?.properties ?? {});
-    return { role: "assistant", content: null, tool_calls: [{ id: `call_${results.length + 1}`, type: "function", function: { name: fn.name, arguments: JSON.stringify(argument ? { [argument]: value } : {}) } }] };
+    return {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: `call_${results.length + 1}`, type: "function", function: { name: fn.name, arguments: JSON.stringify(argument ? { [argument]: value } : {}) } },
+      ],
+    };
   };
   const question = [...messages].reverse().find((message) => message.role === "user");
   const shorten = toolNamed(/shorten/i);
@@ -95,8 +103,10 @@ export async function startChatModelStandIn() {
         response.writeHead(status, { "content-type": "application/json" });
         response.end(JSON.stringify(value));
       };
-      if (request.method === "GET" && request.url?.endsWith("/models")) return json(200, { object: "list", data: [{ id: "gpt-4o-mini", object: "model", owned_by: "stand-in" }] });
-      if (request.method !== "POST" || !request.url?.endsWith("/chat/completions")) return json(404, { error: { message: `the stand-in answers /v1/chat/completions, not ${request.url}` } });
+      if (request.method === "GET" && request.url?.endsWith("/models"))
+        return json(200, { object: "list", data: [{ id: "gpt-4o-mini", object: "model", owned_by: "stand-in" }] });
+      if (request.method !== "POST" || !request.url?.endsWith("/chat/completions"))
+        return json(404, { error: { message: `the stand-in answers /v1/chat/completions, not ${request.url}` } });
       let parsed = {};
       try {
         parsed = JSON.parse(body);
@@ -122,7 +132,12 @@ export async function startChatModelStandIn() {
 /** The n8n credentials (`import:credentials`) the examples name for the stand-ins: SMTP and OpenAI. */
 export function standInCredentials(smtp, model) {
   return [
-    { id: "smtpStandIn", name: "SMTP account", type: "smtp", data: { user: "", password: "", host: smtp.host, port: smtp.port, secure: false, disableStartTls: true } },
+    {
+      id: "smtpStandIn",
+      name: "SMTP account",
+      type: "smtp",
+      data: { user: "", password: "", host: smtp.host, port: smtp.port, secure: false, disableStartTls: true },
+    },
     { id: "openAiAccount", name: "OpenAI account", type: "openAiApi", data: { apiKey: "sk-stand-in", url: model.url } },
   ];
 }

@@ -63,10 +63,7 @@ const n8nHarness = await import("../test/n8n/n8n.mjs");
 // n8n's first install takes minutes: it starts at once, in the background, while the rest is prepared.
 let n8nStep = "Installing n8n";
 const n8nStartedAt = Date.now();
-const n8nInstall =
-  withN8n && !n8nHarness.n8nInstalled()
-    ? n8nHarness.ensureN8n({ quiet: true, onStep: (title) => (n8nStep = title) })
-    : undefined;
+const n8nInstall = withN8n && !n8nHarness.n8nInstalled() ? n8nHarness.ensureN8n({ quiet: true, onStep: (title) => (n8nStep = title) }) : undefined;
 n8nInstall?.catch(() => {}); // reported where it is awaited
 const next = (what) => (withN8n ? what : values.once ? "the round trip" : "the sandbox");
 
@@ -170,7 +167,9 @@ async function demoExamples(userFolder) {
 
 /** The file `import:credentials` reads: the LinkShort credential for the sandbox and the stand-ins' (SMTP, the model). */
 function demoCredentials(userFolder, sandbox, standIns) {
-  const file = n8nHarness.writeLinkShortCredentials(join(userFolder, "linkshort-credential.json"), [n8nHarness.exampleAccount(sandbox.baseUrl, sandbox.userKey)]);
+  const file = n8nHarness.writeLinkShortCredentials(join(userFolder, "linkshort-credential.json"), [
+    n8nHarness.exampleAccount(sandbox.baseUrl, sandbox.userKey),
+  ]);
   writeFileSync(file, JSON.stringify([...JSON.parse(readFileSync(file, "utf8")), ...standIns]));
   return file;
 }
@@ -184,7 +183,13 @@ async function startLocalN8n(sandbox) {
   const { installNodePackage, n8nCli, ownerSession, startN8n } = n8nHarness;
   const port = Number(process.env.N8N_PORT ?? 5678);
   const owner = { email: "owner@linkshort.local", firstName: "Link", lastName: "Short", password: "Linkshort-demo-1" };
-  if (n8nInstall) await phase(() => n8nStep, "starting n8n", () => n8nInstall, { startedAt: n8nStartedAt });
+  if (n8nInstall)
+    await phase(
+      () => n8nStep,
+      "starting n8n",
+      () => n8nInstall,
+      { startedAt: n8nStartedAt },
+    );
   const userFolder = join(root, ".cache/n8n-user");
   mkdirSync(userFolder, { recursive: true });
   const { examples, slackNote, standIns, standInNote } = await demoExamples(userFolder);
@@ -217,7 +222,13 @@ async function startQueueN8n(sandbox) {
   const { installNodePackage, ownerSession } = n8nHarness;
   const { startQueueStack } = await import("../test/n8n/queue-stack.mjs");
   const owner = { email: "owner@linkshort.local", firstName: "Link", lastName: "Short", password: "Linkshort-demo-1" };
-  if (n8nInstall) await phase(() => n8nStep, "starting n8n in queue mode", () => n8nInstall, { startedAt: n8nStartedAt });
+  if (n8nInstall)
+    await phase(
+      () => n8nStep,
+      "starting n8n in queue mode",
+      () => n8nInstall,
+      { startedAt: n8nStartedAt },
+    );
   const dir = join(root, ".cache/n8n-queue");
   const userFolder = join(dir, "n8n");
   mkdirSync(userFolder, { recursive: true });

@@ -26,7 +26,11 @@ for (const [label, dir, patterns] of [
 		if (result.details) console.log(result.details);
 	}
 }
-const packedFiles = execFileSync('tar', ['-tzf', join(work, tarball)]).toString().trim().split('\n').map((name) => name.replace(/^package\//, ''));
+const packedFiles = execFileSync('tar', ['-tzf', join(work, tarball)])
+	.toString()
+	.trim()
+	.split('\n')
+	.map((name) => name.replace(/^package\//, ''));
 console.log(`packed files: ${packedFiles.join(', ')}`);
 
 // The tarball must load as n8n loads a community package: with nothing beside it but what n8n
@@ -56,11 +60,21 @@ console.log(JSON.stringify({ loaded, files }));
 let loaded;
 let loadedFiles = [];
 try {
-	({ loaded, files: loadedFiles } = JSON.parse(execFileSync(process.execPath, ['-e', loader], { cwd: join(isolated, '..'), stdio: ['ignore', 'pipe', 'pipe'] }).toString()));
-	console.log(`packed package loads alone: ${Object.entries(loaded).map(([entry, { name }]) => `${name} (${entry})`).join(', ')}`);
+	({ loaded, files: loadedFiles } = JSON.parse(
+		execFileSync(process.execPath, ['-e', loader], { cwd: join(isolated, '..'), stdio: ['ignore', 'pipe', 'pipe'] }).toString(),
+	));
+	console.log(
+		`packed package loads alone: ${Object.entries(loaded)
+			.map(([entry, { name }]) => `${name} (${entry})`)
+			.join(', ')}`,
+	);
 } catch (error) {
 	failed = true;
-	console.log(`packed package does NOT load alone (is dist from \`npm run build\`?): ${String(error.stderr ?? error).split('\n').find((line) => /Error/.test(line))}`);
+	console.log(
+		`packed package does NOT load alone (is dist from \`npm run build\`?): ${String(error.stderr ?? error)
+			.split('\n')
+			.find((line) => /Error/.test(line))}`,
+	);
 }
 
 // What ships is exactly what n8n needs: each entry n8n loads and the files they load (the shared

@@ -31,11 +31,20 @@ const oneZodForTheSdk: Plugin = {
     let server: Promise<{ path: string }> | undefined;
     build.onResolve({ filter: /^zod(\/.*)?$/ }, async (args) => {
       if (args.pluginData === KEEP || !args.importer.includes(`${sep}@modelcontextprotocol${sep}`)) return undefined;
-      server ??= build.resolve("@modelcontextprotocol/server", { kind: "import-statement", resolveDir: build.initialOptions.absWorkingDir ?? process.cwd(), pluginData: KEEP });
+      server ??= build.resolve("@modelcontextprotocol/server", {
+        kind: "import-statement",
+        resolveDir: build.initialOptions.absWorkingDir ?? process.cwd(),
+        pluginData: KEEP,
+      });
       const serverDir = dirname((await server).path);
       const own = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: KEEP });
       const shared = await build.resolve(args.path, { kind: args.kind, resolveDir: serverDir, pluginData: KEEP });
-      return own.errors.length === 0 && shared.errors.length === 0 && zodVersionOf(own.path) !== undefined && zodVersionOf(own.path) === zodVersionOf(shared.path) ? shared : own;
+      return own.errors.length === 0 &&
+        shared.errors.length === 0 &&
+        zodVersionOf(own.path) !== undefined &&
+        zodVersionOf(own.path) === zodVersionOf(shared.path)
+        ? shared
+        : own;
     });
   },
 };

@@ -35,7 +35,9 @@ const sleep = (duration: number) => new Promise((resolve) => setTimeout(resolve,
 
 /** The sandbox in a process of its own, so that its work does not land on the measured side. */
 async function sandboxProcess(args: string[]): Promise<{ baseUrl: string; userKey: string; close: () => Promise<void> }> {
-  const child = spawn(process.execPath, [join(__dirname, '../../packages/sandbox/dist/cli.js'), '--port', '0', '--json', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(__dirname, '../../packages/sandbox/dist/cli.js'), '--port', '0', '--json', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()));
     child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
@@ -82,7 +84,14 @@ async function clientOverhead() {
     goal: '<= 1.15',
     met: p50 <= 1.15,
   });
-  rows.push({ figure: '1. same, p99', measured: ms(percentile(clientTimes, 99)), baseline: ms(percentile(rawTimes, 99)), ratio: p99.toFixed(3), goal: '(reported)', met: null });
+  rows.push({
+    figure: '1. same, p99',
+    measured: ms(percentile(clientTimes, 99)),
+    baseline: ms(percentile(rawTimes, 99)),
+    ratio: p99.toFixed(3),
+    goal: '(reported)',
+    met: null,
+  });
 }
 
 async function pacedBurst() {
@@ -96,7 +105,11 @@ async function pacedBurst() {
     await sleep(windowMs - (Date.now() % windowMs) + 5);
     const started = performance.now();
     const outcomes = await Promise.allSettled(Array.from({ length: creates }, (_, i) => client.links.create({ url: `https://example.com/${tag}/${i}` })));
-    return { elapsed: performance.now() - started, failed: outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof RateLimitError).length, other: outcomes.filter((o) => o.status === 'rejected' && !(o.reason instanceof RateLimitError)).length };
+    return {
+      elapsed: performance.now() - started,
+      failed: outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof RateLimitError).length,
+      other: outcomes.filter((o) => o.status === 'rejected' && !(o.reason instanceof RateLimitError)).length,
+    };
   };
   const paced = await burst(new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } }), 'paced');
   const naive = await burst(new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false, maxRetries: 0 }), 'naive');
@@ -110,7 +123,14 @@ async function pacedBurst() {
     goal: '<= 1.05, 0 errors',
     met: ratio <= 1.05 && paced.failed + paced.other === 0,
   });
-  rows.push({ figure: '2. same burst sent naively (no pacing, like a generic HTTP node)', measured: `${naive.failed} of ${creates} failed with the limit`, baseline: '-', ratio: '-', goal: '(reported)', met: null });
+  rows.push({
+    figure: '2. same burst sent naively (no pacing, like a generic HTTP node)',
+    measured: `${naive.failed} of ${creates} failed with the limit`,
+    baseline: '-',
+    ratio: '-',
+    goal: '(reported)',
+    met: null,
+  });
 }
 
 /**
@@ -159,7 +179,9 @@ async function multiProcessBurst() {
   await Promise.all(children.map((child) => new Promise((resolve) => child.stdout.once('data', resolve))));
   const startAt = (Math.floor(Date.now() / windowMs) + 1) * windowMs + 5;
   for (const child of children) child.stdin.end(String(startAt));
-  const results = (await Promise.all(lines)).map((received) => JSON.parse(received.find((line) => line.startsWith('{')) ?? '{}') as { finishedAt: number; errors: string[] });
+  const results = (await Promise.all(lines)).map(
+    (received) => JSON.parse(received.find((line) => line.startsWith('{')) ?? '{}') as { finishedAt: number; errors: string[] },
+  );
   const elapsed = Math.max(...results.map((result) => result.finishedAt)) - startAt;
   const errors = results.flatMap((result) => result.errors);
   const urls = sandbox.store.state.links.map((link) => link.url).filter((url) => url.startsWith('https://example.com/process-'));
@@ -216,7 +238,10 @@ async function pollingCost() {
   const bulk = await quietPollAfterBulkImport(sandbox);
   const overlap = await overlappingPolls(sandbox, credentials, client);
   await sandbox.close();
-  for (const [name, results] of [['newLink', newLinks], ['linkClickThreshold', crossings]] as const) {
+  for (const [name, results] of [
+    ['newLink', newLinks],
+    ['linkClickThreshold', crossings],
+  ] as const) {
     for (const { fresh, requests, emitted } of results) {
       const ratio = naivePages / requests;
       rows.push({
@@ -357,7 +382,15 @@ async function nodeOverhead() {
   const nodeTimes: number[] = [];
   const clientTimes: number[] = [];
   for (let i = 0; i < 15; i += 1) {
-    for (const [call, times] of i % 2 === 0 ? ([[viaNode, nodeTimes], [viaClient, clientTimes]] as const) : ([[viaClient, clientTimes], [viaNode, nodeTimes]] as const)) {
+    for (const [call, times] of i % 2 === 0
+      ? ([
+          [viaNode, nodeTimes],
+          [viaClient, clientTimes],
+        ] as const)
+      : ([
+          [viaClient, clientTimes],
+          [viaNode, nodeTimes],
+        ] as const)) {
       const started = performance.now();
       const count = await call();
       if (count !== 1000) throw new Error(`expected 1,000 links, got ${count}`);
@@ -370,7 +403,7 @@ async function nodeOverhead() {
     measured: ms(percentile(nodeTimes, 50)),
     baseline: ms(percentile(clientTimes, 50)),
     ratio: (percentile(nodeTimes, 50) / percentile(clientTimes, 50)).toFixed(3),
-    goal: '(reported: the node\'s own overhead)',
+    goal: "(reported: the node's own overhead)",
     met: null,
   });
 }
@@ -378,10 +411,19 @@ async function nodeOverhead() {
 function raycastBundles() {
   const dist = join(__dirname, '../../raycast-extension/dist');
   if (!existsSync(dist)) {
-    rows.push({ figure: '6. Raycast bundles', measured: 'not built (run npm run build --workspace linkshort)', baseline: '-', ratio: '-', goal: 'Shorten Link < 150 KB', met: false });
+    rows.push({
+      figure: '6. Raycast bundles',
+      measured: 'not built (run npm run build --workspace linkshort)',
+      baseline: '-',
+      ratio: '-',
+      goal: 'Shorten Link < 150 KB',
+      met: false,
+    });
     return;
   }
-  for (const file of readdirSync(dist).filter((name) => name.endsWith('.js')).sort()) {
+  for (const file of readdirSync(dist)
+    .filter((name) => name.endsWith('.js'))
+    .sort()) {
     const size = statSync(join(dist, file)).size;
     const isShorten = file === 'shorten-link.js';
     rows.push({
@@ -427,7 +469,12 @@ async function main() {
     await run();
   }
   const header = '| figure | measured | side by side | ratio | goal | met |\n|---|---|---|---|---|---|';
-  const table = [header, ...rows.map((row) => `| ${row.figure} | ${row.measured} | ${row.baseline} | ${row.ratio} | ${row.goal} | ${row.met === null ? '-' : row.met ? 'yes' : 'NO'} |`)].join('\n');
+  const table = [
+    header,
+    ...rows.map(
+      (row) => `| ${row.figure} | ${row.measured} | ${row.baseline} | ${row.ratio} | ${row.goal} | ${row.met === null ? '-' : row.met ? 'yes' : 'NO'} |`,
+    ),
+  ].join('\n');
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const machine = `${cpu}, ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
   console.log(`\n${table}\n\n${machine}`);

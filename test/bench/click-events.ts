@@ -77,7 +77,8 @@ export async function measureClickEvents(): Promise<Row[]> {
   const watched = await run({ event: 'linkClickRate', rateClicks: 3, rateMinutes: 60 }, 6, 12);
   return [
     {
-      figure: '8. Click Digest (daily at 00:00 UTC), 10,000 links, a tenth clicked each hour, a poll every 30 min for 2 days: requests a poll (most); lateness of each digest in polls; static data',
+      figure:
+        '8. Click Digest (daily at 00:00 UTC), 10,000 links, a tenth clicked each hour, a poll every 30 min for 2 days: requests a poll (most); lateness of each digest in polls; static data',
       measured: `${digest.maxRequests} requests; ${digest.digests} digests, lateness ${digest.lateness.join(', ')} polls; ${kb(digest.staticBytes)} of static data; a poll ${digest.pollMs.toFixed(0)} ms (p50)`,
       baseline: '-',
       ratio: '-',

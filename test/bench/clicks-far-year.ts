@@ -63,7 +63,7 @@ export function measureFarYearClicks(): Row[] {
     },
     { figure: '20. same, p99', measured: ms(far99), baseline: ms(p99), ratio: (far99 / p99).toFixed(3), goal: '<= 2', met: far99 / p99 <= 2 },
     {
-      figure: '20. same, the first question of each (the year\'s offsets learnt from Intl)',
+      figure: "20. same, the first question of each (the year's offsets learnt from Intl)",
       measured: ms(firstFar),
       baseline: ms(firstOrdinary),
       ratio: (firstFar / firstOrdinary).toFixed(3),

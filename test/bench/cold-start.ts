@@ -46,13 +46,19 @@ async function firstAnswer(server: Server, env: Record<string, string>, nodeOpti
             if (!message.result?.tools?.length) reject(new Error(`${server.label}: tools/list answered ${JSON.stringify(message).slice(0, 300)}`));
             send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_account', arguments: {} } });
           } else if (message.id === 3) {
-            if (message.result?.structuredContent === undefined) reject(new Error(`${server.label}: get_account answered ${JSON.stringify(message).slice(0, 300)}`));
+            if (message.result?.structuredContent === undefined)
+              reject(new Error(`${server.label}: get_account answered ${JSON.stringify(message).slice(0, 300)}`));
             resolve(performance.now() - started);
           }
         }
       });
       child.once('exit', (code) => reject(new Error(`${server.label} exited with ${code}`)));
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'linkshort-bench', version: '1.0.0' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'linkshort-bench', version: '1.0.0' } },
+      });
     });
     return { child, elapsed };
   } catch (error) {
@@ -113,8 +119,14 @@ export async function measureColdStart(): Promise<Row[]> {
     const [built, v1] = times as [number[], number[]];
     const ratio = percentile(built, 50) / percentile(v1, 50);
     const [builtMemory, v1Memory] = memory.map((runs) => ({
-      rss: percentile(runs.map((run) => run.rss), 50),
-      heapUsed: percentile(runs.map((run) => run.heapUsed), 50),
+      rss: percentile(
+        runs.map((run) => run.rss),
+        50,
+      ),
+      heapUsed: percentile(
+        runs.map((run) => run.heapUsed),
+        50,
+      ),
     })) as [{ rss: number; heapUsed: number }, { rss: number; heapUsed: number }];
     return [
       {

@@ -59,7 +59,14 @@ async function searchAndQuietSync(rows: Row[]) {
     const before = sandbox.requests.length;
     await index.sync(client, { force: true });
     const quiet = apiRequests(sandbox, before);
-    rows.push({ figure: '7. requests for a quiet sync of a 10,000-link account', measured: String(quiet), baseline: '1', ratio: quiet.toFixed(3), goal: '1', met: quiet === 1 });
+    rows.push({
+      figure: '7. requests for a quiet sync of a 10,000-link account',
+      measured: String(quiet),
+      baseline: '1',
+      ratio: quiet.toFixed(3),
+      goal: '1',
+      met: quiet === 1,
+    });
   } finally {
     await sandbox.close();
   }
@@ -96,20 +103,34 @@ async function firstSyncAtTheRate(rows: Row[]) {
 
 function indexMemory(rows: Row[]) {
   const count = 100_000;
-  const makeLinks = (): StoredLink[] => Array.from({ length: count }, (_, i) => ({
-    id: i + 1,
-    alias: `alias${i}`,
-    shorturl: `https://s.example/alias${i}`,
-    longurl: `https://example.com/articles/${i}/a-long-article-title-for-the-index`,
-    title: `Article number ${i} about something`,
-    description: i % 3 === 0 ? `A description of article ${i}` : '',
-    date: '2026-01-01 00:00:00',
-    clicks: i % 97,
-    seen: 1,
-  }));
-  const meta: IndexMeta = { version: 1, account: 'bench', frontierId: count, sweep: null, generation: 1, lastFullSweepAt: 1, lastSyncAt: 1, serverCount: count, serverCountExact: true };
+  const makeLinks = (): StoredLink[] =>
+    Array.from({ length: count }, (_, i) => ({
+      id: i + 1,
+      alias: `alias${i}`,
+      shorturl: `https://s.example/alias${i}`,
+      longurl: `https://example.com/articles/${i}/a-long-article-title-for-the-index`,
+      title: `Article number ${i} about something`,
+      description: i % 3 === 0 ? `A description of article ${i}` : '',
+      date: '2026-01-01 00:00:00',
+      clicks: i % 97,
+      seen: 1,
+    }));
+  const meta: IndexMeta = {
+    version: 1,
+    account: 'bench',
+    frontierId: count,
+    sweep: null,
+    generation: 1,
+    lastFullSweepAt: 1,
+    lastSyncAt: 1,
+    serverCount: count,
+    serverCountExact: true,
+  };
   // As a file store or the API hands them over: parsed from JSON (flat strings, not the template literals' concatenations).
-  const store: LinkIndexStore = { load: () => Promise.resolve({ meta, links: JSON.parse(JSON.stringify(makeLinks())) as StoredLink[] }), save: () => Promise.resolve() };
+  const store: LinkIndexStore = {
+    load: () => Promise.resolve({ meta, links: JSON.parse(JSON.stringify(makeLinks())) as StoredLink[] }),
+    save: () => Promise.resolve(),
+  };
   return (async () => {
     // The heap and the array buffers: the table's hash tables and its search filter are typed arrays,
     // kept outside the heap, whose buffers are freed after the collection that finds them dead.
@@ -132,7 +153,7 @@ function indexMemory(rows: Row[]) {
       figure: `7. index memory for 100,000 links (search of them: ${ms(searchMs)})`,
       measured: `${(used / 1024 / 1024).toFixed(1)} MB`,
       baseline: '-',
-      ratio: `${((used / count) | 0)} B/link`,
+      ratio: `${(used / count) | 0} B/link`,
       goal: '< 400 B/link (search p50 < 5 ms: the 10,000-link row)',
       met: used / count < 400,
     });
@@ -153,7 +174,8 @@ async function byUrlInN8n(rows: Row[]) {
     const requests = lookups(before);
     const scan = Math.ceil(sandbox.store.state.links.filter((link) => link.userId === 2).length / 100);
     rows.push({
-      figure: "7. n8n By URL: list requests to resolve 3 items naming the oldest link of a 3,000-link account (first use: the index is built; the 3 Gets not counted)",
+      figure:
+        '7. n8n By URL: list requests to resolve 3 items naming the oldest link of a 3,000-link account (first use: the index is built; the 3 Gets not counted)',
       measured: String(requests),
       baseline: `${scan} (pages of one scan)`,
       ratio: (requests / scan).toFixed(3),
@@ -163,7 +185,14 @@ async function byUrlInN8n(rows: Row[]) {
     const again = sandbox.requests.length;
     await executeNode(credentials, { resource: 'link', operation: 'get', id }, [{ json: {} }, { json: {} }, { json: {} }]);
     const later = lookups(again);
-    rows.push({ figure: '7. same, the next execution (index complete)', measured: String(later), baseline: '1 (a sync of what changed)', ratio: later.toFixed(3), goal: 'no scan: at most 1', met: later <= 1 });
+    rows.push({
+      figure: '7. same, the next execution (index complete)',
+      measured: String(later),
+      baseline: '1 (a sync of what changed)',
+      ratio: later.toFixed(3),
+      goal: 'no scan: at most 1',
+      met: later <= 1,
+    });
   } finally {
     await sandbox.close();
   }
@@ -209,7 +238,11 @@ async function toolCallsDuringFirstSync(rows: Row[]) {
   const scale = windowMs / 60_000;
   // A server capping pages at 100, so that the first sync spans many windows.
   const sandbox = await startSandbox({ seed: 'minimal', maxPageSize: 100, rateLimit: { limit, windowMs } });
-  const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter(), maxWaitMs: 20_000 * scale } });
+  const client = new LinkShortClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.userKey,
+    rateLimit: { limiter: new RateLimiter(), maxWaitMs: 20_000 * scale },
+  });
   const server = new ServerLinkIndex(client);
   try {
     fillLinks(sandbox, 5_000);

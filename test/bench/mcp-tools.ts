@@ -41,7 +41,8 @@ async function tokenizer(): Promise<Tokenizer> {
 }
 
 /** What a host hands a model of each tool (Anthropic's and OpenAI's tool definitions): name, description, input schema. */
-const modelFacing = (tools: ListedTool[]) => JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, input_schema: inputSchema })));
+const modelFacing = (tools: ListedTool[]) =>
+  JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, input_schema: inputSchema })));
 
 async function listedNow(admin: boolean): Promise<ListedTool[]> {
   const sandbox = await startSandbox({ port: 0 });
@@ -56,9 +57,16 @@ async function listedNow(admin: boolean): Promise<ListedTool[]> {
 
 async function toolListRows(): Promise<Row[]> {
   const tokens = await tokenizer();
-  const main = JSON.parse(readFileSync(join(__dirname, 'mcp-tools-main.json'), 'utf8')) as { commit: string; user: { tools: ListedTool[] }; admin: { tools: ListedTool[] } };
+  const main = JSON.parse(readFileSync(join(__dirname, 'mcp-tools-main.json'), 'utf8')) as {
+    commit: string;
+    user: { tools: ListedTool[] };
+    admin: { tools: ListedTool[] };
+  };
   const rows: Row[] = [];
-  for (const [who, admin] of [['a normal key', false], ['an administrator key (--admin)', true]] as const) {
+  for (const [who, admin] of [
+    ['a normal key', false],
+    ['an administrator key (--admin)', true],
+  ] as const) {
     const before = admin ? main.admin.tools : main.user.tools;
     const after = await listedNow(admin);
     const seen = [tokens.count(modelFacing(after)), tokens.count(modelFacing(before))] as const;
@@ -95,7 +103,8 @@ async function bulkUpdateRows(): Promise<Row[]> {
   const mcp = new Client({ name: 'bench-bulk', version: '1.0.0' });
   // A deadline long enough for the whole run in one call: the row measures the pacing, not the calls a model makes.
   const connection = await connectInMemory(mcp, { client, callDeadlineMs: 10 * 60_000 });
-  const call = async (args: Record<string, unknown>) => (await mcp.callTool({ name: 'update_links', arguments: args })).structuredContent as { confirmation: string | null; counts: Record<string, number> };
+  const call = async (args: Record<string, unknown>) =>
+    (await mcp.callTool({ name: 'update_links', arguments: args })).structuredContent as { confirmation: string | null; counts: Record<string, number> };
   const writes = () => sandbox.requests.filter((request) => request.method === 'PUT').length;
   const titles = () => ids.map((id) => sandbox.store.state.links.find((link) => link.id === id)!.metatitle);
   // The index's first sync, done before the preview as a running server's is.

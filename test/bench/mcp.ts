@@ -47,7 +47,12 @@ async function callTool(url: string, name: string, args: Record<string, unknown>
       Accept: 'application/json, text/event-stream',
       ...(current ? { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': name } : {}),
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args, ...(current ? { _meta: CURRENT_META } : {}) } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tools/call',
+      params: { name, arguments: args, ...(current ? { _meta: CURRENT_META } : {}) },
+    }),
   });
   return response.text();
 }
@@ -69,7 +74,11 @@ async function callMany(url: string, count: number): Promise<number> {
 
 async function memoryOverHttpCalls(): Promise<Row> {
   const sandbox = await startSandbox({ port: 0, rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } });
-  const { child, url } = await startMcpHttpProcess({ LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey }, [], [`--max-old-space-size=${MEASURED_HEAP_MB}`]);
+  const { child, url } = await startMcpHttpProcess(
+    { LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey },
+    [],
+    [`--max-old-space-size=${MEASURED_HEAP_MB}`],
+  );
   try {
     let errors = await callMany(url, WARM_UP_CALLS);
     const afterWarmUp = rssOf(child);

@@ -17,7 +17,13 @@ const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(f
 const newClient = (sandbox: Sandbox) => new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
 
 /** One reuse of `row` with `index` and `record`: the requests it sent, how long it took, whether it was reused. */
-async function reuseOnce(sandbox: Sandbox, client: LinkShortClient, index: LinkIndex, record: MadeLinks, row: { url: string; custom: string; password: string }) {
+async function reuseOnce(
+  sandbox: Sandbox,
+  client: LinkShortClient,
+  index: LinkIndex,
+  record: MadeLinks,
+  row: { url: string; custom: string; password: string },
+) {
   const before = sandbox.requests.length;
   const started = performance.now();
   const link = await createLink(client, index, row, { reuse: true, record });

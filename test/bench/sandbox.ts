@@ -25,7 +25,11 @@ async function timings(links: number): Promise<{ create: number[]; visit: number
     const shortUrls: string[] = [];
     for (let i = 0; i < CREATES; i += 1) {
       const started = performance.now();
-      const response = await request(`${sandbox.baseUrl}/api/url/add`, { method: 'POST', headers, body: JSON.stringify({ url: `https://example.com/bench/${i}`, metatitle: `Bench ${i}` }) });
+      const response = await request(`${sandbox.baseUrl}/api/url/add`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: `https://example.com/bench/${i}`, metatitle: `Bench ${i}` }),
+      });
       const body = (await response.body.json()) as { error: number; shorturl: string };
       create.push(performance.now() - started);
       if (body.error !== 0) throw new Error(`create ${i} failed: ${JSON.stringify(body)}`);

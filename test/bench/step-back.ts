@@ -80,7 +80,8 @@ export async function measureStepBack(): Promise<Row[]> {
       baseline: 'main (issue 51, 5 hours): 99 of 250 emitted, 151 never',
       ratio: '-',
       goal: `<= ${PAGES_PER_POLL} requests a poll, the read over in <= ${bound} polls, then 1 request a quiet poll, 0 duplicated, 0 missed`,
-      met: outcome.maxRequests <= PAGES_PER_POLL && outcome.readPolls <= bound && outcome.quietRequests === 1 && outcome.duplicates === 0 && outcome.missed === 0,
+      met:
+        outcome.maxRequests <= PAGES_PER_POLL && outcome.readPolls <= bound && outcome.quietRequests === 1 && outcome.duplicates === 0 && outcome.missed === 0,
     });
   }
   return rows;

@@ -52,16 +52,26 @@ const listReads = (sandbox: Sandbox, from: number) => sandbox.requests.slice(fro
 
 /** N replicas on one store, a find_links every half second round the replicas: the requests they send, scaled to an hour. */
 async function backgroundRequests(postgres: TestPostgres, rows: Row[]) {
-  const sandbox = await startSandbox({ port: 0, seed: { links: 10_000 }, rateLimit: { limit: 1_000_000, windowMs: 60_000 }, requestLog: { maxEntries: 1_000_000 } });
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: { links: 10_000 },
+    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+    requestLog: { maxEntries: 1_000_000 },
+  });
   const perHour: number[] = [];
   try {
     for (const replicas of [1, 2, 4]) {
       const store = postgres.createDatabase(`bench_background_${replicas}`);
       const started = sandbox.requests.length;
-      const servers = await Promise.all(Array.from({ length: replicas }, () => startMcpHttpProcess({ LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey, LINKSHORT_MCP_STORE: store }, [])));
+      const servers = await Promise.all(
+        Array.from({ length: replicas }, () =>
+          startMcpHttpProcess({ LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey, LINKSHORT_MCP_STORE: store }, []),
+        ),
+      );
       try {
         for (;;) {
-          const full = postgres.query<{ full: string | null }>("select meta->>'lastFullSweepAt' as full from mcp_link_indexes", store.split('/').pop())[0]?.full;
+          const full = postgres.query<{ full: string | null }>("select meta->>'lastFullSweepAt' as full from mcp_link_indexes", store.split('/').pop())[0]
+            ?.full;
           if (full) break;
           await sleep(200);
         }
@@ -182,7 +192,14 @@ async function searchOnPostgres(postgres: TestPostgres, rows: Row[]) {
       goal: 'p50 < 5 ms',
       met: percentile(times, 50) < 5,
     });
-    rows.push({ figure: '16. same, p99', measured: ms(percentile(times, 99)), baseline: `scan ${ms(percentile(scanTimes, 99))}`, ratio: '-', goal: '(reported)', met: null });
+    rows.push({
+      figure: '16. same, p99',
+      measured: ms(percentile(times, 99)),
+      baseline: `scan ${ms(percentile(scanTimes, 99))}`,
+      ratio: '-',
+      goal: '(reported)',
+      met: null,
+    });
     const each = queries.map((query) => `'${query.length > 24 ? `${query.slice(0, 21)}...` : query}' ${ms(percentile(byQuery.get(query)!, 50))}`).join(', ');
     rows.push({ figure: `16. same, p50 of each query: ${each}`, measured: '-', baseline: '-', ratio: '-', goal: '(reported)', met: null });
   } finally {
@@ -200,7 +217,9 @@ async function oauthBesideToken(postgres: TestPostgres, rows: Row[]) {
   const memory = await startMcpHttpProcess(base, ['--sign-in']);
   const shared = await startMcpHttpProcess({ ...base, LINKSHORT_MCP_STORE: postgres.createDatabase('bench_oauth') }, ['--sign-in']);
   try {
-    const sides: Array<{ url: string; headers: Record<string, string>; times: number[] }> = [{ url: token.url, headers: { Authorization: `Bearer ${teamToken}` }, times: [] }];
+    const sides: Array<{ url: string; headers: Record<string, string>; times: number[] }> = [
+      { url: token.url, headers: { Authorization: `Bearer ${teamToken}` }, times: [] },
+    ];
     for (const signedIn of [memory, shared]) {
       const issuer = new URL(signedIn.url).origin;
       const granted = await exchange(issuer, await registerAndAuthorize(issuer, signedIn.url, sandbox.userKey));
@@ -215,8 +234,22 @@ async function oauthBesideToken(postgres: TestPostgres, rows: Row[]) {
       }
     }
     const [plain, oauth, oauthShared] = sides.map((side) => percentile(side.times, 50)) as [number, number, number];
-    rows.push({ figure: '17. a tool call (get_account) signed in with OAuth vs the team-token mode, p50 (1,000 calls each)', measured: ms(oauth), baseline: ms(plain), ratio: (oauth / plain).toFixed(3), goal: '<= 1.1', met: oauth / plain <= 1.1 });
-    rows.push({ figure: '17. same, OAuth with the sign-ins on Postgres (--store)', measured: ms(oauthShared), baseline: ms(plain), ratio: (oauthShared / plain).toFixed(3), goal: '<= 1.1', met: oauthShared / plain <= 1.1 });
+    rows.push({
+      figure: '17. a tool call (get_account) signed in with OAuth vs the team-token mode, p50 (1,000 calls each)',
+      measured: ms(oauth),
+      baseline: ms(plain),
+      ratio: (oauth / plain).toFixed(3),
+      goal: '<= 1.1',
+      met: oauth / plain <= 1.1,
+    });
+    rows.push({
+      figure: '17. same, OAuth with the sign-ins on Postgres (--store)',
+      measured: ms(oauthShared),
+      baseline: ms(plain),
+      ratio: (oauthShared / plain).toFixed(3),
+      goal: '<= 1.1',
+      met: oauthShared / plain <= 1.1,
+    });
   } finally {
     for (const { child } of [token, memory, shared]) child.kill('SIGKILL');
     await sandbox.close();

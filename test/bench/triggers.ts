@@ -19,8 +19,8 @@ const SCAN_PAGES_PER_POLL = 12;
 const pollsPerPass = (pages: number) => Math.max(1, Math.ceil(pages / (SCAN_PAGES_PER_POLL - 1)));
 
 /** `count` links made one a second up to an hour before now, newer than the sandbox's demo links (dated from the real clock, days old). */
-const fillUpToAnHourAgo = (sandbox: Sandbox, count: number) => void addLinks(sandbox, count, { from: Date.now() - 3_600_000 - count * 1_000, perSecond: 1, name: 'fill' });
-
+const fillUpToAnHourAgo = (sandbox: Sandbox, count: number) =>
+  void addLinks(sandbox, count, { from: Date.now() - 3_600_000 - count * 1_000, perSecond: 1, name: 'fill' });
 
 interface Item {
   id: number;
@@ -189,11 +189,24 @@ async function runScenario(scenario: Scenario, maxPageSize: number | undefined):
 
 const SCENARIOS: Scenario[] = [
   { name: 'On Link Clicks, all links, 10,000 links', parameters: { event: 'newLinkClicks' }, subject: links, size: 10_000, growthField: 'newClicks' },
-  { name: 'On Link Reaching a Click Threshold, 10,000 links (5,000 above it)', parameters: { event: 'linkClickThreshold', threshold: 100 }, subject: links, size: 10_000, threshold: 100 },
+  {
+    name: 'On Link Reaching a Click Threshold, 10,000 links (5,000 above it)',
+    parameters: { event: 'linkClickThreshold', threshold: 100 },
+    subject: links,
+    size: 10_000,
+    threshold: 100,
+  },
   { name: 'On QR Code Scans, 3,000 QR codes', parameters: { event: 'newQrScans' }, subject: qrCodes, size: 3_000, growthField: 'newScans' },
 ];
 const WATCHED: Scenario[] = [
-  { name: 'On Link Clicks, watching 3 Link IDs of 10,000 links', parameters: { event: 'newLinkClicks' }, subject: links, size: 10_000, growthField: 'newClicks', watch: [11, 5_001, 9_991] },
+  {
+    name: 'On Link Clicks, watching 3 Link IDs of 10,000 links',
+    parameters: { event: 'newLinkClicks' },
+    subject: links,
+    size: 10_000,
+    growthField: 'newClicks',
+    watch: [11, 5_001, 9_991],
+  },
   {
     name: 'On Link Reaching a Click Threshold, watching 3 Link IDs of 10,000 links',
     parameters: { event: 'linkClickThreshold', threshold: 100 },
@@ -230,7 +243,12 @@ interface BurstOutcome {
  * misses, and whether the burst came oldest first.
  */
 async function runNewLinkBurst(maxPageSize: number | undefined, unstableTies: boolean): Promise<BurstOutcome> {
-  const sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, ...(maxPageSize ? { maxPageSize } : {}), dateTies: unstableTies ? 'unstable' : 'by-id' });
+  const sandbox = await startSandbox({
+    seed: 'minimal',
+    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+    ...(maxPageSize ? { maxPageSize } : {}),
+    dateTies: unstableTies ? 'unstable' : 'by-id',
+  });
   try {
     fillUpToAnHourAgo(sandbox, 10_000);
     const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
@@ -342,7 +360,16 @@ async function runBulkImport(count: number, perSecond: number, maxPageSize: numb
     for (let i = 0; i < count; i += 1) {
       const id = sandbox.store.nextId('links');
       const date = new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace('T', ' ');
-      sandbox.store.addLink({ id, userId: 2, alias: `bench-bulk-${id}`, domain: null, url: `https://example.com/bench-bulk/${id}`, ...linkDefaults(), date, stats: emptyStats() });
+      sandbox.store.addLink({
+        id,
+        userId: 2,
+        alias: `bench-bulk-${id}`,
+        domain: null,
+        url: `https://example.com/bench-bulk/${id}`,
+        ...linkDefaults(),
+        date,
+        stats: emptyStats(),
+      });
       made.push(id);
     }
     let requests = 0;
@@ -404,7 +431,8 @@ async function fullReadRequests(count: number, maxPageSize: number | undefined):
     const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });
     const before = sandbox.requests.length;
     const freshness = await new LinkIndex().sync(client);
-    if (!freshness.complete || freshness.known !== count) throw new Error(`the first sync indexed ${freshness.known} of ${count} links (complete: ${freshness.complete})`);
+    if (!freshness.complete || freshness.known !== count)
+      throw new Error(`the first sync indexed ${freshness.known} of ${count} links (complete: ${freshness.complete})`);
     return sandbox.requests.length - before;
   } finally {
     await sandbox.close();

@@ -7,7 +7,9 @@
 import type { Browser, Frame, Page } from "playwright-core";
 
 /** The host page at `width` pixels; `startView(html, args, result, theme)` starts the view, `args` null sends no tool input. */
-const hostPage = (width: number) => `<!DOCTYPE html><html><head><style>body{margin:0;background:#808080}iframe{display:block;border:0;width:${width}px;height:40px}</style></head>
+const hostPage = (
+  width: number,
+) => `<!DOCTYPE html><html><head><style>body{margin:0;background:#808080}iframe{display:block;border:0;width:${width}px;height:40px}</style></head>
 <body><iframe id="view" sandbox="allow-scripts"></iframe><script>
 const frame = document.getElementById("view");
 window.host = { received: [], resultSent: false, sizesAfterResult: 0 };

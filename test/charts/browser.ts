@@ -9,7 +9,15 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { decodePng, type DecodedPng } from "./png-reader";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 /** Where screenshots are kept for a person to look at after the run. */
 export const SCREENSHOTS = join(__dirname, "../../.cache/chart-screenshots");
 
@@ -25,7 +33,12 @@ export interface Seen {
 }
 
 /** Opens `url` (or `html` as the page) at the given viewport, waits for it to settle, and screenshots the whole page. */
-export async function look(browser: Browser, target: { url: string } | { html: string }, viewport: { width: number; height: number }, name: string): Promise<Seen> {
+export async function look(
+  browser: Browser,
+  target: { url: string } | { html: string },
+  viewport: { width: number; height: number },
+  name: string,
+): Promise<Seen> {
   const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
   const errors: string[] = [];
   page.on("console", (message) => {

@@ -28,12 +28,14 @@ let viewHtml: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
   browser = await launchBrowser();
-  client = new Client(
-    { name: "apps-host-test", version: "1.0.0" },
-    { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: APPS_CAPABILITIES },
-  );
+  client = new Client({ name: "apps-host-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: APPS_CAPABILITIES });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [CLI], env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey }, stderr: "pipe" }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI],
+      env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey },
+      stderr: "pipe",
+    }),
   );
   const tools = await client.listTools();
   const uri = (tools.tools.find((tool) => tool.name === "get_link")!._meta as { ui: { resourceUri: string } }).ui.resourceUri;
@@ -91,7 +93,8 @@ const rowsOf = (view: Frame) =>
   }))`);
 
 async function visit(alias: string, headers: Record<string, string>, times: number) {
-  for (let index = 0; index < times; index += 1) await (await fetch(`${sandbox.baseUrl}/${alias}`, { redirect: "manual", headers: { ...headers, "user-agent": `agent-${alias}-${index}` } })).text();
+  for (let index = 0; index < times; index += 1)
+    await (await fetch(`${sandbox.baseUrl}/${alias}`, { redirect: "manual", headers: { ...headers, "user-agent": `agent-${alias}-${index}` } })).text();
 }
 
 type Counts = Record<string, number>;
@@ -114,53 +117,76 @@ describe("the MCP App of get_link and get_qr_code in the real browser", () => {
     answer = (await client.callTool({ name: "get_link", arguments: { id: linkId } })) as typeof answer;
   });
 
-  test.each(["light", "dark"] as const)("%s: the clicks and every top list drawn as bars in order, labels whole, no console error, nothing loaded", async (theme) => {
-    const stats = answer.structuredContent!.stats as { clicks: number; uniqueClicks: number; topReferrers: Counts; topCountries: Counts; topBrowsers: Counts; topOs: Counts };
-    expect(stats.clicks).toBe(10);
-    const { page, view, screenshot, errors, requests, received } = await host({ id: linkId }, answer, theme, `mcp-app-get-link-${theme}`);
-    try {
-      expect(errors).toEqual([]);
-      expect(requests).toEqual([]);
-      // The view spoke first: ui/initialize with its info, then initialized, then its size.
-      const methods = received.map((message) => message.method);
-      expect(methods.slice(0, 2)).toEqual(["ui/initialize", "ui/notifications/initialized"]);
-      expect(received[0]!.params).toMatchObject({ protocolVersion: "2026-01-26", appInfo: { name: "linkshort-statistics" } });
-      expect(methods.slice(2).every((method) => method === "ui/notifications/size-changed")).toBe(true);
+  test.each(["light", "dark"] as const)(
+    "%s: the clicks and every top list drawn as bars in order, labels whole, no console error, nothing loaded",
+    async (theme) => {
+      const stats = answer.structuredContent!.stats as {
+        clicks: number;
+        uniqueClicks: number;
+        topReferrers: Counts;
+        topCountries: Counts;
+        topBrowsers: Counts;
+        topOs: Counts;
+      };
+      expect(stats.clicks).toBe(10);
+      const { page, view, screenshot, errors, requests, received } = await host({ id: linkId }, answer, theme, `mcp-app-get-link-${theme}`);
+      try {
+        expect(errors).toEqual([]);
+        expect(requests).toEqual([]);
+        // The view spoke first: ui/initialize with its info, then initialized, then its size.
+        const methods = received.map((message) => message.method);
+        expect(methods.slice(0, 2)).toEqual(["ui/initialize", "ui/notifications/initialized"]);
+        expect(received[0]!.params).toMatchObject({ protocolVersion: "2026-01-26", appInfo: { name: "linkshort-statistics" } });
+        expect(methods.slice(2).every((method) => method === "ui/notifications/size-changed")).toBe(true);
 
-      expect(await view.evaluate("document.documentElement.getAttribute('data-theme')")).toBe(theme);
-      expect(await view.evaluate("document.querySelector('h1').textContent")).toBe((answer.structuredContent!.details as { shorturl: string }).shorturl.replace(/^https?:\/\//, ""));
-      const lists = await rowsOf(view);
-      const expected = [[["Clicks", stats.clicks], ["Unique", stats.uniqueClicks]], ...listsOf(stats)];
-      expect(lists.map((rows) => rows.map((row) => [row.label, Number(row.count)]))).toEqual(expected);
-      for (const rows of lists) {
-        for (const row of rows) expect(row.cut).toBe(false);
-        const widest = Math.max(...rows.map((row) => Number(row.count)));
-        for (const row of rows) expect(Math.abs(row.barWidth - (row.trackWidth * Number(row.count)) / widest)).toBeLessThanOrEqual(1);
+        expect(await view.evaluate("document.documentElement.getAttribute('data-theme')")).toBe(theme);
+        expect(await view.evaluate("document.querySelector('h1').textContent")).toBe(
+          (answer.structuredContent!.details as { shorturl: string }).shorturl.replace(/^https?:\/\//, ""),
+        );
+        const lists = await rowsOf(view);
+        const expected = [
+          [
+            ["Clicks", stats.clicks],
+            ["Unique", stats.uniqueClicks],
+          ],
+          ...listsOf(stats),
+        ];
+        expect(lists.map((rows) => rows.map((row) => [row.label, Number(row.count)]))).toEqual(expected);
+        for (const rows of lists) {
+          for (const row of rows) expect(row.cut).toBe(false);
+          const widest = Math.max(...rows.map((row) => Number(row.count)));
+          for (const row of rows) expect(Math.abs(row.barWidth - (row.trackWidth * Number(row.count)) / widest)).toBeLessThanOrEqual(1);
+        }
+        const referrers = lists.find((rows) => rows[0]!.label === "news.ycombinator.com")!;
+        expect(referrers.map((row) => Number(row.count))).toEqual([6, 3, 1]);
+
+        // In the pixels: the background of the theme, then one bar per row in the bar colour (the unique bar in its own).
+        expect(screenshot.colourAt(2, 2)).toBe(THEMES[theme].background);
+        const bars = barsOf(screenshot, [THEMES[theme].bar]);
+        expect(bars.length).toBe(lists.flat().length - 1);
+        expect(barsOf(screenshot, [THEMES[theme].unique])).toHaveLength(1);
+        // Nothing below the last row is cut off: the iframe is as tall as the view says it is.
+        const size = received.filter((message) => message.method === "ui/notifications/size-changed").pop()!.params as { height: number };
+        expect(screenshot.height).toBe(size.height);
+        expect(await view.evaluate("document.documentElement.scrollHeight")).toBeLessThanOrEqual(size.height);
+      } finally {
+        await page.close();
       }
-      const referrers = lists.find((rows) => rows[0]!.label === "news.ycombinator.com")!;
-      expect(referrers.map((row) => Number(row.count))).toEqual([6, 3, 1]);
-
-      // In the pixels: the background of the theme, then one bar per row in the bar colour (the unique bar in its own).
-      expect(screenshot.colourAt(2, 2)).toBe(THEMES[theme].background);
-      const bars = barsOf(screenshot, [THEMES[theme].bar]);
-      expect(bars.length).toBe(lists.flat().length - 1);
-      expect(barsOf(screenshot, [THEMES[theme].unique])).toHaveLength(1);
-      // Nothing below the last row is cut off: the iframe is as tall as the view says it is.
-      const size = received.filter((message) => message.method === "ui/notifications/size-changed").pop()!.params as { height: number };
-      expect(screenshot.height).toBe(size.height);
-      expect(await view.evaluate("document.documentElement.scrollHeight")).toBeLessThanOrEqual(size.height);
-    } finally {
-      await page.close();
-    }
-  });
+    },
+  );
 
   test("the Share button shows each row as its share, and a host's theme change repaints the view", async () => {
     const { page, view } = await host({ id: linkId }, answer, "light", "mcp-app-share");
     try {
       await view.click("button:has-text('Share')");
       const lists = await rowsOf(view);
-      expect(lists[0]!.map((row) => row.count)).toEqual(["100%", `${Math.round(((answer.structuredContent!.stats as { uniqueClicks: number }).uniqueClicks / 10) * 1000) / 10}%`]);
-      await page.evaluate(`document.getElementById("view").contentWindow.postMessage({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "dark" } }, "*")`);
+      expect(lists[0]!.map((row) => row.count)).toEqual([
+        "100%",
+        `${Math.round(((answer.structuredContent!.stats as { uniqueClicks: number }).uniqueClicks / 10) * 1000) / 10}%`,
+      ]);
+      await page.evaluate(
+        `document.getElementById("view").contentWindow.postMessage({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "dark" } }, "*")`,
+      );
       await view.waitForFunction("document.documentElement.getAttribute('data-theme') === 'dark'");
       expect(await view.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(22, 27, 34)");
     } finally {
@@ -214,7 +240,8 @@ describe("the MCP App of get_link and get_qr_code in the real browser", () => {
       await unscanned.page.close();
     }
     const code = sandbox.store.state.qrs.find((qr) => qr.id === id)!.code;
-    for (let scan = 0; scan < 3; scan += 1) await (await fetch(`${sandbox.baseUrl}/qr/${code}`, { redirect: "manual", headers: { "user-agent": `scanner-${scan}` } })).text();
+    for (let scan = 0; scan < 3; scan += 1)
+      await (await fetch(`${sandbox.baseUrl}/qr/${code}`, { redirect: "manual", headers: { "user-agent": `scanner-${scan}` } })).text();
     const scanned = await client.callTool({ name: "get_qr_code", arguments: { id } });
     expect((scanned.structuredContent as { stats: { clicks: number } }).stats.clicks).toBe(3);
     const { page, view, screenshot, errors } = await host({ id }, scanned, "dark", "mcp-app-qr");
@@ -259,7 +286,12 @@ test("hostile statistics (10,000 countries, 1 MB labels, markup, negative and st
       ["Unique", "0"],
     ]);
     expect(lists[1]!.map((row) => row.label)).toEqual(Array.from({ length: 8 }, (_, index) => `Country ${9_999 - index}`));
-    expect(lists[2]!.map((row) => row.label)).toEqual(['"><script>window.pwned = 1</script>', `${"r".repeat(59)}\u2026`, "<img src=x onerror=window.pwned=2>", "gnp.exe"]);
+    expect(lists[2]!.map((row) => row.label)).toEqual([
+      '"><script>window.pwned = 1</script>',
+      `${"r".repeat(59)}\u2026`,
+      "<img src=x onerror=window.pwned=2>",
+      "gnp.exe",
+    ]);
     expect(lists[3]!.map((row) => [row.label, row.count])).toEqual([["Chrome", "4"]]);
     expect(lists).toHaveLength(4);
     for (const row of lists.flat()) expect(row.cut).toBe(false);
@@ -278,7 +310,17 @@ test("view data a host forwards broken (not lists, not numbers, markup) breaks n
         unit: "scans",
         clicks: "7",
         uniqueClicks: Number.NaN,
-        sections: [null, { title: "<img src=x onerror=window.pwned=3>", rows: [{ label: "<img src=x onerror=window.pwned=4>", count: 2 }, { label: 5, count: "3" }] }, { rows: "none" }],
+        sections: [
+          null,
+          {
+            title: "<img src=x onerror=window.pwned=3>",
+            rows: [
+              { label: "<img src=x onerror=window.pwned=4>", count: 2 },
+              { label: 5, count: "3" },
+            ],
+          },
+          { rows: "none" },
+        ],
         empty: false,
       },
     },

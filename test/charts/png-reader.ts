@@ -53,7 +53,8 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
     offset += 12 + length;
   }
   if (!ended) throw new Error("no IEND chunk");
-  if (bitDepth !== 8 || (colourType !== 3 && colourType !== 2 && colourType !== 6)) throw new Error(`unsupported PNG: depth ${bitDepth}, colour type ${colourType}`);
+  if (bitDepth !== 8 || (colourType !== 3 && colourType !== 2 && colourType !== 6))
+    throw new Error(`unsupported PNG: depth ${bitDepth}, colour type ${colourType}`);
   const channels = colourType === 3 ? 1 : colourType === 2 ? 3 : 4;
   const stride = width * channels;
   const raw = inflateSync(Buffer.concat(idat));

@@ -26,7 +26,8 @@ async function api(method: string, path: string, body?: unknown) {
 }
 
 async function visit(alias: string, referer: string, times: number) {
-  for (let index = 0; index < times; index += 1) await (await fetch(`${sandbox.baseUrl}/${alias}`, { redirect: "manual", headers: { referer, "user-agent": `agent-${index}` } })).text();
+  for (let index = 0; index < times; index += 1)
+    await (await fetch(`${sandbox.baseUrl}/${alias}`, { redirect: "manual", headers: { referer, "user-agent": `agent-${index}` } })).text();
 }
 
 interface Row {
@@ -75,7 +76,9 @@ describe("the sandbox's root page in the real browser", () => {
     expect(linkRows.map((row) => row.label)).toContain("<img src=x onerror=alert(2)>");
     expect(await page.evaluate<number>(`document.scripts.length + document.querySelectorAll("[onerror]").length`)).toBe(0);
 
-    const images = await page.evaluate<Array<{ src: string; loaded: boolean }>>(`[...document.querySelectorAll(".qr img")].map((image) => ({ src: image.getAttribute("src"), loaded: image.complete && image.naturalWidth > 0 }))`);
+    const images = await page.evaluate<Array<{ src: string; loaded: boolean }>>(
+      `[...document.querySelectorAll(".qr img")].map((image) => ({ src: image.getAttribute("src"), loaded: image.complete && image.naturalWidth > 0 }))`,
+    );
     expect(images.length).toBeGreaterThan(0);
     expect(images.every((image) => image.loaded)).toBe(true);
     expect(await page.textContent(`#qr-${qr.id}`)).toContain("No scans yet");
@@ -89,7 +92,9 @@ describe("the sandbox's root page in the real browser", () => {
     const seen = await look(browser, { url: `${sandbox.baseUrl}/` }, { width: 390, height: 800 }, "sandbox-root-page-narrow");
     const overflow = await seen.page.evaluate<number>(`document.documentElement.scrollWidth - window.innerWidth`);
     expect(overflow).toBeLessThanOrEqual(0);
-    const outside = await seen.page.evaluate<number>(`[...document.querySelectorAll(".card")].filter((card) => [...card.querySelectorAll(".count, .track")].some((cell) => cell.getBoundingClientRect().right > card.getBoundingClientRect().right)).length`);
+    const outside = await seen.page.evaluate<number>(
+      `[...document.querySelectorAll(".card")].filter((card) => [...card.querySelectorAll(".count, .track")].some((cell) => cell.getBoundingClientRect().right > card.getBoundingClientRect().right)).length`,
+    );
     expect(outside).toBe(0);
     expect(seen.errors).toEqual([]);
     await seen.page.close();

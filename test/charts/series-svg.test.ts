@@ -22,7 +22,12 @@ function week(labels?: readonly string[]): ChartSeries {
   return {
     granularity: "day",
     timeZone: "Europe/Athens",
-    buckets: [3, 9, null, 0, 12, 7, 5].map((count, index) => ({ start: Date.UTC(2026, 10, 15, 22) + index * DAY, count, exact: index !== 5, ...(labels ? { label: labels[index] } : {}) })),
+    buckets: [3, 9, null, 0, 12, 7, 5].map((count, index) => ({
+      start: Date.UTC(2026, 10, 15, 22) + index * DAY,
+      count,
+      exact: index !== 5,
+      ...(labels ? { label: labels[index] } : {}),
+    })),
   };
 }
 
@@ -56,7 +61,9 @@ describe("seriesChart SVG in the real browser", () => {
         expect(text.right).toBeLessThanOrEqual(chart.width);
       }
       // Each coloured rectangle shows its colour on screen (the legend's swatches included).
-      const rects = await seen.page.evaluate<Array<{ fill: string; x: number; y: number }>>(`[...document.querySelectorAll("rect")].filter((rect) => rect.getAttribute("height") > 8 && rect.getAttribute("width") > 4).map((rect) => {
+      const rects = await seen.page.evaluate<
+        Array<{ fill: string; x: number; y: number }>
+      >(`[...document.querySelectorAll("rect")].filter((rect) => rect.getAttribute("height") > 8 && rect.getAttribute("width") > 4).map((rect) => {
         const box = rect.getBoundingClientRect();
         return { fill: rect.getAttribute("fill"), x: Math.floor(box.left + box.width / 2), y: Math.floor(box.top + box.height / 2) };
       })`);
@@ -88,7 +95,11 @@ describe("seriesChart SVG in the real browser", () => {
 
 describe("clickChart SVG in the real browser with names in four scripts", () => {
   it("draws every country as text inside its column", async () => {
-    const countries = Object.fromEntries(Object.values(NAMES).flat().map((name, index) => [name, 100 - index]));
+    const countries = Object.fromEntries(
+      Object.values(NAMES)
+        .flat()
+        .map((name, index) => [name, 100 - index]),
+    );
     const chart = clickChart({ clicks: 200, uniqueClicks: 80, topCountries: countries }, { title: "Москва · Αθήνα · 東京店" });
     const seen = await look(browser, page(chart.svg()), { width: chart.width, height: chart.height }, "statistics-scripts");
     const texts = await textsOf(seen.page);

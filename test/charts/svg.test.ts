@@ -40,13 +40,20 @@ describe("clickChart SVG in the real browser", () => {
   ] as const) {
     it(`${width} px, ${theme}: every label ends before its bar and every count after it (browser fonts), nothing past the edge, no console error`, async () => {
       const svg = clickChart(stats, { title: "go.example.com/spring-sale", width, theme }).svg();
-      const seen = await look(browser, { html: `<!doctype html><html><body style="margin:0">${svg}</body></html>` }, { width, height: 800 }, `svg-${width}-${theme}`);
+      const seen = await look(
+        browser,
+        { html: `<!doctype html><html><body style="margin:0">${svg}</body></html>` },
+        { width, height: 800 },
+        `svg-${width}-${theme}`,
+      );
       const texts = await seen.page.evaluate<TextBox[]>(`[...document.querySelectorAll("text")].map((text) => {
         const box = text.getBoundingClientRect();
         return { text: text.textContent, left: box.left, right: box.right, top: box.top, bottom: box.bottom, anchor: text.getAttribute("text-anchor") || "start" };
       })`);
       // The tracks: one full-length rectangle behind each bar, the first of each pair of 14-pixel rectangles.
-      const tracks = await seen.page.evaluate<Box[]>(`[...document.querySelectorAll("rect")].filter((rect) => rect.getAttribute("height") === "14").filter((rect, index) => index % 2 === 0).map((rect) => {
+      const tracks = await seen.page.evaluate<
+        Box[]
+      >(`[...document.querySelectorAll("rect")].filter((rect) => rect.getAttribute("height") === "14").filter((rect, index) => index % 2 === 0).map((rect) => {
         const box = rect.getBoundingClientRect();
         return { left: box.left, right: box.right, top: box.top, bottom: box.bottom };
       })`);

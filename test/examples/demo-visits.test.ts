@@ -20,7 +20,8 @@ describe("the demo week `npm start` replays", () => {
   it("names the visitors' countries, browsers and systems: no demo statistic reads Unknown", async () => {
     const week = demoWeekVisits(Date.now()).slice(0, 200);
     const headers = headersOf(week);
-    for (const [index, visit] of week.entries()) await (await fetch(`${sandbox.baseUrl}/${visit.alias}`, { redirect: "manual", headers: headers[index] })).text();
+    for (const [index, visit] of week.entries())
+      await (await fetch(`${sandbox.baseUrl}/${visit.alias}`, { redirect: "manual", headers: headers[index] })).text();
     const demo = sandbox.store.state.links.filter((link) => week.some((visit) => visit.alias === link.alias) && link.userId === 2);
     expect(demo.length).toBeGreaterThan(0);
     for (const link of demo) {

@@ -27,10 +27,26 @@ const CLI = join(ROOT, 'packages/mcp/dist/cli.js');
 /** Each suite, run whole with `args`; one scenario of it runs with `--spec-version <revision>` (--requirements does not take --scenario). */
 export const SUITES = [
   { label: '0.1.16 (up to 2025-11-25)', entry: '@modelcontextprotocol/conformance/dist/index.js', args: [] },
-  { label: '0.2.0-alpha.12 --requirements 2025-11-25', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2025-11-25'], revision: '2025-11-25' },
-  { label: '0.2.0-alpha.12 --requirements 2026-07-28', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2026-07-28'], revision: '2026-07-28' },
+  {
+    label: '0.2.0-alpha.12 --requirements 2025-11-25',
+    entry: 'mcp-conformance-next/dist/index.js',
+    args: ['--requirements', '2025-11-25'],
+    revision: '2025-11-25',
+  },
+  {
+    label: '0.2.0-alpha.12 --requirements 2026-07-28',
+    entry: 'mcp-conformance-next/dist/index.js',
+    args: ['--requirements', '2026-07-28'],
+    revision: '2026-07-28',
+  },
   // The same with everyone signing in (--sign-in): the suite sends no token of its own, so a proxy adds a signed-in person's.
-  { label: '0.2.0-alpha.12 --requirements 2026-07-28, signed in (OAuth)', entry: 'mcp-conformance-next/dist/index.js', args: ['--requirements', '2026-07-28'], revision: '2026-07-28', signedIn: true },
+  {
+    label: '0.2.0-alpha.12 --requirements 2026-07-28, signed in (OAuth)',
+    entry: 'mcp-conformance-next/dist/index.js',
+    args: ['--requirements', '2026-07-28'],
+    revision: '2026-07-28',
+    signedIn: true,
+  },
 ];
 
 const oneScenario = (suite, scenario) => ['--scenario', scenario, ...(suite.revision ? ['--spec-version', suite.revision] : [])];
@@ -54,7 +70,8 @@ export const APPLICABLE = new Set([
 
 const FIXTURE = "calls the suite's own fixture tool (test_*), which a real server does not have;";
 const NO_PROMPTS = 'the server offers no prompts or completions';
-const FIXTURE_RESOURCE = "reads the suite's own fixture resource (test://...), which a real server does not have; the one resource it serves, the MCP Apps view: packages/mcp/test/apps.test.ts";
+const FIXTURE_RESOURCE =
+  "reads the suite's own fixture resource (test://...), which a real server does not have; the one resource it serves, the MCP Apps view: packages/mcp/test/apps.test.ts";
 
 /** Scenarios that do not apply, with why. Where this server does what they test, its own tests say where. */
 export const NOT_APPLICABLE = {
@@ -199,11 +216,24 @@ async function deletePreview(serverUrl, linkId) {
   };
   const answer = await fetch(serverUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'delete_links' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'delete_links',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
   });
   const text = await answer.text();
-  const message = JSON.parse(text.startsWith('{') ? text : (text.split('\n').find((line) => line.startsWith('data:'))?.slice(5) ?? '{}'));
+  const message = JSON.parse(
+    text.startsWith('{')
+      ? text
+      : (text
+          .split('\n')
+          .find((line) => line.startsWith('data:'))
+          ?.slice(5) ?? '{}'),
+  );
   const confirmation = message.result?.structuredContent?.confirmation;
   if (typeof confirmation !== 'string') throw new Error(`delete_links answered no preview of link ${linkId}: ${text.slice(0, 500)}`);
   return confirmation;
@@ -251,7 +281,9 @@ function checksOf(outputDirectory) {
     return {
       scenario: folder.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, ''),
       // A scenario that crashed wrote no checks: one failure, if it applies.
-      checks: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [{ id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario ended without writing its checks' }],
+      checks: existsSync(file)
+        ? JSON.parse(readFileSync(file, 'utf8'))
+        : [{ id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario ended without writing its checks' }],
     };
   });
 }
@@ -287,7 +319,9 @@ async function runThroughDeleteLink(node, suite, server, scenario) {
   const relay = await startDeleteLinkRelay(server.url, THROUGH_DELETE_LINK[scenario], link.id);
   try {
     const { scenarios } = await runSuite(node, suite, relay.url, oneScenario(suite, scenario));
-    const checks = scenarios.find((ran) => ran.scenario === scenario)?.checks ?? [{ id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario wrote no checks' }];
+    const checks = scenarios.find((ran) => ran.scenario === scenario)?.checks ?? [
+      { id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario wrote no checks' },
+    ];
     if (scenario === 'input-required-result-tampered-state') {
       checks.push({ id: 'linkshort-nothing-deleted', status: link.exists() ? 'SUCCESS' : 'FAILURE', errorMessage: 'the link was deleted on a tampered state' });
     }
@@ -296,7 +330,6 @@ async function runThroughDeleteLink(node, suite, server, scenario) {
     await relay.close();
   }
 }
-
 
 /** The authorization server's scenarios (`authorization` command), against `linkshort-mcp --http --sign-in`. */
 export const AUTHORIZATION_SCENARIOS = ['authorization-server-metadata-endpoint', 'authorization-code-grant'];
@@ -318,7 +351,8 @@ async function freePort() {
 async function signInForTheSuite(authorizationUrl, issuer, apiKey) {
   const page = await fetch(authorizationUrl, { redirect: 'manual' });
   const html = await page.text();
-  const field = (name) => (new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '').replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)));
+  const field = (name) =>
+    (new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '').replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)));
   const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
   const answer = await fetch(`${issuer}/authorize`, {
     method: 'POST',
@@ -353,7 +387,9 @@ async function runAuthorizationScenarios(node, output) {
       const url = authorizationUrl.exec(printed)?.[0];
       if (url && !signedIn) {
         signedIn = true;
-        signInForTheSuite(url, issuer, server.userKey).then(async (location) => (await fetch(location)).text()).catch((error) => console.log(`  the sign-in for the suite failed: ${error.message}`));
+        signInForTheSuite(url, issuer, server.userKey)
+          .then(async (location) => (await fetch(location)).text())
+          .catch((error) => console.log(`  the sign-in for the suite failed: ${error.message}`));
       }
     });
     child.stderr.on('data', (chunk) => (printed += chunk.toString()));
@@ -370,11 +406,20 @@ async function runAuthorizationScenarios(node, output) {
 async function accessTokenFor(server) {
   const issuer = new URL(server.url).origin;
   const redirect = 'http://127.0.0.1:9/callback';
-  const { client_id: clientId } = await (await fetch(`${issuer}/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirect] }) })).json();
+  const { client_id: clientId } = await (
+    await fetch(`${issuer}/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirect] }) })
+  ).json();
   const { createHash, randomBytes } = await import('node:crypto');
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', resource: server.url });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirect,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource: server.url,
+  });
   const code = new URL(await signInForTheSuite(`${issuer}/authorize?${query}`, issuer, server.userKey)).searchParams.get('code');
   const body = new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirect });
   const tokens = await (await fetch(`${issuer}/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body })).json();
@@ -386,15 +431,31 @@ async function withBearer(server, token) {
   const { createServer, request } = await import('node:http');
   const target = new URL(server.url);
   const proxy = createServer((incoming, outgoing) => {
-    const forwarded = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...incoming.headers, authorization: `Bearer ${token}` } }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: { ...incoming.headers, authorization: `Bearer ${token}` },
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forwarded.on('error', () => outgoing.destroy());
     incoming.pipe(forwarded);
   });
   await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${proxy.address().port}/mcp`, close: () => new Promise((resolve) => { proxy.closeAllConnections(); proxy.close(resolve); }) };
+  return {
+    url: `http://127.0.0.1:${proxy.address().port}/mcp`,
+    close: () =>
+      new Promise((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(resolve);
+      }),
+  };
 }
 
 async function main() {
@@ -427,7 +488,9 @@ async function main() {
       for (const scenario of new Set([...AUTHORIZATION_SCENARIOS, ...ran.map((entry) => entry.scenario.replace(/^authorization-server-/, ''))])) {
         if (only.length > 0 && !only.includes(scenario)) continue;
         const checks = AUTHORIZATION_SCENARIOS.includes(scenario)
-          ? (ran.find((entry) => entry.scenario === `authorization-server-${scenario}`)?.checks ?? [{ id: scenario, status: 'FAILURE', errorMessage: 'the scenario wrote no checks' }])
+          ? (ran.find((entry) => entry.scenario === `authorization-server-${scenario}`)?.checks ?? [
+              { id: scenario, status: 'FAILURE', errorMessage: 'the scenario wrote no checks' },
+            ])
           : [{ id: scenario, status: 'FAILURE', errorMessage: 'an authorization scenario this test does not classify; read it and list it' }];
         count(`authorization ${scenario}`, checks);
       }
@@ -439,7 +502,13 @@ async function main() {
           console.log(`\n--- conformance ${suite.label}: ${scenario} ---`);
           if (THROUGH_DELETE_LINK[scenario] !== undefined) count(scenario, await runThroughDeleteLink(node, suite, server, scenario));
           else if (NOT_APPLICABLE[scenario] !== undefined) console.log(`  not applicable  ${scenario}: ${NOT_APPLICABLE[scenario]}`);
-          else count(scenario, (await runSuite(node, suite, server.url, oneScenario(suite, scenario))).scenarios.find((ran) => ran.scenario === scenario)?.checks ?? [{ id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario wrote no checks' }]);
+          else
+            count(
+              scenario,
+              (await runSuite(node, suite, server.url, oneScenario(suite, scenario))).scenarios.find((ran) => ran.scenario === scenario)?.checks ?? [
+                { id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario wrote no checks' },
+              ],
+            );
         }
         continue;
       }

@@ -33,7 +33,11 @@ export function checkList(suite) {
         results.push({ name, ok: false });
         const note = (await after?.(false)) ?? '';
         // The whole message (it may quote a log), then the first frames of the stack.
-        const frames = String(error?.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 6).map((line) => line.trim());
+        const frames = String(error?.stack ?? '')
+          .split('\n')
+          .filter((line) => /^\s+at /.test(line))
+          .slice(0, 6)
+          .map((line) => line.trim());
         const text = [`${error?.name ?? 'Error'}: ${error?.message ?? error}`, ...frames].join('\n').split('\n');
         console.log(`  ✕ ${name}\n      ${text.join('\n      ')}${note ? `\n      ${note}` : ''}`);
       }

@@ -83,8 +83,14 @@ async function main() {
       const result = await n8nCli(userFolder, port, ['execute', `--id=${workflows.report.id}`, '--rawOutput']);
       const run = parseExecuteOutput(result.stdout);
       const report = run.data.resultData.runData['Write the report'][0].data.main[0][0].json;
-      const expected = sandbox.store.state.links.filter((link) => link.userId === 2).sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id).slice(0, 5);
-      assert(JSON.stringify(report.topLinks.map((link) => link.clicks)) === JSON.stringify(expected.map((link) => link.stats.clicks)), `top links ${JSON.stringify(report.topLinks)}`);
+      const expected = sandbox.store.state.links
+        .filter((link) => link.userId === 2)
+        .sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id)
+        .slice(0, 5);
+      assert(
+        JSON.stringify(report.topLinks.map((link) => link.clicks)) === JSON.stringify(expected.map((link) => link.stats.clicks)),
+        `top links ${JSON.stringify(report.topLinks)}`,
+      );
       assert(report.text.startsWith('Most clicked links, all-time clicks to date:\n1. ') && report.text.includes('120 clicks'), report.text);
       const sent = catcher.messages.filter((message) => message.path === '/report');
       assert(sent.length === 1 && sent[0].body.text === report.text, `the catcher got ${JSON.stringify(sent)}`);
@@ -117,14 +123,20 @@ async function main() {
       });
     });
 
-    await check('workflow 4 "Weekly click digest to Slack" activates: its trigger samples every link on activation and posts nothing before its week ends', async () => {
-      await waitFor('the digest trigger\'s first pass', () => digestPassesOf() > digestPassesBeforeStart, 60_000).catch((error) => {
-        throw new Error(`${error.message}; n8n said: ${n8n.output().slice(-3000)}`);
-      });
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      const troubles = n8n.output().split('\n').filter((line) => /Weekly click digest/.test(line) && /problem|error|fail/i.test(line));
-      assert(troubles.length === 0, `n8n reported trouble with the digest: ${troubles.join('\n')}`);
-    });
+    await check(
+      'workflow 4 "Weekly click digest to Slack" activates: its trigger samples every link on activation and posts nothing before its week ends',
+      async () => {
+        await waitFor("the digest trigger's first pass", () => digestPassesOf() > digestPassesBeforeStart, 60_000).catch((error) => {
+          throw new Error(`${error.message}; n8n said: ${n8n.output().slice(-3000)}`);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        const troubles = n8n
+          .output()
+          .split('\n')
+          .filter((line) => /Weekly click digest/.test(line) && /problem|error|fail/i.test(line));
+        assert(troubles.length === 0, `n8n reported trouble with the digest: ${troubles.join('\n')}`);
+      },
+    );
 
     await check(`workflow 2 "Alert Slack" posts exactly one message naming the link once real clicks cross ${THRESHOLD}`, async () => {
       for (let i = 0; i < THRESHOLD; i += 1) await (await fetch(`${sandbox.baseUrl}/alert-me`, { redirect: 'manual' })).text();
@@ -174,14 +186,33 @@ async function main() {
     await check('the credential test succeeds with a good key and fails with a bad key or address, saying what to check', async () => {
       const session = await ownerSession(n8n.url, { email: 'owner@linkshort.test', firstName: 'Link', lastName: 'Short', password: 'Linkshort-test-1' });
       const test = async (apiKey) =>
-        (await session.request('POST', '/credentials/test', { credentials: { id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: sandbox.baseUrl, apiKey } } })).json?.data;
+        (
+          await session.request('POST', '/credentials/test', {
+            credentials: { id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: sandbox.baseUrl, apiKey } },
+          })
+        ).json?.data;
       const good = await test(sandbox.userKey);
       assert(good?.status === 'OK', `good key: ${JSON.stringify(good)}`);
       const bad = await test('0'.repeat(32));
       assert(bad?.status === 'Error', `bad key: ${JSON.stringify(bad)}`);
-      assert(/^The service refused this API key\. Copy the key again/.test(bad.message), `a wrong key should get the credential's own message, got ${JSON.stringify(bad)}`);
-      const wrongAddress = (await session.request('POST', '/credentials/test', { credentials: { id: 'linkshortAccount', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: `${sandbox.baseUrl}/nothing-here`, apiKey: sandbox.userKey } } })).json?.data;
-      assert(wrongAddress?.status === 'Error' && /^No API answered at this Base URL/.test(wrongAddress.message), `a wrong Base URL: ${JSON.stringify(wrongAddress)}`);
+      assert(
+        /^The service refused this API key\. Copy the key again/.test(bad.message),
+        `a wrong key should get the credential's own message, got ${JSON.stringify(bad)}`,
+      );
+      const wrongAddress = (
+        await session.request('POST', '/credentials/test', {
+          credentials: {
+            id: 'linkshortAccount',
+            name: 'LinkShort account',
+            type: 'linkShortApi',
+            data: { baseUrl: `${sandbox.baseUrl}/nothing-here`, apiKey: sandbox.userKey },
+          },
+        })
+      ).json?.data;
+      assert(
+        wrongAddress?.status === 'Error' && /^No API answered at this Base URL/.test(wrongAddress.message),
+        `a wrong Base URL: ${JSON.stringify(wrongAddress)}`,
+      );
       assert(!JSON.stringify(bad).includes('0'.repeat(32)), 'the bad key shows in the answer');
     });
 

@@ -32,7 +32,9 @@ const SUITE_LIMIT_MS = Number(process.env.EDITOR_TEST_LIMIT_MS ?? 9 * 60_000);
 const STEP_LIMIT_MS = 60_000;
 const OWNER = { email: 'owner@linkshort.test', firstName: 'Link', lastName: 'Short', password: 'Linkshort-test-1' };
 /** Every shipped example, as `npm start` imports them. */
-const EXAMPLES = readdirSync(join(ROOT, 'nodes/examples')).filter((file) => file.endsWith('.json')).sort();
+const EXAMPLES = readdirSync(join(ROOT, 'nodes/examples'))
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 /** The workflow the node checks edit: a Manual Trigger and one LinkShort node. */
 const CHECKS_WORKFLOW = {
   id: 'lsEditorChecks',
@@ -67,7 +69,8 @@ function requiredValue(property) {
  * (at the default n8n gives a field when a person adds it) and its required fields filled in.
  */
 function everyOptionalFieldWorkflow() {
-  const shownFor = (property, resource, operation) => property.displayOptions?.show?.resource?.includes(resource) && property.displayOptions.show.operation?.includes(operation);
+  const shownFor = (property, resource, operation) =>
+    property.displayOptions?.show?.resource?.includes(resource) && property.displayOptions.show.operation?.includes(operation);
   const resources = ACTION_NODE.properties.find((property) => property.name === 'resource').options.map((option) => option.value);
   const nodes = [];
   for (const resource of resources) {
@@ -154,7 +157,9 @@ class Editor {
 
   /** The labels of the parameters the open node shows. */
   async shownLabels() {
-    return await this.ndv.locator('[data-test-id="input-label"]:visible').evaluateAll((labels) => labels.map((label) => label.firstElementChild?.textContent?.trim() ?? label.textContent.trim()));
+    return await this.ndv
+      .locator('[data-test-id="input-label"]:visible')
+      .evaluateAll((labels) => labels.map((label) => label.firstElementChild?.textContent?.trim() ?? label.textContent.trim()));
   }
 
   /** Opens an options parameter's dropdown and picks the option with this exact label. */
@@ -164,7 +169,11 @@ class Editor {
     await this.page.keyboard.type(label);
     const option = this.page.locator('.el-select-dropdown__item:visible').filter({ has: this.page.getByText(label, { exact: true }) });
     await option.first().click();
-    await waitFor(`${parameter} to read "${label}"`, async () => (await this.ndv.locator(`[data-test-id="parameter-input-${parameter}"] input`).first().inputValue()) === label, 10_000);
+    await waitFor(
+      `${parameter} to read "${label}"`,
+      async () => (await this.ndv.locator(`[data-test-id="parameter-input-${parameter}"] input`).first().inputValue()) === label,
+      10_000,
+    );
   }
 
   async fill(parameter, value) {
@@ -221,7 +230,7 @@ class Editor {
     // n8n checks an option against its list only once the list has loaded from the server (the
     // sandbox keeps a real server's 30 requests a minute, so a list may wait for its window).
     await waitFor(
-      'the node\'s lists to load',
+      "the node's lists to load",
       async () => !(await this.ndv.locator('input').evaluateAll((inputs) => inputs.some((input) => /loading options/i.test(input.value ?? '')))),
       90_000,
     );
@@ -242,7 +251,9 @@ class Editor {
   async addField(label) {
     const button = this.ndv.locator('[data-test-id="collection-parameter-add-dropdown"], [data-test-id="collection-parameter-add"]').first();
     await button.click();
-    const option = this.page.locator('[role="menuitem"]:visible, .el-select-dropdown__item:visible, [data-test-id="collection-parameter-option"]:visible').filter({ hasText: label });
+    const option = this.page
+      .locator('[role="menuitem"]:visible, .el-select-dropdown__item:visible, [data-test-id="collection-parameter-option"]:visible')
+      .filter({ hasText: label });
     await option.first().click();
   }
 
@@ -272,7 +283,10 @@ class Editor {
 
   async closeNodeCreator() {
     await this.page.keyboard.press('Escape');
-    await this.page.locator('[data-test-id="node-creator"]').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await this.page
+      .locator('[data-test-id="node-creator"]')
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
   }
 
   /** What the open node's parameter panel reads. */
@@ -355,13 +369,19 @@ async function main() {
     const check = (name, body) =>
       recordCheck(name, body, { after: async (ok) => (ok ? await editor.screenshot(name) : `screenshot: ${await editor.screenshot(`failed ${name}`)}`) });
 
-    await check('signs in through n8n\'s sign-in page', () => editor.signIn());
+    await check("signs in through n8n's sign-in page", () => editor.signIn());
 
     for (const workflow of workflows.slice(0, EXAMPLES.length)) {
       const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE);
       await check(`opens the example "${workflow.name}" with all its nodes and sticky notes on the canvas, none red`, async () => {
-        await editor.openWorkflow(workflow.id, nodes.map((node) => node.name));
-        assert(nodes.some((node) => node.type.startsWith('n8n-nodes-linkshort.')), 'the example has no LinkShort node');
+        await editor.openWorkflow(
+          workflow.id,
+          nodes.map((node) => node.name),
+        );
+        assert(
+          nodes.some((node) => node.type.startsWith('n8n-nodes-linkshort.')),
+          'the example has no LinkShort node',
+        );
         for (const node of nodes) {
           const issues = await editor.canvasNode(node.name).locator('[data-test-id="node-issues"]').count();
           assert(issues === 0, `the node "${node.name}" shows issues on the canvas`);
@@ -372,7 +392,6 @@ async function main() {
       });
     }
 
-
     const checks = workflows.at(-1);
     await check('QR Code -> Create, type Text: only the Text field shows, and the step runs', async () => {
       await editor.openWorkflow(checks.id, ['Start', 'LinkShort']);
@@ -382,7 +401,8 @@ async function main() {
       await editor.choose('qrType', 'Text');
       const shown = await editor.shownParameters();
       assert(shown.includes('text'), `Text is not shown: ${shown}`);
-      for (const other of ['link', 'phone', 'email', 'smsPhone', 'ssid', 'wifiPassword', 'vcard']) assert(!shown.includes(other), `"${other}" shows for a Text QR code: ${shown}`);
+      for (const other of ['link', 'phone', 'email', 'smsPhone', 'ssid', 'wifiPassword', 'vcard'])
+        assert(!shown.includes(other), `"${other}" shows for a Text QR code: ${shown}`);
       await editor.fill('text', 'Hello from the editor');
       await editor.runStep();
       await waitFor('the QR code in the sandbox', () => sandbox.store.state.qrs.some((qr) => qr.data === 'Hello from the editor'));
@@ -394,29 +414,35 @@ async function main() {
       await editor.choose('qrType', 'Wi-Fi Network');
       const shown = await editor.shownParameters();
       for (const wanted of ['ssid', 'wifiPassword', 'encryption']) assert(shown.includes(wanted), `"${wanted}" is not shown: ${shown}`);
-      for (const other of ['text', 'link', 'phone', 'email', 'smsPhone', 'vcard']) assert(!shown.includes(other), `"${other}" shows for a Wi-Fi QR code: ${shown}`);
+      for (const other of ['text', 'link', 'phone', 'email', 'smsPhone', 'vcard'])
+        assert(!shown.includes(other), `"${other}" shows for a Wi-Fi QR code: ${shown}`);
       await editor.fill('ssid', 'Editor Cafe');
       await editor.runStep();
       await waitFor('the Wi-Fi QR code in the sandbox', () => sandbox.store.state.qrs.some((qr) => qr.data?.ssid === 'Editor Cafe'));
       assert(/1 item/.test(await editor.outputText()), 'the output panel shows no item');
     });
 
-    await check('Link -> Create, Add Field -> Redirect Type (a list loaded from the service): starts on Direct, with no issue; the UTM fields stand together', async () => {
-      await editor.choose('resource', 'Link');
-      await editor.choose('operation', 'Create');
-      await editor.fill('url', 'https://example.com/add-field');
-      await editor.addField('Redirect Type');
-      await waitFor('Redirect Type to show', async () => (await editor.shownParameters()).includes('type'), 10_000);
-      const redirectType = editor.ndv.locator('[data-test-id="parameter-input-type"] input').first();
-      await waitFor('Redirect Type\'s list to load', async () => !/loading/i.test(await redirectType.inputValue()), 20_000);
-      const shown = await redirectType.inputValue();
-      assert(shown === 'Direct', `Redirect Type starts on "${shown}"`);
-      const issues = await editor.parameterIssues();
-      assert(issues.length === 0, `the added field shows issues: ${issues.join(' | ')}`);
-      const labels = ACTION_NODE.properties.find((property) => property.name === 'additionalFields' && property.displayOptions.show.resource.includes('link')).options.map((option) => option.displayName);
-      const utm = labels.map((label, position) => (label.startsWith('UTM ') ? position : -1)).filter((position) => position >= 0);
-      assert(utm.length === 5 && utm.at(-1) - utm[0] === 4, `the UTM fields are apart: ${labels}`);
-    });
+    await check(
+      'Link -> Create, Add Field -> Redirect Type (a list loaded from the service): starts on Direct, with no issue; the UTM fields stand together',
+      async () => {
+        await editor.choose('resource', 'Link');
+        await editor.choose('operation', 'Create');
+        await editor.fill('url', 'https://example.com/add-field');
+        await editor.addField('Redirect Type');
+        await waitFor('Redirect Type to show', async () => (await editor.shownParameters()).includes('type'), 10_000);
+        const redirectType = editor.ndv.locator('[data-test-id="parameter-input-type"] input').first();
+        await waitFor("Redirect Type's list to load", async () => !/loading/i.test(await redirectType.inputValue()), 20_000);
+        const shown = await redirectType.inputValue();
+        assert(shown === 'Direct', `Redirect Type starts on "${shown}"`);
+        const issues = await editor.parameterIssues();
+        assert(issues.length === 0, `the added field shows issues: ${issues.join(' | ')}`);
+        const labels = ACTION_NODE.properties
+          .find((property) => property.name === 'additionalFields' && property.displayOptions.show.resource.includes('link'))
+          .options.map((option) => option.displayName);
+        const utm = labels.map((label, position) => (label.startsWith('UTM ') ? position : -1)).filter((position) => position >= 0);
+        assert(utm.length === 5 && utm.at(-1) - utm[0] === 4, `the UTM fields are apart: ${labels}`);
+      },
+    );
 
     await check('Link -> Get Many: Limit shows, and hides once Return All is on', async () => {
       await editor.choose('resource', 'Link');
@@ -457,7 +483,10 @@ async function main() {
       assert((await editor.shownParameters()).includes('simplify'), 'Simplify is not shown for a new node');
       await editor.runStep();
       const output = await editor.outputText();
-      assert(output.includes(link.url) && /uniqueClicks/.test(output) && !/details/.test(output), `the output panel does not show the simplified link: ${output.slice(0, 400)}`);
+      assert(
+        output.includes(link.url) && /uniqueClicks/.test(output) && !/details/.test(output),
+        `the output panel does not show the simplified link: ${output.slice(0, 400)}`,
+      );
     });
 
     await check('the Resource list offers only what the node runs (n8n adds no Custom API Call to a versioned node)', async () => {
@@ -481,10 +510,17 @@ async function main() {
         await editor.closeNodeCreator();
         const app = items.find((item) => item.name === 'LinkShort');
         assert(app, `searching "${search}" shows no LinkShort item: ${JSON.stringify(items)}`);
-        assert(!/^Starts a workflow/i.test(app.description) && /shorten links/i.test(app.description), `searching "${search}": LinkShort reads "${app.description}"`);
+        assert(
+          !/^Starts a workflow/i.test(app.description) && /shorten links/i.test(app.description),
+          `searching "${search}": LinkShort reads "${app.description}"`,
+        );
       }
       await editor.searchNodeCreator('LinkShort', 'LinkShort');
-      await editor.page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^LinkShort$/ }).first().click();
+      await editor.page
+        .locator('[data-test-id="node-creator-item-name"]')
+        .filter({ hasText: /^LinkShort$/ })
+        .first()
+        .click();
       await editor.page.waitForTimeout(500);
       const actions = (await editor.creatorItems()).map((item) => item.name);
       await editor.closeNodeCreator();
@@ -492,10 +528,14 @@ async function main() {
       assert(firstAction === 'Shorten a link', `the first action is "${firstAction}": ${actions}`);
     });
 
-    await check('the node creator, as the first step: LinkShort\'s events carry the names the trigger\'s panel shows', async () => {
+    await check("the node creator, as the first step: LinkShort's events carry the names the trigger's panel shows", async () => {
       await editor.page.goto(`${editor.baseUrl}/workflow/new`);
       await editor.searchNodeCreator('LinkShort');
-      await editor.page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: /^LinkShort$/ }).first().click();
+      await editor.page
+        .locator('[data-test-id="node-creator-item-name"]')
+        .filter({ hasText: /^LinkShort$/ })
+        .first()
+        .click();
       await editor.page.waitForTimeout(500);
       const shown = (await editor.creatorItems()).map((item) => item.name);
       await editor.closeNodeCreator();
@@ -505,7 +545,7 @@ async function main() {
 
     const alert = workflows.find((workflow) => workflow.id === 'lsClickAlert');
     const trigger = alert.nodes.find((node) => node.type.endsWith('.linkShortTrigger'));
-    await check('the trigger\'s panel: the Event list shows the same names; each event shows its own plain notice, none of another\'s', async () => {
+    await check("the trigger's panel: the Event list shows the same names; each event shows its own plain notice, none of another's", async () => {
       await editor.openWorkflow(alert.id, [trigger.name]);
       await editor.openNode(trigger.name);
       await editor.ndv.locator('[data-test-id="parameter-input-event"]').click();
@@ -513,7 +553,11 @@ async function main() {
       const listed = (await editor.page.locator('.el-select-dropdown__item:visible').allInnerTexts()).map((text) => text.split('\n')[0].trim());
       await editor.page.keyboard.press('Escape');
       assert(JSON.stringify(listed) === JSON.stringify(eventNames), `the Event list shows ${listed}`);
-      const notices = Object.fromEntries(TRIGGER_NODE.properties.filter((property) => property.type === 'notice').map((property) => [property.displayOptions.show.event[0], property.displayName]));
+      const notices = Object.fromEntries(
+        TRIGGER_NODE.properties
+          .filter((property) => property.type === 'notice')
+          .map((property) => [property.displayOptions.show.event[0], property.displayName]),
+      );
       const values = TRIGGER_NODE.properties.find((property) => property.name === 'event').options;
       for (const { name, value } of values) {
         await editor.choose('event', name);
@@ -539,7 +583,10 @@ async function main() {
     await check('Click Digest\'s "Fetch Test Event", before publishing: link items and a summary marked as a test event, with the chart', async () => {
       await editor.openWorkflow(alert.id, [trigger.name]);
       await editor.openNode(trigger.name);
-      await editor.choose('event', TRIGGER_NODE.properties.find((property) => property.name === 'event').options.find((option) => option.value === 'clickDigest').name);
+      await editor.choose(
+        'event',
+        TRIGGER_NODE.properties.find((property) => property.name === 'event').options.find((option) => option.value === 'clickDigest').name,
+      );
       await editor.runStep();
       const panel = editor.ndv.locator('[data-test-id="output-panel"]');
       await panel.getByText('Binary', { exact: true }).click();
@@ -547,10 +594,16 @@ async function main() {
       const items = Number(/(\d+) items?/.exec(binary)?.[1] ?? 0);
       assert(items >= 2 && /chart/.test(binary) && /image\/png/.test(binary), `the output panel's binary view shows: ${binary.slice(0, 600)}`);
       await panel.getByText('JSON', { exact: true }).click();
-      await waitFor('the output panel\'s JSON view', async () => (await editor.outputText()).includes('testEvent'), 10_000);
+      await waitFor("the output panel's JSON view", async () => (await editor.outputText()).includes('testEvent'), 10_000);
       const json = await editor.outputText();
-      assert(json.includes('A test event, made from this account\'s links as they stand') && json.includes(sandbox.baseUrl), `the output panel's JSON view shows: ${json.slice(0, 600)}`);
-      await editor.choose('event', TRIGGER_NODE.properties.find((property) => property.name === 'event').options.find((option) => option.value === 'linkClickThreshold').name);
+      assert(
+        json.includes("A test event, made from this account's links as they stand") && json.includes(sandbox.baseUrl),
+        `the output panel's JSON view shows: ${json.slice(0, 600)}`,
+      );
+      await editor.choose(
+        'event',
+        TRIGGER_NODE.properties.find((property) => property.name === 'event').options.find((option) => option.value === 'linkClickThreshold').name,
+      );
       await editor.closeNode();
     });
 
@@ -558,7 +611,10 @@ async function main() {
     for (const workflow of workflows.slice(0, EXAMPLES.length)) {
       const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE);
       await check(`every node of the example "${workflow.name}" opens without a parameter issue`, async () => {
-        await editor.openWorkflow(workflow.id, nodes.map((node) => node.name));
+        await editor.openWorkflow(
+          workflow.id,
+          nodes.map((node) => node.name),
+        );
         for (const node of nodes) {
           await editor.openNode(node.name);
           const issues = await editor.parameterIssues();
@@ -569,7 +625,10 @@ async function main() {
     }
 
     await check('every optional field of every LinkShort operation, once added, shows no parameter issue', async () => {
-      await editor.openWorkflow(optional.id, optional.nodes.map((node) => node.name));
+      await editor.openWorkflow(
+        optional.id,
+        optional.nodes.map((node) => node.name),
+      );
       const failures = [];
       for (const node of optional.nodes) {
         await editor.openNode(node.name);

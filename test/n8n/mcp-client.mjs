@@ -222,7 +222,9 @@ export async function mcpClientChecks({ check, userFolder, port, importWorkflow,
         continueOnError: true,
       },
     ]);
-    const blocked = mcpClientWorkflow('lsMcpClientSsrf', 'MCP Client: SSRF protection', mcp.endpoint, mcp.tools, [{ name: 'Account', tool: 'get_account', values: {} }]);
+    const blocked = mcpClientWorkflow('lsMcpClientSsrf', 'MCP Client: SSRF protection', mcp.endpoint, mcp.tools, [
+      { name: 'Account', tool: 'get_account', values: {} },
+    ]);
     await importWorkflow(chain);
     await importWorkflow(blocked);
 
@@ -262,7 +264,10 @@ export async function mcpClientChecks({ check, userFolder, port, importWorkflow,
       assert(link, 'no link was made');
       const got = outputOf(run, 'Get').json.structuredContent;
       // get_link reads the sandbox: the long URL asked for is the link's.
-      assert(got?.details?.id === link.id && got.details.shorturl === link.shorturl && got.details.longurl === LONG_URL, `get_link answered ${JSON.stringify(got)}`);
+      assert(
+        got?.details?.id === link.id && got.details.shorturl === link.shorturl && got.details.longurl === LONG_URL,
+        `get_link answered ${JSON.stringify(got)}`,
+      );
       const found = outputOf(run, 'Find').json.structuredContent;
       assert(
         found?.matches === 1 && found.links[0].id === link.id && found.links[0].shorturl === link.shorturl && found.links[0].longurl === LONG_URL,
@@ -270,22 +275,34 @@ export async function mcpClientChecks({ check, userFolder, port, importWorkflow,
       );
     });
 
-    await check('MCP Client delete_links (a preview, then its confirmation) removes the link, and get_link on it then fails with the tool\'s "Not found" text', async () => {
-      ran();
-      assert(link, 'no link was made');
-      const deleted = outputOf(run, 'Delete').json;
-      assert(!deleted.error && !sandbox.store.state.links.some((candidate) => candidate.id === link.id), `delete_links answered ${JSON.stringify(deleted)}, the link is still in the sandbox`);
-      const failed = outputOf(run, 'Get the deleted link').json;
-      assert(/^Not found: Link does not exist\./.test(failed.error?.message ?? ''), `get_link on the deleted link gave ${JSON.stringify(failed)}`);
-    });
+    await check(
+      'MCP Client delete_links (a preview, then its confirmation) removes the link, and get_link on it then fails with the tool\'s "Not found" text',
+      async () => {
+        ran();
+        assert(link, 'no link was made');
+        const deleted = outputOf(run, 'Delete').json;
+        assert(
+          !deleted.error && !sandbox.store.state.links.some((candidate) => candidate.id === link.id),
+          `delete_links answered ${JSON.stringify(deleted)}, the link is still in the sandbox`,
+        );
+        const failed = outputOf(run, 'Get the deleted link').json;
+        assert(/^Not found: Link does not exist\./.test(failed.error?.message ?? ''), `get_link on the deleted link gave ${JSON.stringify(failed)}`);
+      },
+    );
 
     await check('MCP Client create_qr_code type email (manual mode, data as an expression object) makes the code and its PNG as binary', async () => {
       ran();
       const { json, binary } = outputOf(run, 'E-mail QR code');
       const qr = json.structuredContent;
       const stored = sandbox.store.state.qrs.find((candidate) => candidate.id === qr?.id);
-      assert(stored?.type === 'email' && JSON.stringify(stored.data) === JSON.stringify(EMAIL), `the sandbox holds ${JSON.stringify(stored)}; the tool said ${JSON.stringify(json).slice(0, 1500)}`);
-      assert(qr.link === `${sandbox.baseUrl}/qr/${stored.code}` && qr.image?.url === `${qr.link}.png` && qr.image.bytes > 100, `create_qr_code answered ${JSON.stringify(qr)}`);
+      assert(
+        stored?.type === 'email' && JSON.stringify(stored.data) === JSON.stringify(EMAIL),
+        `the sandbox holds ${JSON.stringify(stored)}; the tool said ${JSON.stringify(json).slice(0, 1500)}`,
+      );
+      assert(
+        qr.link === `${sandbox.baseUrl}/qr/${stored.code}` && qr.image?.url === `${qr.link}.png` && qr.image.bytes > 100,
+        `create_qr_code answered ${JSON.stringify(qr)}`,
+      );
       const image = binary?.data_0;
       assert(image?.mimeType === 'image/png' && image.fileType === 'image', `the image is not binary data: ${JSON.stringify(binary ?? null).slice(0, 500)}`);
       assert(!json.content?.some((part) => part.type === 'image'), 'the image stayed in the JSON');
@@ -293,7 +310,10 @@ export async function mcpClientChecks({ check, userFolder, port, importWorkflow,
       assert(image.id?.startsWith('filesystem-v2:'), `binary data kept as ${image.id}`);
       const kept = readFileSync(join(userFolder, '.n8n/storage', image.id.slice('filesystem-v2:'.length)));
       const png = Buffer.from(await (await fetch(qr.image.url)).arrayBuffer());
-      assert(kept.equals(png) && png.length === qr.image.bytes, `the binary (${kept.length} bytes) is not the sandbox's PNG (${png.length} bytes, the tool said ${qr.image.bytes})`);
+      assert(
+        kept.equals(png) && png.length === qr.image.bytes,
+        `the binary (${kept.length} bytes) is not the sandbox's PNG (${png.length} bytes, the tool said ${qr.image.bytes})`,
+      );
     });
 
     await check('MCP Client create_qr_code with the e-mail typed as JSON text in the form (what manual mode sends) makes the e-mail code', async () => {
@@ -301,7 +321,10 @@ export async function mcpClientChecks({ check, userFolder, port, importWorkflow,
       const { json } = outputOf(run, 'E-mail QR code typed as text');
       const qr = json.structuredContent;
       const stored = sandbox.store.state.qrs.find((candidate) => candidate.id === qr?.id);
-      assert(!json.error && stored?.type === 'email' && JSON.stringify(stored.data) === JSON.stringify(EMAIL), `gave ${JSON.stringify(json).slice(0, 1500)}; the sandbox holds ${JSON.stringify(stored ?? null)}`);
+      assert(
+        !json.error && stored?.type === 'email' && JSON.stringify(stored.data) === JSON.stringify(EMAIL),
+        `gave ${JSON.stringify(json).slice(0, 1500)}; the sandbox holds ${JSON.stringify(stored ?? null)}`,
+      );
     });
 
     await check("n8n's SSRF protection, once on, refuses the loopback MCP server until N8N_SSRF_ALLOWED_IP_RANGES allows it", async () => {
@@ -312,7 +335,9 @@ export async function mcpClientChecks({ check, userFolder, port, importWorkflow,
         error?.message === 'Could not connect to your MCP server' && /restricted IP address/.test(error.description ?? ''),
         `expected the SSRF refusal, got ${JSON.stringify(error ?? refused.data.resultData.error ?? null).slice(0, 1500)}`,
       );
-      const allowed = parseExecuteOutput((await n8nCli(userFolder, port, ['execute', `--id=${blocked.id}`, '--rawOutput'], { env: SSRF_ON_LOOPBACK_ALLOWED })).stdout);
+      const allowed = parseExecuteOutput(
+        (await n8nCli(userFolder, port, ['execute', `--id=${blocked.id}`, '--rawOutput'], { env: SSRF_ON_LOOPBACK_ALLOWED })).stdout,
+      );
       const account = outputOf(allowed, 'Account').json.structuredContent;
       const user = sandbox.store.state.users.find((candidate) => candidate.apiKey === sandbox.userKey);
       assert(account?.id === user?.id && account.email === user.email, `get_account answered ${JSON.stringify(account)} for ${JSON.stringify(user?.email)}`);

@@ -28,7 +28,8 @@ function run(command, args, { quiet = false, ...options } = {}) {
     const relay = (chunk) => {
       tail = (tail + chunk).slice(-4000);
       if (quiet) return;
-      for (const line of String(chunk).split('\n')) if (line.trim() && !/nodedir|EBADENGINE|^npm warn/.test(line)) process.stdout.write(`  ${line.slice(0, 200)}\n`);
+      for (const line of String(chunk).split('\n'))
+        if (line.trim() && !/nodedir|EBADENGINE|^npm warn/.test(line)) process.stdout.write(`  ${line.slice(0, 200)}\n`);
     };
     child.stdout.on('data', relay);
     child.stderr.on('data', relay);
@@ -154,7 +155,10 @@ export function installNodePackage(userFolder) {
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   execFileSync('tar', ['-xzf', join(work, tarball), '-C', target, '--strip-components=1']);
-  writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-linkshort': 'file:node_modules/n8n-nodes-linkshort' } }, null, 2));
+  writeFileSync(
+    join(nodesDir, 'package.json'),
+    JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-linkshort': 'file:node_modules/n8n-nodes-linkshort' } }, null, 2),
+  );
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -224,8 +228,15 @@ export function n8nCli(userFolder, port, args, { timeoutMs = 120_000, database, 
  * Starts `n8n start` (or `args`, e.g. a queue-mode worker); resolves once `readyUrl` answers (by
  * default the REST API, which workers lack: give them their health check's /healthz).
  */
-export async function startN8n(userFolder, port, { timeoutMs = 120_000, onOutput, database, env, args = ['start'], readyUrl = `http://127.0.0.1:${port}/rest/settings` } = {}) {
-  const child = spawn(join(NODE24, 'bin/node'), [N8N_BIN, ...args], { env: n8nEnvironment(userFolder, port, { database, env }), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startN8n(
+  userFolder,
+  port,
+  { timeoutMs = 120_000, onOutput, database, env, args = ['start'], readyUrl = `http://127.0.0.1:${port}/rest/settings` } = {},
+) {
+  const child = spawn(join(NODE24, 'bin/node'), [N8N_BIN, ...args], {
+    env: n8nEnvironment(userFolder, port, { database, env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const collect = (chunk) => {
     output = (output + chunk).slice(-20_000);

@@ -83,7 +83,9 @@ function socketOwner(inode, pids) {
       return false;
     }
   };
-  const all = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const all = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
   const known = new Set(pids);
   return pids.find(holds) ?? all.filter((pid) => known.has(parentOf(pid))).find(holds) ?? all.find(holds);
 }
@@ -174,7 +176,18 @@ export async function startAttributingProxy(target, nameOf, candidates = () => [
  * with n8n's CLI against that database) one n8n main instance and `workers` workers in queue mode, all
  * sharing `userFolder`. `onOutput(name, text)` receives every process's output.
  */
-export async function startQueueStack({ dir, userFolder, workers = 2, concurrency = 5, mainPort, prepare, onOutput, logLevel = 'info', extraEnv = {}, startTimeoutMs = 180_000 }) {
+export async function startQueueStack({
+  dir,
+  userFolder,
+  workers = 2,
+  concurrency = 5,
+  mainPort,
+  prepare,
+  onOutput,
+  logLevel = 'info',
+  extraEnv = {},
+  startTimeoutMs = 180_000,
+}) {
   const [redis, postgres] = await Promise.all([startRedis(dir), startPostgres(dir, { database: 'n8n' })]);
   const stack = { redis, postgres, main: undefined, workers: [] };
   const names = new Map();
@@ -196,7 +209,8 @@ export async function startQueueStack({ dir, userFolder, workers = 2, concurrenc
     const cli = async (args) => {
       migrated = true;
       const result = await n8nCli(userFolder, port, args, { database, env });
-      if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} failed (${result.code ?? result.signal}): ${result.stderr.slice(-2000)}${result.stdout.slice(-2000)}`);
+      if (result.code !== 0)
+        throw new Error(`n8n ${args.join(' ')} failed (${result.code ?? result.signal}): ${result.stderr.slice(-2000)}${result.stdout.slice(-2000)}`);
       return result;
     };
     stack.cli = cli;

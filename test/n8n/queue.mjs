@@ -175,7 +175,10 @@ async function main() {
   };
   const executions = (workflowId) => stack.postgres.query(`select id, status, mode from execution_entity where "workflowId" = '${workflowId}' order by id`);
   // Which worker ran each execution, from the workers' own log lines.
-  const ranOn = (executionId) => Object.entries(output).filter(([name, lines]) => name !== 'main' && lines.some((line) => new RegExp(`started execution ${executionId}\\b`, 'i').test(line))).map(([name]) => name);
+  const ranOn = (executionId) =>
+    Object.entries(output)
+      .filter(([name, lines]) => name !== 'main' && lines.some((line) => new RegExp(`started execution ${executionId}\\b`, 'i').test(line)))
+      .map(([name]) => name);
   const polls = () => api.requests.filter((request) => request.method === 'GET' && request.path === '/api/urls');
   const slack = () => catcher.messages.filter((message) => message.path === '/slack');
   const slackAbout = (shorturl) => slack().filter((message) => String(message.body?.text).includes(shorturl));
@@ -211,7 +214,9 @@ async function main() {
         // Published before main starts (main reads what is active when it starts). This is what
         // `n8n publish:workflow --id=...` does (WorkflowRepository.publishVersion), in one statement
         // instead of one n8n start (15-25 s here) per workflow.
-        const ids = Object.values(workflows).map((workflow) => `'${workflow.id}'`).join(', ');
+        const ids = Object.values(workflows)
+          .map((workflow) => `'${workflow.id}'`)
+          .join(', ');
         postgres.execute(
           `update workflow_entity w set active = true, "activeVersionId" = w."versionId" where w.id in (${ids}) ` +
             `and exists (select 1 from workflow_history h where h."workflowId" = w.id and h."versionId" = w."versionId")`,
@@ -225,39 +230,60 @@ async function main() {
 
     await check('the click-threshold trigger records its baseline on main when main activates it', async () => {
       await waitFor('the baseline poll', () => polls().length > 0, 60_000);
-      assert(polls().every((request) => request.process === 'main'), `polls from ${describe(count(polls().map((request) => request.process)))}`);
+      assert(
+        polls().every((request) => request.process === 'main'),
+        `polls from ${describe(count(polls().map((request) => request.process)))}`,
+      );
     });
 
-    await check(`workflow 1: ${SUBMISSIONS} concurrent form submissions get exactly one link each; the executions ran on both workers, none on main`, async () => {
-      const answers = await Promise.all(
-        Array.from({ length: SUBMISSIONS }, async (_, i) => {
-          const response = await fetch(`${stack.url}/webhook/shorten`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ url: `https://example.com/form/${i}`, alias: `form-${i}` }),
-          });
-          return { status: response.status, body: await response.json() };
-        }),
-      );
-      answers.forEach((answer, i) => assert(answer.status === 200 && answer.body.shortUrl === `${sandbox.baseUrl}/form-${i}`, `submission ${i} answered ${answer.status} ${JSON.stringify(answer.body)}`));
-      for (let i = 0; i < SUBMISSIONS; i += 1) {
-        const links = sandbox.store.state.links.filter((link) => link.url === `https://example.com/form/${i}`);
-        assert(links.length === 1, `submission ${i} made ${links.length} links`);
-      }
-      const creates = api.requests.filter((request) => request.method === 'POST' && request.path === '/api/url/add');
-      assert(creates.length === SUBMISSIONS, `${creates.length} create requests for ${SUBMISSIONS} submissions`);
-      const creators = count(creates.map((request) => request.process));
-      assert(!creators.has('main') && !creators.has('unknown') && creators.get('worker-1') > 0 && creators.get('worker-2') > 0, `links created by ${describe(creators)}`);
-      // The answer leaves from the Respond node; the execution is recorded as finished just after.
-      await waitFor('every form execution to finish', () => executions(workflows.form.id).every((run) => run.status !== 'running' && run.status !== 'new'), 30_000).catch(() => {});
-      const runs = executions(workflows.form.id);
-      assert(runs.length === SUBMISSIONS && runs.every((run) => run.status === 'success' && run.mode === 'webhook'), `executions: ${JSON.stringify(runs)}`);
-      const places = runs.map((run) => ranOn(run.id));
-      assert(places.every((place) => place.length === 1), `executions not seen starting on exactly one worker: ${JSON.stringify(places)}`);
-      const perWorker = count(places.map(([place]) => place));
-      assert(perWorker.get('worker-1') > 0 && perWorker.get('worker-2') > 0, `executions per worker ${describe(perWorker)}`);
-      console.log(`      executions per worker ${describe(perWorker)}; links created by ${describe(creators)}`);
-    });
+    await check(
+      `workflow 1: ${SUBMISSIONS} concurrent form submissions get exactly one link each; the executions ran on both workers, none on main`,
+      async () => {
+        const answers = await Promise.all(
+          Array.from({ length: SUBMISSIONS }, async (_, i) => {
+            const response = await fetch(`${stack.url}/webhook/shorten`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ url: `https://example.com/form/${i}`, alias: `form-${i}` }),
+            });
+            return { status: response.status, body: await response.json() };
+          }),
+        );
+        answers.forEach((answer, i) =>
+          assert(
+            answer.status === 200 && answer.body.shortUrl === `${sandbox.baseUrl}/form-${i}`,
+            `submission ${i} answered ${answer.status} ${JSON.stringify(answer.body)}`,
+          ),
+        );
+        for (let i = 0; i < SUBMISSIONS; i += 1) {
+          const links = sandbox.store.state.links.filter((link) => link.url === `https://example.com/form/${i}`);
+          assert(links.length === 1, `submission ${i} made ${links.length} links`);
+        }
+        const creates = api.requests.filter((request) => request.method === 'POST' && request.path === '/api/url/add');
+        assert(creates.length === SUBMISSIONS, `${creates.length} create requests for ${SUBMISSIONS} submissions`);
+        const creators = count(creates.map((request) => request.process));
+        assert(
+          !creators.has('main') && !creators.has('unknown') && creators.get('worker-1') > 0 && creators.get('worker-2') > 0,
+          `links created by ${describe(creators)}`,
+        );
+        // The answer leaves from the Respond node; the execution is recorded as finished just after.
+        await waitFor(
+          'every form execution to finish',
+          () => executions(workflows.form.id).every((run) => run.status !== 'running' && run.status !== 'new'),
+          30_000,
+        ).catch(() => {});
+        const runs = executions(workflows.form.id);
+        assert(runs.length === SUBMISSIONS && runs.every((run) => run.status === 'success' && run.mode === 'webhook'), `executions: ${JSON.stringify(runs)}`);
+        const places = runs.map((run) => ranOn(run.id));
+        assert(
+          places.every((place) => place.length === 1),
+          `executions not seen starting on exactly one worker: ${JSON.stringify(places)}`,
+        );
+        const perWorker = count(places.map(([place]) => place));
+        assert(perWorker.get('worker-1') > 0 && perWorker.get('worker-2') > 0, `executions per worker ${describe(perWorker)}`);
+        console.log(`      executions per worker ${describe(perWorker)}; links created by ${describe(creators)}`);
+      },
+    );
 
     // Issue 52: Reuse Existing Link's record in the workflow's static data, saved by the workers to Postgres.
     await reuseAcrossWorkersChecks({
@@ -270,18 +296,24 @@ async function main() {
       logOf: () => log,
     });
 
-    await check('workflow 3: the report runs from main\'s schedule on a worker and sends the top links', async () => {
+    await check("workflow 3: the report runs from main's schedule on a worker and sends the top links", async () => {
       await waitFor('a report', () => catcher.messages.some((message) => message.path === '/report'), 60_000);
       const report = catcher.messages.find((message) => message.path === '/report');
       assert(report.process.startsWith('worker-'), `the report was sent by ${report.process}`);
       const expected = sandbox.store.state.links.filter((link) => link.userId === 2).sort((a, b) => b.stats.clicks - a.stats.clicks || b.id - a.id)[0];
-      assert(report.body.text.startsWith('Most clicked links, all-time clicks to date:\n1. ') && report.body.text.includes(`${expected.stats.clicks} clicks`), report.body.text);
+      assert(
+        report.body.text.startsWith('Most clicked links, all-time clicks to date:\n1. ') && report.body.text.includes(`${expected.stats.clicks} clicks`),
+        report.body.text,
+      );
       const runs = executions(workflows.report.id);
       assert(runs.length > 0 && runs.every((run) => run.mode === 'trigger'), `report executions ${JSON.stringify(runs)}`);
       await waitFor('the first report execution to finish', () => executions(workflows.report.id)[0].status === 'success', 30_000);
       assert(ranOn(runs[0].id).length === 1, `report execution ${runs[0].id} ran on ${JSON.stringify(ranOn(runs[0].id))}`);
       const readers = count(reportApi.requests.map((request) => request.process));
-      assert(reportApi.requests.length > 0 && [...readers.keys()].every((name) => name.startsWith('worker-')), `the report's listings came from ${describe(readers)}`);
+      assert(
+        reportApi.requests.length > 0 && [...readers.keys()].every((name) => name.startsWith('worker-')),
+        `the report's listings came from ${describe(readers)}`,
+      );
     });
 
     // The burst runs while the trigger waits for its next poll (a minute at most).
@@ -315,47 +347,65 @@ async function main() {
       const [message] = slackAbout(alertMe.shorturl);
       assert(message.process.startsWith('worker-'), `the Slack message was sent by ${message.process}`);
       assert(message.body.text.includes(`passed ${THRESHOLD} clicks`), message.body.text);
-      assert(polls().every((request) => request.process === 'main'), `polls from ${describe(count(polls().map((request) => request.process)))}`);
+      assert(
+        polls().every((request) => request.process === 'main'),
+        `polls from ${describe(count(polls().map((request) => request.process)))}`,
+      );
     });
 
-    await check(`the shared limit: ${BURST.executions} executions x ${BURST.creates} creates on the two workers, limit ${BURST.limit} per ${BURST.windowMs / 1000} s: 0 errors, 0 duplicates, within 1.15x of the minimum`, async () => {
-      await burst;
-      const runs = executions(workflows.burst.id);
-      const creates = burstApi.requests.filter((request) => request.method === 'POST' && request.path === '/api/url/add');
-      const urls = burstSandbox.store.state.links.map((link) => link.url).filter((url) => url.startsWith('https://example.com/burst/'));
-      const total = BURST.executions * BURST.creates;
-      const creators = count(creates.map((request) => request.process));
-      const workerErrors = Object.entries(output).flatMap(([name, lines]) => lines.filter((line) => /error|fail/i.test(line)).slice(-5).map((line) => `${name}: ${line.slice(0, 300)}`));
-      assert(creates.length > 0, `no create reached the sandbox; executions ${JSON.stringify(runs)}; ${workerErrors.join('\n')}`);
-      const first = creates[0].at;
-      const last = creates.at(-1).at;
-      // The last create can come no sooner than the start of the window that has room for it.
-      const minimum = (Math.ceil(total / BURST.limit) - 1) * BURST.windowMs - (first % BURST.windowMs);
-      const ratio = (last - first) / minimum;
-      // How fast one execution sends when the limit does not hold it back (the node sends its items one after another).
-      const gaps = [...creators.keys()].flatMap((name) => {
-        const times = creates.filter((request) => request.process === name).map((request) => request.at);
-        return times.slice(1).map((time, i) => time - times[i]);
-      });
-      const medianGap = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)];
-      const windows = new Map();
-      for (const request of creates) {
-        const window = Math.floor(request.at / BURST.windowMs);
-        windows.set(window, [...(windows.get(window) ?? []), request.limited ? 'limited' : 'served']);
-      }
-      const perWindow = [...windows.values()].map((answers) => `${answers.filter((answer) => answer === 'served').length}+${answers.filter((answer) => answer === 'limited').length}`);
-      // When each window's first request came, after its start: a late start means a client woke late.
-      const lateStarts = [...windows.keys()].map((window) => creates.find((request) => Math.floor(request.at / BURST.windowMs) === window).at - window * BURST.windowMs);
-      console.log(
-        `      ${urls.length} links, ${new Set(urls).size} distinct, ${creates.length} requests (${creates.filter((request) => request.limited).length} answered with the limit), ` +
-          `executions ${runs.map((run) => `${run.id}:${run.status}@${ranOn(run.id).join('+')}`).join(', ')}, creates by ${describe(creators)}, ` +
-          `${((last - first) / 1000).toFixed(2)} s against a ${(minimum / 1000).toFixed(2)} s minimum (${ratio.toFixed(3)}x); median ${medianGap} ms between one worker's creates; per window served+limited ${perWindow.join(', ')}, first request after the window's start (ms) ${lateStarts.join(', ')}`,
-      );
-      assert(runs.every((run) => run.status === 'success'), `executions ${JSON.stringify(runs)}`);
-      assert(urls.length === total && new Set(urls).size === total, `${urls.length} links, ${new Set(urls).size} distinct, of ${total}`);
-      assert(creators.get('worker-1') > 0 && creators.get('worker-2') > 0 && !creators.has('main'), `creates by ${describe(creators)}`);
-      assert(ratio <= 1.15, `took ${ratio.toFixed(3)}x the minimum`);
-    });
+    await check(
+      `the shared limit: ${BURST.executions} executions x ${BURST.creates} creates on the two workers, limit ${BURST.limit} per ${BURST.windowMs / 1000} s: 0 errors, 0 duplicates, within 1.15x of the minimum`,
+      async () => {
+        await burst;
+        const runs = executions(workflows.burst.id);
+        const creates = burstApi.requests.filter((request) => request.method === 'POST' && request.path === '/api/url/add');
+        const urls = burstSandbox.store.state.links.map((link) => link.url).filter((url) => url.startsWith('https://example.com/burst/'));
+        const total = BURST.executions * BURST.creates;
+        const creators = count(creates.map((request) => request.process));
+        const workerErrors = Object.entries(output).flatMap(([name, lines]) =>
+          lines
+            .filter((line) => /error|fail/i.test(line))
+            .slice(-5)
+            .map((line) => `${name}: ${line.slice(0, 300)}`),
+        );
+        assert(creates.length > 0, `no create reached the sandbox; executions ${JSON.stringify(runs)}; ${workerErrors.join('\n')}`);
+        const first = creates[0].at;
+        const last = creates.at(-1).at;
+        // The last create can come no sooner than the start of the window that has room for it.
+        const minimum = (Math.ceil(total / BURST.limit) - 1) * BURST.windowMs - (first % BURST.windowMs);
+        const ratio = (last - first) / minimum;
+        // How fast one execution sends when the limit does not hold it back (the node sends its items one after another).
+        const gaps = [...creators.keys()].flatMap((name) => {
+          const times = creates.filter((request) => request.process === name).map((request) => request.at);
+          return times.slice(1).map((time, i) => time - times[i]);
+        });
+        const medianGap = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)];
+        const windows = new Map();
+        for (const request of creates) {
+          const window = Math.floor(request.at / BURST.windowMs);
+          windows.set(window, [...(windows.get(window) ?? []), request.limited ? 'limited' : 'served']);
+        }
+        const perWindow = [...windows.values()].map(
+          (answers) => `${answers.filter((answer) => answer === 'served').length}+${answers.filter((answer) => answer === 'limited').length}`,
+        );
+        // When each window's first request came, after its start: a late start means a client woke late.
+        const lateStarts = [...windows.keys()].map(
+          (window) => creates.find((request) => Math.floor(request.at / BURST.windowMs) === window).at - window * BURST.windowMs,
+        );
+        console.log(
+          `      ${urls.length} links, ${new Set(urls).size} distinct, ${creates.length} requests (${creates.filter((request) => request.limited).length} answered with the limit), ` +
+            `executions ${runs.map((run) => `${run.id}:${run.status}@${ranOn(run.id).join('+')}`).join(', ')}, creates by ${describe(creators)}, ` +
+            `${((last - first) / 1000).toFixed(2)} s against a ${(minimum / 1000).toFixed(2)} s minimum (${ratio.toFixed(3)}x); median ${medianGap} ms between one worker's creates; per window served+limited ${perWindow.join(', ')}, first request after the window's start (ms) ${lateStarts.join(', ')}`,
+        );
+        assert(
+          runs.every((run) => run.status === 'success'),
+          `executions ${JSON.stringify(runs)}`,
+        );
+        assert(urls.length === total && new Set(urls).size === total, `${urls.length} links, ${new Set(urls).size} distinct, of ${total}`);
+        assert(creators.get('worker-1') > 0 && creators.get('worker-2') > 0 && !creators.has('main'), `creates by ${describe(creators)}`);
+        assert(ratio <= 1.15, `took ${ratio.toFixed(3)}x the minimum`);
+      },
+    );
 
     const alertThree = await createLink('https://n8n.io/workflows/', 'alert-three');
     await check('a worker killed while it posts to Slack: the crossing is not emitted again, by the next polls or the restarted worker', async () => {
@@ -373,10 +423,15 @@ async function main() {
       await waitFor('a poll after the restart', () => polls().length > pollsAfterRestart, 90_000);
       await sleep(5000);
       const runs = executions(workflows.alert.id);
-      console.log(`      alert executions ${runs.map((run) => `${run.id}:${run.status}@${ranOn(run.id).join('+') || '?'}`).join(', ')}; Slack messages ${JSON.stringify(slack().map((m) => `${m.process}: ${m.body.text.slice(0, 60)}`))}; polls ${pollsBefore} -> ${polls().length}`);
+      console.log(
+        `      alert executions ${runs.map((run) => `${run.id}:${run.status}@${ranOn(run.id).join('+') || '?'}`).join(', ')}; Slack messages ${JSON.stringify(slack().map((m) => `${m.process}: ${m.body.text.slice(0, 60)}`))}; polls ${pollsBefore} -> ${polls().length}`,
+      );
       assert(runs.length === 2, `${runs.length} alert executions for 2 crossings: ${JSON.stringify(runs)}`);
       assert(slackAbout(alertThree.shorturl).length === 1, `the crossing was posted ${slackAbout(alertThree.shorturl).length} times`);
-      assert(polls().every((request) => request.process === 'main'), `polls from ${describe(count(polls().map((request) => request.process)))}`);
+      assert(
+        polls().every((request) => request.process === 'main'),
+        `polls from ${describe(count(polls().map((request) => request.process)))}`,
+      );
     });
 
     const alertTwo = await createLink('https://n8n.io/pricing/', 'alert-two');
@@ -390,7 +445,10 @@ async function main() {
       await waitFor('the Slack message about the crossing made while main was down', () => slackAbout(alertTwo.shorturl).length > 0, 90_000);
       await sleep(5000);
       assert(slackAbout(alertTwo.shorturl).length === 1, `posted ${slackAbout(alertTwo.shorturl).length} times`);
-      assert(slackAbout(alertMe.shorturl).length === 1 && slackAbout(alertThree.shorturl).length === 1, `earlier crossings posted again: ${JSON.stringify(slack().map((m) => m.body.text))}`);
+      assert(
+        slackAbout(alertMe.shorturl).length === 1 && slackAbout(alertThree.shorturl).length === 1,
+        `earlier crossings posted again: ${JSON.stringify(slack().map((m) => m.body.text))}`,
+      );
     });
   } finally {
     const stopping = Date.now();

@@ -52,9 +52,14 @@ export function reuseWorkflow(credential = { id: 'linkshortAccount', name: 'Link
 /** Sends one row to the workflow's production webhook: `{ status, text, body }` (body: the node's output, when JSON). */
 export async function sendRow(n8nUrl, row) {
   // n8n answers before it has activated its workflows: 404 (or no connection, or 503 "Database is not ready", on a busy machine) until the webhook is registered.
-  const send = () => fetch(`${n8nUrl}/webhook/reuse-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) }).catch((error) => ({ status: 404, error }));
+  const send = () =>
+    fetch(`${n8nUrl}/webhook/reuse-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) }).catch((error) => ({
+      status: 404,
+      error,
+    }));
   let response = await send();
-  for (const started = Date.now(); (response.status === 404 || response.status === 503) && Date.now() - started < 300_000; response = await send()) await sleep(2000);
+  for (const started = Date.now(); (response.status === 404 || response.status === 503) && Date.now() - started < 300_000; response = await send())
+    await sleep(2000);
   if (response.error) throw response.error;
   const text = await response.text();
   let body;
@@ -77,7 +82,10 @@ export async function sendRows(n8nUrl, rows = REUSE_ROWS, logOf = () => []) {
   const outputs = [];
   for (const row of rows) {
     const { status, text, body, type } = await sendRow(n8nUrl, row);
-    assert(status === 200, `the row ${JSON.stringify(row)} answered ${status} ${text.slice(0, 500)}\n      n8n's log (last 15 lines):\n${logOf().slice(-15).join('\n')}`);
+    assert(
+      status === 200,
+      `the row ${JSON.stringify(row)} answered ${status} ${text.slice(0, 500)}\n      n8n's log (last 15 lines):\n${logOf().slice(-15).join('\n')}`,
+    );
     assert(body !== undefined, `the row ${JSON.stringify(row)} answered ${type}: ${text.slice(0, 500)}`);
     outputs.push(body);
   }
@@ -89,19 +97,30 @@ export const createsOf = (requests) => requests.filter((request) => request.meth
 /** e2e.mjs: each row sent, n8n restarted, each row sent again: the same links, `reused: true`, no create. */
 export async function reuseAfterRestartChecks({ check, sandbox, n8nUrl, restart }) {
   let first;
-  await check('Reuse Existing Link: a row with an alias, one with a password and one with both, sent to the production webhook, each make their link', async () => {
-    first = await sendRows(n8nUrl());
-    first.forEach((output, i) => assert(output.reused === false && output.longurl === REUSE_ROWS[i].url, `row ${i}: ${JSON.stringify(output)}`));
-  });
-  await check('Reuse Existing Link after a restart of n8n: each row sent again answers with its first link, reused: true, and no create reaches the service', async () => {
-    assert(first, 'the first runs failed');
-    await restart();
-    const before = sandbox.requests.length;
-    const again = await sendRows(n8nUrl());
-    again.forEach((output, i) => assert(output.reused === true && output.id === first[i].id && output.notReused === undefined, `row ${i} after the restart: ${JSON.stringify(output)}, first ${JSON.stringify(first[i])}`));
-    const creates = createsOf(sandbox.requests.slice(before));
-    assert(creates.length === 0, `${creates.length} creates after the restart`);
-  });
+  await check(
+    'Reuse Existing Link: a row with an alias, one with a password and one with both, sent to the production webhook, each make their link',
+    async () => {
+      first = await sendRows(n8nUrl());
+      first.forEach((output, i) => assert(output.reused === false && output.longurl === REUSE_ROWS[i].url, `row ${i}: ${JSON.stringify(output)}`));
+    },
+  );
+  await check(
+    'Reuse Existing Link after a restart of n8n: each row sent again answers with its first link, reused: true, and no create reaches the service',
+    async () => {
+      assert(first, 'the first runs failed');
+      await restart();
+      const before = sandbox.requests.length;
+      const again = await sendRows(n8nUrl());
+      again.forEach((output, i) =>
+        assert(
+          output.reused === true && output.id === first[i].id && output.notReused === undefined,
+          `row ${i} after the restart: ${JSON.stringify(output)}, first ${JSON.stringify(first[i])}`,
+        ),
+      );
+      const creates = createsOf(sandbox.requests.slice(before));
+      assert(creates.length === 0, `${creates.length} creates after the restart`);
+    },
+  );
 }
 
 // Alone, without the rest of the suites: `node test/n8n/reuse.mjs restart` (one n8n, restarted) or
@@ -126,7 +145,11 @@ async function alone(mode) {
     // service's are on the address its clients use: reuse takes a link on another host for one on another domain.
     const { startAttributingProxy } = await import('./queue-stack.mjs');
     sandboxPort = await freePort();
-    api = await startAttributingProxy(`http://127.0.0.1:${sandboxPort}`, (pid) => stack?.nameOf(pid), () => stack?.pids() ?? []);
+    api = await startAttributingProxy(
+      `http://127.0.0.1:${sandboxPort}`,
+      (pid) => stack?.nameOf(pid),
+      () => stack?.pids() ?? [],
+    );
   }
   const sandbox = await startSandbox({ port: sandboxPort, publicUrl: api?.url, rateLimit: { limit: 100_000, windowMs: 60_000 } });
   const workflow = reuseWorkflow();
@@ -139,7 +162,10 @@ async function alone(mode) {
         const result = await n8nCli(dir, port, args, { timeoutMs: 600_000 });
         assert(result.code === 0, `n8n ${args.join(' ')} failed: ${result.stderr}${result.stdout}`);
       };
-      await run(['import:credentials', `--input=${writeLinkShortCredentials(join(dir, 'credentials.json'), [exampleAccount(sandbox.baseUrl, sandbox.userKey)])}`]);
+      await run([
+        'import:credentials',
+        `--input=${writeLinkShortCredentials(join(dir, 'credentials.json'), [exampleAccount(sandbox.baseUrl, sandbox.userKey)])}`,
+      ]);
       writeFileSync(join(dir, 'reuse.json'), JSON.stringify(workflow));
       await run(['import:workflow', `--input=${join(dir, 'reuse.json')}`]);
       await run(['publish:workflow', `--id=${workflow.id}`]);
@@ -162,7 +188,13 @@ async function alone(mode) {
         dir,
         userFolder,
         startTimeoutMs: 600_000,
-        onOutput: (name, text) => log.push(...text.split('\n').filter((line) => line.trim()).map((line) => `${name}: ${line}`)),
+        onOutput: (name, text) =>
+          log.push(
+            ...text
+              .split('\n')
+              .filter((line) => line.trim())
+              .map((line) => `${name}: ${line}`),
+          ),
         prepare: async (cli, postgres) => {
           await cli(['import:credentials', `--input=${writeLinkShortCredentials(join(dir, 'credentials.json'), [exampleAccount(api.url, sandbox.userKey)])}`]);
           // The reuse workflow, and the counter that tells whether static data reaches the workers.
@@ -172,7 +204,9 @@ async function alone(mode) {
           writeFileSync(join(folder, 'counter.json'), JSON.stringify(COUNTER_WORKFLOW));
           await cli(['import:workflow', '--separate', `--input=${folder}`]);
           // As queue.mjs publishes: before main starts.
-          postgres.execute(`update workflow_entity set active = true, "activeVersionId" = "versionId" where id in ('${workflow.id}', '${COUNTER_WORKFLOW.id}')`);
+          postgres.execute(
+            `update workflow_entity set active = true, "activeVersionId" = "versionId" where id in ('${workflow.id}', '${COUNTER_WORKFLOW.id}')`,
+          );
         },
       });
       stops.unshift(() => stack.stop());

@@ -11,7 +11,19 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assert, checkList, waitFor } from './checks.mjs';
-import { ensureN8n, exampleAccount, exampleWorkflow, freePort, installNodePackage, N8N_CACHE, n8nCli, nodeNamed, ROOT, startN8n, writeLinkShortCredentials } from './n8n.mjs';
+import {
+  ensureN8n,
+  exampleAccount,
+  exampleWorkflow,
+  freePort,
+  installNodePackage,
+  N8N_CACHE,
+  n8nCli,
+  nodeNamed,
+  ROOT,
+  startN8n,
+  writeLinkShortCredentials,
+} from './n8n.mjs';
 import { startSlackStandIn } from '../../scripts/slack-stand-in.mjs';
 
 const require = createRequire(import.meta.url);
@@ -71,7 +83,7 @@ async function main() {
   const port = await freePort();
   let n8n;
   try {
-    await check('each setting exists in n8n 2.41.0\'s own source', async () => {
+    await check("each setting exists in n8n 2.41.0's own source", async () => {
       for (const [name, file] of SETTINGS) {
         const source = readFileSync(join(N8N_CACHE, 'node_modules/@n8n/config/dist/configs', file), 'utf8');
         assert(source.includes(`'${name}'`), `${name} is not read by @n8n/config's ${file}`);
@@ -120,25 +132,28 @@ async function main() {
       );
     });
 
-    await check('a crossing reaches the next node exactly once; the poll whose answer came slower than its budget stopped at its deadline instead of running past it', async () => {
-      // Let the baseline's poll end, then slow the next poll's first request past its 5 s budget (not past the 10 s timeout):
-      // the request is cut at the poll's deadline (the budget less a second), the poll stops, and the next one emits.
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
-      const before = served.length;
-      for (let i = 0; i < 3; i += 1) await (await fetch(`${sandbox.baseUrl}/${crossing.alias}`, { redirect: 'manual' })).text();
-      sandbox.faults.set([{ kind: 'delay', delayMs: 6_000, times: 1 }]);
-      await waitFor('the Slack message', () => catcher.messages.some((message) => message.path === '/slack'), 240_000).catch((error) => {
-        throw new Error(`${error.message}; n8n said: ${n8n.output().slice(-3000)}`);
-      });
-      const pollsWhenSent = pollsSeen(before).length;
-      await waitFor('one more poll', () => pollsSeen(before).length > pollsWhenSent, 90_000);
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
-      const sent = catcher.messages.filter((message) => message.path === '/slack');
-      assert(sent.length === 1, `expected exactly one message, got ${JSON.stringify(sent)}`);
-      assert(sent[0].body.text.includes(`/${crossing.alias}`) && sent[0].body.text.includes(`passed ${THRESHOLD} clicks`), sent[0].body.text);
-      assert((sandbox.faults.injected.delay ?? 0) >= 1, 'the slow answer was not exercised');
-      assert(!/ran past n8n's poll budget/.test(n8n.output()), 'a poll ran past its budget although its requests end at its deadline');
-    });
+    await check(
+      'a crossing reaches the next node exactly once; the poll whose answer came slower than its budget stopped at its deadline instead of running past it',
+      async () => {
+        // Let the baseline's poll end, then slow the next poll's first request past its 5 s budget (not past the 10 s timeout):
+        // the request is cut at the poll's deadline (the budget less a second), the poll stops, and the next one emits.
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+        const before = served.length;
+        for (let i = 0; i < 3; i += 1) await (await fetch(`${sandbox.baseUrl}/${crossing.alias}`, { redirect: 'manual' })).text();
+        sandbox.faults.set([{ kind: 'delay', delayMs: 6_000, times: 1 }]);
+        await waitFor('the Slack message', () => catcher.messages.some((message) => message.path === '/slack'), 240_000).catch((error) => {
+          throw new Error(`${error.message}; n8n said: ${n8n.output().slice(-3000)}`);
+        });
+        const pollsWhenSent = pollsSeen(before).length;
+        await waitFor('one more poll', () => pollsSeen(before).length > pollsWhenSent, 90_000);
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+        const sent = catcher.messages.filter((message) => message.path === '/slack');
+        assert(sent.length === 1, `expected exactly one message, got ${JSON.stringify(sent)}`);
+        assert(sent[0].body.text.includes(`/${crossing.alias}`) && sent[0].body.text.includes(`passed ${THRESHOLD} clicks`), sent[0].body.text);
+        assert((sandbox.faults.injected.delay ?? 0) >= 1, 'the slow answer was not exercised');
+        assert(!/ran past n8n's poll budget/.test(n8n.output()), 'a poll ran past its budget although its requests end at its deadline');
+      },
+    );
 
     await check('no poll was abandoned, and none sent more than 15 requests', async () => {
       assert(!/Poll exceeded its timeout and was abandoned/.test(n8n.output()), 'n8n abandoned a poll');

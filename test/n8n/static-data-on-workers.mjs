@@ -20,14 +20,24 @@ export const COUNTER_WORKFLOW = {
   settings: { executionOrder: 'v1' },
   connections: { Run: { main: [[{ node: 'Count', type: 'main', index: 0 }]] } },
   nodes: [
-    { id: 'count-1', name: 'Run', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: '7c1e2d3f-0000-4000-8000-00000000d001', parameters: { httpMethod: 'POST', path: 'count-runs', responseMode: 'lastNode', options: {} } },
+    {
+      id: 'count-1',
+      name: 'Run',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      position: [0, 0],
+      webhookId: '7c1e2d3f-0000-4000-8000-00000000d001',
+      parameters: { httpMethod: 'POST', path: 'count-runs', responseMode: 'lastNode', options: {} },
+    },
     {
       id: 'count-2',
       name: 'Count',
       type: 'n8n-nodes-base.code',
       typeVersion: 2,
       position: [220, 0],
-      parameters: { jsCode: "const data = $getWorkflowStaticData('global');\nconst read = data.runs ?? 0;\ndata.runs = read + 1;\nreturn [{ json: { read } }];" },
+      parameters: {
+        jsCode: "const data = $getWorkflowStaticData('global');\nconst read = data.runs ?? 0;\ndata.runs = read + 1;\nreturn [{ json: { read } }];",
+      },
     },
   ],
 };
@@ -44,7 +54,9 @@ export async function probeStaticDataOnWorkers(n8nUrl, { runs = 4, storedOf = ()
     let response;
     // 404 (or no answer) until main has registered the webhook.
     for (const started = Date.now(); Date.now() - started < 300_000; await sleep(2000)) {
-      response = await fetch(`${n8nUrl}/webhook/count-runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
+      response = await fetch(`${n8nUrl}/webhook/count-runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(
+        () => undefined,
+      );
       if (response && response.status !== 404 && response.status !== 503) break;
     }
     if (response?.status !== 200) throw new Error(`the static-data counter answered ${response?.status} ${await response?.text()}`);
@@ -78,7 +90,9 @@ async function alone() {
   });
   let probe;
   try {
-    probe = await probeStaticDataOnWorkers(stack.url, { storedOf: () => stack.postgres.query(`select "staticData" from workflow_entity where id = '${COUNTER_WORKFLOW.id}'`)[0]?.staticData });
+    probe = await probeStaticDataOnWorkers(stack.url, {
+      storedOf: () => stack.postgres.query(`select "staticData" from workflow_entity where id = '${COUNTER_WORKFLOW.id}'`)[0]?.staticData,
+    });
     probe.reads.forEach((read, run) => console.log(`run ${run + 1}: read runs = ${read}; the database then holds ${JSON.stringify(probe.stored[run])}`));
     console.log(ranOn.join('; '));
   } finally {

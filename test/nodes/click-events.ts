@@ -28,10 +28,23 @@ export class ClockedTrigger {
     setClock(at);
     const totals = new Map(watched.map((id) => [id, sandbox.store.state.links.find((link) => link.id === id)!.stats.clicks]));
     const marker = sandbox.requests.at(-1);
-    const { result, staticData } = await poll(credentials, this.parameters, JSON.parse(JSON.stringify(this.staticData)) as IDataObject, 'trigger', undefined, this.zone);
+    const { result, staticData } = await poll(
+      credentials,
+      this.parameters,
+      JSON.parse(JSON.stringify(this.staticData)) as IDataObject,
+      'trigger',
+      undefined,
+      this.zone,
+    );
     this.staticData = JSON.parse(JSON.stringify(staticData ?? {})) as IDataObject;
     const output = result?.[0] ?? [];
-    const polled = { at, items: output.map((item) => item.json), binaries: output.map((item) => item.binary as Polled['binaries'][number]), requests: requestsSince(marker), totals };
+    const polled = {
+      at,
+      items: output.map((item) => item.json),
+      binaries: output.map((item) => item.binary as Polled['binaries'][number]),
+      requests: requestsSince(marker),
+      totals,
+    };
     this.polls.push(polled);
     return polled;
   }

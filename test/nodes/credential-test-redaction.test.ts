@@ -12,13 +12,18 @@ const API_KEY = 'sk_live_9c4e1f7a2b3d4e5f6a7b8c9d';
 const failingWith = (error: unknown) => ({ helpers: { request: async () => await Promise.reject(error) } }) as unknown as ICredentialTestFunctions;
 
 test("an unexpected failure's message comes back without the key, in any form the key takes", async () => {
-	// A client error passes through the client unchanged: here one whose message holds the key raw and base64-encoded.
-	const encoded = Buffer.from(`Bearer ${API_KEY}`).toString('base64');
-	const error = new ApiError(`Gateway refused Authorization: Bearer ${API_KEY} (${encoded})`, 502);
-	const answer = await linkShortApiTest.call(failingWith(error), { id: '1', name: 'LinkShort account', type: 'linkShortApi', data: { baseUrl: 'https://short.example.com', apiKey: API_KEY } });
-	expect(answer.status).toBe('Error');
-	expect(answer.message).toContain('Gateway refused Authorization: Bearer [redacted]');
-	expect(answer.message).not.toContain(API_KEY);
-	// Characters 12 to 36 of the base64 are made of the key's bytes alone (bytes 9 to 27 of "Bearer <key>").
-	expect(answer.message).not.toContain(encoded.slice(12, 36));
+  // A client error passes through the client unchanged: here one whose message holds the key raw and base64-encoded.
+  const encoded = Buffer.from(`Bearer ${API_KEY}`).toString('base64');
+  const error = new ApiError(`Gateway refused Authorization: Bearer ${API_KEY} (${encoded})`, 502);
+  const answer = await linkShortApiTest.call(failingWith(error), {
+    id: '1',
+    name: 'LinkShort account',
+    type: 'linkShortApi',
+    data: { baseUrl: 'https://short.example.com', apiKey: API_KEY },
+  });
+  expect(answer.status).toBe('Error');
+  expect(answer.message).toContain('Gateway refused Authorization: Bearer [redacted]');
+  expect(answer.message).not.toContain(API_KEY);
+  // Characters 12 to 36 of the base64 are made of the key's bytes alone (bytes 9 to 27 of "Bearer <key>").
+  expect(answer.message).not.toContain(encoded.slice(12, 36));
 });

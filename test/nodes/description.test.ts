@@ -34,13 +34,21 @@ function choices(resource: string, operation: string): INodeParameters[] {
   for (const name of controlling) {
     const property = own.find((candidate) => candidate.name === name);
     if (!property) throw new Error(`${resource} ${operation}: a field depends on "${name}", which the operation does not have`);
-    const values: NodeParameterValue[] = property.type === 'boolean' ? [true, false] : (property.options ?? []).map((option) => (option as { value: NodeParameterValue }).value);
+    const values: NodeParameterValue[] =
+      property.type === 'boolean' ? [true, false] : (property.options ?? []).map((option) => (option as { value: NodeParameterValue }).value);
     combinations = combinations.flatMap((combination) => values.map((value) => ({ ...combination, [name]: value })));
   }
   return combinations;
 }
 
-const node = (parameters: INodeParameters): INode => ({ id: 'x', name: 'LinkShort', type: 'n8n-nodes-linkshort.linkShort', typeVersion: VERSION, position: [0, 0], parameters });
+const node = (parameters: INodeParameters): INode => ({
+  id: 'x',
+  name: 'LinkShort',
+  type: 'n8n-nodes-linkshort.linkShort',
+  typeVersion: VERSION,
+  position: [0, 0],
+  parameters,
+});
 
 /** The node's parameters as the editor keeps them: only the displayed ones, with their defaults. */
 const displayed = (values: INodeParameters) => NodeHelpers.getNodeParameters(built, values, true, false, { typeVersion: VERSION }, linkShortDescription) ?? {};
@@ -65,7 +73,12 @@ describe('the built LinkShort node description', () => {
     expect(operations.length).toBe(29);
     for (const { resource, operation, declared } of operations) {
       for (const property of declared) {
-        expect({ resource, operation, field: property.name, placed: built.some((candidate) => candidate.name === property.name && isUnder(candidate, resource, operation)) }).toEqual({
+        expect({
+          resource,
+          operation,
+          field: property.name,
+          placed: built.some((candidate) => candidate.name === property.name && isUnder(candidate, resource, operation)),
+        }).toEqual({
           resource,
           operation,
           field: property.name,
@@ -89,7 +102,8 @@ describe('the built LinkShort node description', () => {
     for (const { resource, operation, declared } of operations) {
       for (const property of declared) {
         // A field kept under one name for some versions only (Create's Additional Fields) is found by its version condition too.
-        const sameVersions = (candidate: INodeProperties) => JSON.stringify(candidate.displayOptions?.show?.['@version']) === JSON.stringify(property.displayOptions?.show?.['@version']);
+        const sameVersions = (candidate: INodeProperties) =>
+          JSON.stringify(candidate.displayOptions?.show?.['@version']) === JSON.stringify(property.displayOptions?.show?.['@version']);
         const placed = built.find((candidate) => candidate.name === property.name && isUnder(candidate, resource, operation) && sameVersions(candidate))!;
         expect({ field: `${resource} ${operation} ${property.name}`, displayOptions: placed.displayOptions }).toEqual({
           field: `${resource} ${operation} ${property.name}`,
@@ -103,7 +117,10 @@ describe('the built LinkShort node description', () => {
   });
 
   const cases = operations.flatMap(({ resource, operation }) =>
-    choices(resource, operation).map((choice): [string, INodeParameters] => [`${resource} ${operation} ${JSON.stringify(choice)}`, { resource, operation, ...choice }]),
+    choices(resource, operation).map((choice): [string, INodeParameters] => [
+      `${resource} ${operation} ${JSON.stringify(choice)}`,
+      { resource, operation, ...choice },
+    ]),
   );
 
   it.each(cases)('%s: the fields n8n shows are exactly those the operation reads, and filling the required ones lets n8n run it', async (_name, values) => {
@@ -113,7 +130,10 @@ describe('the built LinkShort node description', () => {
     const used = [...read].filter((name) => !SELECTORS.has(name));
     expect(shown.sort()).toEqual(used.sort());
 
-    const required = built.filter((property) => property.required && shown.includes(property.name) && NodeHelpers.displayParameter(values, property, { typeVersion: VERSION }, linkShortDescription));
+    const required = built.filter(
+      (property) =>
+        property.required && shown.includes(property.name) && NodeHelpers.displayParameter(values, property, { typeVersion: VERSION }, linkShortDescription),
+    );
     expect(required.map((property) => property.name).filter((name) => !used.includes(name))).toEqual([]);
     const filled = displayed({ ...Object.fromEntries(required.map((property) => [property.name, sample(property)])), ...values });
     expect(NodeHelpers.getNodeParametersIssues(built, node(filled), linkShortDescription)).toBeNull();

@@ -8,11 +8,14 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { linkShortDescription, TRIGGER_TYPE, workflowWith } from './harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { LinkShortTrigger } = require('../../nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js') as { LinkShortTrigger: new () => { description: typeof linkShortDescription } };
+const { LinkShortTrigger } = require('../../nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js') as {
+  LinkShortTrigger: new () => { description: typeof linkShortDescription };
+};
 const trigger = new LinkShortTrigger().description;
 
 const operationsOf = (resource: string) =>
-  (linkShortDescription.properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource))?.options ?? []) as INodePropertyOptions[];
+  (linkShortDescription.properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource))?.options ??
+    []) as INodePropertyOptions[];
 
 describe('the canvas subtitle', () => {
   it('reads the operation\'s action, as the node creator names it, not "create: link"', () => {
@@ -23,7 +26,9 @@ describe('the canvas subtitle', () => {
     expect(subtitle('link', 'create')).toBe('Shorten a link');
     expect(subtitle('link', 'getMany')).toBe('Get many links');
     expect(subtitle('qrCode', 'get')).toBe('Get a QR code');
-    for (const resource of (linkShortDescription.properties.find((property) => property.name === 'resource')!.options as INodePropertyOptions[]).map((option) => String(option.value))) {
+    for (const resource of (linkShortDescription.properties.find((property) => property.name === 'resource')!.options as INodePropertyOptions[]).map((option) =>
+      String(option.value),
+    )) {
       for (const operation of operationsOf(resource)) expect(subtitle(resource, String(operation.value))).toBe(operation.action);
     }
   });
@@ -49,7 +54,9 @@ describe('the Docs link', () => {
 
 describe('the chart option', () => {
   const chartOption = (resource: string) =>
-    linkShortDescription.properties.find((property) => property.name === 'addChart' && property.displayOptions?.show?.resource?.includes(resource)) as INodeProperties;
+    linkShortDescription.properties.find(
+      (property) => property.name === 'addChart' && property.displayOptions?.show?.resource?.includes(resource),
+    ) as INodeProperties;
 
   it('says scans for a QR code and clicks for a link', () => {
     expect(chartOption('qrCode')).toMatchObject({ displayName: 'Add Scan Chart', description: expect.stringContaining('PNG chart of the scans') });
@@ -57,7 +64,7 @@ describe('the chart option', () => {
   });
 });
 
-describe('builder hints for n8n\'s AI workflow builder', () => {
+describe("builder hints for n8n's AI workflow builder", () => {
   it('the node says what it is for, the reuse rule, and which node starts workflows', () => {
     const hint = linkShortDescription.builderHint!;
     expect(hint.searchHint).toMatch(/Reuse Existing Link/);
@@ -65,7 +72,8 @@ describe('builder hints for n8n\'s AI workflow builder', () => {
   });
 
   it('every link operation says which request it fits; Create gives the reuse rule', () => {
-    for (const option of operationsOf('link')) expect({ operation: option.value, hint: option.builderHint?.propertyHint }).toEqual({ operation: option.value, hint: expect.stringMatching(/^Use /) });
+    for (const option of operationsOf('link'))
+      expect({ operation: option.value, hint: option.builderHint?.propertyHint }).toEqual({ operation: option.value, hint: expect.stringMatching(/^Use /) });
     const create = operationsOf('link').find((option) => option.value === 'create')!.builderHint!.propertyHint;
     expect(create).toMatch(/options\.reuse/);
     expect(create).toMatch(/same URL, alias, domain, title, description, expiry, targeting, redirect type and UTM\/parameters and no password/);
@@ -77,7 +85,8 @@ describe('builder hints for n8n\'s AI workflow builder', () => {
     expect(trigger.builderHint!.searchHint).toMatch(/emitted once, never repeated or missed/);
     const events = trigger.properties.find((property) => property.name === 'event')!.options as INodePropertyOptions[];
     expect(events.length).toBe(7);
-    for (const event of events) expect({ event: event.value, hint: event.builderHint?.propertyHint }).toEqual({ event: event.value, hint: expect.stringMatching(/^For "/) });
+    for (const event of events)
+      expect({ event: event.value, hint: event.builderHint?.propertyHint }).toEqual({ event: event.value, hint: expect.stringMatching(/^For "/) });
     expect(events.find((event) => event.value === 'newLink')!.builderHint!.propertyHint).toMatch(/baseline/);
   });
 });

@@ -44,13 +44,18 @@ describe('the credential test says what to fix', () => {
   it('a local Base URL without a scheme (the sandbox of npm start) gets http://, which it speaks, not https://', async () => {
     for (const address of ['127.0.0.1:8787', 'localhost:8787/', '192.168.1.20']) {
       const answer = await testCredential({ baseUrl: address, apiKey: sandbox.userKey });
-      expect(answer.message).toBe(`Base URL must start with http:// or https://: write http://${address} (a service on this machine or network, such as the local sandbox, usually speaks plain http).`);
+      expect(answer.message).toBe(
+        `Base URL must start with http:// or https://: write http://${address} (a service on this machine or network, such as the local sandbox, usually speaks plain http).`,
+      );
     }
   });
 
   it('an unknown host is named, with what to check, not ENOTFOUND', async () => {
     const answer = await testCredential({ baseUrl: 'https://no-such-host.invalid', apiKey: sandbox.userKey });
-    expect(answer).toEqual({ status: 'Error', message: 'No server named no-such-host.invalid was found. Check the spelling of Base URL (such as https://short.example.com).' });
+    expect(answer).toEqual({
+      status: 'Error',
+      message: 'No server named no-such-host.invalid was found. Check the spelling of Base URL (such as https://short.example.com).',
+    });
   });
 
   it('a closed port is named, with what to check, not ECONNREFUSED', async () => {
@@ -68,7 +73,9 @@ describe('the credential test says what to fix', () => {
     const wrongKey = await testCredential({ ...user, apiKey: 'f'.repeat(32) });
     expect(wrongKey.message).toMatch(/^The service refused this API key\. Copy the key again/);
     expect(JSON.stringify(wrongKey)).not.toContain('f'.repeat(32));
-    expect((await testCredential({ ...user, baseUrl: `${sandbox.baseUrl}/nothing-here` })).message).toMatch(/^No API answered at this Base URL\. Use the address/);
+    expect((await testCredential({ ...user, baseUrl: `${sandbox.baseUrl}/nothing-here` })).message).toMatch(
+      /^No API answered at this Base URL\. Use the address/,
+    );
   });
 });
 
@@ -77,7 +84,7 @@ describe('Reuse Existing Link says why it made a new link', () => {
     executeNode(user, { resource: 'link', operation: 'create', url, additionalFields, ...(reuse === undefined ? {} : { options: { reuse } }) });
 
   // First: the node's link index is then new, as after a restart, and its first sync reads the link made elsewhere.
-  it('with the alias of a link made before n8n started (or elsewhere): the error gives the reason beside the server\'s message', async () => {
+  it("with the alias of a link made before n8n started (or elsewhere): the error gives the reason beside the server's message", async () => {
     const url = 'https://example.com/first-use/made-elsewhere';
     await new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }).links.create({ url, custom: 'made-elsewhere', password: 'x-secret' });
     const error = await create({ reuse: true, custom: 'made-elsewhere' }, url).catch((caught: unknown) => caught);
@@ -118,9 +125,10 @@ describe('Reuse Existing Link says why it made a new link', () => {
 });
 
 describe('dates carry their zone', () => {
-  const iso = (text: string, zone: string) => DateTime.fromFormat(text, 'yyyy-MM-dd HH:mm:ss', { zone }).toISO({ suppressMilliseconds: true, includeOffset: true });
+  const iso = (text: string, zone: string) =>
+    DateTime.fromFormat(text, 'yyyy-MM-dd HH:mm:ss', { zone }).toISO({ suppressMilliseconds: true, includeOffset: true });
 
-  it('Link Get, Simplify on and off, and Get Many: the server\'s text kept, its ISO 8601 with the workflow\'s offset beside it', async () => {
+  it("Link Get, Simplify on and off, and Get Many: the server's text kept, its ISO 8601 with the workflow's offset beside it", async () => {
     const link = sandbox.store.state.links.find((candidate) => candidate.userId === 2)!;
     const zone = 'Europe/Berlin';
     const [simple] = await executeNode(user, { resource: 'link', operation: 'get', id: link.id }, undefined, { timezone: zone });
@@ -135,11 +143,16 @@ describe('dates carry their zone', () => {
   it('Link Create with an expiry: expiryIso in the zone the expiry was written in', async () => {
     // A summer's day a year or two after the real clock's year: always ahead, whatever day the test runs.
     const year = new Date().getUTCFullYear() + 2;
-    const [made] = await executeNode(user, { resource: 'link', operation: 'create', url: 'https://example.com/first-use/expiring', additionalFields: { expiry: `${year}-07-01T09:30:00` } }, undefined, { timezone: 'Asia/Kolkata' });
+    const [made] = await executeNode(
+      user,
+      { resource: 'link', operation: 'create', url: 'https://example.com/first-use/expiring', additionalFields: { expiry: `${year}-07-01T09:30:00` } },
+      undefined,
+      { timezone: 'Asia/Kolkata' },
+    );
     expect(made!.json).toMatchObject({ expiry: `${year}-07-01 09:30:00`, expiryIso: `${year}-07-01T09:30:00+05:30` });
   });
 
-  it('the trigger\'s items: dateIso beside date', async () => {
+  it("the trigger's items: dateIso beside date", async () => {
     const { result } = await poll(user, { event: 'newLink' }, {}, 'manual', undefined, 'America/Los_Angeles');
     const item = result![0]![0]!.json;
     expect(item.dateIso).toBe(iso(item.date as string, 'America/Los_Angeles'));
@@ -148,7 +161,9 @@ describe('dates carry their zone', () => {
 
 describe('the order and names the editor shows', () => {
   const property = (name: string, resource?: string) =>
-    linkShortDescription.properties.find((candidate) => candidate.name === name && (!resource || candidate.displayOptions?.show?.resource?.includes(resource)))!;
+    linkShortDescription.properties.find(
+      (candidate) => candidate.name === name && (!resource || candidate.displayOptions?.show?.resource?.includes(resource)),
+    )!;
   const optionNames = (found: INodeProperties) => (found.options as INodePropertyOptions[]).map((option) => option.name);
 
   it('Link is the first resource, Create ("Shorten a link") its first operation, and its operations the first in the description (the node creator\'s order)', () => {
@@ -158,17 +173,20 @@ describe('the order and names the editor shows', () => {
     expect(linkShortDescription.properties.find((candidate) => candidate.name === 'operation')!.displayOptions!.show!.resource).toEqual(['link']);
   });
 
-  it('Create\'s Add Field: the UTM fields together in campaign order, Query Parameters says what it is, Redirect Type starts valid on Direct', () => {
+  it("Create's Add Field: the UTM fields together in campaign order, Query Parameters says what it is, Redirect Type starts valid on Direct", () => {
     const fields = property('additionalFields', 'link').options as INodeProperties[];
     const labels = fields.map((field) => field.displayName);
     const firstUtm = labels.indexOf('UTM Source');
     expect(labels.slice(firstUtm, firstUtm + 5)).toEqual(['UTM Source', 'UTM Medium', 'UTM Campaign', 'UTM Term', 'UTM Content']);
     expect(labels).not.toContain('Parameters');
-    expect(fields.find((field) => field.name === 'parameters')).toMatchObject({ displayName: 'Query Parameters', description: expect.stringMatching(/destination URL's query/) });
+    expect(fields.find((field) => field.name === 'parameters')).toMatchObject({
+      displayName: 'Query Parameters',
+      description: expect.stringMatching(/destination URL's query/),
+    });
     expect(fields.find((field) => field.name === 'type')).toMatchObject({ default: 'direct', typeOptions: { loadOptionsMethod: 'getRedirectTypes' } });
   });
 
-  it('the trigger: the node creator\'s entry (n8n shows the trigger\'s description for both nodes) says what the actions do; one name per event', () => {
+  it("the trigger: the node creator's entry (n8n shows the trigger's description for both nodes) says what the actions do; one name per event", () => {
     expect(triggerDescription.description).toMatch(/^Shorten links/);
     const events = triggerDescription.properties.find((candidate) => candidate.name === 'event')!.options as INodePropertyOptions[];
     for (const event of events) expect(event.action).toBe(event.name);
@@ -176,7 +194,9 @@ describe('the order and names the editor shows', () => {
 
   it('the trigger: one plain notice per event, shown for that event only; QR Code Scanned speaks of QR codes only', () => {
     const notices = triggerDescription.properties.filter((candidate) => candidate.type === 'notice');
-    const events = (triggerDescription.properties.find((candidate) => candidate.name === 'event')!.options as INodePropertyOptions[]).map((option) => option.value);
+    const events = (triggerDescription.properties.find((candidate) => candidate.name === 'event')!.options as INodePropertyOptions[]).map(
+      (option) => option.value,
+    );
     expect(notices.map((notice) => notice.displayOptions!.show!.event)).toEqual(expect.arrayContaining(events.map((event) => [event])));
     expect(notices).toHaveLength(events.length);
     for (const notice of notices) {

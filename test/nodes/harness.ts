@@ -32,7 +32,8 @@ const { LinkShortApi } = require('../../nodes/dist/credentials/LinkShortApi.cred
 };
 let LinkShortTrigger: (new () => INodeType) | undefined;
 try {
-  LinkShortTrigger = (require('../../nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js') as { LinkShortTrigger: new () => INodeType }).LinkShortTrigger;
+  LinkShortTrigger = (require('../../nodes/dist/nodes/LinkShortTrigger/LinkShortTrigger.node.js') as { LinkShortTrigger: new () => INodeType })
+    .LinkShortTrigger;
 } catch {
   LinkShortTrigger = undefined;
 }
@@ -121,7 +122,11 @@ export async function testCredential(data: { baseUrl: string; apiKey: string }) 
 }
 
 /** A workflow with one node of `type`, its parameters completed with their defaults as n8n's editor does. */
-export function workflowWith(type: string, parameters: INodeParameters, options: { continueOnFail?: boolean; staticData?: IDataObject; typeVersion?: number; timezone?: string } = {}) {
+export function workflowWith(
+  type: string,
+  parameters: INodeParameters,
+  options: { continueOnFail?: boolean; staticData?: IDataObject; typeVersion?: number; timezone?: string } = {},
+) {
   const nodeType = nodeTypeInstances[type]!;
   const typeVersion = options.typeVersion ?? latestVersion(nodeType.description);
   const completed = NodeHelpers.getNodeParameters(nodeType.description.properties, parameters, true, false, { typeVersion }, nodeType.description) ?? {};
@@ -194,7 +199,14 @@ export async function listSearch(credentials: Credentials, method: string, filte
  * Runs the trigger's `poll()` through n8n-core's PollContext with the given static data;
  * `pollBudgetMs` is what the context's `getPollBudgetMs()` says (n8n's durable scheduler sets it).
  */
-export async function poll(credentials: Credentials, parameters: INodeParameters, staticData: IDataObject, mode: WorkflowExecuteMode = 'trigger', pollBudgetMs?: number, timezone?: string) {
+export async function poll(
+  credentials: Credentials,
+  parameters: INodeParameters,
+  staticData: IDataObject,
+  mode: WorkflowExecuteMode = 'trigger',
+  pollBudgetMs?: number,
+  timezone?: string,
+) {
   const { workflow, node } = workflowWith(TRIGGER_TYPE, parameters, { staticData: { [`node:${'LinkShort Trigger'}`]: staticData }, timezone });
   const budget = pollBudgetMs === undefined ? undefined : () => pollBudgetMs;
   const context = new PollContext(workflow, node, additionalData(credentials), mode, 'activate', undefined, undefined, undefined, undefined, undefined, budget);
@@ -213,7 +225,15 @@ export function activeTrigger(credentials: Credentials, parameters: INodeParamet
   const { workflow, node } = workflowWith(TRIGGER_TYPE, parameters, { staticData: { 'node:LinkShort Trigger': staticData } });
   const emitted: INodeExecutionData[][][] = [];
   const errors: unknown[] = [];
-  const context = new PollContext(workflow, node, additionalData(credentials), 'trigger', 'activate', (data) => emitted.push(data), (error) => errors.push(error));
+  const context = new PollContext(
+    workflow,
+    node,
+    additionalData(credentials),
+    'trigger',
+    'activate',
+    (data) => emitted.push(data),
+    (error) => errors.push(error),
+  );
   const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const logger = { ...quiet, scoped: () => quiet };
   const span = { setStatus: () => undefined };

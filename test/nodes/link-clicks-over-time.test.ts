@@ -12,7 +12,7 @@ async function visit(shorturl: string, times: number) {
 }
 
 describe('LinkShort: Link > Get with Add Clicks Over Time', () => {
-  it('says it has no history at the first reading, then shows the days since it, with no zeros before it; the history stays in the node\'s static data', async () => {
+  it("says it has no history at the first reading, then shows the days since it, with no zeros before it; the history stays in the node's static data", async () => {
     await start();
     setClock(WEDNESDAY);
     const link = await client.links.create({ url: 'https://example.com/over-time' });
@@ -22,10 +22,20 @@ describe('LinkShort: Link > Get with Add Clicks Over Time', () => {
       // A request at this time first: the log keeps the last hour only, and the clock moved.
       await client.account.get();
       const before = sandbox.requests.length;
-      const [item] = await executeNode(credentials, { resource: 'link', operation: 'get', id: { __rl: true, mode: 'id', value: String(link.id) }, clicksOverTime: true }, undefined, { staticData: { 'node:LinkShort': bucket }, timezone: 'Europe/Berlin' });
+      const [item] = await executeNode(
+        credentials,
+        { resource: 'link', operation: 'get', id: { __rl: true, mode: 'id', value: String(link.id) }, clicksOverTime: true },
+        undefined,
+        { staticData: { 'node:LinkShort': bucket }, timezone: 'Europe/Berlin' },
+      );
       // The history answers from what the Get reads: no request of its own.
       expect(sandbox.requests.length - before).toBe(1);
-      return item!.json.clicksOverTime as { total: number | null; note: string; days: Array<{ day: string; clicks: number | null; quality: string }>; firstSampleAt: string };
+      return item!.json.clicksOverTime as {
+        total: number | null;
+        note: string;
+        days: Array<{ day: string; clicks: number | null; quality: string }>;
+        firstSampleAt: string;
+      };
     };
 
     const first = await get();
@@ -50,19 +60,24 @@ describe('LinkShort: Link > Get with Add Clicks Over Time', () => {
     expect(bucket.clickHistory).toMatchObject({ version: 1, links: { [String(link.id)]: expect.any(String) } });
   });
 
-	it('a Get on a host clock in a far year, after one today, does the work of its own 7 days (issue 51: the process-wide zone clock filled every day between)', async () => {
-		await start();
-		const link = await client.links.create({ url: 'https://example.com/far-year' });
-		const get = async () => {
-			const [item] = await executeNode(credentials, { resource: 'link', operation: 'get', id: { __rl: true, mode: 'id', value: String(link.id) }, clicksOverTime: true }, undefined, { staticData: { 'node:LinkShort': {} }, timezone: 'Asia/Tokyo' });
-			return item!.json.clicksOverTime as { days: unknown[] };
-		};
-		expect((await get()).days).toHaveLength(7);
-		setClock(Date.UTC(2426, 5, 1, 12));
-		const intl = jest.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
-		expect((await get()).days).toHaveLength(7);
-		// The node runs its own bundled copy of the client: its Intl calls are counted. Before: every day from today to 2426
-		// stepped through and kept, learning each year's offsets on the way (146,499 calls); now the years around the 7 days.
-		expect(intl.mock.calls.length).toBeLessThanOrEqual(3 * (366 + 2 * 20) + 500);
-	});
+  it('a Get on a host clock in a far year, after one today, does the work of its own 7 days (issue 51: the process-wide zone clock filled every day between)', async () => {
+    await start();
+    const link = await client.links.create({ url: 'https://example.com/far-year' });
+    const get = async () => {
+      const [item] = await executeNode(
+        credentials,
+        { resource: 'link', operation: 'get', id: { __rl: true, mode: 'id', value: String(link.id) }, clicksOverTime: true },
+        undefined,
+        { staticData: { 'node:LinkShort': {} }, timezone: 'Asia/Tokyo' },
+      );
+      return item!.json.clicksOverTime as { days: unknown[] };
+    };
+    expect((await get()).days).toHaveLength(7);
+    setClock(Date.UTC(2426, 5, 1, 12));
+    const intl = jest.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    expect((await get()).days).toHaveLength(7);
+    // The node runs its own bundled copy of the client: its Intl calls are counted. Before: every day from today to 2426
+    // stepped through and kept, learning each year's offsets on the way (146,499 calls); now the years around the 7 days.
+    expect(intl.mock.calls.length).toBeLessThanOrEqual(3 * (366 + 2 * 20) + 500);
+  });
 });

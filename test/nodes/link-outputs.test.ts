@@ -16,9 +16,10 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
-const run = async (parameters: INodeParameters, typeVersion?: number) => json(await executeNode(user, parameters, undefined, typeVersion === undefined ? {} : { typeVersion }))[0]!;
+const run = async (parameters: INodeParameters, typeVersion?: number) =>
+  json(await executeNode(user, parameters, undefined, typeVersion === undefined ? {} : { typeVersion }))[0]!;
 
-describe('a link\'s title in every output (version 1.2)', () => {
+describe("a link's title in every output (version 1.2)", () => {
   it('Create, Update, Get and Get Many all name it `title` (and `description`), with the values Get reads', async () => {
     const created = await run({
       resource: 'link',
@@ -49,7 +50,8 @@ describe('a link\'s title in every output (version 1.2)', () => {
     const [listed] = json(await executeNode(user, { resource: 'link', operation: 'getMany', limit: 1 }));
     const raw = await run({ resource: 'link', operation: 'get', id, simplify: false });
     // What Create said the service holds is what Get reads back, field by field.
-    for (const field of ['id', 'alias', 'shorturl', 'longurl', 'title', 'description', 'expiry'] as const) expect({ field, value: got[field] }).toEqual({ field, value: created[field] });
+    for (const field of ['id', 'alias', 'shorturl', 'longurl', 'title', 'description', 'expiry'] as const)
+      expect({ field, value: got[field] }).toEqual({ field, value: created[field] });
     expect((raw.details as Record<string, unknown>).location).toEqual(created.location);
     expect(listed).toMatchObject({ id, title: 'Spring sale' });
 
@@ -74,7 +76,14 @@ describe('a link\'s title in every output (version 1.2)', () => {
   });
 
   it('a reused link says what the service holds too, with `reused`', async () => {
-    const create = () => run({ resource: 'link', operation: 'create', url: 'https://example.com/titled-reuse', additionalFields: { metatitle: 'Again' }, options: { reuse: true } });
+    const create = () =>
+      run({
+        resource: 'link',
+        operation: 'create',
+        url: 'https://example.com/titled-reuse',
+        additionalFields: { metatitle: 'Again' },
+        options: { reuse: true },
+      });
     const { notReused, ...first } = await create();
     expect(notReused).toBe('no link of this account has this long URL');
     const second = await create();
@@ -84,8 +93,17 @@ describe('a link\'s title in every output (version 1.2)', () => {
 
   it('nodes saved at version 1.1 keep `metatitle` after Create and only what was sent after Update', async () => {
     const created = await run({ resource: 'link', operation: 'create', url: 'https://example.com/old-node', additionalFields: { metatitle: 'Old' } }, 1.1);
-    expect(created).toEqual({ id: expect.any(Number), shorturl: expect.any(String), alias: expect.any(String), longurl: 'https://example.com/old-node', metatitle: 'Old' });
-    const updated = await run({ resource: 'link', operation: 'update', id: created.id as number, url: 'https://example.com/old-node-2', updateFields: {} }, 1.1);
+    expect(created).toEqual({
+      id: expect.any(Number),
+      shorturl: expect.any(String),
+      alias: expect.any(String),
+      longurl: 'https://example.com/old-node',
+      metatitle: 'Old',
+    });
+    const updated = await run(
+      { resource: 'link', operation: 'update', id: created.id as number, url: 'https://example.com/old-node-2', updateFields: {} },
+      1.1,
+    );
     expect(updated).toEqual({ id: created.id, shorturl: created.shorturl, alias: created.alias, longurl: 'https://example.com/old-node-2' });
   });
 });

@@ -153,10 +153,13 @@ describe('From List methods', () => {
 
     it('By URL resolves from the index: three items, one lookup each, no scan', async () => {
       const before = big.requests.length;
-      const items = await executeNode(owner, { resource: 'link', operation: 'get', id: rl('url', `${big.baseUrl}/${oldest.alias}`) }, [{ json: {} }, { json: {} }, { json: {} }]);
+      const items = await executeNode(owner, { resource: 'link', operation: 'get', id: rl('url', `${big.baseUrl}/${oldest.alias}`) }, [
+        { json: {} },
+        { json: {} },
+        { json: {} },
+      ]);
       expect(items.map((item) => item.json.id)).toEqual([oldest.id, oldest.id, oldest.id]);
       expect(big.requests.slice(before).filter((request) => request.path === '/api/urls')).toHaveLength(0);
     });
   });
 });
-

@@ -11,7 +11,8 @@ let sandbox: Sandbox;
 let account: Credentials;
 afterEach(() => sandbox.close());
 
-const limitsAsked = (requests: Sandbox['requests']) => requests.filter((request) => request.path === '/api/urls').map((request) => new URLSearchParams(request.query).get('limit'));
+const limitsAsked = (requests: Sandbox['requests']) =>
+  requests.filter((request) => request.path === '/api/urls').map((request) => new URLSearchParams(request.query).get('limit'));
 
 describe('one client state per account in an n8n process, whichever node file uses it', () => {
   it("paces the node's and the trigger's requests on one key in one window: a trigger poll sends nothing into a window the node spent", async () => {
@@ -23,7 +24,11 @@ describe('one client state per account in an n8n process, whichever node file us
     sandbox = await startSandbox({ rateLimit: { limit, windowMs }, now: () => now });
     account = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
 
-    const items = await executeNode(account, { resource: 'account', operation: 'get' }, Array.from({ length: limit }, () => ({ json: {} })));
+    const items = await executeNode(
+      account,
+      { resource: 'account', operation: 'get' },
+      Array.from({ length: limit }, () => ({ json: {} })),
+    );
     expect(items).toHaveLength(limit);
     expect(sandbox.requests).toHaveLength(limit);
 
@@ -42,7 +47,12 @@ describe('one client state per account in an n8n process, whichever node file us
     // The first large page taught the account's size; later pages ask for it.
     expect(limitsAsked(sandbox.requests)).toEqual(['1000']);
 
-    const [link] = await executeNode(account, { resource: 'link', operation: 'get', id: { mode: 'url', value: 'https://missing.example/no-such-alias' } }, undefined, { continueOnFail: true });
+    const [link] = await executeNode(
+      account,
+      { resource: 'link', operation: 'get', id: { mode: 'url', value: 'https://missing.example/no-such-alias' } },
+      undefined,
+      { continueOnFail: true },
+    );
     expect(link?.json).toMatchObject({ error: expect.any(String) });
     const asked = limitsAsked(sandbox.requests).slice(1);
     expect(asked.length).toBeGreaterThan(0);

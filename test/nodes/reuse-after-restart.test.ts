@@ -36,7 +36,9 @@ afterAll(() => sandbox.close());
 const creates = (from: number) => sandbox.requests.slice(from).filter((request) => request.method === 'POST' && request.path === '/api/url/add').length;
 
 async function create(n8n: Harness, staticData: IDataObject, url: string, fields: INodeParameters): Promise<IDataObject> {
-  const [item] = await n8n.executeNode(user, { resource: 'link', operation: 'create', url, additionalFields: fields, options: { reuse: true } }, undefined, { staticData });
+  const [item] = await n8n.executeNode(user, { resource: 'link', operation: 'create', url, additionalFields: fields, options: { reuse: true } }, undefined, {
+    staticData,
+  });
   return (item as INodeExecutionData).json;
 }
 
@@ -68,7 +70,9 @@ describe('Reuse Existing Link after a restart of n8n', () => {
     const other = await create(freshN8n(), saved(staticData), url, { password: 'secret-two' });
     expect(other).toMatchObject({ reused: false, notReused: NOT_REUSED.otherPassword });
     expect(other.id).not.toBe(first.id);
-    expect(sandbox.store.state.links.find((link) => link.id === other.id)!.password).not.toBe(sandbox.store.state.links.find((link) => link.id === first.id)!.password);
+    expect(sandbox.store.state.links.find((link) => link.id === other.id)!.password).not.toBe(
+      sandbox.store.state.links.find((link) => link.id === first.id)!.password,
+    );
   });
 
   it('a link the record cannot prove (made elsewhere, or in a manual run, whose static data n8n does not save) is not reused, and the error says why', async () => {
@@ -78,7 +82,9 @@ describe('Reuse Existing Link after a restart of n8n', () => {
       headers: { authorization: `Bearer ${sandbox.userKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url, custom: 'made-elsewhere', password: 'secret-elsewhere' }),
     });
-    const error = (await create(freshN8n(), {}, url, { custom: 'made-elsewhere', password: 'secret-elsewhere' }).catch((e: unknown) => e)) as NodeOperationError;
+    const error = (await create(freshN8n(), {}, url, { custom: 'made-elsewhere', password: 'secret-elsewhere' }).catch(
+      (e: unknown) => e,
+    )) as NodeOperationError;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toMatch(/alias is taken/);
     expect(error.description).toContain(`Not reused: ${NOT_REUSED.unrecorded}.`);
@@ -95,7 +101,9 @@ describe('Reuse Existing Link after a restart of n8n', () => {
     const staticData: IDataObject = {};
     const n8n = freshN8n();
     const made = await create(n8n, staticData, url, {});
-    await n8n.executeNode(user, { resource: 'link', operation: 'update', id: made.id as number, url, updateFields: { password: 'secret-later' } }, undefined, { staticData });
+    await n8n.executeNode(user, { resource: 'link', operation: 'update', id: made.id as number, url, updateFields: { password: 'secret-later' } }, undefined, {
+      staticData,
+    });
     const again = await create(freshN8n(), saved(staticData), url, {});
     expect(again.id).not.toBe(made.id);
     expect(sandbox.store.state.links.find((link) => link.id === again.id)!.password).toBeNull();
@@ -103,7 +111,7 @@ describe('Reuse Existing Link after a restart of n8n', () => {
 });
 
 describe('the record when executions save at once', () => {
-  it('two executions of one n8n process each save both links; a record lost to another worker\'s save costs a new create, never another link', async () => {
+  it("two executions of one n8n process each save both links; a record lost to another worker's save costs a new create, never another link", async () => {
     const start: IDataObject = {};
     const n8n = freshN8n();
     // Both executions load the same static data; the later save is the one n8n keeps.

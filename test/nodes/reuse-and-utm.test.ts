@@ -55,7 +55,7 @@ describe('Link -> Create, Reuse Existing Link', () => {
     expect(sandbox.store.state.links.find((link) => link.id === open!.json.id)!.password).toBeNull();
   });
 
-  it('never reuses a link the node itself has since protected with a password (Update runs on another execution\'s client)', async () => {
+  it("never reuses a link the node itself has since protected with a password (Update runs on another execution's client)", async () => {
     const url = 'https://example.com/later-locked';
     const [made] = await create({ reuse: true }, url);
     await executeNode(user, { resource: 'link', operation: 'update', id: made!.json.id as number, url, updateFields: { password: 'secret-5' } });
@@ -70,11 +70,22 @@ describe('Link -> Create, Reuse Existing Link', () => {
     expect(aliased!.json).toMatchObject({ reused: false, alias: 'entry-seven' });
   });
 
-  it('is offered on Create only, off by default: among Options from version 1.2, not among the link\'s own fields', () => {
-    const collections = linkShortDescription.properties.filter((property) => property.displayOptions?.show?.resource?.includes('link') && property.type === 'collection');
-    const shownIn = (property: INodeProperties, version: number) => NodeHelpers.displayParameter({}, { ...property, displayOptions: { show: { '@version': property.displayOptions?.show?.['@version'] ?? [version] } } }, { typeVersion: version }, linkShortDescription);
+  it("is offered on Create only, off by default: among Options from version 1.2, not among the link's own fields", () => {
+    const collections = linkShortDescription.properties.filter(
+      (property) => property.displayOptions?.show?.resource?.includes('link') && property.type === 'collection',
+    );
+    const shownIn = (property: INodeProperties, version: number) =>
+      NodeHelpers.displayParameter(
+        {},
+        { ...property, displayOptions: { show: { '@version': property.displayOptions?.show?.['@version'] ?? [version] } } },
+        { typeVersion: version },
+        linkShortDescription,
+      );
     const optionNames = (operation: string, name = 'additionalFields', version = 1.2) =>
-      (collections.find((property) => property.name === name && property.displayOptions?.show?.operation?.includes(operation) && shownIn(property, version))?.options ?? []).map((option) => ('name' in option ? option.name : ''));
+      (
+        collections.find((property) => property.name === name && property.displayOptions?.show?.operation?.includes(operation) && shownIn(property, version))
+          ?.options ?? []
+      ).map((option) => ('name' in option ? option.name : ''));
     expect(optionNames('create')).not.toContain('reuse');
     expect(optionNames('create', 'options')).toEqual(['reuse']);
     expect(optionNames('create', 'additionalFields', 1.1)).toContain('reuse');
@@ -95,7 +106,13 @@ describe('UTM fields', () => {
       { name: 'utm_medium', value: 'email' },
       { name: 'utm_campaign', value: 'spring' },
     ]);
-    await executeNode(user, { resource: 'link', operation: 'update', id: created!.json.id as number, url: 'https://example.com/spring', updateFields: { utmContent: 'banner' } });
+    await executeNode(user, {
+      resource: 'link',
+      operation: 'update',
+      id: created!.json.id as number,
+      url: 'https://example.com/spring',
+      updateFields: { utmContent: 'banner' },
+    });
     expect(stored().parameters).toEqual([{ name: 'utm_content', value: 'banner' }]);
   });
 

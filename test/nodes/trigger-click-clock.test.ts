@@ -17,7 +17,8 @@ const JUMP = 30 * DAY;
 
 beforeEach(() => clearLog());
 
-const summaries = (polls: Polled[]) => polls.flatMap((polled) => polled.items.filter((item) => item.kind === 'summary').map((item) => ({ at: polled.at, item })));
+const summaries = (polls: Polled[]) =>
+  polls.flatMap((polled) => polled.items.filter((item) => item.kind === 'summary').map((item) => ({ at: polled.at, item })));
 const stateOf = (trigger: ClockedTrigger) => trigger.staticData.state as IDataObject;
 
 describe('Click Digest: a stored end of the last digest it cannot use', () => {
@@ -26,7 +27,7 @@ describe('Click Digest: a stored end of the last digest it cannot use', () => {
     ['fractional', 1.5],
     ['past what a date holds', 1e300],
     ['a year ahead of now', 'ahead'],
-  ])('(%s) gives way to a new baseline with a log line, and the next period\'s digest comes on time', async (_what, value) => {
+  ])("(%s) gives way to a new baseline with a log line, and the next period's digest comes on time", async (_what, value) => {
     await start();
     const day = dayStart();
     setClock(day + HOUR / 2);

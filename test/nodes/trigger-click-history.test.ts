@@ -16,14 +16,16 @@ const DAY = 24 * HOUR;
 const MONDAY = weekdayAfterNow(1, 0);
 
 describe('LinkShort Trigger: Click Digest', () => {
-  it('emits every day\'s digest exactly once and on time through a week of restarts, missed polls, a gap and a reset link; sums equal the sampled differences', async () => {
+  it("emits every day's digest exactly once and on time through a week of restarts, missed polls, a gap and a reset link; sums equal the sampled differences", async () => {
     await start();
     setClock(MONDAY);
     const [a, b, c] = await createLinks(3);
     const ids = [a!.id, b!.id, c!.id];
     const parameters = { event: 'clickDigest', digestPeriod: 'day', digestHour: 1 };
     let trigger = new ClockedTrigger(parameters);
-    const missed = (at: number) => (at > MONDAY + 2 * DAY + 22 * HOUR + 10 * MINUTE && at < MONDAY + 3 * DAY + HOUR) || (at > MONDAY + 4 * DAY + 2 * HOUR + 10 * MINUTE && at < MONDAY + 4 * DAY + 7 * HOUR + 30 * MINUTE);
+    const missed = (at: number) =>
+      (at > MONDAY + 2 * DAY + 22 * HOUR + 10 * MINUTE && at < MONDAY + 3 * DAY + HOUR) ||
+      (at > MONDAY + 4 * DAY + 2 * HOUR + 10 * MINUTE && at < MONDAY + 4 * DAY + 7 * HOUR + 30 * MINUTE);
     const polls: Polled[] = [];
     for (let at = MONDAY + 5 * MINUTE; at < MONDAY + 8 * DAY + HOUR; at += 30 * MINUTE) {
       const day = Math.floor((at - MONDAY) / DAY);
@@ -46,7 +48,9 @@ describe('LinkShort Trigger: Click Digest', () => {
     }
 
     expect(Math.max(...polls.map((polled) => polled.requests))).toBeLessThanOrEqual(12);
-    const summaries = polls.flatMap((polled) => polled.items.map((item, index) => ({ item, polled, binary: polled.binaries[index] }))).filter(({ item }) => item.kind === 'summary');
+    const summaries = polls
+      .flatMap((polled) => polled.items.map((item, index) => ({ item, polled, binary: polled.binaries[index] })))
+      .filter(({ item }) => item.kind === 'summary');
     // Berlin's days from that Monday to the next, each once, in order.
     const dayStarts = Array.from({ length: 8 }, (_, day) => MONDAY - HOUR + day * DAY);
     expect(summaries.map(({ item }) => Date.parse(item.periodStart as string))).toEqual(dayStarts);
@@ -62,10 +66,16 @@ describe('LinkShort Trigger: Click Digest', () => {
 
     // Each exactly measured count is the difference of the totals sampled at its ends (at a boundary
     // where the total did not change across it, the sample before it).
-    const totalAt = (id: number, at: number) => polls.filter((polled) => polled.at <= at + MINUTE).at(-1)!.totals.get(id)!;
+    const totalAt = (id: number, at: number) =>
+      polls
+        .filter((polled) => polled.at <= at + MINUTE)
+        .at(-1)!
+        .totals.get(id)!;
     const linkItems = polls.flatMap((polled) => polled.items).filter((item) => item.kind === 'link');
     for (const item of linkItems.filter((entry) => entry.quality === 'exact' && !entry.reset)) {
-      expect(item.clicks).toBe(totalAt(item.id as number, Date.parse(item.sampledTo as string)) - totalAt(item.id as number, Date.parse(item.sampledFrom as string)));
+      expect(item.clicks).toBe(
+        totalAt(item.id as number, Date.parse(item.sampledTo as string)) - totalAt(item.id as number, Date.parse(item.sampledFrom as string)),
+      );
     }
     // Over the week the digests of a link add up to the difference of its first and last sampled totals.
     for (const link of [a!, b!]) {
@@ -84,13 +94,22 @@ describe('LinkShort Trigger: Click Digest', () => {
     // The gap's clicks count for Friday, in no hour.
     expect(linkItems.filter((item) => item.id === b!.id).map((item) => item.clicks)).toEqual([1, 1, 1, 1, 5, 1, 1, 1]);
     // The reset day never subtracts and says so: Thursday's three clicks came before the reset.
-    expect(linkItems.filter((item) => item.id === c!.id).map((item) => [item.clicks, item.reset])).toEqual([[3, false], [3, false], [3, false], [3, true], [3, false], [3, false], [3, false], [3, false]]);
+    expect(linkItems.filter((item) => item.id === c!.id).map((item) => [item.clicks, item.reset])).toEqual([
+      [3, false],
+      [3, false],
+      [3, false],
+      [3, true],
+      [3, false],
+      [3, false],
+      [3, false],
+      [3, false],
+    ]);
     expect(linkItems.find((item) => item.id === a!.id && item.previousClicks === 3)).toMatchObject({ clicks: 4, changePercent: 33.3, shorturl: a!.shorturl });
   });
 });
 
 describe('LinkShort Trigger: Click Digest on an account read over several polls', () => {
-  it('waits for a pass begun after the period ended, within 12 requests a poll, and emits the day once with every link\'s clicks', async () => {
+  it("waits for a pass begun after the period ended, within 12 requests a poll, and emits the day once with every link's clicks", async () => {
     await start({ maxPageSize: 10 });
     setClock(MONDAY);
     fillLinks(sandbox, 150);
@@ -111,7 +130,12 @@ describe('LinkShort Trigger: Click Digest on an account read over several polls'
     expect(digest!.at).toBeGreaterThan(MONDAY + 23 * HOUR + 5 * MINUTE);
     expect(digest!.at).toBeLessThanOrEqual(MONDAY + 23 * HOUR + 35 * MINUTE);
     const linkItems = digest!.items.filter((item) => item.kind === 'link');
-    expect(linkItems.map((item) => [item.id, item.clicks]).sort()).toEqual([[first.id, 3], [last.id, 3]].sort());
+    expect(linkItems.map((item) => [item.id, item.clicks]).sort()).toEqual(
+      [
+        [first.id, 3],
+        [last.id, 3],
+      ].sort(),
+    );
   });
 });
 
@@ -128,7 +152,10 @@ describe('LinkShort Trigger: Link Reached Click Rate', () => {
       const at = MONDAY + minute * MINUTE;
       if (burstsAt.has(minute) || burstsAt.has(minute - 5)) await visit(a!.shorturl, 6, at - 2 * MINUTE);
       if (minute % 10 === 0) await visit(b!.shorturl, 2, at - 2 * MINUTE);
-      for (const [name, trigger] of [['all', all], ['watched', watchedA]] as const) {
+      for (const [name, trigger] of [
+        ['all', all],
+        ['watched', watchedA],
+      ] as const) {
         const polled = await trigger.pollAt(at, []);
         expect(polled.requests).toBeLessThanOrEqual(name === 'watched' ? 1 : 12);
         for (const item of polled.items) fired.push({ trigger: name, at: minute, id: item.id as number, again: item.reachedAgain as boolean });
@@ -143,7 +170,7 @@ describe('LinkShort Trigger: Link Reached Click Rate', () => {
     ]);
   });
 
-  it('with a factor, fires on a rise over the link\'s own rate, not on a steady high rate', async () => {
+  it("with a factor, fires on a rise over the link's own rate, not on a steady high rate", async () => {
     await start();
     setClock(MONDAY);
     const [steady, quiet] = await createLinks(2);
@@ -160,7 +187,7 @@ describe('LinkShort Trigger: Link Reached Click Rate', () => {
   });
 });
 
-describe('LinkShort Trigger: click events\' settings', () => {
+describe("LinkShort Trigger: click events' settings", () => {
   it.each([
     [{ event: 'clickDigest', digestPeriod: 'year' }, 'UTC', /^Period: must be day, week or month/],
     [{ event: 'clickDigest', digestHour: 24 }, 'UTC', /^Hour: must be an hour from 0 to 23/],

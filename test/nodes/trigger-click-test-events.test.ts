@@ -26,7 +26,7 @@ async function testEvent(parameters: IDataObject, zone = 'UTC') {
 const byKind = (items: IDataObject[], kind: string) => items.filter((item) => item.kind === kind);
 
 describe('Click Digest: Fetch Test Event', () => {
-  it('is a digest of the period so far with every field and the chart a real digest has, from the account\'s links in one request, saying which values stand in', async () => {
+  it("is a digest of the period so far with every field and the chart a real digest has, from the account's links in one request, saying which values stand in", async () => {
     await start();
     const day = dayStart();
     setClock(day + 2 * HOUR);
@@ -45,16 +45,28 @@ describe('Click Digest: Fetch Test Event', () => {
     expect(sample.requests).toBe(1);
     expect(sample.staticData ?? {}).toEqual({});
     // Each link's total to date stands in for the day's clicks; the items say so.
-    expect(byKind(sample.items, 'link').map((item) => [item.id, item.clicks, item.previousClicks])).toEqual([[a!.id, 6, null], [b!.id, 2, null]]);
+    expect(byKind(sample.items, 'link').map((item) => [item.id, item.clicks, item.previousClicks])).toEqual([
+      [a!.id, 6, null],
+      [b!.id, 2, null],
+    ]);
     const summary = sample.items.at(-1)!;
     expect(summary).toMatchObject({ kind: 'summary', clicks: 8, links: 2, periodStart: new Date(day + DAY).toISOString(), timeZone: 'UTC' });
     expect(summary.summary).toMatch(/^Test event: 8 clicks on 2 links on \w{3} \d{1,2} \w{3} \(sampled from about .*, UTC time\)\.$/);
-    for (const item of sample.items) expect(item.testEvent).toMatch(/^A test event, made from this account's links as they stand: each link's total clicks to date stands in for the clicks it gains on /);
-    expect(summary.resolution).toBe('This account has 3 links; the trigger reads them in one request, so each link\'s clicks are sampled at every check: a digest\'s period starts and ends within one check of its bounds.');
+    for (const item of sample.items)
+      expect(item.testEvent).toMatch(
+        /^A test event, made from this account's links as they stand: each link's total clicks to date stands in for the clicks it gains on /,
+      );
+    expect(summary.resolution).toBe(
+      "This account has 3 links; the trigger reads them in one request, so each link's clicks are sampled at every check: a digest's period starts and ends within one check of its bounds.",
+    );
     // Every field of the real digest's items, and the chart on the summary.
     for (const kind of ['link', 'summary']) {
       const [realItem, sampleItem] = [byKind(real, kind)[0]!, byKind(sample.items, kind)[0]!];
-      expect(Object.keys(sampleItem).filter((key) => !(key in realItem)).sort()).toEqual(kind === 'link' ? ['testEvent'] : ['resolution', 'testEvent']);
+      expect(
+        Object.keys(sampleItem)
+          .filter((key) => !(key in realItem))
+          .sort(),
+      ).toEqual(kind === 'link' ? ['testEvent'] : ['resolution', 'testEvent']);
       expect(Object.keys(realItem).filter((key) => !(key in sampleItem))).toEqual([]);
     }
     expect(sample.binaries.map((binary) => binary?.chart?.mimeType)).toEqual([undefined, undefined, 'image/png']);
@@ -64,7 +76,7 @@ describe('Click Digest: Fetch Test Event', () => {
   it.each([
     ['week', /^Test event: No link gained clicks in the week from Mon \d{1,2} \w{3} \(.*, America\/New_York time\)\.$/],
     ['month', /^Test event: No link gained clicks in [A-Z][a-z]+ \d{4} \(.*, America\/New_York time\)\.$/],
-  ])('(a %s) on an account with no clicks yet: the summary with its chart, in the workflow\'s zone, the period named', async (digestPeriod, summary) => {
+  ])("(a %s) on an account with no clicks yet: the summary with its chart, in the workflow's zone, the period named", async (digestPeriod, summary) => {
     await start();
     await createLinks(2);
     const sample = await testEvent({ event: 'clickDigest', digestPeriod }, 'America/New_York');
@@ -87,8 +99,16 @@ describe('Click Digest: Fetch Test Event', () => {
 
 describe('Link Reached Click Rate: Fetch Test Event', () => {
   it.each([
-    ['all links', false, 'This account has 2 links; the trigger reads them in one request, so each link\'s clicks are sampled at every check: choose Minutes that span at least 2 checks.'],
-    ['a chosen link', true, 'You chose 1 link; the trigger reads each with one request, so each link\'s clicks are sampled at every check: choose Minutes that span at least 2 checks.'],
+    [
+      'all links',
+      false,
+      "This account has 2 links; the trigger reads them in one request, so each link's clicks are sampled at every check: choose Minutes that span at least 2 checks.",
+    ],
+    [
+      'a chosen link',
+      true,
+      "You chose 1 link; the trigger reads each with one request, so each link's clicks are sampled at every check: choose Minutes that span at least 2 checks.",
+    ],
   ])('(%s) is marked as an example made up from the settings, in one request', async (_what, chosen, resolution) => {
     await start();
     const [a] = await createLinks(2);
@@ -98,7 +118,9 @@ describe('Link Reached Click Rate: Fetch Test Event', () => {
     const [item] = sample.items;
     expect(item).toMatchObject({ id: a!.id, clicksInWindow: 40, factor: 3, usualClicksInWindow: 13.3, resolution });
     expect(item!.summary).toMatch(/^Example: http.* got 40 clicks in the last 60 minutes, 3 times its usual 13.3 -> /);
-    expect(item!.testEvent).toMatch(/^An example on one of this account's links: clicksInWindow and usualClicksInWindow are made up from your settings, not measured\./);
+    expect(item!.testEvent).toMatch(
+      /^An example on one of this account's links: clicksInWindow and usualClicksInWindow are made up from your settings, not measured\./,
+    );
   });
 });
 
@@ -108,7 +130,7 @@ describe('the click events in the editor', () => {
   const { description } = new LinkShortTrigger();
   const field = (name: string) => description.properties.find((property) => property.name === name)! as INodeProperties;
 
-  it('the node creator\'s description names every click event, and the Event list keeps the click events together', () => {
+  it("the node creator's description names every click event, and the Event list keeps the click events together", () => {
     expect(description.description).toMatch(/click threshold or rate, a daily, weekly or monthly click digest/);
     const events = (field('event').options as INodePropertyOptions[]).map((option) => option.value);
     expect(events.slice(0, 4)).toEqual(['linkClickThreshold', 'newLinkClicks', 'linkClickRate', 'clickDigest']);
@@ -124,9 +146,12 @@ describe('the click events in the editor', () => {
     expect(field('digestHour').description).toMatch(/time zone in the workflow's settings \(Timezone\); set to Default, that is the n8n instance's zone/);
   });
 
-  it('one hint for each click event, in plain words: how often links are looked at, what interval suits, and where this account\'s figures are', () => {
+  it("one hint for each click event, in plain words: how often links are looked at, what interval suits, and where this account's figures are", () => {
     const hints = description.hints ?? [];
-    expect(hints.map((hint) => hint.displayCondition)).toEqual(['={{ $parameter["event"] === "clickDigest" }}', '={{ $parameter["event"] === "linkClickRate" }}']);
+    expect(hints.map((hint) => hint.displayCondition)).toEqual([
+      '={{ $parameter["event"] === "clickDigest" }}',
+      '={{ $parameter["event"] === "linkClickRate" }}',
+    ]);
     expect(hints[0]!.message).toMatch(/every 10 minutes or every hour suits a digest, and checking every minute gains nothing/);
     expect(hints[1]!.message).toMatch(/Choose Minutes that span at least two checks: with a check every 5 minutes, 15 or more/);
     for (const hint of hints) {

@@ -105,7 +105,11 @@ function eventCase(name: (typeof EVENT_CASES)[number]): EventCase {
   const ids: number[] = [];
   let count = 0;
   const byIds = { total: idsOf, expected: () => ids, byId: true };
-  const byCount = (field: string) => ({ total: (items: IDataObject[]) => [items.reduce((sum, item) => sum + (item[field] as number), 0)], expected: () => [count], byId: false });
+  const byCount = (field: string) => ({
+    total: (items: IDataObject[]) => [items.reduce((sum, item) => sum + (item[field] as number), 0)],
+    expected: () => [count],
+    byId: false,
+  });
   switch (name) {
     case 'New Link':
       return { parameters: { event: 'newLink' }, change: async (round) => void ids.push(...(await createLinks(2, `overlap-${round}`))), ...byIds };
@@ -203,7 +207,11 @@ describe('2. a server clock that steps back an hour', () => {
 
   it.each([
     ['New Link', { event: 'newLink' }, async (tag: string) => (await client.links.create({ url: `https://example.com/clock/${tag}` })).id],
-    ['New QR Code', { event: 'newQrCode' }, async (tag: string) => (await client.qrCodes.create({ type: 'link', data: `https://example.com/clock/${tag}` })).id],
+    [
+      'New QR Code',
+      { event: 'newQrCode' },
+      async (tag: string) => (await client.qrCodes.create({ type: 'link', data: `https://example.com/clock/${tag}` })).id,
+    ],
   ] as const)('%s: items created after the step, dated before earlier ones, are each emitted once', async (_name, parameters, create) => {
     serverClock = oneOClock() + 30 * 60_000;
     const trigger = new RestartingTrigger(parameters);
@@ -364,7 +372,9 @@ describe('4. a failed poll on any page changes nothing; the next poll catches up
       sandbox.onApiRequest = undefined;
       // Another client on the same key spends the window, so the next page meets the limit unannounced.
       for (let i = 0; i < 70; i += 1) {
-        const answer = (await (await request(`${sandbox.baseUrl}/api/account`, { headers: { Authorization: `Bearer ${sandbox.userKey}` } })).body.json()) as { error: unknown };
+        const answer = (await (await request(`${sandbox.baseUrl}/api/account`, { headers: { Authorization: `Bearer ${sandbox.userKey}` } })).body.json()) as {
+          error: unknown;
+        };
         if (answer.error === 429) limitAnswers += 1;
       }
     };

@@ -15,7 +15,8 @@ const HOUR = 3_600_000;
 /** 500 old links made one a second up to an hour ago (newer than the sandbox's demo links); every date derives from the host's clock. */
 const fill = () => addLinks(sandbox, 500, { from: clock() - HOUR - 500_000, perSecond: 1, name: 'fill' });
 /** `count` links made `perSecond` a second, ending now. */
-const addBulk = (count: number, perSecond: number) => addLinks(sandbox, count, { from: clock() - Math.ceil(count / perSecond) * 1_000, perSecond, name: 'bulk' });
+const addBulk = (count: number, perSecond: number) =>
+  addLinks(sandbox, count, { from: clock() - Math.ceil(count / perSecond) * 1_000, perSecond, name: 'bulk' });
 
 /** The trigger after its baseline of 500 links, then `count` links made `perSecond` a second; a poll fails once first when `failFirst`. */
 async function readBulk(count: number, perSecond: number, failFirst: boolean) {

@@ -18,7 +18,13 @@ it.each([1, 2, 3, 4, 5, 6])('random bursts and deletions, seed %i', async (seed)
   jest.spyOn(Date, 'now').mockImplementation(() => realNow() + hostOffset);
   const random = seededRandom(seed);
   const cap = [100, 100, 37, undefined, 100, 250][seed - 1];
-  const sandbox: Sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: seed === 5 ? 7 : 1_000_000, windowMs: 60_000 }, now: () => realNow() + hostOffset, dateTies: 'unstable', ...(cap ? { maxPageSize: cap } : {}) });
+  const sandbox: Sandbox = await startSandbox({
+    seed: 'minimal',
+    rateLimit: { limit: seed === 5 ? 7 : 1_000_000, windowMs: 60_000 },
+    now: () => realNow() + hostOffset,
+    dateTies: 'unstable',
+    ...(cap ? { maxPageSize: cap } : {}),
+  });
   try {
     // A day before the host's clock, newer than the sandbox's demo links (dated from it): no date here depends on the day.
     let second = Math.floor((realNow() - 86_400_000) / 1000) * 1000;
@@ -27,7 +33,23 @@ it.each([1, 2, 3, 4, 5, 6])('random bursts and deletions, seed %i', async (seed)
       for (let i = 0; i < count; i += 1) {
         if (random() < 0.05) second += 1000;
         const id = sandbox.store.nextId('links');
-        sandbox.store.addLink({ id, userId: 2, alias: `f${id}`, domain: null, url: `https://example.com/f/${id}`, type: 'direct', password: null, expiry: null, geotarget: [], devicetarget: [], parameters: [], metatitle: '', metadescription: '', date: new Date(second).toISOString().slice(0, 19).replace('T', ' '), stats: emptyStats() });
+        sandbox.store.addLink({
+          id,
+          userId: 2,
+          alias: `f${id}`,
+          domain: null,
+          url: `https://example.com/f/${id}`,
+          type: 'direct',
+          password: null,
+          expiry: null,
+          geotarget: [],
+          devicetarget: [],
+          parameters: [],
+          metatitle: '',
+          metadescription: '',
+          date: new Date(second).toISOString().slice(0, 19).replace('T', ' '),
+          stats: emptyStats(),
+        });
         made.push(id);
       }
       return made;

@@ -19,7 +19,8 @@ const ids = (items: IDataObject[]) => items.map((item) => item.id as number);
 const addBurst = (count: number, from: number, perSecond = 30) => addLinks(sandbox, count, { from, perSecond, name: 'burst', title: (i) => `Burst ${i}` });
 
 /** QR codes made `perSecond` a second from `from`, straight in the store. */
-const addQrBurst = (count: number, from: number, perSecond = 30) => addQrCodes(sandbox, count, { from, perSecond, name: 'qr-burst', title: (i) => `QR burst ${i}` });
+const addQrBurst = (count: number, from: number, perSecond = 30) =>
+  addQrCodes(sandbox, count, { from, perSecond, name: 'qr-burst', title: (i) => `QR burst ${i}` });
 
 const HOUR = 3_600_000;
 /**
@@ -125,7 +126,7 @@ it('a poll past the budget n8n gives it, mid-read, keeps nothing and emits nothi
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
 });
 
-it('a slow answer late in a poll ends at the poll\'s deadline: the poll keeps what it read instead of running past its budget and dropping it', async () => {
+it("a slow answer late in a poll ends at the poll's deadline: the poll keeps what it read instead of running past its budget and dropping it", async () => {
   await start({ maxPageSize: 100 });
   fill(200);
   const trigger = new Trigger({ event: 'newLink' });

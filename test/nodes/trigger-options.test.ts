@@ -37,7 +37,7 @@ function trigger(parameters: INodeParameters) {
 }
 
 describe('names in the editor', () => {
-  it('the subtitle shows the event\'s name, not its value', () => {
+  it("the subtitle shows the event's name, not its value", () => {
     for (const option of eventOptions) {
       const { workflow, node } = workflowWith(TRIGGER_TYPE, { event: option.value as string });
       const subtitle = workflow.expression.getSimpleParameterValue(node, description.subtitle!, 'internal', {});
@@ -56,7 +56,7 @@ describe('names in the editor', () => {
 });
 
 describe('Link IDs', () => {
-  it('are picked from the account\'s links, loaded through the client\'s paginated list', async () => {
+  it("are picked from the account's links, loaded through the client's paginated list", async () => {
     const created: Array<{ id: number; shorturl: string }> = [];
     for (let i = 0; i < 120; i += 1) created.push(await client.links.create({ url: `https://example.com/pick/${i}` }));
     const options = await loadOptions(credentials, 'getLinks', TRIGGER_TYPE);
@@ -121,7 +121,15 @@ describe('Minimum New Clicks and Scans', () => {
       await visit('slow-link');
       emitted.push((await next()).filter((item) => item.id === link.id));
     }
-    expect(emitted.map((items) => items.map((item) => [item.previousClicks, item.clicks, item.newClicks]))).toEqual([[], [], [[0, 3, 3]], [], [], [[3, 6, 3]], []]);
+    expect(emitted.map((items) => items.map((item) => [item.previousClicks, item.clicks, item.newClicks]))).toEqual([
+      [],
+      [],
+      [[0, 3, 3]],
+      [],
+      [],
+      [[3, 6, 3]],
+      [],
+    ]);
   });
 
   it('a QR code is emitted once its scans grew by the minimum', async () => {

@@ -36,7 +36,14 @@ export class PolledTrigger {
     const credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
     const before = sandbox.requests.length;
     const began = performance.now();
-    const { result, staticData } = await poll(credentials, this.parameters, JSON.parse(JSON.stringify(this.staticData)) as IDataObject, 'trigger', pollBudgetMs, this.options.timeZone);
+    const { result, staticData } = await poll(
+      credentials,
+      this.parameters,
+      JSON.parse(JSON.stringify(this.staticData)) as IDataObject,
+      'trigger',
+      pollBudgetMs,
+      this.options.timeZone,
+    );
     this.pollMs.push(performance.now() - began);
     this.staticData = JSON.parse(JSON.stringify(staticData ?? {})) as IDataObject;
     const items = (result?.[0] ?? []).map((item) => item.json);

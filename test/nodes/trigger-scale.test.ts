@@ -161,7 +161,9 @@ it('Fetch Test Event on a large account reads one page and says how long a pass 
   const before = sandbox.requests.length;
   const { result } = await poll(credentials, { event: 'newLinkClicks' }, {}, 'manual');
   expect(sandbox.requests.length - before).toBe(1);
-  expect(result?.[0]?.[0]?.json).toMatchObject({ scanNotice: expect.stringMatching(/^Between 9,901 and 10,000 links: the trigger reads them in 100 requests over 10 checks\./) });
+  expect(result?.[0]?.[0]?.json).toMatchObject({
+    scanNotice: expect.stringMatching(/^Between 9,901 and 10,000 links: the trigger reads them in 100 requests over 10 checks\./),
+  });
 });
 
 it('New Link: the first poll of an account with thousands of links created in its last hour reads that hour in large pages, and then each new link once', async () => {
@@ -179,7 +181,7 @@ it('New Link: the first poll of an account with thousands of links created in it
   expect(Math.max(...trigger.requestsPerPoll)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
 });
 
-describe('equal dates listed in a fresh order on every request (the sandbox\'s dateTies: unstable, as MySQL does)', () => {
+describe("equal dates listed in a fresh order on every request (the sandbox's dateTies: unstable, as MySQL does)", () => {
   /** `count` links made 30 a second, so that page boundaries fall inside runs of equal dates. */
   function fillInBursts(count: number, clicksOf: (index: number) => number) {
     fillLinks(sandbox, count, clicksOf);

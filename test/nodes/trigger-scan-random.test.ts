@@ -19,7 +19,13 @@ it.each([1, 2, 3, 4])('random clicks, creations and deletions, seed %i', async (
   const random = seededRandom(seed);
   const cap = [100, 37, undefined, 100][seed - 1];
   const event = seed % 2 === 0 ? 'linkClickThreshold' : 'newLinkClicks';
-  const sandbox: Sandbox = await startSandbox({ seed: 'minimal', rateLimit: { limit: 1_000_000, windowMs: 60_000 }, now: () => realNow() + hostOffset, dateTies: 'unstable', ...(cap ? { maxPageSize: cap } : {}) });
+  const sandbox: Sandbox = await startSandbox({
+    seed: 'minimal',
+    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+    now: () => realNow() + hostOffset,
+    dateTies: 'unstable',
+    ...(cap ? { maxPageSize: cap } : {}),
+  });
   try {
     // A day before the host's clock, newer than the sandbox's demo links (dated from it): no date here depends on the day.
     let second = Math.floor((realNow() - 86_400_000) / 1000) * 1000;
@@ -27,11 +33,29 @@ it.each([1, 2, 3, 4])('random clicks, creations and deletions, seed %i', async (
       for (let i = 0; i < count; i += 1) {
         if (random() < 0.05) second += 1000;
         const id = sandbox.store.nextId('links');
-        sandbox.store.addLink({ id, userId: 2, alias: `f${id}`, domain: null, url: `https://example.com/f/${id}`, type: 'direct', password: null, expiry: null, geotarget: [], devicetarget: [], parameters: [], metatitle: '', metadescription: '', date: new Date(second).toISOString().slice(0, 19).replace('T', ' '), stats: { ...emptyStats(), clicks: Math.floor(random() * 5) } });
+        sandbox.store.addLink({
+          id,
+          userId: 2,
+          alias: `f${id}`,
+          domain: null,
+          url: `https://example.com/f/${id}`,
+          type: 'direct',
+          password: null,
+          expiry: null,
+          geotarget: [],
+          devicetarget: [],
+          parameters: [],
+          metatitle: '',
+          metadescription: '',
+          date: new Date(second).toISOString().slice(0, 19).replace('T', ' '),
+          stats: { ...emptyStats(), clicks: Math.floor(random() * 5) },
+        });
       }
     };
     add(2_500);
-    const trigger = new PolledTrigger(() => sandbox, event === 'linkClickThreshold' ? { event, threshold: 10 } : { event }, { afterPoll: () => void (hostOffset += 60_000) });
+    const trigger = new PolledTrigger(() => sandbox, event === 'linkClickThreshold' ? { event, threshold: 10 } : { event }, {
+      afterPoll: () => void (hostOffset += 60_000),
+    });
     const { emitted } = trigger;
     const pollOnce = async () => {
       await trigger.poll();
@@ -61,7 +85,8 @@ it.each([1, 2, 3, 4])('random clicks, creations and deletions, seed %i', async (
     const until = passOf() + 2;
     for (let i = 0; i < 200 && passOf() < until; i += 1) await pollOnce();
     const byId = new Map<number, number>();
-    for (const item of emitted) byId.set(item.id as number, (byId.get(item.id as number) ?? 0) + (event === 'linkClickThreshold' ? 1 : (item.newClicks as number)));
+    for (const item of emitted)
+      byId.set(item.id as number, (byId.get(item.id as number) ?? 0) + (event === 'linkClickThreshold' ? 1 : (item.newClicks as number)));
     const wrong: unknown[] = [];
     for (const link of sandbox.store.linksOf(2)) {
       const before = start.get(link.id) ?? 0;

@@ -80,7 +80,7 @@ describe('switching the credential to another account', () => {
 });
 
 describe('the account the state belongs to', () => {
-  it('is the client\'s one account rule: the same server written HTTP://host/api/ or http://host names one account, and no key is kept', async () => {
+  it("is the client's one account rule: the same server written HTTP://host/api/ or http://host names one account, and no key is kept", async () => {
     const a = { baseUrl: first.baseUrl, apiKey: first.userKey };
     const trigger = new Trigger(a);
     expect(await trigger.poll()).toEqual([]);
@@ -148,23 +148,30 @@ describe('malformed static data', () => {
     ['New Link: a text', { event: 'newLink' }, 'garbage'],
     ['New Link: a list', { event: 'newLink' }, []],
     ['New Link: a floor that is not a number, with known ids as a list', { event: 'newLink' }, { floorId: '5', known: [1, 2] }],
-    ['New Link: fields of the wrong type', { event: 'newLink' }, { floorId: 3, known: 'x', top: 5, topSeenAt: 'now', topSettled: 1, pages: -1, deepTop: null, deepReadAt: 0 }],
+    [
+      'New Link: fields of the wrong type',
+      { event: 'newLink' },
+      { floorId: 3, known: 'x', top: 5, topSeenAt: 'now', topSettled: 1, pages: -1, deepTop: null, deepReadAt: 0 },
+    ],
     ['New QR Code: null', { event: 'newQrCode' }, null],
     ['Link Clicks: counts that are not a map', { event: 'newLinkClicks' }, { counts: null, unseen: {} }],
     ['Link Clicks: counts that are text', { event: 'newLinkClicks' }, { counts: { 1: 'many' }, unseen: {} }],
     ['Click Threshold: ids that are not a list', { event: 'linkClickThreshold', threshold: 1 }, { above: 'all', droppedAfterFiring: [] }],
   ];
 
-  it.each(badStates)('a state of the wrong shape (%s) gives way to a quiet baseline with a log line; old links are not emitted again', async (_what, parameters, state) => {
-    const trigger = await activated(parameters);
-    trigger.staticData.state = state as IDataObject;
-    const firstPoll = await trigger.poll();
-    expect(firstPoll).toEqual([]);
-    expect(warnings).toEqual([expect.stringMatching(/state is not one this event keeps, so a new baseline is taken; repaired$/)]);
-    expect(await trigger.poll()).toEqual([]);
-    if (parameters.event === 'newLink') {
-      const created = await createLinks(a(), 2, 'after-repair');
-      expect(await trigger.poll()).toEqual(created);
-    }
-  });
+  it.each(badStates)(
+    'a state of the wrong shape (%s) gives way to a quiet baseline with a log line; old links are not emitted again',
+    async (_what, parameters, state) => {
+      const trigger = await activated(parameters);
+      trigger.staticData.state = state as IDataObject;
+      const firstPoll = await trigger.poll();
+      expect(firstPoll).toEqual([]);
+      expect(warnings).toEqual([expect.stringMatching(/state is not one this event keeps, so a new baseline is taken; repaired$/)]);
+      expect(await trigger.poll()).toEqual([]);
+      if (parameters.event === 'newLink') {
+        const created = await createLinks(a(), 2, 'after-repair');
+        expect(await trigger.poll()).toEqual(created);
+      }
+    },
+  );
 });

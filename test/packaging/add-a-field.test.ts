@@ -23,7 +23,17 @@ function walkThroughFiles(): string[] {
   return [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]!);
 }
 
-const details: LinkDetails = { id: 7, shorturl: "https://s.example/spring", longurl: "https://example.com/spring", title: "Spring", description: "The sale", location: { canada: "https://example.ca" }, device: {}, expiry: null, date: "2026-03-01 10:00:00" };
+const details: LinkDetails = {
+  id: 7,
+  shorturl: "https://s.example/spring",
+  longurl: "https://example.com/spring",
+  title: "Spring",
+  description: "The sale",
+  location: { canada: "https://example.ca" },
+  device: {},
+  expiry: null,
+  date: "2026-03-01 10:00:00",
+};
 const stats: Statistics = { clicks: 3, uniqueClicks: 2, topCountries: { Canada: 3 }, topReferrers: {}, topBrowsers: {}, topOs: {}, socialCount: {} };
 
 test("the walk-through names five source files, each of which writes a link's metadescription or its details' description today", () => {
@@ -55,5 +65,21 @@ test("a field the client's link details gain reaches n8n's simplified link with 
   const withNote = { ...details, note: "for the spring newsletter" } as LinkDetails;
   const simple = simpleLink({ details: withNote, stats });
   expect(simple.note).toBe("for the spring newsletter");
-  expect(Object.keys(simple)).toEqual(["id", "alias", "shorturl", "longurl", "title", "description", "note", "clicks", "uniqueClicks", "topCountries", "topReferrers", "topBrowsers", "topOs", "expiry", "date"]);
+  expect(Object.keys(simple)).toEqual([
+    "id",
+    "alias",
+    "shorturl",
+    "longurl",
+    "title",
+    "description",
+    "note",
+    "clicks",
+    "uniqueClicks",
+    "topCountries",
+    "topReferrers",
+    "topBrowsers",
+    "topOs",
+    "expiry",
+    "date",
+  ]);
 });

@@ -44,14 +44,21 @@ function namedInRows(text: string): Array<{ row: string; path: string; folders: 
 test.each(["Adding an endpoint", "Adding a resource"])("every file the rows of %s name is in its package", (title) => {
   const named = namedInRows(section(title));
   expect(new Set(named.map(({ row }) => row))).toEqual(new Set(Object.keys(FOLDERS)));
-  expect(named.filter(({ path, folders }) => !folders.some((folder) => existsSync(join(ROOT, folder, path)))).map(({ row, path }) => `${row}: ${path}`)).toEqual([]);
+  expect(
+    named.filter(({ path, folders }) => !folders.some((folder) => existsSync(join(ROOT, folder, path)))).map(({ row, path }) => `${row}: ${path}`),
+  ).toEqual([]);
 });
 
 /** Whether `path` (from the root; a `*` in its last part stands for any text) names at least one file or folder. */
 function found(path: string): boolean {
   if (!path.includes("*")) return existsSync(join(ROOT, path));
   const folder = dirname(path);
-  const name = new RegExp(`^${basename(path).split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  const name = new RegExp(
+    `^${basename(path)
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
   return existsSync(join(ROOT, folder)) && readdirSync(join(ROOT, folder)).some((entry) => name.test(entry));
 }
 
@@ -64,7 +71,11 @@ test("every path the test map names from the root exists", () => {
 test("every folder of the repository's tests is in the test map", () => {
   const map = section("Where the tests are");
   const folders = ["test", ...["packages/client", "packages/sandbox", "packages/mcp"].map((pkg) => `${pkg}/test`)].flatMap((base) =>
-    base === "test" ? readdirSync(join(ROOT, base), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `test/${entry.name}`) : [base],
+    base === "test"
+      ? readdirSync(join(ROOT, base), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => `test/${entry.name}`)
+      : [base],
   );
   expect(folders.filter((folder) => !map.includes(`\`${folder}`))).toEqual([]);
 });

@@ -47,7 +47,9 @@ describe("staleBuilds", () => {
     file(root, "packages/mcp/dist/cli.js", BUILT);
     file(root, "packages/mcp/src/server.ts", BUILT - 60);
     file(root, "packages/client/src/http.ts", BUILT + 1);
-    expect(staleBuilds(["mcp"], root)).toEqual([expect.stringMatching(/^@linkshort\/mcp's build \(packages\/mcp\/dist, .*\(packages\/client\/src\/http\.ts, /)]);
+    expect(staleBuilds(["mcp"], root)).toEqual([
+      expect.stringMatching(/^@linkshort\/mcp's build \(packages\/mcp\/dist, .*\(packages\/client\/src\/http\.ts, /),
+    ]);
   });
 
   it("names a package that is not built at all", () => {

@@ -29,9 +29,21 @@ test("no front end makes a link but through createLink", () => {
 });
 
 test("each front end's create paths call createLink", () => {
-  const callers = sources.filter(({ text }) => /\bcreateLink\s*\(/.test(text)).map(({ path }) => path).sort();
-  expect(callers).toEqual(["nodes/nodes/LinkShort/actions/link/create.operation.ts", "packages/mcp/src/tools/links.ts", "raycast-extension/src/api/shorten.ts"]);
-  const raycastPaths = ["raycast-extension/src/components/LinkForm.tsx", "raycast-extension/src/shorten-link.tsx", "raycast-extension/src/shorten-links-in-bulk.tsx", "raycast-extension/src/tools/shorten-link.ts"];
+  const callers = sources
+    .filter(({ text }) => /\bcreateLink\s*\(/.test(text))
+    .map(({ path }) => path)
+    .sort();
+  expect(callers).toEqual([
+    "nodes/nodes/LinkShort/actions/link/create.operation.ts",
+    "packages/mcp/src/tools/links.ts",
+    "raycast-extension/src/api/shorten.ts",
+  ]);
+  const raycastPaths = [
+    "raycast-extension/src/components/LinkForm.tsx",
+    "raycast-extension/src/shorten-link.tsx",
+    "raycast-extension/src/shorten-links-in-bulk.tsx",
+    "raycast-extension/src/tools/shorten-link.ts",
+  ];
   for (const path of raycastPaths) {
     const text = sources.find((source) => source.path === path)!.text;
     expect({ path, throughShorten: /from "\.\.?\/api\/shorten"/.test(text) }).toEqual({ path, throughShorten: true });

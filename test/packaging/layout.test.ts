@@ -121,7 +121,11 @@ test("the trigger's events import its reading machinery, never one another (thei
   const list = join(events, "index.ts");
   const crossings = files
     .filter((file) => dirname(file) === events && file !== list)
-    .flatMap((file) => importsOf(file).filter((target) => dirname(target) === events).map((target) => `${file} imports ${target}`));
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((target) => dirname(target) === events)
+        .map((target) => `${file} imports ${target}`),
+    );
   expect(files.filter((file) => dirname(file) === events).length).toBeGreaterThan(3);
   expect(crossings).toEqual([]);
 });
@@ -168,7 +172,9 @@ test("folders deeper down are homes in their own folder: two subfolders of one f
 /** The client's entries: a source file per subpath of package.json's "exports" ("." is index.ts). */
 /** The source of each entry the client's package.json exports (its `dist/<name>.js` is built from `src/<name>.ts`). */
 function clientEntries(): string[] {
-  const manifest = JSON.parse(readFileSync(join(ROOT, "packages/client/package.json"), "utf8")) as { exports: Record<string, string | { require: { default: string } }> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, "packages/client/package.json"), "utf8")) as {
+    exports: Record<string, string | { require: { default: string } }>;
+  };
   return Object.values(manifest.exports)
     .flatMap((target) => (typeof target === "string" ? [] : [target.require.default]))
     .map((built) => normalize(`packages/client/src/${built.replace(/^\.\/dist\//, "").replace(/\.js$/, "")}.ts`));

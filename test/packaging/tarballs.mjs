@@ -72,7 +72,9 @@ function waitForLine(child, label, accept) {
 }
 
 function runScript(file, env) {
-  return execFileSync(process.execPath, [file], { cwd: app, env: { ...process.env, ...env }, timeout: STEP_DEADLINE_MS, stdio: ["ignore", "pipe", "pipe"] }).toString().trim();
+  return execFileSync(process.execPath, [file], { cwd: app, env: { ...process.env, ...env }, timeout: STEP_DEADLINE_MS, stdio: ["ignore", "pipe", "pipe"] })
+    .toString()
+    .trim();
 }
 
 try {
@@ -109,7 +111,8 @@ try {
       signal: AbortSignal.timeout(STEP_DEADLINE_MS),
     });
     const body = await response.json();
-    if (response.status !== 200 || String(body.error) !== "0" || !body.data?.email) throw new Error(`GET /api/account answered ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+    if (response.status !== 200 || String(body.error) !== "0" || !body.data?.email)
+      throw new Error(`GET /api/account answered ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
     sandbox.accountEmail = body.data.email;
     return `${sandbox.baseUrl}, account ${body.data.email}`;
   });
@@ -157,10 +160,11 @@ if (typeof CoreClient !== "function") throw new Error("missing @linkshort/client
   await checks.check("npx linkshort-mcp answers initialize, tools/list and get_account over stdio", async () => {
     const child = startInApp(["linkshort-mcp"], clientEnv);
     const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
-    const answer = (id) => waitForLine(child, `linkshort-mcp (request ${id})`, (line) => {
-      const message = JSON.parse(line);
-      return message.id === id ? message : undefined;
-    });
+    const answer = (id) =>
+      waitForLine(child, `linkshort-mcp (request ${id})`, (line) => {
+        const message = JSON.parse(line);
+        return message.id === id ? message : undefined;
+      });
     let reply = answer(1);
     send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "tarball-check", version: "1.0.0" } } });
     const initialized = await reply;

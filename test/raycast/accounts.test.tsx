@@ -11,7 +11,13 @@ let client: Sandbox;
 beforeAll(async () => {
   work = await sandboxForRaycast();
   client = await startSandbox({ seed: "minimal", rateLimit: { limit: 100_000, windowMs: 60_000 } });
-  await apiCall(client, "POST", "/api/url/add", { url: "https://client-a.example/launch", custom: "client-a-launch", metatitle: "Client A launch" }, client.userKey);
+  await apiCall(
+    client,
+    "POST",
+    "/api/url/add",
+    { url: "https://client-a.example/launch", custom: "client-a-launch", metatitle: "Client A launch" },
+    client.userKey,
+  );
   await apiCall(client, "POST", "/api/qr/add", { type: "link", data: "https://client-a.example", name: "Client A poster" }, client.userKey);
 });
 afterAll(async () => {
@@ -54,7 +60,10 @@ describe("More than one account", () => {
     search.unmount();
 
     const menu = await render(<RecentLinks />);
-    await waitFor(() => byType(menu.root, "MenuBarExtra.Item").some((item) => String(item.props.title).endsWith("/client-a-launch")), "the second account's links in the menu bar");
+    await waitFor(
+      () => byType(menu.root, "MenuBarExtra.Item").some((item) => String(item.props.title).endsWith("/client-a-launch")),
+      "the second account's links in the menu bar",
+    );
     expect(byType(menu.root, "MenuBarExtra.Section")[0]!.props.title).toBe("Recent Links on Client A (click to copy)");
     menu.unmount();
 

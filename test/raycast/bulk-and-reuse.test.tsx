@@ -24,7 +24,11 @@ describe("Shorten Links in Bulk", () => {
     expect(stored.map((link) => link.url).sort()).toEqual([...good].sort());
     expect(mock.clipboard!.split("\n")).toEqual(good.map((url) => `${sandbox.baseUrl}/${stored.find((link) => link.url === url)!.alias}`));
     expect(mock.toastTitles).toContain("Shortening 8 of 20");
-    expect(mock.toasts.at(-1)).toMatchObject({ style: "FAILURE", title: "Copied 19 of 20 short links; 1 failed", message: expect.stringContaining("htp://not-a-url: ") });
+    expect(mock.toasts.at(-1)).toMatchObject({
+      style: "FAILURE",
+      title: "Copied 19 of 20 short links; 1 failed",
+      message: expect.stringContaining("htp://not-a-url: "),
+    });
   }, 30_000);
 
   it("stops at a failure every later URL would share (the service down), sending nothing more, and counts the rest as not tried", async () => {
@@ -54,7 +58,10 @@ describe("Shorten Links in Bulk", () => {
     const before = sandbox.requests.length;
     mock.clipboard = Array.from({ length: MAX_BULK_URLS + 1 }, (_, i) => `https://example.com/many/${i}`).join("\n");
     expect(await shortenInBulk(clipboardOnly)).toBeUndefined();
-    expect(mock.toasts.at(-1)).toMatchObject({ style: "FAILURE", message: `Found ${MAX_BULK_URLS + 1} URLs; at most ${MAX_BULK_URLS} at a time: select fewer lines` });
+    expect(mock.toasts.at(-1)).toMatchObject({
+      style: "FAILURE",
+      message: `Found ${MAX_BULK_URLS + 1} URLs; at most ${MAX_BULK_URLS} at a time: select fewer lines`,
+    });
     expect(sandbox.requests.length).toBe(before);
   });
 
@@ -82,7 +89,12 @@ describe("Shorten Link: reuse an existing link for the same URL", () => {
   });
 
   it("never hands back a link made elsewhere with options of its own (an alias, a title, a password)", async () => {
-    const made = await apiCall(sandbox, "POST", "/api/url/add", { url: "https://example.com/elsewhere", custom: "elsewhere-first", metatitle: "Elsewhere", password: "secret-3" });
+    const made = await apiCall(sandbox, "POST", "/api/url/add", {
+      url: "https://example.com/elsewhere",
+      custom: "elsewhere-first",
+      metatitle: "Elsewhere",
+      password: "secret-3",
+    });
     mock.preferences.reuseExisting = true;
     const answer = await shortenLink("https://example.com/elsewhere");
     expect(answer).not.toBe(String(made.shorturl));

@@ -38,7 +38,9 @@ function detailPage(markdown: string, appearance: "light" | "dark"): string {
   const blocks = markdown.split(/\n\n+/).map((block) => {
     const image = /^!\[([^\]]*)\]\((data:image\/png;base64,[A-Za-z0-9+/=]+)\)$/.exec(block);
     if (image) return `<p><img alt="${escape(image[1]!).replace(/"/g, "&quot;")}" src="${image[2]}"></p>`;
-    return `<p>${escape(block).replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>").replace(/^### (.*)$/, "<h3>$1</h3>")}</p>`;
+    return `<p>${escape(block)
+      .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+      .replace(/^### (.*)$/, "<h3>$1</h3>")}</p>`;
   });
   const colours = appearance === "dark" ? "background:#1c1c1e;color:#f2f2f7" : "background:#ffffff;color:#1c1c1e";
   // Raycast's detail pane: about 450 points in its narrowest window, with 16 points of margin.
@@ -50,7 +52,9 @@ describe("Search Links: the link's detail shows its chart", () => {
   it("draws the link's clicks as a 400-pixel chart above the text, which stays for screen readers and copying", async () => {
     const { view, link, markdown } = await linkDetail("raycast");
     const [, alt, base64] = chartIn(markdown)!;
-    expect(alt).toMatch(new RegExp(`^${sandbox.baseUrl.replace(/^https?:\/\//, "").replace(/[.]/g, "\\.")}/raycast: ${link.stats.clicks.toLocaleString("en-US")} clicks`));
+    expect(alt).toMatch(
+      new RegExp(`^${sandbox.baseUrl.replace(/^https?:\/\//, "").replace(/[.]/g, "\\.")}/raycast: ${link.stats.clicks.toLocaleString("en-US")} clicks`),
+    );
     expect(markdown.indexOf("data:image/png")).toBeLessThan(markdown.indexOf("**Clicks:**"));
     expect(markdown).toContain(`**Clicks:** ${link.stats.clicks}`);
     const image = decodePng(Buffer.from(base64!, "base64"));
@@ -75,15 +79,23 @@ describe("Search Links: the link's detail shows its chart", () => {
     await apiCall(sandbox, "POST", "/api/url/add", { url: "https://example.com/tied-countries", custom: "tied-countries" });
     // The service's map keeps the order of first visits: France, Canada, Åland, Germany.
     for (const [index, country] of ["FR", "FR", "CA", "CA", "AX", "AX", "DE"].entries()) {
-      await (await fetch(`${sandbox.baseUrl}/tied-countries`, { redirect: "manual", headers: { "cf-ipcountry": country, "user-agent": `tied-${index}` } })).text();
+      await (
+        await fetch(`${sandbox.baseUrl}/tied-countries`, { redirect: "manual", headers: { "cf-ipcountry": country, "user-agent": `tied-${index}` } })
+      ).text();
     }
     const { view, markdown } = await linkDetail("tied-countries");
     const metadata = byType(view.root, "List.Item.Detail")[0]!.props.metadata as ReactElement<{ children: unknown[] }>;
     const labels = metadata.props.children.flat() as Array<ReactElement<{ title: string; text: string }> | null>;
     const topCountry = labels.find((label) => label?.props.title === "Top Country")!.props.text;
     view.unmount();
-    const inChart = /Top countries: ([^.]*)/.exec(chartIn(markdown)![1]!)![1]!.split(", ").map((entry) => entry.replace(/ \d+$/, ""));
-    const inText = /\*\*Top countries:\*\* (.*)/.exec(markdown)![1]!.split(", ").map((entry) => entry.replace(/ \(\d+\)$/, ""));
+    const inChart = /Top countries: ([^.]*)/
+      .exec(chartIn(markdown)![1]!)![1]!
+      .split(", ")
+      .map((entry) => entry.replace(/ \d+$/, ""));
+    const inText = /\*\*Top countries:\*\* (.*)/
+      .exec(markdown)![1]!
+      .split(", ")
+      .map((entry) => entry.replace(/ \(\d+\)$/, ""));
     expect(inChart).toEqual(["Canada", "France", "Åland Islands", "Germany"]);
     expect(inText).toEqual(inChart);
     expect(topCountry).toBe("Canada");
@@ -111,7 +123,9 @@ describe("Search Links: the link's detail shows its chart", () => {
       // The counts' column ends inside the picture: pixels of text colour just left of its right margin.
       const textColour = appearance === "dark" ? "#e6edf3" : "#1f2328";
       const countColumn = Array.from({ length: 30 }, (_, x) => box.right - 16 - 30 + x);
-      const countPixels = countColumn.filter((x) => Array.from({ length: 40 }, (_, dy) => seen.screenshot.colourAt(x, bars[0]!.top - 2 + dy)).includes(textColour));
+      const countPixels = countColumn.filter((x) =>
+        Array.from({ length: 40 }, (_, dy) => seen.screenshot.colourAt(x, bars[0]!.top - 2 + dy)).includes(textColour),
+      );
       expect(countPixels.length).toBeGreaterThan(0);
       expect(seen.errors).toEqual([]);
       await seen.page.close();

@@ -21,17 +21,23 @@ describe("Search Links over a 10,000-link account", () => {
   it("shows a progress line during the first sync, then finds the oldest link by its alias as it is typed, with no request per keystroke", async () => {
     const view = await render(<SearchLinks />);
     const progress: string[] = [];
-    await waitFor(() => {
-      progress.push(progressLine(view.root));
-      return list(view.root).props.isLoading === false;
-    }, "the first sync", 60_000);
+    await waitFor(
+      () => {
+        progress.push(progressLine(view.root));
+        return list(view.root).props.isLoading === false;
+      },
+      "the first sync",
+      60_000,
+    );
     // "100 of 3,400 · Indexed 3,400 of 10,100 links": the section shows the newest 100 of the links indexed so far ("about" until the last page is counted).
     const during = progress.filter((line) => /Indexed [\d,]+ of (about )?[\d,]+ links$/.test(line));
     expect(during.length).toBeGreaterThan(0);
     const [, indexed, total] = /Indexed ([\d,]+) of (?:about )?([\d,]+) links$/.exec(during.at(-1)!)!;
     // At most all of them: the sweep reads the last page (to count) before it walks, so the walk's last step may begin with every link known.
     expect(Number(indexed!.replace(/,/g, ""))).toBeLessThanOrEqual(Number(total!.replace(/,/g, "")));
-    expect(progressLine(view.root)).toMatch(new RegExp(`^100 of ${userLinks().length.toLocaleString("en-US")} · ${userLinks().length.toLocaleString("en-US")} links, all checked just now`));
+    expect(progressLine(view.root)).toMatch(
+      new RegExp(`^100 of ${userLinks().length.toLocaleString("en-US")} · ${userLinks().length.toLocaleString("en-US")} links, all checked just now`),
+    );
 
     const oldest = userLinks().reduce((a, b) => (a.id < b.id ? a : b));
     const before = sandbox.requests.length;
@@ -95,7 +101,9 @@ describe("Search Links over a 10,000-link account", () => {
     const cache = new Cache({ namespace: "evicted" });
     const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
     await new LinkIndex({ store: new CacheIndexStore(cache) }).sync(client);
-    const bucket = cacheEntries().find(([key]) => key.startsWith("evicted:links-"))![0].slice("evicted:".length);
+    const bucket = cacheEntries()
+      .find(([key]) => key.startsWith("evicted:links-"))![0]
+      .slice("evicted:".length);
     cache.remove(bucket);
     expect(await new CacheIndexStore(cache).load()).toBeUndefined();
   }, 60_000);

@@ -37,7 +37,14 @@ describe("loadPage ends a list where the client's for-await does", () => {
   });
 
   it("a page that did not move forward ends the list even when it is full and maxpage says more", async () => {
-    const stuck = async (): Promise<Page<number>> => ({ items: Array.from({ length: 50 }, (_, i) => i), result: 50, perpage: 50, currentpage: 1, nextpage: 2, maxpage: 3 });
+    const stuck = async (): Promise<Page<number>> => ({
+      items: Array.from({ length: 50 }, (_, i) => i),
+      result: 50,
+      perpage: 50,
+      currentpage: 1,
+      nextpage: 2,
+      maxpage: 3,
+    });
     expect((await loadPage(stuck, 0)).hasMore).toBe(true);
     expect((await loadPage(stuck, 1)).hasMore).toBe(false);
   });

@@ -7,7 +7,8 @@ import { byType, render, useSandbox, waitFor } from "./helpers";
 
 const sandbox = useSandbox({ preferences: false });
 
-const shortcuts = (root: ReactTestInstance) => root.findAll((node) => node.props.shortcut !== undefined).map((node) => ({ title: node.props.title, shortcut: node.props.shortcut }));
+const shortcuts = (root: ReactTestInstance) =>
+  root.findAll((node) => node.props.shortcut !== undefined).map((node) => ({ title: node.props.title, shortcut: node.props.shortcut }));
 
 describe("Raycast on Windows", () => {
   it("declares both platforms", () => {
@@ -23,7 +24,10 @@ describe("Raycast on Windows", () => {
     const found = [...shortcuts(search.root), ...shortcuts(qr.root), ...shortcuts(image.root)];
     expect(found.length).toBeGreaterThan(10);
     for (const { title, shortcut } of found) {
-      expect({ title, windows: shortcut.Windows?.modifiers.every((modifier: string) => modifier !== "cmd" && modifier !== "opt") }).toEqual({ title, windows: true });
+      expect({ title, windows: shortcut.Windows?.modifiers.every((modifier: string) => modifier !== "cmd" && modifier !== "opt") }).toEqual({
+        title,
+        windows: true,
+      });
       expect({ title, macOS: shortcut.macOS !== undefined }).toEqual({ title, macOS: true });
     }
     search.unmount();

@@ -158,7 +158,10 @@ export const Image = { Mask: { Circle: "circle" } };
 export const Keyboard = {
   // Raycast's common shortcuts carry both platforms' forms.
   Shortcut: {
-    Common: new Proxy({}, { get: (_target, name) => ({ macOS: { modifiers: ["cmd"], key: String(name) }, Windows: { modifiers: ["ctrl"], key: String(name) } }) }),
+    Common: new Proxy(
+      {},
+      { get: (_target, name) => ({ macOS: { modifiers: ["cmd"], key: String(name) }, Windows: { modifiers: ["ctrl"], key: String(name) } }) },
+    ),
   },
 };
 

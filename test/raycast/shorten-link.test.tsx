@@ -16,7 +16,10 @@ describe("Shorten Link", () => {
     const all = sources("https://selected.example", "https://tab.example", "https://copied.example");
     expect(await findUrl("https://typed.example", all)).toEqual({ url: "https://typed.example", source: "argument" });
     expect(await findUrl(undefined, all)).toEqual({ url: "https://selected.example", source: "selection" });
-    expect(await findUrl(undefined, sources("not a url", "https://tab.example", "https://copied.example"))).toEqual({ url: "https://tab.example", source: "browser" });
+    expect(await findUrl(undefined, sources("not a url", "https://tab.example", "https://copied.example"))).toEqual({
+      url: "https://tab.example",
+      source: "browser",
+    });
     expect(await findUrl(undefined, sources(undefined, undefined, "https://copied.example"))).toEqual({ url: "https://copied.example", source: "clipboard" });
     expect(await findUrl("", sources(undefined, undefined, "nothing useful"))).toEqual({ error: expect.stringContaining("Select a URL") });
     expect(await findUrl("ftp://typed", all)).toEqual({ error: '"ftp://typed" is not a valid http or https URL' });
@@ -37,7 +40,9 @@ describe("Shorten Link", () => {
     expect(shorturl).toMatch(new RegExp(`^${sandbox.baseUrl}/[A-Za-z]{5}$`));
     expect(mock.clipboard).toBe(shorturl);
     expect(mock.huds).toEqual([`Copied ${shorturl}`]);
-    expect(sandbox.store.state.links.find((link) => link.url === "https://example.com/raycast-one")).toMatchObject({ alias: shorturl!.slice(shorturl!.lastIndexOf("/") + 1) });
+    expect(sandbox.store.state.links.find((link) => link.url === "https://example.com/raycast-one")).toMatchObject({
+      alias: shorturl!.slice(shorturl!.lastIndexOf("/") + 1),
+    });
   });
 
   it("pastes instead when the preference says so", async () => {

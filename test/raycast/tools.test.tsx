@@ -8,7 +8,10 @@ const sandbox = useSandbox({ preferences: false });
 
 describe("AI tools", () => {
   it("shorten-link shortens with an alias", async () => {
-    await expect(shortenLink({ url: "https://example.com/ai", alias: "from-ai" })).resolves.toEqual({ id: expect.any(Number), shorturl: `${sandbox.baseUrl}/from-ai` });
+    await expect(shortenLink({ url: "https://example.com/ai", alias: "from-ai" })).resolves.toEqual({
+      id: expect.any(Number),
+      shorturl: `${sandbox.baseUrl}/from-ai`,
+    });
   });
 
   it("shorten-link rejects a bad URL by name, without a request", async () => {
@@ -21,7 +24,12 @@ describe("AI tools", () => {
     const found = await findLinks({ query: "raycast.com" });
     expect(found.links).toEqual([expect.objectContaining({ alias: "raycast", clicks: 42 })]);
     const known = sandbox.store.state.links.filter((link) => link.userId === 2).length;
-    expect(found.freshness).toMatchObject({ complete: true, linksKnown: known, linksOnServer: known, summary: expect.stringMatching(/^\d+ links, all checked just now/) });
+    expect(found.freshness).toMatchObject({
+      complete: true,
+      linksKnown: known,
+      linksOnServer: known,
+      summary: expect.stringMatching(/^\d+ links, all checked just now/),
+    });
     expect((await findLinks({ order: "click", limit: 2 })).links.map((link) => link.alias)).toEqual(["n8n", "raycast"]);
   });
 

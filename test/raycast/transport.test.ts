@@ -2,10 +2,10 @@
  * The Raycast extension's transport (fetch) against a raw socket server sending 200 MB: reading
  * stops at the client's 32 MiB cap, the connection is closed, and memory stays bounded.
  */
-import { ResponseTooLargeError } from '@linkshort/client/core';
-import { setPreferences } from './account';
-import { getClient } from '../../raycast-extension/src/api/client';
-import { floodingServer, rssPeak, type SocketServer } from '../nodes/hostile-sockets';
+import { ResponseTooLargeError } from "@linkshort/client/core";
+import { setPreferences } from "./account";
+import { getClient } from "../../raycast-extension/src/api/client";
+import { floodingServer, rssPeak, type SocketServer } from "../nodes/hostile-sockets";
 
 let server: SocketServer | undefined;
 afterEach(async () => {
@@ -13,7 +13,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-it('stops reading a 200 MB answer at the 32 MiB cap: ResponseTooLargeError, the connection closed, memory bounded', async () => {
+it("stops reading a 200 MB answer at the 32 MiB cap: ResponseTooLargeError, the connection closed, memory bounded", async () => {
   const total = 200 * 1024 * 1024;
   server = await floodingServer(total);
   setPreferences({ baseUrl: server.baseUrl, userKey: `sk_raycast_transport_${Date.now().toString(36)}` });

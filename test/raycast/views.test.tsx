@@ -33,7 +33,9 @@ describe("Search Links", () => {
     await waitFor(() => byType(view.root, "List")[0]!.props.isLoading === false, "the first sync");
     expect(items(view.root)).toHaveLength(100); // of more: the rest are found by searching
     expect(userLinks().length).toBeGreaterThan(100);
-    expect(byType(view.root, "List.Section")[0]!.props.subtitle).toMatch(new RegExp(`^100 of ${userLinks().length} · ${userLinks().length} links, all checked just now`));
+    expect(byType(view.root, "List.Section")[0]!.props.subtitle).toMatch(
+      new RegExp(`^100 of ${userLinks().length} · ${userLinks().length} links, all checked just now`),
+    );
     const newest = [...userLinks()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id))[0]!;
     expect(items(view.root)[0]!.props.id).toBe(String(newest.id));
 
@@ -161,7 +163,12 @@ describe("Shorten Link with Options (form)", () => {
     await waitFor(() => mock.pushed.length === 1, "the result view");
     expect(mock.clipboard).toBe("https://go.demo.example/with-options");
     const link = userLinks().find((candidate) => candidate.alias === "with-options")!;
-    expect(link).toMatchObject({ type: "frame", domain: "https://go.demo.example", metatitle: "With options", expiry: expect.stringMatching(/^2099-01-01 \d{2}:00:00$/) });
+    expect(link).toMatchObject({
+      type: "frame",
+      domain: "https://go.demo.example",
+      metatitle: "With options",
+      expiry: expect.stringMatching(/^2099-01-01 \d{2}:00:00$/),
+    });
     view.unmount();
   });
 });
@@ -176,7 +183,10 @@ describe("Recent Links (menu bar)", () => {
     expect(errorItem(view.root)!.props.title).toBe("Could not load links: no connection to the service, try again");
     mock.preferences.baseUrl = sandbox.baseUrl;
     await press(errorItem(view.root)!.props.onAction);
-    await waitFor(() => byType(view.root, "MenuBarExtra.Item").filter((item) => linkCount.test(String(item.props.subtitle))).length === 10, "the links after retrying");
+    await waitFor(
+      () => byType(view.root, "MenuBarExtra.Item").filter((item) => linkCount.test(String(item.props.subtitle))).length === 10,
+      "the links after retrying",
+    );
     expect(mock.openedPreferences).toBe(0);
     view.unmount();
   });

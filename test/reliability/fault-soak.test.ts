@@ -143,7 +143,8 @@ describe('fault soak', () => {
     for (const link of links.filter((candidate) => !reported.has(candidate.id))) {
       const error = createFailed.get(link.url);
       expect(error).toBeDefined();
-      const mayHaveReached = error instanceof TimeoutError || (error instanceof ConnectionError && error.mayHaveReachedServer) || error instanceof ResponseError;
+      const mayHaveReached =
+        error instanceof TimeoutError || (error instanceof ConnectionError && error.mayHaveReachedServer) || error instanceof ResponseError;
       expect([link.id, error?.name, mayHaveReached]).toEqual([link.id, error?.name, true]);
     }
 

@@ -148,7 +148,16 @@ describe('a huge answer', () => {
   });
 
   it('an answer within the cap is read as usual', async () => {
-    const urls = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, alias: `a${i}`, shorturl: `https://s.io/a${i}`, longurl: `https://example.com/${'p'.repeat(200)}/${i}`, title: 't', description: '', clicks: 0, date: '2026-01-01 00:00:00' }));
+    const urls = Array.from({ length: 500 }, (_, i) => ({
+      id: i + 1,
+      alias: `a${i}`,
+      shorturl: `https://s.io/a${i}`,
+      longurl: `https://example.com/${'p'.repeat(200)}/${i}`,
+      title: 't',
+      description: '',
+      clicks: 0,
+      date: '2026-01-01 00:00:00',
+    }));
     handler = (_request, response) => json(response, { error: 0, data: { result: 500, perpage: 500, currentpage: 1, nextpage: null, maxpage: 1, urls } });
     const page = await client({ maxBodyBytes: 1024 * 1024 }).links.list();
     expect(page.items).toHaveLength(500);
@@ -181,7 +190,11 @@ describe('a far reset', () => {
     handler = (_request, response) => {
       calls += 1;
       if (calls === 1) {
-        json(response, { error: 429, message: 'Too Many API Requests.', 'Retry-After': 1 }, { 'X-RateLimit-Limit': '30', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Date.now() + 60_000) });
+        json(
+          response,
+          { error: 429, message: 'Too Many API Requests.', 'Retry-After': 1 },
+          { 'X-RateLimit-Limit': '30', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Date.now() + 60_000) },
+        );
       } else json(response, { error: 0, message: 'ok' });
     };
     const { error, ms } = await outcome(() => client({ apiKey, rateLimit: { maxWaitMs: 5_000 } }).links.delete(1));
@@ -196,7 +209,16 @@ describe('a storm of limit answers saying "retry now"', () => {
     ['body Retry-After 0', (response: ServerResponse) => json(response, { error: 429, message: 'Too Many API Requests.', 'Retry-After': 0 })],
     ['body Retry-After -3', (response: ServerResponse) => json(response, { error: 429, message: 'Too Many API Requests.', 'Retry-After': -3 })],
     ['HTTP 429 with Retry-After: 0', (response: ServerResponse) => json(response, { error: 1 }, { 'Retry-After': '0' }, 429)],
-    ['HTTP 429 with a reset already past', (response: ServerResponse) => json(response, { error: 1 }, { 'Retry-After': '-1', 'X-RateLimit-Limit': '30', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) - 5) }, 429)],
+    [
+      'HTTP 429 with a reset already past',
+      (response: ServerResponse) =>
+        json(
+          response,
+          { error: 1 },
+          { 'Retry-After': '-1', 'X-RateLimit-Limit': '30', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) - 5) },
+          429,
+        ),
+    ],
   ])('%s: a minimum wait between tries, then RateLimitError within maxWaitMs', async (_name, answer) => {
     handler = (_request, response) => answer(response);
     const { error, ms } = await outcome(() => client({ rateLimit: { maxWaitMs: 2_500 } }).links.create({ url: 'https://example.com/storm' }));
@@ -211,7 +233,17 @@ describe('a list that never ends', () => {
     handler = (request, response) => {
       const page = Number(new URL(request.url ?? '/', baseUrl).searchParams.get('page') ?? 1);
       // Bounded: past page 300 the bomb ends with an empty page, so the unfixed client ends too.
-      const urls = page > 300 ? [] : [1, 2].map((n) => ({ id: page * 10 + n, alias: `p${page}n${n}`, shorturl: `https://s.io/p${page}n${n}`, longurl: 'https://example.com', clicks: 0, date: '2026-01-01 00:00:00' }));
+      const urls =
+        page > 300
+          ? []
+          : [1, 2].map((n) => ({
+              id: page * 10 + n,
+              alias: `p${page}n${n}`,
+              shorturl: `https://s.io/p${page}n${n}`,
+              longurl: 'https://example.com',
+              clicks: 0,
+              date: '2026-01-01 00:00:00',
+            }));
       json(response, { error: 0, data: { result: 2e9, perpage: 2, currentpage: page, nextpage: page + 1, maxpage: 1e9, urls } });
     };
     const { error } = await outcome(() => client({ maxPages: 50 }).links.list({ limit: 2 }).toArray());
@@ -223,7 +255,14 @@ describe('a list that never ends', () => {
   it('a walk that ends within maxPages reads every item', async () => {
     handler = (request, response) => {
       const page = Number(new URL(request.url ?? '/', baseUrl).searchParams.get('page') ?? 1);
-      const urls = [1, 2].map((n) => ({ id: page * 10 + n, alias: `p${page}n${n}`, shorturl: `https://s.io/p${page}n${n}`, longurl: 'https://example.com', clicks: 0, date: '2026-01-01 00:00:00' }));
+      const urls = [1, 2].map((n) => ({
+        id: page * 10 + n,
+        alias: `p${page}n${n}`,
+        shorturl: `https://s.io/p${page}n${n}`,
+        longurl: 'https://example.com',
+        clicks: 0,
+        date: '2026-01-01 00:00:00',
+      }));
       json(response, { error: 0, data: { result: 20, perpage: 2, currentpage: page, nextpage: page < 10 ? page + 1 : null, maxpage: 10, urls } });
     };
     expect(await client({ maxPages: 10 }).links.list({ limit: 2 }).toArray()).toHaveLength(20);
@@ -236,7 +275,11 @@ describe('the key echoed back in disguise', () => {
     raw: (key) => key,
     'PHP-escaped slashes': (key) => key.replace(/\//g, '\\/'),
     'JSON-escaped': (key) => JSON.stringify(key).slice(1, -1),
-    'PHP JSON (escaped slashes and \\u escapes)': (key) => JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    'PHP JSON (escaped slashes and \\u escapes)': (key) =>
+      JSON.stringify(key)
+        .slice(1, -1)
+        .replace(/\//g, '\\/')
+        .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
     'URL-encoded': (key) => encodeURIComponent(key),
     'URL-encoded, lower-case hex': (key) => encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
     'form-encoded': (key) => new URLSearchParams({ k: key }).toString().slice(2),
@@ -245,9 +288,18 @@ describe('the key echoed back in disguise', () => {
   it.each(Object.entries(echoes))('%s: never in a ResponseError, its excerpt, or an API error message', async (_name, encode) => {
     for (const apiKey of [KEY, 'k/1']) {
       for (const answer of [
-        (r: ServerResponse) => { r.writeHead(200, { 'Content-Type': 'text/html' }); r.end(`<html>bad key ${encode(apiKey)} here</html>`); },
-        (r: ServerResponse) => { r.writeHead(200, { 'Content-Type': 'application/json' }); r.end(`{"error":0,"data":"${encode(apiKey)}"`); },
-        (r: ServerResponse) => { r.writeHead(200, { 'Content-Type': 'application/json' }); r.end(`{"error":1,"message":"Key ${encode(apiKey)} is not valid"}`); },
+        (r: ServerResponse) => {
+          r.writeHead(200, { 'Content-Type': 'text/html' });
+          r.end(`<html>bad key ${encode(apiKey)} here</html>`);
+        },
+        (r: ServerResponse) => {
+          r.writeHead(200, { 'Content-Type': 'application/json' });
+          r.end(`{"error":0,"data":"${encode(apiKey)}"`);
+        },
+        (r: ServerResponse) => {
+          r.writeHead(200, { 'Content-Type': 'application/json' });
+          r.end(`{"error":1,"message":"Key ${encode(apiKey)} is not valid"}`);
+        },
       ]) {
         handler = (_request, response) => answer(response);
         const { error } = await outcome(() => client({ apiKey }).links.delete(1));
@@ -261,13 +313,18 @@ describe('the key echoed back in disguise', () => {
 });
 
 describe('a probe that takes long', () => {
-  it('a call waiting behind the key\'s first request gives up at its own timeout', async () => {
+  it("a call waiting behind the key's first request gives up at its own timeout", async () => {
     const apiKey = freshKey();
     let release: (() => void) | undefined;
     handler = (_request, response) => {
       // The first request of the key (the limiter's probe) hangs until the test lets it go.
       if (requests.length === 1) release = () => json(response, { error: 0, message: 'slow' });
-      else json(response, { error: 0, message: 'ok' }, { 'X-RateLimit-Limit': '30', 'X-RateLimit-Remaining': '20', 'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 60) });
+      else
+        json(
+          response,
+          { error: 0, message: 'ok' },
+          { 'X-RateLimit-Limit': '30', 'X-RateLimit-Remaining': '20', 'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 60) },
+        );
     };
     const slow = client({ apiKey, timeoutMs: 10_000 }).links.delete(1);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -21,7 +21,9 @@ describe('the n8n transport', () => {
     server = await drippingServer(500, 45_000);
     const started = Date.now();
     // A create is not retried after a timeout: one attempt, one deadline.
-    const error = await executeNode(credentials(server.baseUrl), { resource: 'link', operation: 'create', url: 'https://example.com/drip' }).catch((e: unknown) => e);
+    const error = await executeNode(credentials(server.baseUrl), { resource: 'link', operation: 'create', url: 'https://example.com/drip' }).catch(
+      (e: unknown) => e,
+    );
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(NodeApiError);
     expect((error as Error).message).toBe('The request timed out after 30000 ms');
@@ -32,7 +34,9 @@ describe('the n8n transport', () => {
     const total = 200 * 1024 * 1024;
     server = await floodingServer(total);
     const memory = rssPeak();
-    const error = await executeNode(credentials(server.baseUrl), { resource: 'link', operation: 'get', id: { __rl: true, mode: 'id', value: '1' } }).catch((e: unknown) => e);
+    const error = await executeNode(credentials(server.baseUrl), { resource: 'link', operation: 'get', id: { __rl: true, mode: 'id', value: '1' } }).catch(
+      (e: unknown) => e,
+    );
     const grewMb = memory.stop();
     expect(error).toBeInstanceOf(NodeApiError);
     expect((error as Error).message).toBe(`The server's answer is larger than maxBodyBytes (${32 * 1024 * 1024} bytes); reading stopped there (HTTP 200)`);

@@ -49,8 +49,20 @@ async function onlyLinkShortErrors(call: Call, response: TransportResponse) {
   }
 }
 
-const withKey = (text: fc.Arbitrary<string>) => fc.oneof(text, text.map((t) => `${t}${API_KEY}${t}`));
-const status = fc.oneof(fc.constant(200), fc.constant(403), fc.constant(404), fc.constant(429), fc.constant(500), fc.constant(502), fc.integer({ min: 100, max: 599 }));
+const withKey = (text: fc.Arbitrary<string>) =>
+  fc.oneof(
+    text,
+    text.map((t) => `${t}${API_KEY}${t}`),
+  );
+const status = fc.oneof(
+  fc.constant(200),
+  fc.constant(403),
+  fc.constant(404),
+  fc.constant(429),
+  fc.constant(500),
+  fc.constant(502),
+  fc.integer({ min: 100, max: 599 }),
+);
 const headers = fc.dictionary(fc.constantFrom('x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'content-type'), fc.string());
 const callArb = fc.constantFrom(...calls);
 
@@ -61,7 +73,14 @@ const envelope = fc.record(
     message: withKey(fc.string()),
     data: fc.oneof(
       fc.anything(),
-      fc.record({ result: fc.anything(), perpage: fc.anything(), currentpage: fc.anything(), nextpage: fc.anything(), maxpage: fc.anything(), urls: fc.array(fc.anything()) }),
+      fc.record({
+        result: fc.anything(),
+        perpage: fc.anything(),
+        currentpage: fc.anything(),
+        nextpage: fc.anything(),
+        maxpage: fc.anything(),
+        urls: fc.array(fc.anything()),
+      }),
       fc.array(fc.dictionary(fc.string(), fc.anything())),
     ),
     details: fc.anything(),
@@ -74,30 +93,42 @@ const envelope = fc.record(
 
 describe('the response parser never lets anything but a LinkShortError escape, and never shows the key', () => {
   it('arbitrary JSON values', async () => {
-    await fc.assert(fc.asyncProperty(callArb, status, headers, fc.jsonValue(), async ([, call], code, head, value) => {
-      await onlyLinkShortErrors(call, { status: code, headers: head, body: JSON.stringify(value) });
-    }), { numRuns: 400 });
+    await fc.assert(
+      fc.asyncProperty(callArb, status, headers, fc.jsonValue(), async ([, call], code, head, value) => {
+        await onlyLinkShortErrors(call, { status: code, headers: head, body: JSON.stringify(value) });
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('envelopes with wrong types, huge numbers and unicode', async () => {
-    await fc.assert(fc.asyncProperty(callArb, status, envelope, async ([, call], code, body) => {
-      const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}` : value));
-      await onlyLinkShortErrors(call, { status: code, headers: {}, body: text ?? '' });
-    }), { numRuns: 600 });
+    await fc.assert(
+      fc.asyncProperty(callArb, status, envelope, async ([, call], code, body) => {
+        const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}` : value));
+        await onlyLinkShortErrors(call, { status: code, headers: {}, body: text ?? '' });
+      }),
+      { numRuns: 600 },
+    );
   });
 
   it('truncated JSON', async () => {
-    await fc.assert(fc.asyncProperty(callArb, envelope, fc.nat(), async ([, call], body, cut) => {
-      const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}` : value)) ?? '';
-      await onlyLinkShortErrors(call, { status: 200, headers: {}, body: text.slice(0, cut % (text.length + 1)) });
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(callArb, envelope, fc.nat(), async ([, call], body, cut) => {
+        const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}` : value)) ?? '';
+        await onlyLinkShortErrors(call, { status: 200, headers: {}, body: text.slice(0, cut % (text.length + 1)) });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('HTML pages and arbitrary text, with the key echoed', async () => {
     const html = withKey(fc.string({ unit: 'grapheme' })).map((t) => `<!DOCTYPE html><html><body>${t}</body></html>`);
-    await fc.assert(fc.asyncProperty(callArb, status, fc.oneof(html, withKey(fc.string({ unit: 'binary' }))), async ([, call], code, body) => {
-      await onlyLinkShortErrors(call, { status: code, headers: { 'content-type': 'text/html' }, body });
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(callArb, status, fc.oneof(html, withKey(fc.string({ unit: 'binary' }))), async ([, call], code, body) => {
+        await onlyLinkShortErrors(call, { status: code, headers: { 'content-type': 'text/html' }, body });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('deeply nested JSON', async () => {

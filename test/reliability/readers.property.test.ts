@@ -55,7 +55,12 @@ const calls: Record<string, Record<string, Call>> = {
 
 /** A client whose transport answers locally: nothing leaves the process. */
 const offlineClient = () =>
-  new LinkShortClient({ baseUrl: 'https://short.example', apiKey: 'k', transport: async () => ({ status: 200, headers: {}, body: '' }), sleep: async () => undefined });
+  new LinkShortClient({
+    baseUrl: 'https://short.example',
+    apiKey: 'k',
+    transport: async () => ({ status: 200, headers: {}, body: '' }),
+    sleep: async () => undefined,
+  });
 
 /** The schema each endpoint reads its answer with, caught on its way into the HTTP core. */
 async function answerSchemas(): Promise<Array<[string, z.ZodType]>> {
@@ -90,10 +95,9 @@ function valuesFor(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
   if (schema instanceof z.ZodArray) return fc.oneof(fc.array(valuesFor(schema.element as z.ZodType, depth + 1), { maxLength: 3 }), leafValues);
   if (schema instanceof z.ZodObject) {
     const shape = schema.shape as Record<string, z.ZodType>;
-    const record = fc.record(
-      Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, valuesFor(field, depth + 1)])),
-      { requiredKeys: Object.keys(shape).filter((_, index) => index % 2 === 0) },
-    );
+    const record = fc.record(Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, valuesFor(field, depth + 1)])), {
+      requiredKeys: Object.keys(shape).filter((_, index) => index % 2 === 0),
+    });
     return fc.oneof({ weight: 8, arbitrary: record }, { weight: 1, arbitrary: leafValues });
   }
   return leafValues;
@@ -118,10 +122,14 @@ describe('answer readers agree with zod', () => {
     for (const [resource, methods] of Object.entries(calls)) {
       const prototype = Object.getPrototypeOf((client as unknown as Record<string, object>)[resource]);
       // `links.watch` and `links.watchTotals` tell watchers of this client's changes and reads: no request, no answer to read.
-      const names = Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor' && !(resource === 'links' && (name === 'watch' || name === 'watchTotals')));
+      const names = Object.getOwnPropertyNames(prototype).filter(
+        (name) => name !== 'constructor' && !(resource === 'links' && (name === 'watch' || name === 'watchTotals')),
+      );
       expect(Object.keys(methods).sort()).toEqual(names.sort());
     }
-    expect(schemas.map(([name]) => name).filter((name) => name !== 'pieces')).toHaveLength(Object.values(calls).reduce((sum, methods) => sum + Object.keys(methods).length, 0));
+    expect(schemas.map(([name]) => name).filter((name) => name !== 'pieces')).toHaveLength(
+      Object.values(calls).reduce((sum, methods) => sum + Object.keys(methods).length, 0),
+    );
     for (const [name, schema] of schemas) expect([name, readerOf(schema) !== undefined]).toEqual([name, true]);
   });
 

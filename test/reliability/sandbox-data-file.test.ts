@@ -21,11 +21,15 @@ const pidNamespace = () => {
 };
 
 function startCli(args: string[]): { child: ChildProcess; ready: Promise<{ baseUrl: string; userKey: string }>; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/sandbox/src/cli.ts'), '--port', '0', '--json', '--rate-limit', '100000/60', ...args], {
-    cwd: root,
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'packages/sandbox/src/cli.ts'), '--port', '0', '--json', '--rate-limit', '100000/60', ...args],
+    {
+      cwd: root,
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const ready = new Promise<{ baseUrl: string; userKey: string }>((resolve, reject) => {
@@ -75,7 +79,10 @@ describe('two sandboxes on one data file, in pid namespaces that cannot see each
 
   it('a lock from another host whose heartbeat stopped long ago is taken over', async () => {
     const dataFile = join(folder(), 'state.json');
-    writeFileSync(`${dataFile}.lock`, JSON.stringify({ token: 'e'.repeat(32), host: 'gone-container', pid: process.pid, pidNamespace: 'pid:[1]', heartbeat: Date.now() - 3_600_000 }));
+    writeFileSync(
+      `${dataFile}.lock`,
+      JSON.stringify({ token: 'e'.repeat(32), host: 'gone-container', pid: process.pid, pidNamespace: 'pid:[1]', heartbeat: Date.now() - 3_600_000 }),
+    );
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const sandbox = await startSandbox({ dataFile });
@@ -87,7 +94,10 @@ describe('two sandboxes on one data file, in pid namespaces that cannot see each
   });
 
   it('restarted after kill -9 under the same pid (pid 1 in a container), the sandbox takes over its own stale lock instead of refusing, naming itself', async () => {
-    for (const leftOver of [`${process.pid}\n`, JSON.stringify({ token: 'd'.repeat(32), host: hostname(), pid: process.pid, pidNamespace: pidNamespace(), heartbeat: Date.now() })]) {
+    for (const leftOver of [
+      `${process.pid}\n`,
+      JSON.stringify({ token: 'd'.repeat(32), host: hostname(), pid: process.pid, pidNamespace: pidNamespace(), heartbeat: Date.now() }),
+    ]) {
       const dataFile = join(folder(), 'state.json');
       writeFileSync(`${dataFile}.lock`, leftOver);
       const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);

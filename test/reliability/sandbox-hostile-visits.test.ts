@@ -23,7 +23,12 @@ describe('crafted input and visitors', () => {
     const crafted = `a@${'.'.repeat(100_000)}@`;
     const attempts = [
       { url: `${sandbox.baseUrl}/api/account/update`, method: 'PUT' as const, headers: json(), body: JSON.stringify({ email: crafted }) },
-      { url: `${sandbox.baseUrl}/api/user/add`, method: 'POST' as const, headers: { ...json(), authorization: `Bearer ${sandbox.adminKey}` }, body: JSON.stringify({ username: 'crafted', email: crafted, password: 'secret1' }) },
+      {
+        url: `${sandbox.baseUrl}/api/user/add`,
+        method: 'POST' as const,
+        headers: { ...json(), authorization: `Bearer ${sandbox.adminKey}` },
+        body: JSON.stringify({ username: 'crafted', email: crafted, password: 'secret1' }),
+      },
       { url: `${sandbox.baseUrl}/api/qr/add`, method: 'POST' as const, headers: json(), body: JSON.stringify({ type: 'email', data: { email: crafted } }) },
     ];
     for (const { url, ...init } of attempts) {
@@ -33,7 +38,10 @@ describe('crafted input and visitors', () => {
       expect(performance.now() - started).toBeLessThan(1_500);
       expect(JSON.parse(answer.text)).toMatchObject({ error: 1, message: expect.stringMatching(/email/i) });
     }
-    expect((await send(`${sandbox.baseUrl}/api/account/update`, { method: 'PUT', headers: json(), body: JSON.stringify({ email: 'demo.user@mail.example.com' }) })).text).toContain('"error":0');
+    expect(
+      (await send(`${sandbox.baseUrl}/api/account/update`, { method: 'PUT', headers: json(), body: JSON.stringify({ email: 'demo.user@mail.example.com' }) }))
+        .text,
+    ).toContain('"error":0');
   });
 
   it('visit statistics stay bounded under thousands of distinct Referer and X-Forwarded-For values, keeping the top entries and an estimate of unique visitors', async () => {
@@ -42,7 +50,13 @@ describe('crafted input and visitors', () => {
     for (let i = 0; i < 40; i += 1) await send(shorturl, { headers: { referer: 'https://steady.example/', 'x-forwarded-for': '10.0.0.1' } });
     const distinct = 2_500;
     for (let i = 0; i < distinct; i += 1) {
-      await send(shorturl, { headers: { referer: `https://r${i}-${'x'.repeat(30)}.example/`, 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, 'user-agent': 'flood' } });
+      await send(shorturl, {
+        headers: {
+          referer: `https://r${i}-${'x'.repeat(30)}.example/`,
+          'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+          'user-agent': 'flood',
+        },
+      });
     }
     const link = sandbox.store.state.links.find((candidate) => candidate.id === id)!;
     expect(link.stats.clicks).toBe(40 + distinct);
@@ -84,7 +98,9 @@ describe('an account of 100,000 links', () => {
       const dates = page.urls.map((link: { date: string }) => link.date);
       expect(dates).toEqual([...dates].sort().reverse());
       expect(page.urls[0]).toMatchObject({ title: expect.stringMatching(/\S/), description: expect.stringMatching(/\S/) });
-      const last = JSON.parse((await send(`${sandbox.baseUrl}/api/urls?limit=50&page=2000`, { headers: { authorization: `Bearer ${sandbox.userKey}` } })).text).data;
+      const last = JSON.parse(
+        (await send(`${sandbox.baseUrl}/api/urls?limit=50&page=2000`, { headers: { authorization: `Bearer ${sandbox.userKey}` } })).text,
+      ).data;
       const oldest = last.urls.at(-1);
       expect(oldest.date < dates.at(-1)).toBe(true);
       expect(oldest.id).toBe(Math.min(...mine.map((link) => link.id)));

@@ -45,7 +45,16 @@ describe('trigger soak', () => {
     let overlaps = 0;
     const runPoll = async (name: string, withFaults: boolean) => {
       const trigger = triggers[name]!;
-      sandbox.faults.set(withFaults ? [{ kind: '5xx', probability: 0.08 }, { kind: 'drop', probability: 0.04 }, { kind: 'malformed', probability: 0.04 }, { kind: 'html', probability: 0.04 }] : []);
+      sandbox.faults.set(
+        withFaults
+          ? [
+              { kind: '5xx', probability: 0.08 },
+              { kind: 'drop', probability: 0.04 },
+              { kind: 'malformed', probability: 0.04 },
+              { kind: 'html', probability: 0.04 },
+            ]
+          : [],
+      );
       try {
         const restarted = JSON.parse(JSON.stringify(trigger.staticData)) as IDataObject;
         const active = activeTrigger(credentials, trigger.parameters, restarted);
@@ -113,7 +122,9 @@ describe('trigger soak', () => {
     const fired = triggers.threshold!.emitted;
     expect([...fired].sort((a, b) => a - b)).toEqual(crossings);
     expect(new Set(fired).size).toBe(fired.length);
-    console.log(`trigger soak: ${ROUNDS} rounds, ${created.length} links created, ${crossings.length} crossings, ${failedPolls} polls failed on injected faults, ${overlaps} overlapping polls`);
+    console.log(
+      `trigger soak: ${ROUNDS} rounds, ${created.length} links created, ${crossings.length} crossings, ${failedPolls} polls failed on injected faults, ${overlaps} overlapping polls`,
+    );
     expect(overlaps).toBeGreaterThan(0);
     expect(failedPolls).toBeGreaterThan(0);
   });

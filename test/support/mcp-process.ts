@@ -1,12 +1,12 @@
 /** The built `linkshort-mcp` as its own process on Streamable HTTP, for the MCP server's tests and the bench. */
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
-import { warnIfStale } from "./built.cjs";
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { warnIfStale } from './built.cjs';
 
-export const MCP_CLI = join(__dirname, "../../packages/mcp/dist/cli.js");
+export const MCP_CLI = join(__dirname, '../../packages/mcp/dist/cli.js');
 
 // The CLI loads the client from its build too.
-warnIfStale(["client", "mcp"]);
+warnIfStale(['client', 'mcp']);
 
 export interface McpHttpProcess {
   child: ChildProcess;
@@ -24,22 +24,26 @@ export interface McpHttpProcess {
  */
 /** faketime's variables, so that a server started by a test run a year ahead or behind shares its clock. */
 function sameClock(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => /^(LD_PRELOAD|FAKETIME\w*|DONT_FAKE_MONOTONIC)$/.test(entry[0]) && entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => /^(LD_PRELOAD|FAKETIME\w*|DONT_FAKE_MONOTONIC)$/.test(entry[0]) && entry[1] !== undefined,
+    ),
+  );
 }
 
 export async function startMcpHttpProcess(env: Record<string, string>, args: string[] = [], nodeOptions: string[] = []): Promise<McpHttpProcess> {
-  const child = spawn(process.execPath, [...nodeOptions, MCP_CLI, "--http", "0", ...args], {
-    env: { PATH: process.env.PATH ?? "", ...sameClock(), ...env },
-    stdio: ["ignore", "ignore", "pipe"],
+  const child = spawn(process.execPath, [...nodeOptions, MCP_CLI, '--http', '0', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...sameClock(), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderr = "";
+  let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const address = /Streamable HTTP at (http:\/\/\S+)/.exec(stderr)?.[1];
       if (address) resolve(address);
     });
-    child.once("exit", (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`linkshort-mcp exited with ${code}: ${stderr}`)));
   });
   return { child, url, stderr: () => stderr };
 }

@@ -44,7 +44,18 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
   const asPostgres = (command, args) => (root ? ['runuser', ['-u', POSTGRES_USER, '--', join(bin, command), ...args]] : [join(bin, command), args]);
   if (!existsSync(join(data, 'PG_VERSION'))) {
     execFileSync(
-      ...asPostgres('initdb', ['-D', data, '-U', POSTGRES_USER, `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync']),
+      ...asPostgres('initdb', [
+        '-D',
+        data,
+        '-U',
+        POSTGRES_USER,
+        `--pwfile=${passwordFile}`,
+        '--auth-local=trust',
+        '--auth-host=scram-sha-256',
+        '-E',
+        'UTF8',
+        '--no-sync',
+      ]),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
   }
@@ -55,7 +66,22 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
 
   async function start() {
     child = spawn(
-      ...asPostgres('postgres', ['-D', data, '-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      ...asPostgres('postgres', [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        sockets,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+      ]),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     track(child);
@@ -91,7 +117,9 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
   }
 
   await start();
-  const exists = execFileSync(join(bin, 'psql'), [...connection, '-d', 'postgres', '-Atc', `select 1 from pg_database where datname = '${database}'`], { env }).toString().trim();
+  const exists = execFileSync(join(bin, 'psql'), [...connection, '-d', 'postgres', '-Atc', `select 1 from pg_database where datname = '${database}'`], { env })
+    .toString()
+    .trim();
   if (exists !== '1') execFileSync(join(bin, 'createdb'), [...connection, database], { env });
   return {
     database: { host: '127.0.0.1', port, user: POSTGRES_USER, password, database },
@@ -107,7 +135,10 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
     },
     /** Runs a query and returns its rows as objects. */
     query(sql, on = database) {
-      const text = execFileSync(join(bin, 'psql'), [...connection, '-d', on, '-Atc', `select coalesce(json_agg(row_to_json(q)), '[]') from (${sql}) q`], { env, maxBuffer: 64 * 1024 * 1024 }).toString();
+      const text = execFileSync(join(bin, 'psql'), [...connection, '-d', on, '-Atc', `select coalesce(json_agg(row_to_json(q)), '[]') from (${sql}) q`], {
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+      }).toString();
       return JSON.parse(text);
     },
     stop,

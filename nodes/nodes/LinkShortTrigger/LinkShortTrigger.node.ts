@@ -1,11 +1,4 @@
-import type {
-	ILoadOptionsFunctions,
-	INodeExecutionData,
-	INodePropertyOptions,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { linkShortClient } from '../shared/client';
 import { toNodeError } from '../shared/errors';
@@ -28,7 +21,8 @@ export class LinkShortTrigger implements INodeType {
 		version: 1,
 		subtitle: `={{ ${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] }}`,
 		// n8n's node creator shows the trigger's description for the node and its trigger together (one entry, its actions and events).
-		description: 'Shorten links, make QR codes and read click statistics; start a workflow on new links or QR codes, clicks, a click threshold or rate, a daily, weekly or monthly click digest, or scans',
+		description:
+			'Shorten links, make QR codes and read click statistics; start a workflow on new links or QR codes, clicks, a click threshold or rate, a daily, weekly or monthly click digest, or scans',
 		defaults: { name: 'LinkShort Trigger' },
 		polling: true,
 		inputs: [],
@@ -49,7 +43,11 @@ export class LinkShortTrigger implements INodeType {
 				const options: INodePropertyOptions[] = [];
 				try {
 					for await (const link of client.links.list({ order: 'date', limit: 100 })) {
-						options.push({ name: `${link.shorturl} (${link.title || link.longurl})`, value: link.id, description: `ID ${link.id}, ${link.clicks} ${link.clicks === 1 ? 'click' : 'clicks'}` });
+						options.push({
+							name: `${link.shorturl} (${link.title || link.longurl})`,
+							value: link.id,
+							description: `ID ${link.id}, ${link.clicks} ${link.clicks === 1 ? 'click' : 'clicks'}`,
+						});
 						if (options.length >= LINK_CHOICES) break;
 					}
 				} catch (error) {

@@ -7,7 +7,7 @@ export const clickHistoryProperties: INodeProperties[] = [
 		name: 'digestPeriod',
 		type: 'options',
 		options: [
-			{ name: 'Day', value: 'day', description: 'Each day from midnight, in the workflow\'s time zone' },
+			{ name: 'Day', value: 'day', description: "Each day from midnight, in the workflow's time zone" },
 			{ name: 'Week', value: 'week', description: 'Each week from Monday midnight' },
 			{ name: 'Month', value: 'month', description: 'Each month from the 1st' },
 		],
@@ -23,7 +23,7 @@ export const clickHistoryProperties: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 23 },
 		displayOptions: { show: { event: ['clickDigest'] } },
 		description:
-			'The hour (0-23) the digest is sent after its period ends. Periods and hours follow the time zone in the workflow\'s settings (Timezone); set to Default, that is the n8n instance\'s zone. Each digest names its zone.',
+			"The hour (0-23) the digest is sent after its period ends. Periods and hours follow the time zone in the workflow's settings (Timezone); set to Default, that is the n8n instance's zone. Each digest names its zone.",
 	},
 	{
 		displayName: 'Clicks',
@@ -65,7 +65,7 @@ const shownFor = (event: string) => `={{ $parameter["event"] === "${event}" }}`;
 export const clickHistoryHints: NodeHint[] = [
 	{
 		message:
-			'The trigger looks at every link\'s clicks at each check (on accounts with more than 11,000 links, every few checks), so a period starts and ends as exactly as you check: every 10 minutes or every hour suits a digest, and checking every minute gains nothing. Fetch Test Event says how this account is read.',
+			"The trigger looks at every link's clicks at each check (on accounts with more than 11,000 links, every few checks), so a period starts and ends as exactly as you check: every 10 minutes or every hour suits a digest, and checking every minute gains nothing. Fetch Test Event says how this account is read.",
 		type: 'info',
 		location: 'ndv',
 		whenToDisplay: 'always',
@@ -73,7 +73,7 @@ export const clickHistoryHints: NodeHint[] = [
 	},
 	{
 		message:
-			'A link\'s rate is counted between two looks at its clicks, one at each check (every few checks on accounts with more than 11,000 links, unless you choose the links below). Choose Minutes that span at least two checks: with a check every 5 minutes, 15 or more. Fetch Test Event says how this account is read.',
+			"A link's rate is counted between two looks at its clicks, one at each check (every few checks on accounts with more than 11,000 links, unless you choose the links below). Choose Minutes that span at least two checks: with a check every 5 minutes, 15 or more. Fetch Test Event says how this account is read.",
 		type: 'info',
 		location: 'ndv',
 		whenToDisplay: 'always',

@@ -12,13 +12,13 @@ const EVENT_NOTICES: Record<EventName, string> = {
 	linkClickThreshold:
 		'The first check only records which links are already past the threshold and starts nothing. On an account with more than about 1,000 links, a change can take several checks to arrive, unless you choose the links to watch in Link Names or IDs.',
 	newLinkClicks:
-		'The first check only records each link\'s clicks and starts nothing. On an account with more than about 1,000 links, new clicks can take several checks to arrive, unless you choose the links to watch in Link Names or IDs.',
+		"The first check only records each link's clicks and starts nothing. On an account with more than about 1,000 links, new clicks can take several checks to arrive, unless you choose the links to watch in Link Names or IDs.",
 	newQrScans:
-		'The first check only records each QR code\'s scans and starts nothing. On an account with more than about 1,000 QR codes, new scans can take several checks to arrive.',
+		"The first check only records each QR code's scans and starts nothing. On an account with more than about 1,000 QR codes, new scans can take several checks to arrive.",
 	clickDigest:
-		'The first check only records each link\'s clicks and starts nothing, so the first digest covers only the rest of its period; each digest arrives at the chosen hour after its period ends, or at the first check after that. Fetch Test Event gives a digest of the period so far, with each link\'s total clicks standing in until the trigger has recorded its own.',
+		"The first check only records each link's clicks and starts nothing, so the first digest covers only the rest of its period; each digest arrives at the chosen hour after its period ends, or at the first check after that. Fetch Test Event gives a digest of the period so far, with each link's total clicks standing in until the trigger has recorded its own.",
 	linkClickRate:
-		'The first check only records each link\'s clicks and starts nothing. Each link starts the workflow once when it reaches the rate, and again only after its rate has fallen back.',
+		"The first check only records each link's clicks and starts nothing. Each link starts the workflow once when it reaches the rate, and again only after its rate has fallen back.",
 };
 
 const notices: INodeProperties[] = (Object.keys(EVENT_NOTICES) as EventName[]).map((event) => ({
@@ -37,13 +37,13 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			eventOption('linkClickThreshold', 'A link\'s clicks reached a number (once per crossing)'),
-			eventOption('newLinkClicks', 'A link\'s clicks grew since the last check'),
+			eventOption('linkClickThreshold', "A link's clicks reached a number (once per crossing)"),
+			eventOption('newLinkClicks', "A link's clicks grew since the last check"),
 			eventOption('linkClickRate', 'A link got many clicks within a few minutes (once per rise)'),
 			eventOption('clickDigest', 'Each day, week or month: clicks per link against the period before, with a chart'),
 			eventOption('newLink', 'A short link was created'),
 			eventOption('newQrCode', 'A QR code was created'),
-			eventOption('newQrScans', 'A QR code\'s scans grew since the last check'),
+			eventOption('newQrScans', "A QR code's scans grew since the last check"),
 		],
 		default: 'newLink',
 	},

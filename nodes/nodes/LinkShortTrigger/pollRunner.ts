@@ -72,7 +72,13 @@ const cloned = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * on from, such as times ahead of the host's clock) is repaired, with a log line: a bad lease or
  * counter is dropped, a bad state gives way to a new baseline.
  */
-async function pollEvent(this: IPollFunctions, eventName: EventName, parameters: EventParameters, abandonedAt: number, requestsEndBy: number): Promise<INodeExecutionData[][] | null> {
+async function pollEvent(
+	this: IPollFunctions,
+	eventName: EventName,
+	parameters: EventParameters,
+	abandonedAt: number,
+	requestsEndBy: number,
+): Promise<INodeExecutionData[][] | null> {
 	const event = EVENTS[eventName] as PollEvent<IDataObject> | undefined;
 	if (!event) throw new NodeOperationError(this.getNode(), `Event: "${eventName}" is not a known event`);
 	const client = await linkShortClient(this, this.getMode() === 'manual' ? undefined : requestsEndBy);
@@ -80,7 +86,8 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 	const emit = async (items: IDataObject[], charts: PollChart[] = []) => {
 		if (items.length === 0) return null;
 		const output = this.helpers.returnJsonArray(withDateOffsets(items, timeZone));
-		for (const chart of charts) output[chart.item]!.binary = { chart: await this.helpers.prepareBinaryData(Buffer.from(chart.png), chart.fileName, 'image/png') };
+		for (const chart of charts)
+			output[chart.item]!.binary = { chart: await this.helpers.prepareBinaryData(Buffer.from(chart.png), chart.fileName, 'image/png') };
 		return [output];
 	};
 
@@ -135,13 +142,15 @@ async function pollEvent(this: IPollFunctions, eventName: EventName, parameters:
 			goesOn = false;
 		}
 		const outcome = await unlessStopped(
-			goesOn ? event.poll(client, cloned(staticData.state as IDataObject), parameters) : event.baseline(client, parameters).then((state) => ({ items: [], state })),
+			goesOn
+				? event.poll(client, cloned(staticData.state as IDataObject), parameters)
+				: event.baseline(client, parameters).then((state) => ({ items: [], state })),
 		);
 		if (outcome === STOPPED) {
 			// Requests never wait for the key's rate limit inside a poll, nor outlast its budget: a spent
 			// window or the poll's deadline on its first request ends this one with its state unchanged
 			// (the scans keep what they read before it), and the next goes on.
-			parameters.log('the API key\'s rate limit is spent or the poll\'s time is up; this poll stops and the next one goes on');
+			parameters.log("the API key's rate limit is spent or the poll's time is up; this poll stops and the next one goes on");
 			return null;
 		}
 		if ((isGeneration(staticData.generation) ? staticData.generation : 0) !== generation) return null;
@@ -169,7 +178,8 @@ export async function runPoll(this: IPollFunctions): Promise<INodeExecutionData[
 	const eventName = this.getNodeParameter('event') as EventName;
 	const watchesLinks = eventName === 'linkClickThreshold' || eventName === 'newLinkClicks' || eventName === 'linkClickRate';
 	const linkIds = watchesLinks ? parseLinkIds(this.getNodeParameter('linkIds', [])) : [];
-	if (!linkIds) throw new NodeOperationError(this.getNode(), 'Link Names or IDs: must be link IDs (whole numbers), chosen from the list or separated by commas');
+	if (!linkIds)
+		throw new NodeOperationError(this.getNode(), 'Link Names or IDs: must be link IDs (whole numbers), chosen from the list or separated by commas');
 	const wholeAtLeastOne = (name: string, label: string, fallback: number) => {
 		const value = Number(this.getNodeParameter(name, fallback));
 		if (!(Number.isInteger(value) && value >= 1)) throw new NodeOperationError(this.getNode(), `${label}: must be a whole number of at least 1`);
@@ -189,15 +199,21 @@ export async function runPoll(this: IPollFunctions): Promise<INodeExecutionData[
 	const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_POLL_BUDGET_MS;
 	const log = (message: string) => this.logger.info(`LinkShort Trigger "${this.getNode().name}": ${message}`);
 	try {
-		return await pollEvent.call(this, eventName, {
-			threshold,
-			linkIds,
-			minimumNew,
-			...clickEvents,
-			now,
-			timeUp: () => now() - startedAt >= budgetMs / 2,
-			log,
-		}, budgetMs < DEFAULT_POLL_BUDGET_MS ? startedAt + budgetMs : Number.POSITIVE_INFINITY, startedAt + budgetMs - WRAP_UP_MS);
+		return await pollEvent.call(
+			this,
+			eventName,
+			{
+				threshold,
+				linkIds,
+				minimumNew,
+				...clickEvents,
+				now,
+				timeUp: () => now() - startedAt >= budgetMs / 2,
+				log,
+			},
+			budgetMs < DEFAULT_POLL_BUDGET_MS ? startedAt + budgetMs : Number.POSITIVE_INFINITY,
+			startedAt + budgetMs - WRAP_UP_MS,
+		);
 	} catch (error) {
 		throw toNodeError(this.getNode(), error);
 	}

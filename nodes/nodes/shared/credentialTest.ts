@@ -49,7 +49,8 @@ function missingScheme(address: string): string {
  */
 function advice(error: unknown, baseUrl: string, redact: (text: string) => string): string {
 	const host = hostOf(baseUrl);
-	if (isLinkShortError(error, 'LINKSHORT_INVALID_INPUT') && !error.issues.some((issue) => issue.field === 'baseUrl')) return 'Enter the API key from the Developer API page of your account.';
+	if (isLinkShortError(error, 'LINKSHORT_INVALID_INPUT') && !error.issues.some((issue) => issue.field === 'baseUrl'))
+		return 'Enter the API key from the Developer API page of your account.';
 	if (isLinkShortError(error, 'LINKSHORT_INVALID_INPUT')) {
 		return /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl)
 			? `Base URL must be a web address that starts with https:// (or http://), such as ${EXAMPLE}.`
@@ -63,9 +64,12 @@ function advice(error: unknown, baseUrl: string, redact: (text: string) => strin
 	}
 	if (isLinkShortError(error, 'LINKSHORT_CONNECTION_FAILED')) {
 		const { networkCode } = error;
-		if (networkCode === 'ENOTFOUND' || networkCode === 'EAI_AGAIN') return `No server named ${host} was found. Check the spelling of Base URL (such as ${EXAMPLE}).`;
-		if (networkCode === 'ECONNREFUSED') return `Nothing accepts connections at ${host}. Check the port in Base URL (leave it out for the usual one) and that the service is running.`;
-		if (/CERT|SSL|TLS/.test(networkCode)) return `The service at ${host} has a certificate n8n does not trust. Check that Base URL is the service's own address.`;
+		if (networkCode === 'ENOTFOUND' || networkCode === 'EAI_AGAIN')
+			return `No server named ${host} was found. Check the spelling of Base URL (such as ${EXAMPLE}).`;
+		if (networkCode === 'ECONNREFUSED')
+			return `Nothing accepts connections at ${host}. Check the port in Base URL (leave it out for the usual one) and that the service is running.`;
+		if (/CERT|SSL|TLS/.test(networkCode))
+			return `The service at ${host} has a certificate n8n does not trust. Check that Base URL is the service's own address.`;
 		return `Could not reach ${host}. Check Base URL and that n8n can reach the service on its network.`;
 	}
 	if (isLinkShortError(error, 'LINKSHORT_TIMEOUT')) return `${host} did not answer in time. Check Base URL and that n8n can reach the service on its network.`;

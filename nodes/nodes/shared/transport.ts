@@ -28,14 +28,7 @@ function bodyText(raw: unknown): string {
  * it) the stream is destroyed, which closes the connection, and the read fails with
  * `ResponseTooLargeError`; `stop` (the request's deadline or the caller's abort) ends it with `stopped()`.
  */
-function readCapped(
-	body: unknown,
-	status: number,
-	declaredLength: unknown,
-	maxBodyBytes: number,
-	stop: AbortSignal,
-	stopped: () => Error,
-): Promise<string> {
+function readCapped(body: unknown, status: number, declaredLength: unknown, maxBodyBytes: number, stop: AbortSignal, stopped: () => Error): Promise<string> {
 	if (!isStream(body)) {
 		// A host or a mock that hands the body over whole: the client checks its size.
 		return Promise.resolve(bodyText(body));
@@ -79,14 +72,19 @@ function readCapped(
 		});
 		stream.on('error', (error) => finish(stop.aborted ? stopped() : error));
 		// Closed without its end: the answer was cut off (the client classifies the code).
-		stream.on('close', () => finish(stop.aborted ? stopped() : Object.assign(new Error('The connection closed before the answer ended'), { code: 'ECONNRESET' })));
+		stream.on('close', () =>
+			finish(stop.aborted ? stopped() : Object.assign(new Error('The connection closed before the answer ended'), { code: 'ECONNRESET' })),
+		);
 	});
 }
 
 /** `promise`, or `stopped()` once `stop` aborts first; an answer that arrives after that has its body closed. */
 function untilStopped<T extends { body?: unknown }>(promise: Promise<T>, stop: AbortSignal, stopped: () => Error): Promise<T> {
 	if (stop.aborted) {
-		void promise.then((late) => isStream(late.body) && late.body.destroy(), () => undefined);
+		void promise.then(
+			(late) => isStream(late.body) && late.body.destroy(),
+			() => undefined,
+		);
 		return Promise.reject(stopped());
 	}
 	return new Promise<T>((resolve, reject) => {
@@ -146,11 +144,7 @@ export function n8nTransport(context: HttpContext): Transport {
 		);
 		const responseHeaders: Record<string, string | string[] | undefined> = {};
 		for (const [name, value] of Object.entries(response.headers ?? {})) {
-			responseHeaders[name.toLowerCase()] = Array.isArray(value)
-				? value.map(String)
-				: value === undefined
-					? undefined
-					: String(value);
+			responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.map(String) : value === undefined ? undefined : String(value);
 		}
 		const text = await readCapped(response.body, response.statusCode, responseHeaders['content-length'], maxBodyBytes, stop, stopped);
 		return { status: response.statusCode, headers: responseHeaders, body: text };

@@ -32,8 +32,7 @@ const ALLOWED_IMPORTS = new Set(["zod/v4", "crypto", "node:crypto"]);
 let failures = 0;
 const ENTRIES = ["core", "charts/index", "values"];
 for (const file of ENTRIES.flatMap((entry) => [`dist/${entry}.js`, `dist/${entry}.mjs`])) {
-  const code = readFileSync(new URL(`../${file}`, import.meta.url), "utf8")
-    .replace(/\/\/# sourceMappingURL=.*$/m, "");
+  const code = readFileSync(new URL(`../${file}`, import.meta.url), "utf8").replace(/\/\/# sourceMappingURL=.*$/m, "");
   for (const [pattern, name] of FORBIDDEN) {
     const match = pattern.exec(code);
     if (match) {

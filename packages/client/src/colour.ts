@@ -14,5 +14,8 @@ export function toRgbColour(colour: string): string {
   if (colour.length > MAX_COLOUR_INPUT_LENGTH) return colour;
   const hex = HEX_COLOUR.exec(colour.trim());
   if (!hex) return colour;
-  return `rgb(${hex.slice(1).map((pair) => parseInt(pair, 16)).join(",")})`;
+  return `rgb(${hex
+    .slice(1)
+    .map((pair) => parseInt(pair, 16))
+    .join(",")})`;
 }

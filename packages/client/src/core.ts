@@ -65,7 +65,16 @@ export {
   type QrData,
   type QrType,
 } from "./resources/qr-codes";
-export { USER_FILTERS, UserCreateSchema, UserListSchema, type LoginLink, type User, type UserCreated, type UserCreateInput, type UserListInput } from "./resources/users";
+export {
+  USER_FILTERS,
+  UserCreateSchema,
+  UserListSchema,
+  type LoginLink,
+  type User,
+  type UserCreated,
+  type UserCreateInput,
+  type UserListInput,
+} from "./resources/users";
 
 export { PagePromise, type Page } from "./pagination";
 export { LARGE_PAGE_SIZE } from "./internal/page-size";

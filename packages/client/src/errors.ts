@@ -73,7 +73,8 @@ export function isLinkShortError<Code extends LinkShortErrorCode>(error: unknown
 export function isLinkShortError(error: unknown, ...codes: LinkShortErrorCode[]): boolean {
   if (typeof error !== "object" || error === null) return false;
   const { code, kind, message } = error as { code?: unknown; kind?: unknown; message?: unknown };
-  if (typeof code !== "string" || !Object.hasOwn(CODES, code) || typeof kind !== "string" || !Object.hasOwn(KINDS, kind) || typeof message !== "string") return false;
+  if (typeof code !== "string" || !Object.hasOwn(CODES, code) || typeof kind !== "string" || !Object.hasOwn(KINDS, kind) || typeof message !== "string")
+    return false;
   return codes.length === 0 || codes.includes(code as LinkShortErrorCode);
 }
 

@@ -32,7 +32,13 @@ const sleeps: Array<[string, HostSleep]> = [
 
 /** What `work` ended with, or "still waiting" a second after it should have ended. */
 function outcomeOf(work: Promise<unknown>): Promise<unknown> {
-  return Promise.race([work.then(() => "resolved", (error: unknown) => error), new Promise((resolve) => setTimeout(resolve, 1_000, "still waiting"))]);
+  return Promise.race([
+    work.then(
+      () => "resolved",
+      (error: unknown) => error,
+    ),
+    new Promise((resolve) => setTimeout(resolve, 1_000, "still waiting")),
+  ]);
 }
 
 describe.each(sleeps)("with a host sleep that %s", (_name, hostSleep) => {

@@ -4,7 +4,13 @@ import { BoundedMap } from "../src/internal/bounded-map";
 test("past its bound the entry set longest ago goes, and onEvict is told of it", () => {
   const evicted: Array<[string, number]> = [];
   const map = new BoundedMap<string, number>(3, (value, key) => evicted.push([key, value]));
-  for (const [key, value] of [["a", 1], ["b", 2], ["c", 3], ["d", 4]] as const) map.set(key, value);
+  for (const [key, value] of [
+    ["a", 1],
+    ["b", 2],
+    ["c", 3],
+    ["d", 4],
+  ] as const)
+    map.set(key, value);
   expect(map.size).toBe(3);
   expect(map.has("a")).toBe(false);
   expect([...map.values()]).toEqual([2, 3, 4]);

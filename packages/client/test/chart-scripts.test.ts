@@ -89,6 +89,8 @@ describe("chart PNG: two different names never give the same image", () => {
   });
 
   it("draws a decomposed u with a combining diaeresis as the composed ü (canonically the same name)", () => {
-    expect(Buffer.from(clickChart({ clicks: 1 }, { title: "Zu\u0308rich" }).png()).equals(Buffer.from(clickChart({ clicks: 1 }, { title: "Zürich" }).png()))).toBe(true);
+    expect(
+      Buffer.from(clickChart({ clicks: 1 }, { title: "Zu\u0308rich" }).png()).equals(Buffer.from(clickChart({ clicks: 1 }, { title: "Zürich" }).png())),
+    ).toBe(true);
   });
 });

@@ -9,7 +9,17 @@ const START = Date.UTC(2026, 10, 2, 0, 0);
 
 function gappedSeries() {
   const history = new ClickHistory({ account: "https://short.example 00", now: () => START + 8 * HOUR });
-  const samples: Array<[number, number]> = [[0, 0], [0.25, 2], [0.5, 4], [0.75, 5], [1, 9], [1.5, 12], [6.5, 112], [7, 118], [8, 130]];
+  const samples: Array<[number, number]> = [
+    [0, 0],
+    [0.25, 2],
+    [0.5, 4],
+    [0.75, 5],
+    [1, 9],
+    [1.5, 12],
+    [6.5, 112],
+    [7, 118],
+    [8, 130],
+  ];
   for (const [hours, clicks] of samples) history.record({ id: 1, clicks }, START + hours * HOUR);
   return history.series({ linkId: 1, start: START, end: START + 8 * HOUR, granularity: "hour", timeZone: "UTC" });
 }

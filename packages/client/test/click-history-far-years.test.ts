@@ -80,7 +80,9 @@ describe("the years a click-history question may name", () => {
   it("the year 9999 is answered; a time after it, or before 1970, is an error naming the field", () => {
     const last = history.series({ linkId: 1, start: lastAccepted - DAY, end: lastAccepted, granularity: "hour", timeZone: "Pacific/Kiritimati" });
     expect(last.buckets).toHaveLength(25);
-    expect(fieldsOf(() => history.series({ linkId: 1, start: lastAccepted - DAY, end: lastAccepted + 1, granularity: "hour", timeZone: "UTC" }))).toEqual(["end"]);
+    expect(fieldsOf(() => history.series({ linkId: 1, start: lastAccepted - DAY, end: lastAccepted + 1, granularity: "hour", timeZone: "UTC" }))).toEqual([
+      "end",
+    ]);
     expect(fieldsOf(() => history.top({ start: lastAccepted + 1, end: lastAccepted + DAY, timeZone: "UTC" }))).toEqual(["start", "end"]);
     expect(fieldsOf(() => history.recent({ linkId: 1, minutes: 5, at: 8.64e15 }))).toEqual(["at"]);
     expect(fieldsOf(() => calendarPeriod({ period: "month", timeZone: "UTC", at: lastAccepted + 1 }))).toEqual(["at"]);

@@ -15,7 +15,14 @@ function fresh(): { folder: string; path: string } {
 async function sampled(path: string, account = ACCOUNT): Promise<ClickHistory> {
   const history = new ClickHistory({ account, store: new FileClickHistoryStore(path), now: () => START + 4 * 3_600_000 });
   await history.load();
-  for (let step = 0; step <= 16; step += 1) history.record([{ id: 1, clicks: step * 3 }, { id: 2, clicks: 0 }], START + step * 15 * 60_000);
+  for (let step = 0; step <= 16; step += 1)
+    history.record(
+      [
+        { id: 1, clicks: step * 3 },
+        { id: 2, clicks: 0 },
+      ],
+      START + step * 15 * 60_000,
+    );
   await history.save();
   return history;
 }

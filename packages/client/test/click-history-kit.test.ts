@@ -1,5 +1,18 @@
 /** The click-history kit the front ends share: sampling while a host reads, the account's series, the last days, an hour of a day, the default granularity, ISO or null. */
-import { accountSeriesOf, calendarPeriod, ClickHistory, defaultGranularity, hourOfDay, isoOrNull, lastDays, sampleWhile, stateHolderStore, ValidationError, type ClickHistoryState, type ClickSeries } from "../src/core";
+import {
+  accountSeriesOf,
+  calendarPeriod,
+  ClickHistory,
+  defaultGranularity,
+  hourOfDay,
+  isoOrNull,
+  lastDays,
+  sampleWhile,
+  stateHolderStore,
+  ValidationError,
+  type ClickHistoryState,
+  type ClickSeries,
+} from "../src/core";
 import { scripted } from "./helpers";
 
 const HOUR = 3_600_000;
@@ -14,7 +27,16 @@ const page = (items: Array<{ id: number; clicks: number }>) => ({
       currentpage: 1,
       nextpage: null,
       maxpage: 1,
-      urls: items.map(({ id, clicks }) => ({ id, alias: `a${id}`, shorturl: `https://short.example/a${id}`, longurl: "https://example.com", clicks: String(clicks), title: "", description: "", date: "2026-11-01 10:00:00" })),
+      urls: items.map(({ id, clicks }) => ({
+        id,
+        alias: `a${id}`,
+        shorturl: `https://short.example/a${id}`,
+        longurl: "https://example.com",
+        clicks: String(clicks),
+        title: "",
+        description: "",
+        date: "2026-11-01 10:00:00",
+      })),
     },
   },
 });
@@ -48,11 +70,14 @@ describe("sampleWhile", () => {
   it("saves nothing when the read fails, and throws its error", async () => {
     const { client, clock } = scripted([page([{ id: 1, clicks: 4 }])]);
     let saved = 0;
-    const history = new ClickHistory({ account: client.accountId, store: stateHolderStore({ get: () => undefined, set: () => void (saved += 1) }), now: clock.now, saveEveryMs: Number.MAX_SAFE_INTEGER });
+    const history = new ClickHistory({
+      account: client.accountId,
+      store: stateHolderStore({ get: () => undefined, set: () => void (saved += 1) }),
+      now: clock.now,
+      saveEveryMs: Number.MAX_SAFE_INTEGER,
+    });
     const failure = new Error("the host failed");
-    await expect(
-      sampleWhile(history, client, () => Promise.reject(failure)),
-    ).rejects.toBe(failure);
+    await expect(sampleWhile(history, client, () => Promise.reject(failure))).rejects.toBe(failure);
     expect(saved).toBe(0);
     // Stopped all the same.
     await client.links.list();
@@ -67,7 +92,10 @@ describe("lastDays", () => {
     const range = lastDays({ days: 7, timeZone: "Europe/Berlin", at });
     expect(range).toEqual({ start: Date.UTC(2025, 9, 21, 22), end: Date.UTC(2025, 9, 28, 23) });
     expect(range.end - range.start).toBe(7 * DAY + HOUR);
-    expect(range).toEqual({ start: calendarPeriod({ period: "day", timeZone: "Europe/Berlin", at, offset: -6 }).start, end: calendarPeriod({ period: "day", timeZone: "Europe/Berlin", at }).end });
+    expect(range).toEqual({
+      start: calendarPeriod({ period: "day", timeZone: "Europe/Berlin", at, offset: -6 }).start,
+      end: calendarPeriod({ period: "day", timeZone: "Europe/Berlin", at }).end,
+    });
     expect(lastDays({ days: 1, timeZone: "UTC", at: Date.UTC(2026, 0, 1) })).toEqual({ start: Date.UTC(2026, 0, 1), end: Date.UTC(2026, 0, 2) });
   });
 
@@ -125,7 +153,17 @@ describe("accountSeriesOf", () => {
     granularity: "hour",
     start: START,
     end: START + buckets.length * HOUR,
-    buckets: buckets.map(([clicks, quality], index) => ({ start: START + index * HOUR, end: START + (index + 1) * HOUR, clicks, quality, measuredFrom: null, measuredTo: null, uniqueClicks: null, uniqueQuality: "none", reset: false })),
+    buckets: buckets.map(([clicks, quality], index) => ({
+      start: START + index * HOUR,
+      end: START + (index + 1) * HOUR,
+      clicks,
+      quality,
+      measuredFrom: null,
+      measuredTo: null,
+      uniqueClicks: null,
+      uniqueQuality: "none",
+      reset: false,
+    })),
     total: null,
     uniqueTotal: null,
     measuredFrom: null,
@@ -134,8 +172,26 @@ describe("accountSeriesOf", () => {
     lastSampleAt: null,
     unplaced: unplaced > 0 ? [{ from: START, to: START + HOUR, clicks: unplaced }] : [],
   });
-  const one = seriesOf(1, [[3, "exact"], [null, "none"], [2, "spread"], [null, "none"]], 4);
-  const two = seriesOf(2, [[5, "exact"], [1, "exact"], [null, "none"], [null, "none"]], 1);
+  const one = seriesOf(
+    1,
+    [
+      [3, "exact"],
+      [null, "none"],
+      [2, "spread"],
+      [null, "none"],
+    ],
+    4,
+  );
+  const two = seriesOf(
+    2,
+    [
+      [5, "exact"],
+      [1, "exact"],
+      [null, "none"],
+      [null, "none"],
+    ],
+    1,
+  );
 
   it("adds the links' buckets up; a link with no data in a bucket makes it spread", () => {
     expect(accountSeriesOf([one, two])).toEqual({
@@ -153,7 +209,12 @@ describe("accountSeriesOf", () => {
   });
 
   it("with where the account was sampled: no link's clicks there is 0, and a link with no data adds nothing", () => {
-    const sampled = seriesOf(9, [[0, "exact"], [0, "exact"], [0, "spread"], [null, "none"]]);
+    const sampled = seriesOf(9, [
+      [0, "exact"],
+      [0, "exact"],
+      [0, "spread"],
+      [null, "none"],
+    ]);
     expect(accountSeriesOf([one, two], sampled)?.buckets).toEqual([
       { start: START, count: 8, exact: true },
       { start: START + HOUR, count: 1, exact: true },

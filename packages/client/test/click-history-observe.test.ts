@@ -11,20 +11,47 @@ const page = (items: Array<{ id: number; clicks: number }>) => ({
       currentpage: 1,
       nextpage: null,
       maxpage: 1,
-      urls: items.map(({ id, clicks }) => ({ id, alias: `a${id}`, shorturl: `https://short.example/a${id}`, longurl: "https://example.com", clicks: String(clicks), title: "", description: "", date: "2026-11-01 10:00:00" })),
+      urls: items.map(({ id, clicks }) => ({
+        id,
+        alias: `a${id}`,
+        shorturl: `https://short.example/a${id}`,
+        longurl: "https://example.com",
+        clicks: String(clicks),
+        title: "",
+        description: "",
+        date: "2026-11-01 10:00:00",
+      })),
     },
   },
 });
 const details = (id: number, clicks: number, uniqueClicks: number) => ({
   json: {
     error: 0,
-    details: { id, shorturl: `https://short.example/a${id}`, longurl: "https://example.com", title: "", description: "", location: {}, device: {}, expiry: null, date: "2026-11-01 10:00:00" },
+    details: {
+      id,
+      shorturl: `https://short.example/a${id}`,
+      longurl: "https://example.com",
+      title: "",
+      description: "",
+      location: {},
+      device: {},
+      expiry: null,
+      date: "2026-11-01 10:00:00",
+    },
     data: { clicks, uniqueClicks, topCountries: 0, topReferrers: 0, topBrowsers: 0, topOs: 0, socialCount: { facebook: 0, twitter: 0, google: 0 } },
   },
 });
 
 it("list pages and link details feed the history as they arrive, with no request of its own; a stopped observer takes no more", async () => {
-  const { client, sent, clock } = scripted([page([{ id: 1, clicks: 4 }, { id: 2, clicks: 0 }]), details(1, 9, 5), page([{ id: 1, clicks: 12 }]), page([{ id: 1, clicks: 40 }])]);
+  const { client, sent, clock } = scripted([
+    page([
+      { id: 1, clicks: 4 },
+      { id: 2, clicks: 0 },
+    ]),
+    details(1, 9, 5),
+    page([{ id: 1, clicks: 12 }]),
+    page([{ id: 1, clicks: 40 }]),
+  ]);
   const history = new ClickHistory({ account: client.accountId, now: clock.now });
   const stop = history.observe(client);
   const start = clock.time;

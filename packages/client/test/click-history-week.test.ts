@@ -36,7 +36,10 @@ const random = () => {
 
 async function visit(link: number, at: number): Promise<void> {
   time = at;
-  const answer = await fetch(`${sandbox.baseUrl}/fill${link}`, { redirect: "manual", headers: { "user-agent": `visitor-${Math.floor(random() * 50)}`, "x-forwarded-for": `10.0.0.${link}` } });
+  const answer = await fetch(`${sandbox.baseUrl}/fill${link}`, {
+    redirect: "manual",
+    headers: { "user-agent": `visitor-${Math.floor(random() * 50)}`, "x-forwarded-for": `10.0.0.${link}` },
+  });
   expect(answer.status).toBe(302);
   visits.get(link)!.push(at);
 }
@@ -75,7 +78,13 @@ function check(series: ClickSeries, link: number): void {
 }
 
 function newHistory(): ClickHistory {
-  return new ClickHistory({ account: client.accountId, store: new FileClickHistoryStore(storePath), timeZone: "America/New_York", gapAfterMs: 2 * HOUR, now: () => time });
+  return new ClickHistory({
+    account: client.accountId,
+    store: new FileClickHistoryStore(storePath),
+    timeZone: "America/New_York",
+    gapAfterMs: 2 * HOUR,
+    now: () => time,
+  });
 }
 
 beforeAll(async () => {
@@ -139,8 +148,10 @@ it("a week of sampled clicks: sums equal the visits between samples, no bucket f
         const qualities = series.buckets.map((bucket) => bucket.quality);
         // Sampled every quarter hour: hours measured exactly; the missed samples shared out and the night nothing ran a gap, each said so.
         const overlaps = (from: number, to: number) => time - 24 * HOUR < to && from < time;
-        if (!overlaps(missedFrom, missedFrom + 2 * HOUR) && !overlaps(gapFrom, gapTo + HOUR)) expect(qualities.every((quality) => quality === "exact")).toBe(true);
-        if (link === 3 && overlaps(missedFrom, missedFrom + 2 * HOUR)) expect(qualities.filter((quality) => quality === "spread").length).toBeGreaterThanOrEqual(2);
+        if (!overlaps(missedFrom, missedFrom + 2 * HOUR) && !overlaps(gapFrom, gapTo + HOUR))
+          expect(qualities.every((quality) => quality === "exact")).toBe(true);
+        if (link === 3 && overlaps(missedFrom, missedFrom + 2 * HOUR))
+          expect(qualities.filter((quality) => quality === "spread").length).toBeGreaterThanOrEqual(2);
         const gapHours = Math.round((Math.min(gapTo, time) - Math.max(gapFrom, time - 24 * HOUR)) / HOUR);
         if (link === 3 && overlaps(gapFrom, gapTo)) expect(qualities.filter((quality) => quality === "gap").length).toBe(gapHours);
       }
@@ -179,7 +190,13 @@ it("a week of sampled clicks: sums equal the visits between samples, no bucket f
   expect(hours.buckets.slice(1, -1).every((bucket) => bucket.quality === "gap" && bucket.clicks === null)).toBe(true);
 
   // The day New York left summer time has 25 hours; the reset link's drop is flagged and subtracts nothing.
-  const sunday = reader.series({ linkId: linkIdOf(2), start: Date.UTC(2026, 10, 1, 4), end: Date.UTC(2026, 10, 2, 5), granularity: "day", timeZone: "America/New_York" });
+  const sunday = reader.series({
+    linkId: linkIdOf(2),
+    start: Date.UTC(2026, 10, 1, 4),
+    end: Date.UTC(2026, 10, 2, 5),
+    granularity: "day",
+    timeZone: "America/New_York",
+  });
   expect(sunday.buckets).toHaveLength(1);
   expect(sunday.buckets[0]!.end - sunday.buckets[0]!.start).toBe(25 * HOUR);
   expect(sunday.buckets[0]!.quality).toBe("exact");

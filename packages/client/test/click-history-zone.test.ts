@@ -16,7 +16,17 @@ function localLabel(timeZone: string, ms: number): { date: string; hour: string;
 const offsetOf = (timeZone: string, ms: number) =>
   new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(new Date(ms)).find((part) => part.type === "timeZoneName")!.value;
 
-const ZONES = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe", "America/Santiago", "Pacific/Apia", "Asia/Kathmandu", "America/St_Johns"];
+const ZONES = [
+  "UTC",
+  "America/New_York",
+  "Europe/Berlin",
+  "Asia/Kolkata",
+  "Australia/Lord_Howe",
+  "America/Santiago",
+  "Pacific/Apia",
+  "Asia/Kathmandu",
+  "America/St_Johns",
+];
 const FROM = Date.UTC(2010, 0, 1);
 const TO = Date.UTC(2030, 0, 1);
 
@@ -37,24 +47,35 @@ describe("calendar periods in a time zone", () => {
         if (`${before.date} ${before.hour}` === `${label.date} ${label.hour}`) expect(offsetOf(timeZone, start - 1000)).not.toBe(offsetOf(timeZone, start));
       }),
       // Found by a run: Santiago's clocks went back from midnight to 23:00 on 28 April 2012.
-      { numRuns: 400, examples: [["America/Santiago", 1335668400], ["America/New_York", Date.UTC(2021, 10, 7, 6, 30) / 1000]] },
+      {
+        numRuns: 400,
+        examples: [
+          ["America/Santiago", 1335668400],
+          ["America/New_York", Date.UTC(2021, 10, 7, 6, 30) / 1000],
+        ],
+      },
     );
   });
 
   it("a day starts at the first instant of its local date, and a week on Monday", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: FROM / 1000, max: TO / 1000 }), fc.constantFrom("day" as const, "week" as const, "month" as const), (timeZone, second, unit) => {
-        const clock = new ZoneClock(timeZone);
-        const at = second * 1000;
-        const start = clock.floor(unit, at);
-        const end = clock.next(unit, start);
-        expect(start).toBeLessThanOrEqual(at);
-        expect(end).toBeGreaterThan(at);
-        expect(localLabel(timeZone, start - 1000).date).not.toBe(localLabel(timeZone, start).date);
-        if (unit === "day") expect(localLabel(timeZone, start).date).toBe(localLabel(timeZone, at).date);
-        if (unit === "week") expect(localLabel(timeZone, start).weekday).toBe("Mon");
-        if (unit === "month") expect(localLabel(timeZone, start).date.slice(8)).toBe("01");
-      }),
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: FROM / 1000, max: TO / 1000 }),
+        fc.constantFrom("day" as const, "week" as const, "month" as const),
+        (timeZone, second, unit) => {
+          const clock = new ZoneClock(timeZone);
+          const at = second * 1000;
+          const start = clock.floor(unit, at);
+          const end = clock.next(unit, start);
+          expect(start).toBeLessThanOrEqual(at);
+          expect(end).toBeGreaterThan(at);
+          expect(localLabel(timeZone, start - 1000).date).not.toBe(localLabel(timeZone, start).date);
+          if (unit === "day") expect(localLabel(timeZone, start).date).toBe(localLabel(timeZone, at).date);
+          if (unit === "week") expect(localLabel(timeZone, start).weekday).toBe("Mon");
+          if (unit === "month") expect(localLabel(timeZone, start).date.slice(8)).toBe("01");
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -70,7 +91,10 @@ describe("calendar periods in a time zone", () => {
   it("calendarPeriod gives the period holding a moment, or one before it", () => {
     const at = Date.UTC(2026, 10, 26, 3, 30); // Thursday 04:30 in Berlin
     expect(calendarPeriod({ period: "day", timeZone: "Europe/Berlin", at })).toEqual({ start: Date.UTC(2026, 10, 25, 23), end: Date.UTC(2026, 10, 26, 23) });
-    expect(calendarPeriod({ period: "week", timeZone: "Europe/Berlin", at, offset: -1 })).toEqual({ start: Date.UTC(2026, 10, 15, 23), end: Date.UTC(2026, 10, 22, 23) });
+    expect(calendarPeriod({ period: "week", timeZone: "Europe/Berlin", at, offset: -1 })).toEqual({
+      start: Date.UTC(2026, 10, 15, 23),
+      end: Date.UTC(2026, 10, 22, 23),
+    });
     expect(calendarPeriod({ period: "month", timeZone: "America/New_York", at })).toEqual({ start: Date.UTC(2026, 10, 1, 4), end: Date.UTC(2026, 11, 1, 5) });
   });
 

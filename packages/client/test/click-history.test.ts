@@ -194,7 +194,12 @@ describe("click history from sampled totals", () => {
 
   it("a stored history of another account, or a damaged one, starts empty with a note", async () => {
     const other = historyOf([{ at: START, clicks: 1 }], { account: "https://other.example 00" });
-    for (const stored of [other.state(), { version: 1, account: ACCOUNT, runningSince: null, lastSampleAt: null, links: { 7: "!!" } }, "not a state", { version: 2 }]) {
+    for (const stored of [
+      other.state(),
+      { version: 1, account: ACCOUNT, runningSince: null, lastSampleAt: null, links: { 7: "!!" } },
+      "not a state",
+      { version: 2 },
+    ]) {
       const history = new ClickHistory({ account: ACCOUNT, store: stateHolderStore({ get: () => stored, set: () => undefined }) });
       await history.load();
       expect(history.size).toBe(0);
@@ -214,15 +219,26 @@ describe("click history from sampled totals", () => {
       }
       throw new Error("no error");
     };
-    expect(fields(() => history.series({ linkId: 7, start: START, end: START + HOUR, granularity: "minute" as never, timeZone: "UTC" }))).toEqual(["granularity"]);
-    expect(fields(() => history.series({ linkId: 7, start: START, end: START + HOUR, granularity: "hour", timeZone: "Europe/Atlantis" }))).toEqual(["timeZone"]);
+    expect(fields(() => history.series({ linkId: 7, start: START, end: START + HOUR, granularity: "minute" as never, timeZone: "UTC" }))).toEqual([
+      "granularity",
+    ]);
+    expect(fields(() => history.series({ linkId: 7, start: START, end: START + HOUR, granularity: "hour", timeZone: "Europe/Atlantis" }))).toEqual([
+      "timeZone",
+    ]);
     expect(fields(() => history.series({ linkId: 7, start: START, end: START, granularity: "hour", timeZone: "UTC" }))).toEqual(["end"]);
     expect(fields(() => history.series({ linkId: 7, start: 0, end: START, granularity: "hour", timeZone: "UTC" }))).toEqual(["end"]);
     expect(fields(() => history.recent({ linkId: 7, minutes: 0 }))).toEqual(["minutes"]);
     expect(fields(() => history.recent({ linkId: 7, minutes: 2.5 }))).toEqual(["minutes"]);
     expect(fields(() => history.top({ start: START, end: START + HOUR, timeZone: "UTC", limit: -1 }))).toEqual(["limit"]);
     expect(fields(() => history.record({ id: 7, clicks: -1 }))).toEqual(["clicks"]);
-    expect(fields(() => history.record([{ id: 7, clicks: 1 }, { id: 0, clicks: 1 }]))).toEqual(["1.id"]);
+    expect(
+      fields(() =>
+        history.record([
+          { id: 7, clicks: 1 },
+          { id: 0, clicks: 1 },
+        ]),
+      ),
+    ).toEqual(["1.id"]);
     expect(fields(() => history.record({ id: 7, clicks: 1 }, Number.NaN))).toEqual(["at"]);
     expect(fields(() => new ClickHistory({ account: ACCOUNT, timeZone: "Nowhere/City" }))).toEqual(["timeZone"]);
     expect(fields(() => new ClickHistory({ account: ACCOUNT, gapAfterMs: 0 }))).toEqual(["gapAfterMs"]);
@@ -256,7 +272,10 @@ describe("click history from sampled totals", () => {
 describe("a link's history as stored text", () => {
   it("reads back exactly what was written, any times, counts and marks", () => {
     const channel = fc
-      .array(fc.record({ step: fc.integer({ min: 1, max: 2 ** 31 }), gained: fc.integer({ min: 0, max: 2 ** 40 }), flags: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 50 })
+      .array(fc.record({ step: fc.integer({ min: 1, max: 2 ** 31 }), gained: fc.integer({ min: 0, max: 2 ** 40 }), flags: fc.integer({ min: 0, max: 3 }) }), {
+        minLength: 1,
+        maxLength: 50,
+      })
       .chain((steps) =>
         fc.record({ raw: fc.integer({ min: 0, max: 2 ** 45 }), first: fc.integer({ min: 0, max: 2 ** 34 }) }).map(({ raw, first }) => {
           const points: number[] = [];
@@ -286,10 +305,23 @@ test("firstSampleAt: how far the history reaches, the earliest sample of any lin
   const history = new ClickHistory({ account: ACCOUNT, store, now: () => now });
   expect(history.firstSampleAt).toBeNull();
   history.record({ id: 2, clicks: 5 }, START + HOUR);
-  history.record([{ id: 1, clicks: 0 }, { id: 2, clicks: 7 }], START + 2 * HOUR);
+  history.record(
+    [
+      { id: 1, clicks: 0 },
+      { id: 2, clicks: 7 },
+    ],
+    START + 2 * HOUR,
+  );
   expect(history.firstSampleAt).toBe(START + HOUR);
   // Thinned by a month of samples, the first one stays the start of what is known.
-  for (let day = 1; day <= 30; day += 1) history.record([{ id: 1, clicks: day }, { id: 2, clicks: 7 + day }], START + day * 24 * HOUR);
+  for (let day = 1; day <= 30; day += 1)
+    history.record(
+      [
+        { id: 1, clicks: day },
+        { id: 2, clicks: 7 + day },
+      ],
+      START + day * 24 * HOUR,
+    );
   now = START + 31 * 24 * HOUR;
   await history.save();
   const reloaded = new ClickHistory({ account: ACCOUNT, store, now: () => now });

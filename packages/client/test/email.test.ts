@@ -19,7 +19,9 @@ describe("e-mail addresses", () => {
     expect(await issuesOf(client.users.create({ username: "someone", email: `${"a".repeat(250)}@x.io`, password: "secret" }))).toEqual([
       { field: "email", message: "must be at most 254 characters" },
     ]);
-    expect(await issuesOf(client.qrCodes.create({ type: "email", data: { email: crafted(1_000_000) } }))).toEqual([{ field: "data.email", message: "must be at most 254 characters" }]);
+    expect(await issuesOf(client.qrCodes.create({ type: "email", data: { email: crafted(1_000_000) } }))).toEqual([
+      { field: "data.email", message: "must be at most 254 characters" },
+    ]);
     expect(sent).toHaveLength(0);
   });
 
@@ -30,7 +32,10 @@ describe("e-mail addresses", () => {
     }
     expect(sent).toHaveLength(3);
     for (const email of ["", "a", "a@b", "a@.b", "a@b.", "a b@c.d", "a@b@c.d", "@b.c", "a@b c.d", crafted(254)]) {
-      expect({ email, issues: await issuesOf(client.account.update({ email })) }).toEqual({ email, issues: [{ field: "email", message: "must be a valid e-mail address" }] });
+      expect({ email, issues: await issuesOf(client.account.update({ email })) }).toEqual({
+        email,
+        issues: [{ field: "email", message: "must be a valid e-mail address" }],
+      });
     }
   });
 });

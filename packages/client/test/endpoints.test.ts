@@ -1,10 +1,38 @@
 import type { LinkShortClient } from "../src/core";
 import { scripted } from "./helpers";
 
-const link = { id: 7, alias: "abcde", shorturl: "https://short.example/abcde", longurl: "https://example.com/a", clicks: 3, title: "A", description: "", date: "2026-11-01 10:00:00" };
-const page = (name: string, items: unknown[]) => ({ error: "0", data: { result: items.length, perpage: 15, currentpage: 1, nextpage: 1, maxpage: 1, [name]: items } });
-const stats = { clicks: 3, uniqueClicks: 2, topCountries: { canada: "2" }, topReferrers: 0, topBrowsers: { chrome: 3 }, topOs: 0, socialCount: { facebook: 0, twitter: 0, google: 0 } };
-const normalStats = { clicks: 3, uniqueClicks: 2, topCountries: { canada: 2 }, topReferrers: {}, topBrowsers: { chrome: 3 }, topOs: {}, socialCount: { facebook: 0, twitter: 0, google: 0 } };
+const link = {
+  id: 7,
+  alias: "abcde",
+  shorturl: "https://short.example/abcde",
+  longurl: "https://example.com/a",
+  clicks: 3,
+  title: "A",
+  description: "",
+  date: "2026-11-01 10:00:00",
+};
+const page = (name: string, items: unknown[]) => ({
+  error: "0",
+  data: { result: items.length, perpage: 15, currentpage: 1, nextpage: 1, maxpage: 1, [name]: items },
+});
+const stats = {
+  clicks: 3,
+  uniqueClicks: 2,
+  topCountries: { canada: "2" },
+  topReferrers: 0,
+  topBrowsers: { chrome: 3 },
+  topOs: 0,
+  socialCount: { facebook: 0, twitter: 0, google: 0 },
+};
+const normalStats = {
+  clicks: 3,
+  uniqueClicks: 2,
+  topCountries: { canada: 2 },
+  topReferrers: {},
+  topBrowsers: { chrome: 3 },
+  topOs: {},
+  socialCount: { facebook: 0, twitter: 0, google: 0 },
+};
 const plan = {
   id: 1,
   name: "Pro",
@@ -12,7 +40,17 @@ const plan = {
   prices: { monthly: 9.99, yearly: 99, lifetime: 299 },
   limits: { links: 1000, clicks: 100000, retention: 365, custom: { enabled: "1" }, team: { enabled: "0", count: "0" }, domain: { enabled: "1", count: "5" } },
 };
-const user = { id: 2, email: "a@b.co", username: "alice", avatar: "https://x/a.png", status: "pro", expires: null, registered: "2026-01-01 00:00:00", planid: 1, apikey: "k2" };
+const user = {
+  id: 2,
+  email: "a@b.co",
+  username: "alice",
+  avatar: "https://x/a.png",
+  status: "pro",
+  expires: null,
+  registered: "2026-01-01 00:00:00",
+  planid: 1,
+  apikey: "k2",
+};
 
 interface Case {
   name: string;
@@ -50,7 +88,14 @@ const cases: Case[] = [
     path: "/api/domains",
     query: { limit: "2", page: "3" },
     reply: page("domains", [{ id: 1, domain: "https://go.brand.com", redirectroot: "https://brand.com", redirect404: "https://brand.com/404" }]),
-    result: { items: [{ id: 1, domain: "https://go.brand.com", redirectroot: "https://brand.com", redirect404: "https://brand.com/404" }], result: 1, perpage: 15, currentpage: 1, nextpage: 1, maxpage: 1 },
+    result: {
+      items: [{ id: 1, domain: "https://go.brand.com", redirectroot: "https://brand.com", redirect404: "https://brand.com/404" }],
+      result: 1,
+      perpage: 15,
+      currentpage: 1,
+      nextpage: 1,
+      maxpage: 1,
+    },
   },
   {
     name: "domains.create",
@@ -94,7 +139,14 @@ const cases: Case[] = [
     path: "/api/overlay",
     query: { limit: "5", page: "1" },
     reply: page("cta", [{ id: 1, type: "message", name: "Hello", date: "2026-01-01 00:00:00" }]),
-    result: { items: [{ id: 1, type: "message", name: "Hello", date: "2026-01-01 00:00:00" }], result: 1, perpage: 15, currentpage: 1, nextpage: 1, maxpage: 1 },
+    result: {
+      items: [{ id: 1, type: "message", name: "Hello", date: "2026-01-01 00:00:00" }],
+      result: 1,
+      perpage: 15,
+      currentpage: 1,
+      nextpage: 1,
+      maxpage: 1,
+    },
   },
   {
     name: "links.list",
@@ -113,11 +165,31 @@ const cases: Case[] = [
     reply: {
       error: 0,
       id: 7,
-      details: { id: 7, shorturl: link.shorturl, longurl: link.longurl, title: "A", description: "", location: { canada: "https://ca.example" }, device: [], expiry: null, date: link.date },
+      details: {
+        id: 7,
+        shorturl: link.shorturl,
+        longurl: link.longurl,
+        title: "A",
+        description: "",
+        location: { canada: "https://ca.example" },
+        device: [],
+        expiry: null,
+        date: link.date,
+      },
       data: stats,
     },
     result: {
-      details: { id: 7, shorturl: link.shorturl, longurl: link.longurl, title: "A", description: "", location: { canada: "https://ca.example" }, device: {}, expiry: null, date: link.date },
+      details: {
+        id: 7,
+        shorturl: link.shorturl,
+        longurl: link.longurl,
+        title: "A",
+        description: "",
+        location: { canada: "https://ca.example" },
+        device: {},
+        expiry: null,
+        date: link.date,
+      },
       stats: normalStats,
     },
   },
@@ -179,7 +251,14 @@ const cases: Case[] = [
     path: "/api/pixels",
     query: { page: "2" },
     reply: page("pixels", [{ id: 1, type: "gtmpixel", name: "GTM", tag: "GTM-1", date: "2026-01-01 00:00:00" }]),
-    result: { items: [{ id: 1, type: "gtmpixel", name: "GTM", tag: "GTM-1", date: "2026-01-01 00:00:00" }], result: 1, perpage: 15, currentpage: 1, nextpage: 1, maxpage: 1 },
+    result: {
+      items: [{ id: 1, type: "gtmpixel", name: "GTM", tag: "GTM-1", date: "2026-01-01 00:00:00" }],
+      result: 1,
+      perpage: 15,
+      currentpage: 1,
+      nextpage: 1,
+      maxpage: 1,
+    },
   },
   {
     name: "pixels.create",
@@ -214,22 +293,49 @@ const cases: Case[] = [
     path: "/api/qr",
     query: { limit: "100", page: "1" },
     reply: page("qrs", [{ id: 1, link: "https://short.example/qr/a1b2c3", scans: "5", name: "Menu", date: "2026-01-01 00:00:00" }]),
-    result: { items: [{ id: 1, link: "https://short.example/qr/a1b2c3", scans: 5, name: "Menu", date: "2026-01-01 00:00:00" }], result: 1, perpage: 15, currentpage: 1, nextpage: 1, maxpage: 1 },
+    result: {
+      items: [{ id: 1, link: "https://short.example/qr/a1b2c3", scans: 5, name: "Menu", date: "2026-01-01 00:00:00" }],
+      result: 1,
+      perpage: 15,
+      currentpage: 1,
+      nextpage: 1,
+      maxpage: 1,
+    },
   },
   {
     name: "qrCodes.get",
     call: (c) => c.qrCodes.get(1),
     method: "GET",
     path: "/api/qr/1",
-    reply: { error: 0, details: { id: 1, link: "https://short.example/qr/a1b2c3", scans: 5, name: "Menu", date: "2026-01-01 00:00:00" }, data: { ...stats, socialCount: { facebook: "1", twitter: "0", instagram: "2" } } },
-    result: { details: { id: 1, link: "https://short.example/qr/a1b2c3", scans: 5, name: "Menu", date: "2026-01-01 00:00:00" }, stats: { ...normalStats, socialCount: { facebook: 1, twitter: 0, instagram: 2 } } },
+    reply: {
+      error: 0,
+      details: { id: 1, link: "https://short.example/qr/a1b2c3", scans: 5, name: "Menu", date: "2026-01-01 00:00:00" },
+      data: { ...stats, socialCount: { facebook: "1", twitter: "0", instagram: "2" } },
+    },
+    result: {
+      details: { id: 1, link: "https://short.example/qr/a1b2c3", scans: 5, name: "Menu", date: "2026-01-01 00:00:00" },
+      stats: { ...normalStats, socialCount: { facebook: 1, twitter: 0, instagram: 2 } },
+    },
   },
   {
     name: "qrCodes.create",
-    call: (c) => c.qrCodes.create({ type: "wifi", data: { ssid: "Cafe", password: "pw", encryption: "WPA" }, background: "rgb(255,255,255)", foreground: "rgb(0, 0, 0)", logo: "https://x.io/logo.png" }),
+    call: (c) =>
+      c.qrCodes.create({
+        type: "wifi",
+        data: { ssid: "Cafe", password: "pw", encryption: "WPA" },
+        background: "rgb(255,255,255)",
+        foreground: "rgb(0, 0, 0)",
+        logo: "https://x.io/logo.png",
+      }),
     method: "POST",
     path: "/api/qr/add",
-    body: { type: "wifi", data: { ssid: "Cafe", password: "pw", encryption: "WPA" }, background: "rgb(255,255,255)", foreground: "rgb(0, 0, 0)", logo: "https://x.io/logo.png" },
+    body: {
+      type: "wifi",
+      data: { ssid: "Cafe", password: "pw", encryption: "WPA" },
+      background: "rgb(255,255,255)",
+      foreground: "rgb(0, 0, 0)",
+      logo: "https://x.io/logo.png",
+    },
     reply: { error: 0, id: 2, link: "https://short.example/qr/abcdef" },
     result: { id: 2, link: "https://short.example/qr/abcdef" },
   },
@@ -263,7 +369,14 @@ const cases: Case[] = [
           name: "Pro",
           free: false,
           prices: { monthly: 9.99, yearly: 99, lifetime: 299 },
-          limits: { links: 1000, clicks: 100000, retention: 365, custom: { enabled: true }, team: { enabled: false, count: 0 }, domain: { enabled: true, count: 5 } },
+          limits: {
+            links: 1000,
+            clicks: 100000,
+            retention: 365,
+            custom: { enabled: true },
+            team: { enabled: false, count: 0 },
+            domain: { enabled: true, count: 5 },
+          },
         },
       ],
       result: 1,

@@ -17,7 +17,11 @@ type ErrorCase = [copyA.LinkShortError, copyA.LinkShortErrorCode, copyA.ErrorKin
 function everyError(client: typeof copyA): ErrorCase[] {
   return [
     [new client.ValidationError([{ field: "url", message: "must be a valid http or https URL" }], "links.create"), "LINKSHORT_INVALID_INPUT", "input"],
-    [new client.ValidationError([{ field: "baseUrl", message: "must be a valid http or https URL" }], "LinkShortClient", "settings"), "LINKSHORT_INVALID_INPUT", "settings"],
+    [
+      new client.ValidationError([{ field: "baseUrl", message: "must be a valid http or https URL" }], "LinkShortClient", "settings"),
+      "LINKSHORT_INVALID_INPUT",
+      "settings",
+    ],
     [new client.ApiError("That alias is taken.", 200), "LINKSHORT_API_ERROR", "refused"],
     [new client.AuthenticationError("A valid API key is required.", 401), "LINKSHORT_AUTHENTICATION_FAILED", "settings"],
     [new client.PermissionError("You do not have permission to access this endpoint.", 403), "LINKSHORT_PERMISSION_DENIED", "refused"],
@@ -75,16 +79,25 @@ test("what is not the client's error is not taken for one", () => {
 test("a transport that throws another copy's error gets that error's meaning, not a connection failure", async () => {
   const { client } = scripted([new copyB.TimeoutError(250)], { maxRetries: 0 });
   await expect(client.account.get()).rejects.toMatchObject({ code: "LINKSHORT_TIMEOUT", timeoutMs: 250 });
-  const refused = scripted([new copyB.ConnectionError("connect ECONNREFUSED", false, "ECONNREFUSED"), { json: { error: 0, id: 7, shorturl: "https://short.example/a" } }], { maxRetries: 1 });
+  const refused = scripted(
+    [new copyB.ConnectionError("connect ECONNREFUSED", false, "ECONNREFUSED"), { json: { error: 0, id: 7, shorturl: "https://short.example/a" } }],
+    { maxRetries: 1 },
+  );
   // A create is retried only when it certainly never reached the server, as that error says.
   await expect(refused.client.links.create({ url: "https://example.com/a" })).resolves.toMatchObject({ id: 7 });
   expect(refused.sent).toHaveLength(2);
 });
 
 test("the constructor's refusal of the client's own options is a settings failure, a call's bad input an input one", async () => {
-  expect(() => new copyA.LinkShortClient({ baseUrl: "ftp://x", apiKey: API_KEY, transport: async () => ({ status: 200, headers: {}, body: "" }), sleep: async () => undefined })).toThrow(
-    expect.objectContaining({ code: "LINKSHORT_INVALID_INPUT", kind: "settings" }),
-  );
+  expect(
+    () =>
+      new copyA.LinkShortClient({
+        baseUrl: "ftp://x",
+        apiKey: API_KEY,
+        transport: async () => ({ status: 200, headers: {}, body: "" }),
+        sleep: async () => undefined,
+      }),
+  ).toThrow(expect.objectContaining({ code: "LINKSHORT_INVALID_INPUT", kind: "settings" }));
   const { client } = scripted([]);
   await expect(client.links.create({ url: "htp://x" })).rejects.toMatchObject({ code: "LINKSHORT_INVALID_INPUT", kind: "input" });
 });

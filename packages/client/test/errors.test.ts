@@ -29,7 +29,13 @@ describe("errors", () => {
     const error = await failureOf({ json: { error: 1, message: "That alias is taken. Please choose another one." } });
     expect(error).toBeInstanceOf(ApiError);
     expect(error.constructor).toBe(ApiError);
-    expect(error).toMatchObject({ status: 200, envelopeError: 1, code: "LINKSHORT_API_ERROR", kind: "refused", message: "That alias is taken. Please choose another one." });
+    expect(error).toMatchObject({
+      status: 200,
+      envelopeError: 1,
+      code: "LINKSHORT_API_ERROR",
+      kind: "refused",
+      message: "That alias is taken. Please choose another one.",
+    });
   });
 
   it.each(["A valid API key is required to use this service.", "Please activate your account."])("403 %s is an AuthenticationError", async (message) => {

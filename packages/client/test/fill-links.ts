@@ -84,7 +84,9 @@ export function fillQrCodes(sandbox: Sandbox, count: number, scansOf: (index: nu
   const start = Date.UTC(2026, 0, 1);
   for (let i = 0; i < count; i += 1) {
     const date = new Date(start + i * 1000).toISOString().slice(0, 19).replace("T", " ");
-    sandbox.store.state.qrs.push(qrCodeRecord(sandbox.store.nextId("qrs"), 0x100000 + i, { data: `https://example.com/qr/${i}`, name: `QR ${i}`, date, scans: scansOf(i) }));
+    sandbox.store.state.qrs.push(
+      qrCodeRecord(sandbox.store.nextId("qrs"), 0x100000 + i, { data: `https://example.com/qr/${i}`, name: `QR ${i}`, date, scans: scansOf(i) }),
+    );
   }
 }
 
@@ -98,7 +100,9 @@ export function addQrCodes(sandbox: Sandbox, count: number, { from, perSecond, n
   for (let i = 0; i < count; i += 1) {
     const id = sandbox.store.nextId("qrs");
     const date = new Date(from + Math.floor(i / perSecond) * 1000).toISOString().slice(0, 19).replace("T", " ");
-    sandbox.store.state.qrs.push(qrCodeRecord(id, 0x200000 + id, { data: `https://example.com/${name}/${id}`, name: title ? title(i) : `QR ${id}`, date, scans: 0 }));
+    sandbox.store.state.qrs.push(
+      qrCodeRecord(id, 0x200000 + id, { data: `https://example.com/${name}/${id}`, name: title ? title(i) : `QR ${id}`, date, scans: 0 }),
+    );
     made.push(id);
   }
   return made;

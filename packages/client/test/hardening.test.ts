@@ -102,7 +102,10 @@ describe("the key stays out of the client's visible state", () => {
   });
 
   it("a transport that authenticates itself (n8n's helper) never receives the key; the key still names the window and is redacted", async () => {
-    const { client, sent } = scripted([{ json: { error: 1, message: "Key sk_hosted_1 is not valid" } }], { apiKey: "sk_hosted_1", transportAuthenticates: true });
+    const { client, sent } = scripted([{ json: { error: 1, message: "Key sk_hosted_1 is not valid" } }], {
+      apiKey: "sk_hosted_1",
+      transportAuthenticates: true,
+    });
     const error = await client.links.delete(1).catch((e: unknown) => e);
     expect(sent[0]!.headers).not.toHaveProperty("Authorization");
     expect(JSON.stringify(sent[0])).not.toContain("sk_hosted_1");
@@ -115,7 +118,7 @@ describe("the key stays out of the client's visible state", () => {
     const client = make({ apiKey });
     const echoed = [apiKey, JSON.stringify(apiKey), encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString()].join(" | ");
     const redacted = client.redact(`unexpected error: ${echoed}`);
-    expect(redacted).toBe("unexpected error: [redacted] | \"[redacted]\" | [redacted] | k=[redacted]");
+    expect(redacted).toBe('unexpected error: [redacted] | "[redacted]" | [redacted] | k=[redacted]');
   });
 });
 
@@ -167,7 +170,10 @@ describe("limit answers (fake clock)", () => {
     const limiter = new RateLimiter();
     const { client, sent } = scripted(
       [
-        { headers: { "x-ratelimit-limit": "30", "x-ratelimit-remaining": "-5", "x-ratelimit-reset": String(clock.time + 60_000) }, json: { error: 0, message: "a" } },
+        {
+          headers: { "x-ratelimit-limit": "30", "x-ratelimit-remaining": "-5", "x-ratelimit-reset": String(clock.time + 60_000) },
+          json: { error: 0, message: "a" },
+        },
         { headers: rateHeaders(30, 0, clock.time + 3_000), json: { error: 0, message: "b" } },
         { headers: rateHeaders(30, 29, clock.time + 63_000), json: { error: 0, message: "c" } },
       ],

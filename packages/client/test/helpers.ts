@@ -3,7 +3,7 @@ import { LinkShortClient, type CoreClientOptions, type TransportRequest, type Tr
 export const API_KEY = "sk_test_5f2c9a71d04e4b8c";
 export const BASE_URL = "https://short.example";
 
-export type Reply = Partial<TransportResponse> & { json?: unknown } | Error;
+export type Reply = (Partial<TransportResponse> & { json?: unknown }) | Error;
 export type Handler = (request: TransportRequest, index: number) => Reply | Promise<Reply>;
 
 /**

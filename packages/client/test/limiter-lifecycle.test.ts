@@ -19,7 +19,14 @@ function heldTransport(headers: Record<string, string> = {}) {
 const sleepIgnoringSignal = () => new Promise<void>(() => undefined);
 
 const client = (transport: (request: TransportRequest) => Promise<TransportResponse>, limiter: RateLimiter, timeoutMs = 30_000) =>
-  new LinkShortClient({ baseUrl: "https://short.example", apiKey: "key-for-limiter-tests", transport, sleep: sleepIgnoringSignal, rateLimit: { limiter }, timeoutMs });
+  new LinkShortClient({
+    baseUrl: "https://short.example",
+    apiKey: "key-for-limiter-tests",
+    transport,
+    sleep: sleepIgnoringSignal,
+    rateLimit: { limiter },
+    timeoutMs,
+  });
 
 describe("a call waiting for the rate limiter obeys its abort signal", () => {
   it("behind the key's first request (same timeout): rejects with AbortedError while the first is still out", async () => {

@@ -49,7 +49,10 @@ it("a torn last journal line is cut at the next start: what later processes writ
   await third.load();
   expect(third.get(made)?.title).toBe("Narwhal");
   expect(third.get(deleted)).toBeUndefined();
-  for (const line of readFileSync(`${path}.journal`, "utf8").split("\n").filter((text) => text !== "")) expect(() => JSON.parse(line)).not.toThrow();
+  for (const line of readFileSync(`${path}.journal`, "utf8")
+    .split("\n")
+    .filter((text) => text !== ""))
+    expect(() => JSON.parse(line)).not.toThrow();
 });
 
 it("a damaged snapshot is rewritten at the next start, so the start after it reads no whole account again", async () => {
@@ -66,7 +69,17 @@ it("a damaged snapshot is rewritten at the next start, so the start after it rea
 
 describe("a compaction that died between placing the snapshot and emptying the journal", () => {
   const account = "https://links.example.com\nkey-digest";
-  const meta: IndexMeta = { version: 1, account, frontierId: 9_000, sweep: null, generation: 1, lastFullSweepAt: null, lastSyncAt: 1, serverCount: null, serverCountExact: false };
+  const meta: IndexMeta = {
+    version: 1,
+    account,
+    frontierId: 9_000,
+    sweep: null,
+    generation: 1,
+    lastFullSweepAt: null,
+    lastSyncAt: 1,
+    serverCount: null,
+    serverCountExact: false,
+  };
   const linkOf = (id: number, longurl: string): StoredLink => ({
     id,
     alias: `l${id}`,

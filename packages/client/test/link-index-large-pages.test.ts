@@ -5,13 +5,20 @@ import { fillLinks } from "./fill-links";
 
 const count = 5_000;
 
-async function firstSync(maxPageSize: number | undefined): Promise<{ requests: Array<{ path: string; query: string }>; known: number; complete: boolean; sandbox: Sandbox }> {
+async function firstSync(
+  maxPageSize: number | undefined,
+): Promise<{ requests: Array<{ path: string; query: string }>; known: number; complete: boolean; sandbox: Sandbox }> {
   const sandbox = await startSandbox({ seed: "minimal", maxPageSize, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
   fillLinks(sandbox, count);
   const client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: { limiter: new RateLimiter() } });
   const before = sandbox.requests.length;
   const freshness = await new LinkIndex({ minSyncIntervalMs: 0 }).sync(client);
-  return { requests: sandbox.requests.slice(before).filter((request) => request.path.startsWith("/api/urls")), known: freshness.known, complete: freshness.complete, sandbox };
+  return {
+    requests: sandbox.requests.slice(before).filter((request) => request.path.startsWith("/api/urls")),
+    known: freshness.known,
+    complete: freshness.complete,
+    sandbox,
+  };
 }
 
 test("on a server without a maximum page size, the first sync of 5,000 links walks pages of 1,000", async () => {

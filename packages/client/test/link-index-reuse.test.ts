@@ -6,10 +6,23 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { checkLinkCreate, createLink, FileIndexStore, LinkIndex, LinkShortClient, RateLimiter, undiciTransport, ValidationError, type CheckedLinkCreate, type CreateLinkOptions, type LinkCreateInput } from "../src";
+import {
+  checkLinkCreate,
+  createLink,
+  FileIndexStore,
+  LinkIndex,
+  LinkShortClient,
+  RateLimiter,
+  undiciTransport,
+  ValidationError,
+  type CheckedLinkCreate,
+  type CreateLinkOptions,
+  type LinkCreateInput,
+} from "../src";
 
 /** `createLink` with reuse on, as every call here asks. */
-const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
+const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) =>
+  createLink(client, index, input, { ...options, reuse: true });
 
 let sandbox: Sandbox;
 let client: LinkShortClient;
@@ -147,7 +160,9 @@ describe("an index file names its account", () => {
     const reused = await createReusing(admin, indexB, { url });
     expect(reused.id).not.toBe(first.id);
 
-    const written = readdirSync(dirname(path)).map((name) => readFileSync(join(dirname(path), name), "utf8")).join("\n");
+    const written = readdirSync(dirname(path))
+      .map((name) => readFileSync(join(dirname(path), name), "utf8"))
+      .join("\n");
     expect(written).not.toContain(sandbox.userKey);
     expect(written).not.toContain(sandbox.adminKey);
     expect(written).not.toContain("token=abc123");
@@ -208,7 +223,9 @@ describe("why a link was not reused: one sentence, handed over before the create
   it("names the password, the fields that differ, and options it cannot see or that differ", async () => {
     const url = fresh();
     await createReusing(client, index, { url, metatitle: "Spring", utm: { source: "newsletter" } });
-    expect((await reasonFor({ url, password: "secret-7" })).reasons).toEqual(["a password-protected link is never reused, as the service never shows a link's password to compare"]);
+    expect((await reasonFor({ url, password: "secret-7" })).reasons).toEqual([
+      "a password-protected link is never reused, as the service never shows a link's password to compare",
+    ]);
     expect((await reasonFor({ url, metatitle: "Autumn", metadescription: "Leaves", utm: { source: "newsletter" } })).reasons).toEqual([
       "the link with this long URL has another title and description",
     ]);
@@ -225,7 +242,9 @@ describe("why a link was not reused: one sentence, handed over before the create
     await other.links.create({ url, custom: alias });
     const reasons: string[] = [];
     await expect(createReusing(client, index, { url, custom: alias }, { onNotReused: (reason) => reasons.push(reason) })).rejects.toThrow(/alias is taken/);
-    expect(reasons).toEqual(["the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked"]);
+    expect(reasons).toEqual([
+      "the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked",
+    ]);
   });
 
   it("a link made elsewhere while this index read the service (a queue-mode worker beside another): the alias the service says is taken is looked up again, and the reason is that link's", async () => {
@@ -260,7 +279,9 @@ describe("why a link was not reused: one sentence, handed over before the create
     letListThrough();
     await expect(creating).rejects.toThrow(/alias is taken/);
     await syncUnderWay;
-    expect(reasons.at(-1)).toBe("the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked");
+    expect(reasons.at(-1)).toBe(
+      "the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked",
+    );
   });
 
   it("a link changed on the server since the index read it: the reason names what changed", async () => {
@@ -285,7 +306,13 @@ describe("createLink, the one way front ends make a link", () => {
 
   it("puts a link on the default domain when its input names none, trimmed; a blank one is the service's own; checked as the domain", async () => {
     const demo = sandbox.store.state.users.find((user) => user.username === "demo")!;
-    sandbox.store.state.domains.push({ id: 9_001, userId: demo.id, domain: "https://go.demo.example", redirectroot: "https://demo.example", redirect404: "https://demo.example/404" });
+    sandbox.store.state.domains.push({
+      id: 9_001,
+      userId: demo.id,
+      domain: "https://go.demo.example",
+      redirectroot: "https://demo.example",
+      redirect404: "https://demo.example/404",
+    });
     const onDefault = await createLink(client, index, { url: fresh() }, { defaultDomain: " https://go.demo.example " });
     expect(recordOf(onDefault.id).domain).toBe("https://go.demo.example");
     const ownDomain = await createLink(client, index, { url: fresh(), domain: sandbox.baseUrl }, { defaultDomain: "https://go.demo.example" });
@@ -293,7 +320,9 @@ describe("createLink, the one way front ends make a link", () => {
     const blank = await createLink(client, index, { url: fresh() }, { defaultDomain: "  " });
     expect(blank.shorturl.startsWith(`${sandbox.baseUrl}/`)).toBe(true);
     const before = sandbox.requests.length;
-    await expect(createLink(client, index, { url: fresh() }, { defaultDomain: "go.demo.example" })).rejects.toThrow("domain: must be a valid http or https URL");
+    await expect(createLink(client, index, { url: fresh() }, { defaultDomain: "go.demo.example" })).rejects.toThrow(
+      "domain: must be a valid http or https URL",
+    );
     expect(sandbox.requests.length).toBe(before);
   });
 

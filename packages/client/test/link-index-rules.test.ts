@@ -1,9 +1,19 @@
 /** The rules around the index that every front end takes from the client: account identity, the registry, click order, the freshness sentence. */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { freshnessSentence, LinkIndex, LinkIndexRegistry, LinkShortClient, type IndexFreshness, type IndexMeta, type LinkIndexStore, type StoredLink } from "../src";
+import {
+  freshnessSentence,
+  LinkIndex,
+  LinkIndexRegistry,
+  LinkShortClient,
+  type IndexFreshness,
+  type IndexMeta,
+  type LinkIndexStore,
+  type StoredLink,
+} from "../src";
 
-const client = (baseUrl: string, apiKey = "key-one-0123456789") => new LinkShortClient({ baseUrl, apiKey, transport: () => Promise.reject(new Error("no requests here")) });
+const client = (baseUrl: string, apiKey = "key-one-0123456789") =>
+  new LinkShortClient({ baseUrl, apiKey, transport: () => Promise.reject(new Error("no requests here")) });
 
 describe("the per-account registry of indexes", () => {
   it("one index for https://X/ and https://x, another for another key; at most its bound, the least recently used let go", () => {
@@ -44,7 +54,12 @@ describe("the registry holds no client", () => {
       baseUrl: "https://short.example",
       apiKey: "key-one-0123456789",
       rateLimit: false,
-      transport: () => Promise.resolve({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: 0, id: 7, shorturl: "https://short.example/made" }) }),
+      transport: () =>
+        Promise.resolve({
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ error: 0, id: 7, shorturl: "https://short.example/made" }),
+        }),
     });
     const registry = new LinkIndexRegistry(1);
     const first = registry.indexFor(creating);
@@ -69,7 +84,17 @@ describe("click order and the freshness sentence", () => {
     clicks: id === 1 ? 50 : 10,
     seen: 1,
   }));
-  const meta: IndexMeta = { version: 1, account: "a", frontierId: 4, sweep: null, generation: 1, lastFullSweepAt: 1, lastSyncAt: 1, serverCount: 4, serverCountExact: true };
+  const meta: IndexMeta = {
+    version: 1,
+    account: "a",
+    frontierId: 4,
+    sweep: null,
+    generation: 1,
+    lastFullSweepAt: 1,
+    lastSyncAt: 1,
+    serverCount: 4,
+    serverCountExact: true,
+  };
   const store: LinkIndexStore = { load: () => Promise.resolve({ meta, links }), save: () => Promise.resolve() };
 
   it("orders by clicks, newest first among equal counts, with or without text", async () => {
@@ -81,14 +106,24 @@ describe("click order and the freshness sentence", () => {
     expect(sale.matches).toBe(3);
   });
 
-  it("says \"about\" only while the count is an estimate", () => {
-    const base: IndexFreshness = { known: 3200, serverCount: 10_000, serverCountExact: false, complete: false, lastFullSweepAt: null, lastSyncAt: null, sweep: null };
+  it('says "about" only while the count is an estimate', () => {
+    const base: IndexFreshness = {
+      known: 3200,
+      serverCount: 10_000,
+      serverCountExact: false,
+      complete: false,
+      lastFullSweepAt: null,
+      lastSyncAt: null,
+      sweep: null,
+    };
     expect(freshnessSentence(base)).toBe("Indexed 3,200 of about 10,000 links");
     expect(freshnessSentence({ ...base, serverCountExact: true })).toBe("Indexed 3,200 of 10,000 links");
     expect(freshnessSentence({ ...base, serverCount: null })).toBe("Indexing the account's links");
     const now = Date.UTC(2026, 0, 1, 12);
     const complete = { ...base, known: 10_000, complete: true, lastFullSweepAt: now - 5 * 60_000, lastSyncAt: now };
     expect(freshnessSentence(complete, { now })).toBe("10,000 links, all checked 5 min ago; new links read just now");
-    expect(freshnessSentence(complete, { now, times: "iso" })).toBe("10,000 links, all checked at 2026-01-01T11:55:00.000Z; new links read at 2026-01-01T12:00:00.000Z");
+    expect(freshnessSentence(complete, { now, times: "iso" })).toBe(
+      "10,000 links, all checked at 2026-01-01T11:55:00.000Z; new links read at 2026-01-01T12:00:00.000Z",
+    );
   });
 });

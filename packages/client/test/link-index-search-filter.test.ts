@@ -11,8 +11,50 @@ import { foldUnit, TrigramFilter } from "../src/link-index/trigram-filter";
 
 /** Pieces of text chosen for the ways case folding differs: Kelvin sign, dotted and dotless i, sigmas, sharp s, micro sign, titlecase digraphs, astral letters with case. */
 const PIECES = [
-  "a", "B", "ab", "Off", "offer", "OFFER", "fer", "pricing", "Pri", "éx", "É", "ß", "SS", "ss", "İ", "i", "ı", "I", "\u212a", "k", "K",
-  "Σ", "σ", "ς", "µ", "Μ", "μ", "ǅ", "ǆ", "Ǆ", "😀", "𐐀", "𐐨", "-", "/", ".", "_", "日本", "語", "x", "yz", "0", "12", "345",
+  "a",
+  "B",
+  "ab",
+  "Off",
+  "offer",
+  "OFFER",
+  "fer",
+  "pricing",
+  "Pri",
+  "éx",
+  "É",
+  "ß",
+  "SS",
+  "ss",
+  "İ",
+  "i",
+  "ı",
+  "I",
+  "\u212a",
+  "k",
+  "K",
+  "Σ",
+  "σ",
+  "ς",
+  "µ",
+  "Μ",
+  "μ",
+  "ǅ",
+  "ǆ",
+  "Ǆ",
+  "😀",
+  "𐐀",
+  "𐐨",
+  "-",
+  "/",
+  ".",
+  "_",
+  "日本",
+  "語",
+  "x",
+  "yz",
+  "0",
+  "12",
+  "345",
 ];
 const PREFIXES = ["https://s.example/", "https://S.Example/Go/", "http://x.y/l/"];
 
@@ -55,9 +97,18 @@ function generator(seed: number) {
 
 function expectSameSearches(filtered: LinkTable, scanned: LinkTable, queries: string[]) {
   for (const text of queries) {
-    for (const [limit, byClicks] of [[3, false], [50, false], [5, true]] as const) {
+    for (const [limit, byClicks] of [
+      [3, false],
+      [50, false],
+      [5, true],
+    ] as const) {
       const query = tableQuery(text);
-      expect({ text, limit, byClicks, ...filtered.search(query, limit, byClicks) }).toEqual({ text, limit, byClicks, ...scanned.search(query, limit, byClicks) });
+      expect({ text, limit, byClicks, ...filtered.search(query, limit, byClicks) }).toEqual({
+        text,
+        limit,
+        byClicks,
+        ...scanned.search(query, limit, byClicks),
+      });
     }
   }
 }
@@ -106,17 +157,75 @@ describe("search through the trigram filter", () => {
     const scanned = new LinkTable({ filtered: false });
     const texts = ["Ünïcödé Straße", "KELVIN \u212a sign", "ΣΊΣΥΦΟΣ ὀδυσσεύς", "İstanbul ıi", "emoji 😀 link", "𐐀𐐨 deseret", "ǅungla", "µ-micro Μ", "go"];
     texts.forEach((title, at) => {
-      const link = { id: at + 1, alias: `Alias${at}`, shorturl: `https://s.example/Alias${at}`, longurl: `https://example.com/${title.replace(/ /g, "-")}`, title, description: "", date: null, clicks: at, seen: 0 };
+      const link = {
+        id: at + 1,
+        alias: `Alias${at}`,
+        shorturl: `https://s.example/Alias${at}`,
+        longurl: `https://example.com/${title.replace(/ /g, "-")}`,
+        title,
+        description: "",
+        date: null,
+        clicks: at,
+        seen: 0,
+      };
       filtered.put(link);
       scanned.put(link);
     });
-    for (const [id, alias] of [[20, " Spaced "], [21, "//Slashed"], [22, "MiXeD-Case"]] as const) {
-      const link = { id, alias, shorturl: `https://other.example/x/${alias.trim()}`, longurl: "https://example.com/", title: "", description: "", date: null, clicks: 0, seen: 0 };
+    for (const [id, alias] of [
+      [20, " Spaced "],
+      [21, "//Slashed"],
+      [22, "MiXeD-Case"],
+    ] as const) {
+      const link = {
+        id,
+        alias,
+        shorturl: `https://other.example/x/${alias.trim()}`,
+        longurl: "https://example.com/",
+        title: "",
+        description: "",
+        date: null,
+        clicks: 0,
+        seen: 0,
+      };
       filtered.put(link);
       scanned.put(link);
     }
     expect([filtered.idsWithAlias("spaced"), filtered.idsWithAlias("/SLASHED"), filtered.idsWithAlias("mixed-case")]).toEqual([[20], [21], [22]]);
-    const queries = ["spaced", " Spaced ", "slashed", "/slashed", "//slashed", "MIXED-CASE", "https://other.example/x/MiXeD-Case", "straße", "STRASSE", "ünï", "kelvin k", "\u212a", "σίσυφος", "ΣΊΣΥΦΟΣ", "σισ", "istanbul", "İSTANBUL", "ıi", "😀", "😀 link", "𐐨𐐨", "𐐀𐐀 DES", "ǆungla", "ǅUN", "µ-m", "μ-micro", "go", "o", "al", "ALIAS3", "https://EXAMPLE.com/KELVIN-\u212a-sign", "https://example.com/kelvin-k-sign", "https://S.example/alias4/"];
+    const queries = [
+      "spaced",
+      " Spaced ",
+      "slashed",
+      "/slashed",
+      "//slashed",
+      "MIXED-CASE",
+      "https://other.example/x/MiXeD-Case",
+      "straße",
+      "STRASSE",
+      "ünï",
+      "kelvin k",
+      "\u212a",
+      "σίσυφος",
+      "ΣΊΣΥΦΟΣ",
+      "σισ",
+      "istanbul",
+      "İSTANBUL",
+      "ıi",
+      "😀",
+      "😀 link",
+      "𐐨𐐨",
+      "𐐀𐐀 DES",
+      "ǆungla",
+      "ǅUN",
+      "µ-m",
+      "μ-micro",
+      "go",
+      "o",
+      "al",
+      "ALIAS3",
+      "https://EXAMPLE.com/KELVIN-\u212a-sign",
+      "https://example.com/kelvin-k-sign",
+      "https://S.example/alias4/",
+    ];
     expectSameSearches(filtered, scanned, queries);
     expect(filtered.search(tableQuery("ALIAS3"), 5, false).links.map((link) => link.id)).toEqual([4]);
     expect(filtered.search(tableQuery("straße"), 5, false).links.map((link) => link.id)).toEqual([1]);
@@ -128,7 +237,17 @@ describe("search through the trigram filter", () => {
     const topics = ["pricing", "launch", "webinar", "roadmap"];
     for (let id = 1; id <= 5_000; id += 1) {
       const alias = `${topics[id % 4]}-${id.toString(36)}`;
-      table.put({ id, alias, shorturl: `https://s.example/${alias}`, longurl: `https://example.com/${topics[id % 4]}/${id}`, title: `${topics[id % 4]} number ${id}`, description: "", date: null, clicks: id % 7, seen: 0 });
+      table.put({
+        id,
+        alias,
+        shorturl: `https://s.example/${alias}`,
+        longurl: `https://example.com/${topics[id % 4]}/${id}`,
+        title: `${topics[id % 4]} number ${id}`,
+        description: "",
+        date: null,
+        clicks: id % 7,
+        seen: 0,
+      });
     }
     const candidates = TrigramFilter.prototype.candidates;
     let linksRead = 0;
@@ -180,7 +299,8 @@ describe("search through the trigram filter", () => {
       if (unit % 7 === 0 && unit > 127) {
         const pattern = new RegExp(String.fromCharCode(unit).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i");
         for (const other of [upper(unit), lower(unit), unit ^ 32, unit + 1, unit - 1]) {
-          if (other >= 0 && other < 0x10000 && pattern.test(String.fromCharCode(other)) && foldUnit(other) !== foldUnit(unit)) apart.push(`${unit.toString(16)}~${other.toString(16)}`);
+          if (other >= 0 && other < 0x10000 && pattern.test(String.fromCharCode(other)) && foldUnit(other) !== foldUnit(unit))
+            apart.push(`${unit.toString(16)}~${other.toString(16)}`);
         }
       }
     }

@@ -22,8 +22,16 @@ async function start(options: Parameters<typeof startSandbox>[0] = {}) {
 /** Pages of 100: these walks cross many page boundaries (the sandbox would give 1,000 a page by default). */
 const WALK_PAGE = 100;
 
-const liveIds = () => sandbox.store.state.links.filter((link) => link.userId === 2).map((link) => link.id).sort((a, b) => a - b);
-const indexedIds = (index: LinkIndex) => index.search("", Number.MAX_SAFE_INTEGER).links.map((link) => link.id).sort((a, b) => a - b);
+const liveIds = () =>
+  sandbox.store.state.links
+    .filter((link) => link.userId === 2)
+    .map((link) => link.id)
+    .sort((a, b) => a - b);
+const indexedIds = (index: LinkIndex) =>
+  index
+    .search("", Number.MAX_SAFE_INTEGER)
+    .links.map((link) => link.id)
+    .sort((a, b) => a - b);
 
 /** Deletes the `count` newest links of the user (pages already walked) when the walk asks for page `page`, `times` times. */
 function deleteWhileWalking(page: number, count: number, times = 1): number[] {
@@ -32,7 +40,10 @@ function deleteWhileWalking(page: number, count: number, times = 1): number[] {
   sandbox.onApiRequest = ({ path, query }) => {
     if (left === 0 || path !== "/api/urls" || query.get("page") !== String(page)) return;
     left -= 1;
-    const newest = sandbox.store.state.links.filter((link) => link.userId === 2).sort((a, b) => b.id - a.id).slice(0, count);
+    const newest = sandbox.store.state.links
+      .filter((link) => link.userId === 2)
+      .sort((a, b) => b.id - a.id)
+      .slice(0, count);
     for (const link of newest) {
       sandbox.store.state.links.splice(sandbox.store.state.links.indexOf(link), 1);
       deleted.push(link.id);

@@ -8,7 +8,8 @@ import { shortUrlKey } from "../src/addresses";
 import { fillLinks } from "./fill-links";
 
 /** `createLink` with reuse on, as every call here asks. */
-const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
+const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) =>
+  createLink(client, index, input, { ...options, reuse: true });
 
 const apiRequests = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from).filter((request) => request.path.startsWith("/api/"));
 

@@ -51,7 +51,12 @@ describe("MadeLinks", () => {
     expect(other.has(3)).toBe(false);
 
     const fresh = new MadeLinks();
-    for (const damaged of [null, "x", { version: 2, links: { "1": entry } }, { version: 1, links: { "-1": entry, "1.5": entry, "2": "not an entry", "3": 4 } }]) {
+    for (const damaged of [
+      null,
+      "x",
+      { version: 2, links: { "1": entry } },
+      { version: 1, links: { "-1": entry, "1.5": entry, "2": "not an entry", "3": 4 } },
+    ]) {
       fresh.merge(damaged);
       expect(fresh.size).toBe(0);
     }

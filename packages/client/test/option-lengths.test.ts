@@ -28,6 +28,8 @@ describe("lengths of the client's options", () => {
   });
 
   it("ordinary values pass", () => {
-    expect(new LinkShortClient({ ...base, baseUrl: `https://short.example/${"a".repeat(2000)}//`, apiKey: "k".repeat(1024) }).baseUrl).toBe(`https://short.example/${"a".repeat(2000)}`);
+    expect(new LinkShortClient({ ...base, baseUrl: `https://short.example/${"a".repeat(2000)}//`, apiKey: "k".repeat(1024) }).baseUrl).toBe(
+      `https://short.example/${"a".repeat(2000)}`,
+    );
   });
 });

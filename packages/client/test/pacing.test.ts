@@ -26,7 +26,11 @@ describe("rate limiting", () => {
     const clock = new FakeClock();
     clock.time = Date.UTC(2026, 10, 21, 12, 0, 0);
     const server = limitedServer(clock, 30, 1000);
-    const { client } = scripted((request, index) => server.handler(request, index), { rateLimit: { limiter: new RateLimiter() }, now: clock.now, sleep: clock.sleep });
+    const { client } = scripted((request, index) => server.handler(request, index), {
+      rateLimit: { limiter: new RateLimiter() },
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const started = clock.time;
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => client.links.create({ url: `https://example.com/${i}` })));
     expect(results).toHaveLength(100);
@@ -49,10 +53,7 @@ describe("rate limiting", () => {
 
   it("waits out a limit answer (Retry-After in the body) and retries, even a create", async () => {
     const { client, sent, clock } = scripted(
-      [
-        { json: { error: 429, message: "Too Many API Requests.", "Retry-After": 7 } },
-        { json: { error: 0, id: 1, shorturl: "https://s.io/a" } },
-      ],
+      [{ json: { error: 429, message: "Too Many API Requests.", "Retry-After": 7 } }, { json: { error: 0, id: 1, shorturl: "https://s.io/a" } }],
       { rateLimit: { limiter: new RateLimiter() } },
     );
     await expect(client.links.create({ url: "https://example.com" })).resolves.toEqual({ id: 1, shorturl: "https://s.io/a" });
@@ -89,11 +90,17 @@ describe("rate limiting", () => {
   it("paces before sending when the headers say the window is spent", async () => {
     const clock = new FakeClock();
     const resetAt = clock.time + 5000;
-    const { client, sent } = scripted([{ headers: rateHeaders(30, 0, resetAt), json: { error: 0, message: "a" } }, { headers: rateHeaders(30, 29, resetAt + 60_000), json: { error: 0, message: "b" } }], {
-      rateLimit: { limiter: new RateLimiter() },
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    const { client, sent } = scripted(
+      [
+        { headers: rateHeaders(30, 0, resetAt), json: { error: 0, message: "a" } },
+        { headers: rateHeaders(30, 29, resetAt + 60_000), json: { error: 0, message: "b" } },
+      ],
+      {
+        rateLimit: { limiter: new RateLimiter() },
+        now: clock.now,
+        sleep: clock.sleep,
+      },
+    );
     await client.links.delete(1);
     await client.links.delete(2);
     expect(sent).toHaveLength(2);
@@ -104,11 +111,14 @@ describe("rate limiting", () => {
 
   it("treats a negative Remaining (older servers) as zero", async () => {
     const clock = new FakeClock();
-    const { client, sent } = scripted([{ headers: rateHeaders(30, -3, clock.time + 2000), json: { error: 0, message: "a" } }, { json: { error: 0, message: "b" } }], {
-      rateLimit: { limiter: new RateLimiter() },
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    const { client, sent } = scripted(
+      [{ headers: rateHeaders(30, -3, clock.time + 2000), json: { error: 0, message: "a" } }, { json: { error: 0, message: "b" } }],
+      {
+        rateLimit: { limiter: new RateLimiter() },
+        now: clock.now,
+        sleep: clock.sleep,
+      },
+    );
     await client.links.delete(1);
     await client.links.delete(2);
     expect(sent).toHaveLength(2);
@@ -156,13 +166,28 @@ describe("retries", () => {
     const { client, sent } = scripted([failure, failure, failure, failure]);
     const error = await client.account.get().catch((e: unknown) => e);
     expect(sent).toHaveLength(3);
-    expect(error).toBeInstanceOf(failure instanceof TimeoutError ? TimeoutError : failure instanceof Error ? ConnectionError : (failure as { json?: unknown }).json ? ApiError : ResponseError);
+    expect(error).toBeInstanceOf(
+      failure instanceof TimeoutError
+        ? TimeoutError
+        : failure instanceof Error
+          ? ConnectionError
+          : (failure as { json?: unknown }).json
+            ? ApiError
+            : ResponseError,
+    );
   });
 
   it.each(Object.entries(fail))("never retries a create after %s", async (_name, failure) => {
     const { client, sent } = scripted([failure, { json: { error: 0, id: 1, shorturl: "x" } }]);
     const error = await client.links.create({ url: "https://example.com" }).catch((e: unknown) => e);
-    const expected = failure instanceof TimeoutError ? TimeoutError : failure instanceof Error ? ConnectionError : (failure as { json?: unknown }).json ? ApiError : ResponseError;
+    const expected =
+      failure instanceof TimeoutError
+        ? TimeoutError
+        : failure instanceof Error
+          ? ConnectionError
+          : (failure as { json?: unknown }).json
+            ? ApiError
+            : ResponseError;
     expect(error).toBeInstanceOf(expected);
     if (error instanceof ConnectionError) expect(error.mayHaveReachedServer).toBe(true);
     expect(sent).toHaveLength(1);
@@ -191,7 +216,10 @@ describe("retries", () => {
 
   it("caps the backoff", async () => {
     const failure = { status: 503, body: "" };
-    const { client, clock } = scripted(Array.from({ length: 8 }, () => failure), { maxRetries: 7, random: () => 0.999999 });
+    const { client, clock } = scripted(
+      Array.from({ length: 8 }, () => failure),
+      { maxRetries: 7, random: () => 0.999999 },
+    );
     await client.account.get().catch(() => undefined);
     expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(8000);
     expect(clock.sleeps.slice(0, 4)).toEqual([500, 1000, 2000, 4000]);

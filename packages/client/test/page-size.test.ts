@@ -5,7 +5,7 @@ import { pageSizeAfter, SAFE_PAGE_SIZE } from "../src/internal/page-size";
 import { FakeClock, rateHeaders, scripted } from "./helpers";
 import { fillLinks } from "./fill-links";
 
-describe("large pages (limit: \"large\")", () => {
+describe('large pages (limit: "large")', () => {
   const sandboxes: Sandbox[] = [];
   afterEach(async () => {
     await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()));
@@ -42,10 +42,13 @@ describe("large pages (limit: \"large\")", () => {
     expect(pageSizeAfter(LARGE_PAGE_SIZE, Number.NaN)).toBe(SAFE_PAGE_SIZE);
   });
 
-  it("a limit that is neither a number nor \"large\" is refused before any request, naming the field", async () => {
+  it('a limit that is neither a number nor "large" is refused before any request, naming the field', async () => {
     const { client, sandbox } = await account();
     const before = sandbox.requests.length;
-    await expect(client.links.list({ limit: "huge" as unknown as number }).toArray()).rejects.toMatchObject({ name: "ValidationError", message: expect.stringContaining("limit") });
+    await expect(client.links.list({ limit: "huge" as unknown as number }).toArray()).rejects.toMatchObject({
+      name: "ValidationError",
+      message: expect.stringContaining("limit"),
+    });
     expect(sandbox.requests.length).toBe(before);
   });
 });
@@ -55,7 +58,15 @@ describe("maxRateLimitWaitMs: 0 (a call that must not wait for the rate limit)",
     const clock = new FakeClock();
     const limiter = new RateLimiter();
     const { client, sent } = scripted(
-      [{ headers: rateHeaders(30, 0, clock.time + 40_000), json: { error: 0, data: { id: 1, email: "a@b.co", username: "a", avatar: "", status: "pro", planid: 1, expires: null, registered: "2026-01-01 00:00:00" } } }],
+      [
+        {
+          headers: rateHeaders(30, 0, clock.time + 40_000),
+          json: {
+            error: 0,
+            data: { id: 1, email: "a@b.co", username: "a", avatar: "", status: "pro", planid: 1, expires: null, registered: "2026-01-01 00:00:00" },
+          },
+        },
+      ],
       { rateLimit: { limiter }, now: clock.now, sleep: clock.sleep },
     );
     await client.account.get().catch(() => undefined);

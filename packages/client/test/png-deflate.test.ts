@@ -18,7 +18,11 @@ const stats = {
 const threeDays: ChartSeries = {
   granularity: "hour",
   timeZone: "Europe/Berlin",
-  buckets: Array.from({ length: 72 }, (_, hour) => ({ start: Date.UTC(2026, 9, 1) + hour * 3_600_000, count: hour % 30 < 2 ? null : (hour * 37) % 50, exact: hour % 10 > 0 })),
+  buckets: Array.from({ length: 72 }, (_, hour) => ({
+    start: Date.UTC(2026, 9, 1) + hour * 3_600_000,
+    count: hour % 30 < 2 ? null : (hour * 37) % 50,
+    exact: hour % 10 > 0,
+  })),
 };
 
 function samePixels(a: DecodedPng, b: DecodedPng): boolean {
@@ -28,8 +32,16 @@ function samePixels(a: DecodedPng, b: DecodedPng): boolean {
 }
 
 test.each([
-  ["the statistics chart, light, 640 px", () => clickChart(stats, { title: "go.example.com/launch" }), () => clickChart(stats, { title: "go.example.com/launch", deflate: deflateSync })],
-  ["the statistics chart, dark, 1,600 px", () => clickChart(stats, { theme: "dark", width: 1600 }), () => clickChart(stats, { theme: "dark", width: 1600, deflate: deflateSync })],
+  [
+    "the statistics chart, light, 640 px",
+    () => clickChart(stats, { title: "go.example.com/launch" }),
+    () => clickChart(stats, { title: "go.example.com/launch", deflate: deflateSync }),
+  ],
+  [
+    "the statistics chart, dark, 1,600 px",
+    () => clickChart(stats, { theme: "dark", width: 1600 }),
+    () => clickChart(stats, { theme: "dark", width: 1600, deflate: deflateSync }),
+  ],
   ["the series chart, three days of hours", () => seriesChart(threeDays), () => seriesChart(threeDays, { deflate: deflateSync })],
 ])("%s with Node's deflate decodes (through node:zlib) to the pixels of its own deflate, in fewer bytes", (_name, own, hosted) => {
   const ownPng = own().png();

@@ -210,24 +210,10 @@ const CHARTS = [
 ];
 
 /** `@linkshort/client/values`, sorted. */
-const VALUES = [
-  "aliasFromShortUrl",
-  "formatTimestamp",
-  "isHttpUrl",
-  "qrCodeUrlKey",
-  "timestampIso",
-  "timestampParts",
-  "toRgbColour",
-];
+const VALUES = ["aliasFromShortUrl", "formatTimestamp", "isHttpUrl", "qrCodeUrlKey", "timestampIso", "timestampParts", "toRgbColour"];
 
 /** What `@linkshort/client` adds for Node, sorted. */
-const NODE_ONLY = [
-  "FileClickHistoryStore",
-  "FileIndexStore",
-  "FileIndexStoreOptions",
-  "LinkShortClientOptions",
-  "undiciTransport",
-];
+const NODE_ONLY = ["FileClickHistoryStore", "FileIndexStore", "FileIndexStoreOptions", "LinkShortClientOptions", "undiciTransport"];
 
 test("@linkshort/client/core exports exactly these names", () => {
   expect(publicNames("core.ts")).toEqual(CORE);

@@ -4,13 +4,27 @@
  * writes the asked `limit` into `perpage` (its `maxpage` and `nextpage` honest).
  */
 import { startSandbox, type OversizedPages, type Sandbox } from "@linkshort/sandbox";
-import { ApiError, createLink, LinkIndex, LinkShortClient, NotFoundError, PagePromise, PermissionError, RateLimiter, RateLimitError, type Page, type CreateLinkOptions, type LinkCreateInput } from "../src";
+import {
+  ApiError,
+  createLink,
+  LinkIndex,
+  LinkShortClient,
+  NotFoundError,
+  PagePromise,
+  PermissionError,
+  RateLimiter,
+  RateLimitError,
+  type Page,
+  type CreateLinkOptions,
+  type LinkCreateInput,
+} from "../src";
 import { isPageSizeRefusal } from "../src/internal/page-size";
 import { fillLinks } from "./fill-links";
 import { scripted } from "./helpers";
 
 /** `createLink` with reuse on, as every call here asks. */
-const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) => createLink(client, index, input, { ...options, reuse: true });
+const createReusing = (client: LinkShortClient, index: LinkIndex, input: LinkCreateInput, options: CreateLinkOptions = {}) =>
+  createLink(client, index, input, { ...options, reuse: true });
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
@@ -26,8 +40,8 @@ async function account(links: number, maxPageSize: number, oversizedPages: Overs
   return { sandbox, client, limits };
 }
 
-describe("a server that refuses a large page (HTTP 200, \"The limit must be between 1 and 100.\")", () => {
-  it("limit \"large\" falls back to pages of 100, reads every link, and asks the account for 100 from then on", async () => {
+describe('a server that refuses a large page (HTTP 200, "The limit must be between 1 and 100.")', () => {
+  it('limit "large" falls back to pages of 100, reads every link, and asks the account for 100 from then on', async () => {
     const { client, limits } = await account(250, 100, "refuse");
     expect(await client.links.list({ limit: "large" }).toArray()).toHaveLength(250);
     expect(limits()).toEqual(["1000", "100", "100", "100"]);
@@ -53,7 +67,10 @@ describe("a server that refuses a large page (HTTP 200, \"The limit must be betw
 
   it("when even 15 is refused, fails with the server's message and the page size asked", async () => {
     const { client, limits } = await account(40, 10, "refuse");
-    const error = await client.links.list({ limit: "large" }).toArray().catch((e: unknown) => e);
+    const error = await client.links
+      .list({ limit: "large" })
+      .toArray()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe("The limit must be between 1 and 10. (asked for pages of 15 items)");
     expect(limits()).toEqual(["1000", "100", "15"]);
@@ -106,7 +123,7 @@ describe("an error that is not about the page size", () => {
 });
 
 describe("a server that caps pages at 50 but writes the asked limit into perpage", () => {
-  it("limit \"large\" reads every page maxpage counts: 475 of 475", async () => {
+  it('limit "large" reads every page maxpage counts: 475 of 475', async () => {
     const { client, limits } = await account(475, 50, "echo");
     const items = await client.links.list({ limit: "large" }).toArray();
     expect(new Set(items.map((link) => link.id)).size).toBe(475);

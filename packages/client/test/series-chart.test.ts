@@ -77,11 +77,18 @@ describe("seriesChart layout", () => {
     expect(labels.map((label) => label.text)).toEqual(["17 Nov", "12:00", "18 Nov", "12:00"]);
     for (let index = 1; index < labels.length; index += 1) expect(labels[index]!.x).toBeGreaterThan(labels[index - 1]!.x + 5 * 12);
     const named = { ...week, buckets: week.buckets.map((bucket, index) => ({ ...bucket, label: ["月", "火", "水", "木", "金", "土", "日"][index] })) };
-    expect(layoutOf(named).texts.filter((text) => text.y > 200).map((text) => text.text)).toEqual(["月", "火", "水", "木", "金", "土", "日"]);
+    expect(
+      layoutOf(named)
+        .texts.filter((text) => text.y > 200)
+        .map((text) => text.text),
+    ).toEqual(["月", "火", "水", "木", "金", "土", "日"]);
   });
 
   it("keeps every bar inside the chart at the narrowest width, a month of hours included", () => {
-    const month: ChartSeries = { granularity: "hour", buckets: Array.from({ length: 744 }, (_, index) => ({ start: index * HOUR, count: index % 24, exact: true })) };
+    const month: ChartSeries = {
+      granularity: "hour",
+      buckets: Array.from({ length: 744 }, (_, index) => ({ start: index * HOUR, count: index % 24, exact: true })),
+    };
     for (const series of [week, month]) {
       const { rects: narrow, layout } = layoutOf(series, 320);
       for (const rect of narrow) expect(rect.x + rect.width).toBeLessThanOrEqual(layout.width - 16);
@@ -102,7 +109,9 @@ describe("seriesChart images", () => {
     expect(image.colourAt(...middle(bars[2]!))).toBe("#54aeff");
     // Just above the zero's baseline: background.
     expect(image.colourAt(20, gap.y + PLOT_HEIGHT - 2)).toBe("#ffffff");
-    expect(chart.description).toBe("go.example/spring: 30 clicks from 16 Nov to 22 Nov, by day, at most 10 in one; 1 day with no data; 1 day spread over a sampling gap");
+    expect(chart.description).toBe(
+      "go.example/spring: 30 clicks from 16 Nov to 22 Nov, by day, at most 10 in one; 1 day with no data; 1 day spread over a sampling gap",
+    );
     expect(chart.svg()).toContain(">30 clicks<");
   });
 
@@ -130,12 +139,12 @@ describe("seriesChart input", () => {
     expect(fieldsOf({ granularity: "day", timeZone: "Mars/Olympus", buckets: [] })).toEqual(["timeZone"]);
     expect(fieldsOf({ granularity: "day", buckets: [] }, "not a locale!")).toEqual(["locale"]);
     expect(fieldsOf({ granularity: "day" })).toEqual(["buckets"]);
-    expect(fieldsOf({ granularity: "day", buckets: [bucket({ start: Number.NaN }), bucket({ count: -1 }), bucket({ start: 5, count: 1.5 }), bucket({ start: 9, exact: "yes" as never })] })).toEqual([
-      "buckets[0].start",
-      "buckets[1].count",
-      "buckets[2].count",
-      "buckets[3].exact",
-    ]);
+    expect(
+      fieldsOf({
+        granularity: "day",
+        buckets: [bucket({ start: Number.NaN }), bucket({ count: -1 }), bucket({ start: 5, count: 1.5 }), bucket({ start: 9, exact: "yes" as never })],
+      }),
+    ).toEqual(["buckets[0].start", "buckets[1].count", "buckets[2].count", "buckets[3].exact"]);
     expect(fieldsOf({ granularity: "day", buckets: [bucket({ start: 5 }), bucket({ start: 5 })] })).toEqual(["buckets[1].start"]);
     expect(fieldsOf({ granularity: "hour", buckets: Array.from({ length: 1001 }, (_, index) => bucket({ start: index })) })).toEqual(["buckets"]);
     expect(() => seriesChart({ granularity: "day", timeZone: "Mars/Olympus", buckets: [] })).toThrow(/timeZone: "Mars\/Olympus" is not a known IANA time zone/);

@@ -7,13 +7,22 @@ import type { Statistics } from "../src/index";
 import { clickChart, cleanLabel, readStatistics } from "../src/charts";
 
 const permutations = <T>(items: T[]): T[][] =>
-  items.length <= 1 ? [items] : items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]));
+  items.length <= 1
+    ? [items]
+    : items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]));
 
 const namesOf = (map: unknown, top?: number) => readStatistics({ topCountries: map }, { top }).lists[0]!.entries.map((entry) => entry.name);
 
 describe("readStatistics: one order of a top list", () => {
   it("puts the larger count first and equal counts by name in code unit order, whatever order the server's map came in", () => {
-    const counts: Array<[string, number]> = [["France", 3], ["Canada", 3], ["Zambia", 3], ["Åland Islands", 3], ["germany", 3], ["Japan", 7]];
+    const counts: Array<[string, number]> = [
+      ["France", 3],
+      ["Canada", 3],
+      ["Zambia", 3],
+      ["Åland Islands", 3],
+      ["germany", 3],
+      ["Japan", 7],
+    ];
     const expected = ["Japan", "Canada", "France", "Zambia", "germany", "Åland Islands"];
     for (const order of permutations(counts)) {
       const map = Object.fromEntries(order);

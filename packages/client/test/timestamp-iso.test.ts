@@ -23,9 +23,22 @@ describe("timestampIso", () => {
   });
 
   it("the moment it names is the wall-clock time in that zone", () => {
-    for (const [text, zone] of [["2026-11-16 02:35:10", "Australia/Lord_Howe"], ["2026-06-01 12:00:00", "America/St_Johns"], ["2026-12-31 23:00:00", "Pacific/Kiritimati"]] as const) {
+    for (const [text, zone] of [
+      ["2026-11-16 02:35:10", "Australia/Lord_Howe"],
+      ["2026-06-01 12:00:00", "America/St_Johns"],
+      ["2026-12-31 23:00:00", "Pacific/Kiritimati"],
+    ] as const) {
       const iso = timestampIso(text, zone)!;
-      const wall = new Intl.DateTimeFormat("sv-SE", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(new Date(iso));
+      const wall = new Intl.DateTimeFormat("sv-SE", {
+        timeZone: zone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+      }).format(new Date(iso));
       expect(wall).toBe(text);
     }
   });

@@ -13,7 +13,11 @@ const invalid: Array<[string, Call, string[]]> = [
   ["links.create with an unknown type", (c) => c.links.create({ url: "https://a.io", type: "popup" as never }), ["type"]],
   ["links.create with a bad expiry", (c) => c.links.create({ url: "https://a.io", expiry: "2026-02-30 10:00:00" }), ["expiry"]],
   ["links.create with an ISO expiry", (c) => c.links.create({ url: "https://a.io", expiry: "2026-12-01T10:00:00Z" }), ["expiry"]],
-  ["links.create with a bad geotarget link", (c) => c.links.create({ url: "https://a.io", geotarget: [{ location: "Canada", link: "nope" }] }), ["geotarget.0.link"]],
+  [
+    "links.create with a bad geotarget link",
+    (c) => c.links.create({ url: "https://a.io", geotarget: [{ location: "Canada", link: "nope" }] }),
+    ["geotarget.0.link"],
+  ],
   ["links.create with an unknown field", (c) => c.links.create({ url: "https://a.io", alias: "abc" } as never), ["alias"]],
   ["links.create with several bad fields", (c) => c.links.create({ url: "x", custom: "a", domain: "y" }), ["url", "custom", "domain"]],
   ["links.update with an overlay type", (c) => c.links.update(1, { url: "https://a.io", type: "overlay-3" as never }), ["type"]],
@@ -41,7 +45,11 @@ const invalid: Array<[string, Call, string[]]> = [
   ["plans.subscribe with a bad type and ids", (c) => c.plans.subscribe(-1, "x" as never, { type: "weekly" as never }), ["planId", "userId", "type"]],
   ["users.list with a bad filter", (c) => c.users.list({ filter: "banned" as never }), ["filter"]],
   ["users.create with bad fields", (c) => c.users.create({ username: "a b", email: "x@", password: "1234" }), ["username", "email", "password"]],
-  ["users.create with a bad expiration", (c) => c.users.create({ username: "abc", email: "a@b.co", password: "12345", expiration: "tomorrow" }), ["expiration"]],
+  [
+    "users.create with a bad expiration",
+    (c) => c.users.create({ username: "abc", email: "a@b.co", password: "12345", expiration: "tomorrow" }),
+    ["expiration"],
+  ],
   ["account.update with nothing", (c) => c.account.update({}), ["email"]],
   ["account.update with a short password", (c) => c.account.update({ password: "123" }), ["password"]],
 ];
@@ -67,9 +75,10 @@ describe("input validation", () => {
   });
 
   it("rejects a bad client configuration naming the fields", () => {
-    expect(() => new LinkShortClient({ baseUrl: "short.example", apiKey: "", transport: async () => ({ status: 200, headers: {}, body: "" }), sleep: async () => {} })).toThrow(
-      /baseUrl: must be a valid http or https URL; apiKey: is required/,
-    );
+    expect(
+      () =>
+        new LinkShortClient({ baseUrl: "short.example", apiKey: "", transport: async () => ({ status: 200, headers: {}, body: "" }), sleep: async () => {} }),
+    ).toThrow(/baseUrl: must be a valid http or https URL; apiKey: is required/);
   });
 
   it("accepts splash page ids and overlays as create types, and numeric-string ids", async () => {

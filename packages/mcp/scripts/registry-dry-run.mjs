@@ -37,7 +37,8 @@ function checkNpmPackage(server, manifest) {
   const wrong = [];
   if (entry.identifier !== manifest.name) wrong.push(`identifier ${entry.identifier} is not package.json's name ${manifest.name}`);
   if (entry.version !== manifest.version) wrong.push(`version ${entry.version} is not package.json's ${manifest.version}`);
-  if ((entry.registryBaseUrl ?? NPM_REGISTRY) !== NPM_REGISTRY) wrong.push(`registryBaseUrl ${entry.registryBaseUrl}: the registry accepts ${NPM_REGISTRY} only`);
+  if ((entry.registryBaseUrl ?? NPM_REGISTRY) !== NPM_REGISTRY)
+    wrong.push(`registryBaseUrl ${entry.registryBaseUrl}: the registry accepts ${NPM_REGISTRY} only`);
   if (entry.transport?.type !== "stdio") wrong.push(`transport ${entry.transport?.type}: the package's CLI serves stdio`);
   if (manifest.private) wrong.push("package.json is private");
   if (wrong.length > 0) throw new Error(wrong.join("; "));
@@ -62,7 +63,8 @@ function checkRemotes(server) {
     throw new Error(`${remote.url} is no URL once its variables are filled in`);
   }
   if (url.protocol !== "https:") throw new Error(`${remote.url}: the registry takes https remotes only`);
-  if (url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname.endsWith(".localhost")) throw new Error(`${remote.url}: a remote on this machine`);
+  if (url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname.endsWith(".localhost"))
+    throw new Error(`${remote.url}: a remote on this machine`);
   if (url.pathname !== "/mcp") throw new Error(`${remote.url}: the server's endpoint is /mcp`);
 }
 
@@ -72,12 +74,18 @@ export function dryRun(serverJsonPath = join(packageDir, "server.json")) {
   const manifest = readJson(join(packageDir, "package.json"));
   const checks = [
     ["server.json validates against the registry's schema of the version $schema names", () => validateAgainstSchema(server)],
-    ["name is package.json's mcpName (how the registry verifies the npm package)", () => {
-      if (server.name !== manifest.mcpName) throw new Error(`name ${server.name}, mcpName ${manifest.mcpName}`);
-    }],
-    ["version is package.json's version", () => {
-      if (server.version !== manifest.version) throw new Error(`server.json ${server.version}, package.json ${manifest.version}`);
-    }],
+    [
+      "name is package.json's mcpName (how the registry verifies the npm package)",
+      () => {
+        if (server.name !== manifest.mcpName) throw new Error(`name ${server.name}, mcpName ${manifest.mcpName}`);
+      },
+    ],
+    [
+      "version is package.json's version",
+      () => {
+        if (server.version !== manifest.version) throw new Error(`server.json ${server.version}, package.json ${manifest.version}`);
+      },
+    ],
     ["the npm package: package.json's name and version, over stdio", () => checkNpmPackage(server, manifest)],
     ["the remote: Streamable HTTP at https://{host}/mcp with its variables", () => checkRemotes(server)],
   ];

@@ -38,7 +38,9 @@ function serveStdio(create: () => Server, stop: () => void): void {
   serveOverStdio(create, {
     onerror: (error) => {
       if (!error.message.slice(0, 200).includes("exceeded maximum size")) return;
-      say(`a message from the MCP client is larger than ${STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024} MiB, the most this server reads over stdio; stopping. Send smaller arguments.`);
+      say(
+        `a message from the MCP client is larger than ${STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024} MiB, the most this server reads over stdio; stopping. Send smaller arguments.`,
+      );
       process.exit(1);
     },
   });
@@ -60,7 +62,8 @@ async function main(): Promise<void> {
   const admin = commandLine.admin && (await keyIsAdministrators(client, say));
   const linkIndex = state.indexFor(client);
   const requestStateKey = await state.secret("request-state");
-  const create = () => createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex, ...(requestStateKey ? { requestStateKey } : {}) });
+  const create = () =>
+    createLinkShortMcpServer({ client, admin, callDeadlineMs: commandLine.deadlineSeconds * 1000, linkIndex, ...(requestStateKey ? { requestStateKey } : {}) });
   let stopping = false;
   const stopThen = (beforeExit: () => Promise<void>) => () => {
     if (stopping) return;
@@ -84,9 +87,13 @@ async function main(): Promise<void> {
     const server = await startHttpServer(create, { host, port, allowedHosts, redact, ...(token !== undefined ? { token } : {}) });
     if (beyondLoopback) {
       const names = [...LOOPBACK_NAMES, ...allowedHosts].join(", ");
-      say(`WARNING: listening on ${host}, beyond this machine: anyone who can reach port ${port} and holds the token acts as this LinkShort account. Host names accepted: ${names}.`);
+      say(
+        `WARNING: listening on ${host}, beyond this machine: anyone who can reach port ${port} and holds the token acts as this LinkShort account. Host names accepted: ${names}.`,
+      );
       if (admin) {
-        say(`WARNING: with --admin on ${host}, anyone holding the token can also create and delete users and change their plans. Serve the admin tools on loopback only unless you mean this.`);
+        say(
+          `WARNING: with --admin on ${host}, anyone holding the token can also create and delete users and change their plans. Serve the admin tools on loopback only unless you mean this.`,
+        );
       }
     }
     say(`serving ${shown(client.baseUrl)} over Streamable HTTP at ${server.url} ${tools}; ${indexing}`);

@@ -69,7 +69,7 @@ async function connect(era: Era, apps: boolean): Promise<McpClient> {
 
 const raycastLink = () => sandbox.store.state.links.find((link) => link.userId === 2 && link.alias === "raycast")!;
 const qrCodeOfUser = () => sandbox.store.state.qrs.find((qrCode) => qrCode.userId === 2)!;
-const kinds = (result: object) => ((result as { content: Content }).content).map((part) => `${part.type}${part.mimeType ? ` ${part.mimeType}` : ""}`);
+const kinds = (result: object) => (result as { content: Content }).content.map((part) => `${part.type}${part.mimeType ? ` ${part.mimeType}` : ""}`);
 /** tools/list as it was before MCP Apps: each tool's listing, built once. */
 const todaysListing = () => TOOLS.filter((tool) => !tool.admin).map((tool) => tool.listing);
 
@@ -100,7 +100,9 @@ describe.each(ERAS)("a client of %s", (era) => {
       expect(contents[0]!.text).toBe(STATISTICS_VIEW_HTML);
       expect(contents[0]!.text!.startsWith("<!DOCTYPE html>")).toBe(true);
       expect(Buffer.byteLength(contents[0]!.text!)).toBeLessThan(14_000);
-      expect(contents[0]!._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
+      expect(contents[0]!._meta).toEqual({
+        ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },
+      });
     });
 
     test("get_link answers with the statistics for the view, without the chart image; get_qr_code keeps its QR image", async () => {
@@ -124,7 +126,11 @@ describe.each(ERAS)("a client of %s", (era) => {
       expect(tools).toEqual(todaysListing());
       expect((await client.listResources()).resources).toEqual([]);
       expect(kinds(await client.callTool({ name: "get_link", arguments: { id: raycastLink().id } }))).toEqual(["text", "image image/png"]);
-      expect(kinds(await client.callTool({ name: "get_qr_code", arguments: { id: qrCodeOfUser().id } }))).toEqual(["text", "image image/png", "image image/png"]);
+      expect(kinds(await client.callTool({ name: "get_qr_code", arguments: { id: qrCodeOfUser().id } }))).toEqual([
+        "text",
+        "image image/png",
+        "image image/png",
+      ]);
     });
   });
 });
@@ -156,7 +162,10 @@ test("a 2025-era client over stateless HTTP declares its capabilities at an init
 test("reading a resource the server does not have is the -32602 error naming the URI (SEP-2164), for any client", async () => {
   const client = await connect("2026-07-28 over http", false);
   try {
-    await expect(client.readResource({ uri: "ui://linkshort/nothing.html" })).rejects.toMatchObject({ code: -32602, data: { uri: "ui://linkshort/nothing.html" } });
+    await expect(client.readResource({ uri: "ui://linkshort/nothing.html" })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: "ui://linkshort/nothing.html" },
+    });
     // The view itself is served to whoever asks for it by name.
     expect((await client.readResource({ uri: STATISTICS_VIEW_URI })).contents[0]!.mimeType).toBe(APP_MIME_TYPE);
   } finally {
@@ -183,7 +192,12 @@ async function rawCurrentRequest(method: string, params: Record<string, unknown>
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
   });
   const text = await response.text();
-  const json = text.startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data:"))?.slice(5) ?? "{}");
+  const json = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .find((line) => line.startsWith("data:"))
+        ?.slice(5) ?? "{}");
   return JSON.parse(json) as { result?: Record<string, unknown> };
 }
 

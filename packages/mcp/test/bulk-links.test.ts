@@ -75,7 +75,11 @@ test("a preview changes nothing; its confirmation with the same arguments makes 
   expect(done.structured).toMatchObject({ stage: "confirmed", counts: { done: 3 }, confirmation: null });
   expect(writes()).toBe(before + 3);
   for (const id of ids) {
-    expect(stored(id)).toMatchObject({ metatitle: "Spring sale", parameters: [{ name: "utm_source", value: "newsletter" }], url: `https://example.com/previewed/${id}` });
+    expect(stored(id)).toMatchObject({
+      metatitle: "Spring sale",
+      parameters: [{ name: "utm_source", value: "newsletter" }],
+      url: `https://example.com/previewed/${id}`,
+    });
   }
   // Confirmed again, the links are no longer what the preview saw: nothing is written twice.
   const again = await call("update_links", { ...args, confirmation: preview.structured.confirmation });
@@ -141,7 +145,9 @@ test("101 links are refused by name before any request", async () => {
   for (const tool of ["update_links", "delete_links"]) {
     const answer = await call(tool, tool === "update_links" ? { ids, set: { metatitle: "x" } } : { ids });
     expect(answer.isError).toBe(true);
-    expect(answer.text).toBe(`Input validation error: Invalid arguments for tool ${tool}: must name at most 100 links: split them over several ${tool} calls at ids`);
+    expect(answer.text).toBe(
+      `Input validation error: Invalid arguments for tool ${tool}: must name at most 100 links: split them over several ${tool} calls at ids`,
+    );
   }
   const searched = await call("delete_links", { search: { text: "fill", limit: 101 } });
   expect(searched.text).toMatch(/must be at most 100 at search\.limit/);
@@ -198,7 +204,8 @@ test("a confirmed run that reaches the call's deadline skips the links left and 
   const other = new Client({ name: "bulk-deadline-test", version: "1.0.0" });
   const connection = await connectInMemory(other, { client, callDeadlineMs: 1_500 });
   try {
-    const ask = async (args: Record<string, unknown>) => (await other.callTool({ name: "update_links", arguments: args })).structuredContent as unknown as BulkLinks;
+    const ask = async (args: Record<string, unknown>) =>
+      (await other.callTool({ name: "update_links", arguments: args })).structuredContent as unknown as BulkLinks;
     const args = { ids, set: { metadescription: "In parts" } };
     let answer = await ask(args);
     const statuses: string[][] = [];

@@ -34,7 +34,10 @@ describe("get_link and get_qr_code answer with a chart of the statistics as imag
   });
 
   test("get_qr_code: the QR image first (as before), then the chart of its scans; a code never scanned says so without bars", async () => {
-    const created = await session.client.callTool({ name: "create_qr_code", arguments: { type: "link", data: "https://example.com/mcp-chart", name: "Flyer" } });
+    const created = await session.client.callTool({
+      name: "create_qr_code",
+      arguments: { type: "link", data: "https://example.com/mcp-chart", name: "Flyer" },
+    });
     const { id } = created.structuredContent as { id: number };
     const result = await session.client.callTool({ name: "get_qr_code", arguments: { id } });
     const content = result.content as Content;

@@ -13,7 +13,6 @@ import type { ClicksOverTime } from "../src/tools/outputs";
 import { ServerLinkIndex } from "../src/account/server-index";
 import { connectInMemory } from "./in-memory";
 
-
 let sandbox: Sandbox;
 let index: ServerLinkIndex;
 let mcp: Client;
@@ -50,7 +49,10 @@ test("a day of hours in 2426 after an ordinary day is answered with the work of 
   expect(ordinary.isError).toBe(false);
   expect(ordinary.structured.links[0]!.buckets.length).toBeGreaterThanOrEqual(24);
   const far = await countWork(() =>
-    Promise.all([clicks({ id: linkId, start: "2426-06-01T00:00:00-05:00", end: "2426-06-02T00:00:00-05:00", granularity: "hour", timeZone: "America/Chicago" }), mcp.listTools()]),
+    Promise.all([
+      clicks({ id: linkId, start: "2426-06-01T00:00:00-05:00", end: "2426-06-02T00:00:00-05:00", granularity: "hour", timeZone: "America/Chicago" }),
+      mcp.listTools(),
+    ]),
   );
   const [answer, listed] = far.result;
   expect(answer.isError).toBe(false);

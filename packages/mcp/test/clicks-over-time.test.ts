@@ -98,14 +98,16 @@ function check(answer: LinkClicksOverTime, link: number, granularity: string): v
       expect(Math.abs(Date.parse(bucket.measuredFrom!) - Date.parse(bucket.start))).toBeLessThanOrEqual(tolerance);
       expect(Math.abs(Date.parse(bucket.measuredTo!) - Date.parse(bucket.end))).toBeLessThanOrEqual(tolerance);
     }
-    if ((bucket.quality === "exact" || bucket.quality === "partial") && !bucket.reset) expect([bucket.start, bucket.clicks]).toEqual([bucket.start, truth(link, bucket.measuredFrom!, bucket.measuredTo!)]);
+    if ((bucket.quality === "exact" || bucket.quality === "partial") && !bucket.reset)
+      expect([bucket.start, bucket.clicks]).toEqual([bucket.start, truth(link, bucket.measuredFrom!, bucket.measuredTo!)]);
   }
   for (const span of answer.unplaced) expect(span.clicks).toBe(truth(link, span.from, span.to));
   if (answer.total === null) return;
   expect(answer.total).toBe(sum + answer.unplaced.reduce((total, span) => total + span.clicks, 0));
   const known = answer.buckets.filter((bucket) => bucket.clicks !== null);
   // Measured at samples at both ends (not shared out of an interval): the visits between the sampled totals.
-  if (link !== RESET_LINK && known[0]!.quality !== "spread" && known[known.length - 1]!.quality !== "spread") expect(answer.total).toBe(truth(link, answer.measuredFrom!, answer.measuredTo!));
+  if (link !== RESET_LINK && known[0]!.quality !== "spread" && known[known.length - 1]!.quality !== "spread")
+    expect(answer.total).toBe(truth(link, answer.measuredFrom!, answer.measuredTo!));
 }
 
 beforeAll(async () => {
@@ -251,7 +253,8 @@ test("while it runs the server samples on its own, no tool called: the newest li
   const index = new ServerLinkIndex(client, { now: () => time, minSyncIntervalMs: 0, sampleEveryMs: 40 });
   await index.startFirstSync();
   expect(index.history.size).toBe(sandbox.store.state.links.filter((record) => record.userId === 2).length);
-  const sampled = (link: number) => index.history.series({ linkId: linkIdOf(link), start: START + 7 * DAY, end: START + 8 * DAY, granularity: "day", timeZone: "UTC" }).lastSampleAt;
+  const sampled = (link: number) =>
+    index.history.series({ linkId: linkIdOf(link), start: START + 7 * DAY, end: START + 8 * DAY, granularity: "day", timeZone: "UTC" }).lastSampleAt;
   const until = async (done: () => boolean) => {
     for (let wait = 0; wait < 100 && !done(); wait += 1) await new Promise((resolve) => setTimeout(resolve, 20));
   };

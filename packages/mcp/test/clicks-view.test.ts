@@ -82,7 +82,10 @@ test("the view shows the client's series chart: a bar per measured day, the tota
   }
   time = START + 3 * 24 * HOUR;
   await linkIndex.sampleNow();
-  const answer = await mcp.callTool({ name: "get_link", arguments: { id, start: new Date(START).toISOString(), end: new Date(time).toISOString(), granularity: "day" } });
+  const answer = await mcp.callTool({
+    name: "get_link",
+    arguments: { id, start: new Date(START).toISOString(), end: new Date(time).toISOString(), granularity: "day" },
+  });
   expect(answer.content).toEqual([{ type: "text", text: JSON.stringify(answer.structuredContent) }]);
   const chart = answer._meta![VIEW_CHART_META_KEY] as { svg: string; description: string };
   const links = (answer.structuredContent as { links: Array<{ shorturl: string; total: number; buckets: Array<{ clicks: number; quality: string }> }> }).links;
@@ -92,12 +95,16 @@ test("the view shows the client's series chart: a bar per measured day, the tota
   try {
     await view.waitForFunction("document.querySelector('img.chart') && document.querySelector('img.chart').complete");
     await page.evaluate("new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))");
-    const image = await view.evaluate<{ width: number; alt: string }>("({ width: document.querySelector('img.chart').naturalWidth, alt: document.querySelector('img.chart').alt })");
+    const image = await view.evaluate<{ width: number; alt: string }>(
+      "({ width: document.querySelector('img.chart').naturalWidth, alt: document.querySelector('img.chart').alt })",
+    );
     expect(image).toEqual({ width: expect.any(Number), alt: chart.description });
     expect(image.width).toBeGreaterThan(100);
     expect(await view.evaluate("document.querySelector('h1').textContent")).toBe(links[0]!.shorturl.replace(/^https?:\/\//, ""));
     expect(await view.evaluate("document.querySelector('.totals b').textContent")).toBe("15");
-    expect(await view.evaluate("[...document.querySelectorAll('.status')].map((note) => note.textContent).join(' ')")).toMatch(/3 days measured between samples at its ends.*first sample/);
+    expect(await view.evaluate("[...document.querySelectorAll('.status')].map((note) => note.textContent).join(' ')")).toMatch(
+      /3 days measured between samples at its ends.*first sample/,
+    );
     const png = await page.locator("#view").screenshot({ type: "png" });
     mkdirSync(SCREENSHOTS, { recursive: true });
     writeFileSync(join(SCREENSHOTS, "mcp-app-series.png"), png);

@@ -45,9 +45,21 @@ test("--help prints the usage with the variables", () => {
 test.each([
   [["--sign-in"], {}, /--sign-in needs --http PORT/],
   [["--http", "0", "--public-url", "https://mcp.team.example"], {}, /--public-url needs --sign-in/],
-  [["--http", "0", "--sign-in", "--public-url", "http://mcp.team.example"], {}, /--public-url must be an https address \(OAuth needs TLS; http only for localhost\)/],
-  [["--http", "0", "--sign-in", "--public-url", "https://mcp.team.example/mcp"], {}, /--public-url must be the server's origin only .* e\.g\. https:\/\/mcp\.team\.example/],
-  [["--http", "0", "--sign-in"], { LINKSHORT_MCP_PUBLIC_URL: "mcp.team.example" }, /LINKSHORT_MCP_PUBLIC_URL must be an address such as https:\/\/mcp\.team\.example/],
+  [
+    ["--http", "0", "--sign-in", "--public-url", "http://mcp.team.example"],
+    {},
+    /--public-url must be an https address \(OAuth needs TLS; http only for localhost\)/,
+  ],
+  [
+    ["--http", "0", "--sign-in", "--public-url", "https://mcp.team.example/mcp"],
+    {},
+    /--public-url must be the server's origin only .* e\.g\. https:\/\/mcp\.team\.example/,
+  ],
+  [
+    ["--http", "0", "--sign-in"],
+    { LINKSHORT_MCP_PUBLIC_URL: "mcp.team.example" },
+    /LINKSHORT_MCP_PUBLIC_URL must be an address such as https:\/\/mcp\.team\.example/,
+  ],
   [["--http", "0", "--sign-in"], { LINKSHORT_MCP_SIGN_IN_SECRET: "abcd" }, /LINKSHORT_MCP_SIGN_IN_SECRET must hold at least 32 bytes/],
   [["--http", "0", "--sign-in"], { LINKSHORT_MCP_TOKEN: "a-team-token-of-enough-length" }, /LINKSHORT_MCP_TOKEN and --sign-in exclude each other/],
   [["--http", "0", "--sign-in", "--token-file", "/dev/null"], {}, /--token-file and --sign-in exclude each other/],
@@ -62,7 +74,11 @@ test.each([
   [["--store", "postgres://db/linkshort"], {}, /--store needs --http PORT/],
   [[], { LINKSHORT_MCP_STORE: "postgres://db/linkshort" }, /LINKSHORT_MCP_STORE needs --http PORT: over stdio the server is one process of one person/],
   [["--http", "0", "--store", "postgres://db/linkshort", "--index-file", "/tmp/index.json"], {}, /--index-file and --store exclude each other/],
-  [["--http", "0", "--store", "mysql://team:pw-in-url@db/linkshort"], {}, /--store must be a Postgres URL such as postgres:\/\/linkshort:PASSWORD@db:5432\/linkshort \(it starts "mysql:"\)/],
+  [
+    ["--http", "0", "--store", "mysql://team:pw-in-url@db/linkshort"],
+    {},
+    /--store must be a Postgres URL such as postgres:\/\/linkshort:PASSWORD@db:5432\/linkshort \(it starts "mysql:"\)/,
+  ],
   [["--http", "0"], { LINKSHORT_MCP_STORE: "db.internal:5432" }, /LINKSHORT_MCP_STORE must be a Postgres URL/],
 ])("refuses the store's command line %j with %j, never showing its password", (args, env, message) => {
   const { status, stderr } = run({ LINKSHORT_BASE_URL: "https://short.example.com", LINKSHORT_API_KEY: KEY, ...env }, args);
@@ -75,7 +91,9 @@ test("--sign-in starts without LINKSHORT_API_KEY and says how people connect", a
   const { startHttpServerProcess } = await import("./helpers");
   const server = await startHttpServerProcess({ baseUrl: "https://short.example.com", apiKey: "" }, ["--sign-in"]);
   server.child.kill();
-  expect(server.stderr()).toMatch(/for people who sign in as themselves \(OAuth, resource http:\/\/127\.0\.0\.1:\d+\/mcp, or their key in x-linkshort-api-key\)/);
+  expect(server.stderr()).toMatch(
+    /for people who sign in as themselves \(OAuth, resource http:\/\/127\.0\.0\.1:\d+\/mcp, or their key in x-linkshort-api-key\)/,
+  );
 });
 
 test("--public-url: the issuer and resource are the public address, which the server answers to behind its proxy", async () => {

@@ -22,7 +22,14 @@ const CURRENT = "2026-07-28";
 const ASKS = { elicitation: { form: {} } };
 
 interface Answer {
-  result?: { resultType?: string; isError?: boolean; content?: Array<{ text?: string }>; inputRequests?: Record<string, { method: string; params: { message: string } }>; requestState?: unknown; structuredContent?: { confirmation?: string | null } };
+  result?: {
+    resultType?: string;
+    isError?: boolean;
+    content?: Array<{ text?: string }>;
+    inputRequests?: Record<string, { method: string; params: { message: string } }>;
+    requestState?: unknown;
+    structuredContent?: { confirmation?: string | null };
+  };
   error?: { code: number; message: string };
 }
 
@@ -79,11 +86,24 @@ async function httpWire(client: LinkShortClient, admin: boolean): Promise<Wire> 
     async call(name, args, options = {}) {
       const response = await fetch(server.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": CURRENT, "mcp-method": "tools/call", "mcp-name": name },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": CURRENT,
+          "mcp-method": "tools/call",
+          "mcp-name": name,
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: callParams(name, args, options) }),
       });
       const text = await response.text();
-      return JSON.parse(text.startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data:"))?.slice(5) ?? "{}")) as Answer;
+      return JSON.parse(
+        text.startsWith("{")
+          ? text
+          : (text
+              .split("\n")
+              .find((line) => line.startsWith("data:"))
+              ?.slice(5) ?? "{}"),
+      ) as Answer;
     },
     close: () => server.close(),
   };
@@ -136,12 +156,26 @@ const CONFIRMING = [
 
 /** The bulk tools ask on the call that confirms a preview only (below). */
 const CONFIRMING_PREVIEWS = [
-  { name: "update_links", asks: () => /previewed/, args: (id: number) => ({ ids: [id], set: { metatitle: "Asked" } }), changed: (id: number) => sandbox.store.state.links.find((link) => link.id === id)?.metatitle === "Asked" },
-  { name: "delete_links", asks: (id: number) => new RegExp(`^Delete short link ${id} for good\\?`), args: (id: number) => ({ ids: [id] }), changed: (id: number) => !linkExists(id) },
+  {
+    name: "update_links",
+    asks: () => /previewed/,
+    args: (id: number) => ({ ids: [id], set: { metatitle: "Asked" } }),
+    changed: (id: number) => sandbox.store.state.links.find((link) => link.id === id)?.metatitle === "Asked",
+  },
+  {
+    name: "delete_links",
+    asks: (id: number) => new RegExp(`^Delete short link ${id} for good\\?`),
+    args: (id: number) => ({ ids: [id] }),
+    changed: (id: number) => !linkExists(id),
+  },
 ];
 
 test("every tool that asks first is checked here", () => {
-  expect(TOOLS.filter((tool) => tool.confirmation).map((tool) => tool.name).sort()).toEqual([...new Set([...CONFIRMING, ...CONFIRMING_PREVIEWS].map((tool) => tool.name))].sort());
+  expect(
+    TOOLS.filter((tool) => tool.confirmation)
+      .map((tool) => tool.name)
+      .sort(),
+  ).toEqual([...new Set([...CONFIRMING, ...CONFIRMING_PREVIEWS].map((tool) => tool.name))].sort());
 });
 
 describe.each(CONFIRMING_PREVIEWS)("$name, in memory", (tool) => {
@@ -161,7 +195,11 @@ describe.each(CONFIRMING_PREVIEWS)("$name, in memory", (tool) => {
     const confirming = { ...tool.args(id), confirmation };
     const asked = await wire.call(tool.name, confirming, { capabilities: ASKS });
     expect(asked.result?.inputRequests?.confirm?.params.message).toMatch(tool.asks(id));
-    const declined = await wire.call(tool.name, confirming, { capabilities: ASKS, inputResponses: decline, requestState: asked.result?.requestState as string });
+    const declined = await wire.call(tool.name, confirming, {
+      capabilities: ASKS,
+      inputResponses: decline,
+      requestState: asked.result?.requestState as string,
+    });
     expect(textOf(declined)).toMatch(new RegExp(`did not confirm ${tool.name}, so nothing was (changed|deleted)`));
     expect(tool.changed(id)).toBe(false);
     const again = await wire.call(tool.name, confirming, { capabilities: ASKS });
@@ -222,14 +260,22 @@ describe.each([
       const askedToKeep = await wireFor(tool).call(tool.name, keptArgs, { capabilities: ASKS });
       expect(askedToKeep.result?.inputRequests?.confirm?.params.message).toContain(String(kept));
       expect(typeof askedToKeep.result?.requestState).toBe("string");
-      const declined = await wireFor(tool).call(tool.name, keptArgs, { capabilities: ASKS, inputResponses: decline, requestState: askedToKeep.result?.requestState as string });
+      const declined = await wireFor(tool).call(tool.name, keptArgs, {
+        capabilities: ASKS,
+        inputResponses: decline,
+        requestState: askedToKeep.result?.requestState as string,
+      });
       expect(textOf(declined)).toMatch(/did not confirm/);
       expect(tool.exists(kept)).toBe(true);
 
       const gone = await tool.make();
       const goneArgs = await tool.args(gone, wireFor(tool));
       const askedToDelete = await wireFor(tool).call(tool.name, goneArgs, { capabilities: ASKS });
-      const accepted = await wireFor(tool).call(tool.name, goneArgs, { capabilities: ASKS, inputResponses: accept, requestState: askedToDelete.result?.requestState as string });
+      const accepted = await wireFor(tool).call(tool.name, goneArgs, {
+        capabilities: ASKS,
+        inputResponses: accept,
+        requestState: askedToDelete.result?.requestState as string,
+      });
       expect(accepted.error).toBeUndefined();
       expect(accepted.result?.isError).toBeFalsy();
       expect(tool.exists(gone)).toBe(false);
@@ -240,7 +286,11 @@ describe.each([
       const other = await tool.make();
       const question = await wireFor(tool).call(tool.name, await tool.args(asked, wireFor(tool)), { capabilities: ASKS });
       expect(typeof question.result?.requestState).toBe("string");
-      const replayed = await wireFor(tool).call(tool.name, await tool.args(other, wireFor(tool)), { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
+      const replayed = await wireFor(tool).call(tool.name, await tool.args(other, wireFor(tool)), {
+        capabilities: ASKS,
+        inputResponses: accept,
+        requestState: question.result?.requestState as string,
+      });
       expect(replayed.error?.code).toBe(-32602);
       expect(replayed.error?.message).toMatch(/requestState/);
       expect(tool.exists(asked)).toBe(true);
@@ -254,7 +304,11 @@ describe.each([
       const now = Date.now();
       const clock = jest.spyOn(Date, "now").mockReturnValue(now + 10 * 60_000 + 2_000);
       try {
-        const late = await wireFor(tool).call(tool.name, args, { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
+        const late = await wireFor(tool).call(tool.name, args, {
+          capabilities: ASKS,
+          inputResponses: accept,
+          requestState: question.result?.requestState as string,
+        });
         expect(late.error?.code).toBe(-32602);
       } finally {
         clock.mockRestore();
@@ -291,7 +345,11 @@ describe.each([
     const link = await newLink();
     const question = await user.call("delete_links", await previewedDelete(link, user), { capabilities: ASKS });
     expect(question.result?.resultType).toBe("input_required");
-    const answer = await admin.call("delete_user", { id }, { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string });
+    const answer = await admin.call(
+      "delete_user",
+      { id },
+      { capabilities: ASKS, inputResponses: accept, requestState: question.result?.requestState as string },
+    );
     expect(answer.error?.code).toBe(-32602);
     expect(userExists(id)).toBe(true);
   });
@@ -339,7 +397,9 @@ describe("the SDKs' clients, in memory (served as over stdio)", () => {
       try {
         const id = await newLink();
         const answer = await client.callTool({ name: "delete_links", arguments: await confirmedDelete(client, id) });
-        expect(asked).toEqual([`Delete short link ${id} for good? It stops redirecting and its statistics are lost. Links changed since the preview are left alone.`]);
+        expect(asked).toEqual([
+          `Delete short link ${id} for good? It stops redirecting and its statistics are lost. Links changed since the preview are left alone.`,
+        ]);
         expect(answer.isError === true).toBe(action === "decline");
         expect(linkExists(id)).toBe(action === "decline");
       } finally {

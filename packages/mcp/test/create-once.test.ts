@@ -75,12 +75,19 @@ test("a shorten_links call checks each link once, its shared UTM fields included
     expect(await urlChecksDuring(run)).toBe(3);
   }, "utm");
   expect(utmChecks).toBe(3);
-  expect(answer!.structuredContent).toMatchObject({ created: 2, failed: 1, results: [{ status: "created" }, { status: "failed", error: "url: must be a valid http or https URL" }, { status: "created" }] });
+  expect(answer!.structuredContent).toMatchObject({
+    created: 2,
+    failed: 1,
+    results: [{ status: "created" }, { status: "failed", error: "url: must be a valid http or https URL" }, { status: "created" }],
+  });
 });
 
 test("a shared field the client refuses refuses the whole shorten_links call, naming it, before any request", async () => {
   const before = sandbox.requests.length;
-  const result = await mcp.callTool({ name: "shorten_links", arguments: { urls: ["https://example.com/a", "https://example.com/b"], domain: "go.example.com", utm: { medium: "" } } });
+  const result = await mcp.callTool({
+    name: "shorten_links",
+    arguments: { urls: ["https://example.com/a", "https://example.com/b"], domain: "go.example.com", utm: { medium: "" } },
+  });
   expect(result.isError).toBe(true);
   const text = (result.content as Array<{ text?: string }>).map((part) => part.text ?? "").join("\n");
   expect(text).toMatch(/must be a valid http or https URL at domain/);

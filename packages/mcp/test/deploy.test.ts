@@ -86,7 +86,12 @@ test("every variable compose.yaml gives the server is one its usage documents, a
   expect(publicUrlFrom(env, commandLine.http!.signIn!)).toBe(`https://${dotEnv.MCP_HOST}`);
   expect(signInSecretFrom(env)).toHaveLength(32);
   // Left empty, the secret is the one the store keeps (not a configuration error).
-  expect(signInSecretFrom({ ...env, LINKSHORT_MCP_SIGN_IN_SECRET: interpolate(mcp!.environment!.LINKSHORT_MCP_SIGN_IN_SECRET!, { ...dotEnv, LINKSHORT_MCP_SIGN_IN_SECRET: "" }) })).toBeUndefined();
+  expect(
+    signInSecretFrom({
+      ...env,
+      LINKSHORT_MCP_SIGN_IN_SECRET: interpolate(mcp!.environment!.LINKSHORT_MCP_SIGN_IN_SECRET!, { ...dotEnv, LINKSHORT_MCP_SIGN_IN_SECRET: "" }),
+    }),
+  ).toBeUndefined();
   // The store is the Postgres service, as its own variables and health check name it.
   const store = new URL(storeUrl(env.LINKSHORT_MCP_STORE!, "LINKSHORT_MCP_STORE"));
   const postgresEnv = Object.fromEntries(Object.entries(postgres!.environment!).map(([key, value]) => [key, interpolate(value, dotEnv)]));

@@ -112,7 +112,10 @@ test("a proxy's HTTP 429 over a window with requests left is waited out for its 
 test("an unreachable server gives a tool error naming LINKSHORT_BASE_URL, and the server keeps serving", async () => {
   const session = await startSession({ baseUrl: await unusedAddress(), apiKey: "sk-unreachable-test-key" });
   sessions.push(session);
-  for (const [name, args] of [["get_account", {}], ["shorten_link", { url: "https://example.com" }]] as const) {
+  for (const [name, args] of [
+    ["get_account", {}],
+    ["shorten_link", { url: "https://example.com" }],
+  ] as const) {
     const answer = await session.call(name, args);
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/^Could not reach the LinkShort server: .*ECONNREFUSED.*LINKSHORT_BASE_URL/);

@@ -71,7 +71,10 @@ export async function unusedAddress(): Promise<string> {
 export type HttpServerProcess = McpHttpProcess;
 
 /** The built server on Streamable HTTP at a free port (`--http 0` and `args`), once it says where it listens. */
-export async function startHttpServerProcess(env: { baseUrl: string; apiKey: string; more?: Record<string, string> }, args: string[] = []): Promise<HttpServerProcess> {
+export async function startHttpServerProcess(
+  env: { baseUrl: string; apiKey: string; more?: Record<string, string> },
+  args: string[] = [],
+): Promise<HttpServerProcess> {
   return await startMcpHttpProcess({ LINKSHORT_BASE_URL: env.baseUrl, LINKSHORT_API_KEY: env.apiKey, ...env.more }, args);
 }
 

@@ -137,7 +137,11 @@ describe("--token-file that yields no token", () => {
     const file = join(folder, `token-${_kind.replace(" ", "-")}`);
     writeFileSync(file, content, { mode: 0o600 });
     for (const host of ["127.0.0.1", "0.0.0.0"]) {
-      const result = spawnSync(process.execPath, [CLI, "--http", "0", "--host", host, "--token-file", file], { env: environment(), encoding: "utf8", timeout: 10_000 });
+      const result = spawnSync(process.execPath, [CLI, "--http", "0", "--host", host, "--token-file", file], {
+        env: environment(),
+        encoding: "utf8",
+        timeout: 10_000,
+      });
       expect(result.status).toBe(1);
       expect(result.stderr).toMatch(/--token-file .*token-an?-\w+ holds no token/);
       expect(result.stderr).not.toMatch(/serving .* over Streamable HTTP/);

@@ -36,7 +36,11 @@ function inspector(target: string[], args: string[]): Promise<Outcome> {
     execFile(
       process.execPath,
       [INSPECTOR, "--cli", "--format", "json", ...args, ...target],
-      { env: { PATH: process.env.PATH ?? "", HOME: catalogDirectory, MCP_CATALOG_PATH: join(catalogDirectory, "mcp.json") }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: catalogDirectory, MCP_CATALOG_PATH: join(catalogDirectory, "mcp.json") },
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         let result: Outcome["result"];
         try {
@@ -50,7 +54,16 @@ function inspector(target: string[], args: string[]): Promise<Outcome> {
   });
 }
 
-const stdioTarget = () => ["-e", `LINKSHORT_BASE_URL=${sandbox.baseUrl}`, "-e", `LINKSHORT_API_KEY=${sandbox.adminKey}`, "--", process.execPath, CLI, "--admin"];
+const stdioTarget = () => [
+  "-e",
+  `LINKSHORT_BASE_URL=${sandbox.baseUrl}`,
+  "-e",
+  `LINKSHORT_API_KEY=${sandbox.adminKey}`,
+  "--",
+  process.execPath,
+  CLI,
+  "--admin",
+];
 const httpTarget = () => ["--transport", "http", "--server-url", httpUrl];
 
 beforeAll(async () => {
@@ -86,7 +99,12 @@ describe.each([
   /** Calls a tool that must succeed; its structured answer must match the tool's output schema. */
   async function succeed(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     const outcome = await call(name, args);
-    expect({ name, code: outcome.code, isError: outcome.result?.isError ?? false, stderr: outcome.stderr.replace(/^linkshort-mcp: serving .*\n?/gm, "") }).toEqual({
+    expect({
+      name,
+      code: outcome.code,
+      isError: outcome.result?.isError ?? false,
+      stderr: outcome.stderr.replace(/^linkshort-mcp: serving .*\n?/gm, ""),
+    }).toEqual({
       name,
       code: 0,
       isError: false,
@@ -141,14 +159,21 @@ describe.each([
     await succeed("get_account", {});
     const plans = (await succeed("list_plans")).plans as Array<{ id: number }>;
     await succeed("list_users", {});
-    const user = await succeed("create_user", { username: `insp${Date.now() % 100000}`, email: `insp${Date.now() % 100000}@example.com`, password: "secret-pass" });
+    const user = await succeed("create_user", {
+      username: `insp${Date.now() % 100000}`,
+      email: `insp${Date.now() % 100000}@example.com`,
+      password: "secret-pass",
+    });
     await succeed("get_user", { id: user.id });
     await succeed("subscribe_user_to_plan", { planId: plans[0]!.id, userId: user.id, type: "monthly" });
     await succeed("delete_user", { id: user.id });
     if (_transport === "stdio") {
       await fail("delete_links", { ids: [id], confirmation: deleteConfirmation }, /confirmation: is not a preview of delete_links this server made/);
       // The link deleted as another process's server would, so that what follows meets a deleted link over both transports.
-      sandbox.store.state.links.splice(sandbox.store.state.links.findIndex((link) => link.id === id), 1);
+      sandbox.store.state.links.splice(
+        sandbox.store.state.links.findIndex((link) => link.id === id),
+        1,
+      );
     } else {
       expect(await succeed("delete_links", { ids: [id], confirmation: deleteConfirmation })).toMatchObject({ counts: { done: 1 } });
     }

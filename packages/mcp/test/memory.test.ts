@@ -37,7 +37,8 @@ test("building a server per request and listing its tools adds nothing to zod's 
 
 test("the listing a client of MCP Apps sees is built once per tool: the same objects, the view added only where a tool has it", () => {
   for (const tool of TOOLS) {
-    if (["get_link", "get_qr_code"].includes(tool.name)) expect(tool.listingWithApps).toEqual({ ...tool.listing, _meta: expect.objectContaining({ ui: { resourceUri: STATISTICS_VIEW_URI } }) });
+    if (["get_link", "get_qr_code"].includes(tool.name))
+      expect(tool.listingWithApps).toEqual({ ...tool.listing, _meta: expect.objectContaining({ ui: { resourceUri: STATISTICS_VIEW_URI } }) });
     else expect(tool.listingWithApps).toBe(tool.listing);
   }
   expect(TOOLS.find((tool) => tool.name === "get_link")!.listingWithApps.inputSchema).toBe(TOOLS.find((tool) => tool.name === "get_link")!.listing.inputSchema);

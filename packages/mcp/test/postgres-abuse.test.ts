@@ -60,7 +60,9 @@ test("keys the service refused (header and sign-in form) write nothing to the st
   processes.push(replica.child);
   const issuer = replica.origin;
   expect(await getAccountOverHttp(replica.url, keyHeader(sandbox.userKey))).toBe(200);
-  const page = await openSignInPage(`${issuer}/authorize?${new URLSearchParams({ response_type: "code", client_id: (await registerAndAuthorize(issuer, replica.url, sandbox.userKey)).clientId, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: "a".repeat(43), code_challenge_method: "S256" })}`);
+  const page = await openSignInPage(
+    `${issuer}/authorize?${new URLSearchParams({ response_type: "code", client_id: (await registerAndAuthorize(issuer, replica.url, sandbox.userKey)).clientId, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: "a".repeat(43), code_challenge_method: "S256" })}`,
+  );
   const checksBefore = accountReads();
   const refusedStatuses: number[] = [];
   for (let n = 0; n < 8; n += 1) refusedStatuses.push((await listTools(replica.url, keyHeader(wrongKey(n)))).status);
@@ -78,7 +80,10 @@ test("a window opened for one account clears the expired windows of every accoun
   const shared = await SharedState.open(url);
   closing.push(shared);
   const longAgo = Math.floor(Date.now() / 1000) - 7200;
-  (await testPostgres()).execute(`insert into mcp_rate_windows (account, resets_at, used, window_limit) values ('gone', ${longAgo}, 5, 10), ('gone-probe', -1, ${longAgo}, 0)`, databaseOf(url));
+  (await testPostgres()).execute(
+    `insert into mcp_rate_windows (account, resets_at, used, window_limit) values ('gone', ${longAgo}, 5, 10), ('gone-probe', -1, ${longAgo}, 0)`,
+    databaseOf(url),
+  );
   const client = shared.clientFor(sandbox.baseUrl, sandbox.userKey, 5);
   for (let call = 0; call < 3; call += 1) await client.account.get();
   const accounts = (await testPostgres()).query<{ account: string }>("select distinct account from mcp_rate_windows order by account", databaseOf(url));
@@ -96,7 +101,11 @@ describe("a sign-in server on the store, in this process", () => {
     closing.push(shared);
     auth = shared.authStore;
     const people = new People({ clientFor: (key) => clientFor(sandbox.baseUrl, key, 5), admin: false, say: () => undefined, letGo: () => undefined });
-    server = await startHttpServer((person) => createLinkShortMcpServer({ client: person!.client, admin: false }), { port: 0, host: "127.0.0.1", signIn: { people, serviceLabel: "the sandbox", store: auth } });
+    server = await startHttpServer((person) => createLinkShortMcpServer({ client: person!.client, admin: false }), {
+      port: 0,
+      host: "127.0.0.1",
+      signIn: { people, serviceLabel: "the sandbox", store: auth },
+    });
     closing.push(server);
   });
 
@@ -110,7 +119,11 @@ describe("a sign-in server on the store, in this process", () => {
       expect(answers.find((answer) => answer.status === 400)!.body.error_description).toBe("this code was already used");
       const issued = answers.find((answer) => answer.status === 200)!.body;
       const bearer = { Authorization: `Bearer ${issued.access_token as string}` };
-      const refreshed = await form(`${issuer}/token`, { grant_type: "refresh_token", refresh_token: issued.refresh_token as string, client_id: grant.clientId });
+      const refreshed = await form(`${issuer}/token`, {
+        grant_type: "refresh_token",
+        refresh_token: issued.refresh_token as string,
+        client_id: grant.clientId,
+      });
       outcomes.push(`${(await listTools(server.url, bearer)).status} ${refreshed.status}`);
     }
     expect(outcomes).toEqual(Array.from({ length: 15 }, () => "401 400"));

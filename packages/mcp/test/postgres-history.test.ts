@@ -130,10 +130,19 @@ test("a store at version 1 is migrated to the click history's tables, keeping wh
 test("only the replica holding the account's lease writes its history, only on top of what it loaded; another account's is its own", async () => {
   const url = await freshDatabase();
   const [a, b] = [await PostgresStore.open(url), await PostgresStore.open(url)];
-  closing.push(() => a.close(), () => b.close());
+  closing.push(
+    () => a.close(),
+    () => b.close(),
+  );
   const [leaseA, leaseB] = [new PostgresIndexStore(a, "acct", 5_000), new PostgresIndexStore(b, "acct", 5_000)];
   const [one, two] = [new PostgresClickHistoryStore(a, "acct", leaseA.holder), new PostgresClickHistoryStore(b, "acct", leaseB.holder)];
-  const state = (links: Record<string, string>, lastSampleAt: number, account = "acct"): ClickHistoryState => ({ version: 1, account, runningSince: 100, lastSampleAt, links });
+  const state = (links: Record<string, string>, lastSampleAt: number, account = "acct"): ClickHistoryState => ({
+    version: 1,
+    account,
+    runningSince: 100,
+    lastSampleAt,
+    links,
+  });
 
   expect(await one.load()).toBeUndefined();
   await expect(one.save(state({ 1: "x" }, 100))).rejects.toThrow("another replica holds this account's sweep: its samples are the click history's");
@@ -150,7 +159,9 @@ test("only the replica holding the account's lease writes its history, only on t
   expect(await two.load()).toEqual(state({ 1: "a1-later", 2: "a2" }, 200));
   await two.save(state({ 2: "b2" }, 300));
   const postgres = await testPostgres();
-  expect(postgres.query("select account, id::int, checkpoints from mcp_click_links order by id", databaseOf(url))).toEqual([{ account: "acct", id: 2, checkpoints: "b2" }]);
+  expect(postgres.query("select account, id::int, checkpoints from mcp_click_links order by id", databaseOf(url))).toEqual([
+    { account: "acct", id: 2, checkpoints: "b2" },
+  ]);
   // What was written is what one loads next; the lease's old holder writes nothing more.
   expect(await one.load()).toEqual(state({ 2: "b2" }, 300));
   await expect(one.save(state({ 2: "b2", 3: "a3" }, 400))).rejects.toThrow("another replica holds this account's sweep");
@@ -283,7 +294,11 @@ test("the built server with --store: its first sync's samples are in the store, 
   const postgres = await testPostgres();
   const first = await startReplica(env, url, []);
   closing.push(() => Promise.resolve(first.child.kill("SIGKILL")));
-  await eventually(() => postgres.query<{ links: number }>("select count(*)::int as links from mcp_click_links", databaseOf(url))[0]!.links > 0, 20_000, "the first sync's samples saved");
+  await eventually(
+    () => postgres.query<{ links: number }>("select count(*)::int as links from mcp_click_links", databaseOf(url))[0]!.links > 0,
+    20_000,
+    "the first sync's samples saved",
+  );
   const before = await ask(first.url);
   expect(before.isError).toBe(false);
   expect((before.structured.links as Array<{ firstSampleAt: string | null }>)[0]!.firstSampleAt).not.toBeNull();
@@ -345,7 +360,11 @@ test("with --sign-in, two built replicas behind a round-robin proxy answer a sig
   const postgres = await testPostgres();
   // The person's first lookup starts the first sync on one replica; its samples reach the store.
   await callTool(person.client, "find_links", { text: "example" });
-  await eventually(() => postgres.query<{ links: number }>("select count(*)::int as links from mcp_click_links", databaseOf(url))[0]!.links > 0, 20_000, "the first sync's samples saved");
+  await eventually(
+    () => postgres.query<{ links: number }>("select count(*)::int as links from mcp_click_links", databaseOf(url))[0]!.links > 0,
+    20_000,
+    "the first sync's samples saved",
+  );
   const hour = Math.floor(Date.now() / HOUR) * HOUR;
   const args = { id: linkId, start: iso(hour - HOUR), end: iso(hour + 2 * HOUR), granularity: "hour" };
   const answers = [];

@@ -40,7 +40,15 @@ const databaseOf = (url: string) => new URL(url).pathname.slice(1);
 const queriesOf = (store: PostgresStore) => jest.spyOn(store, "query");
 
 const expiresAt = Math.floor(Date.now() / 1000) + 3600;
-const grantFor = (id: string): Grant => ({ id, clientId: "c1", accountId: "acct", wrappedKey: "jwe", scope: "linkshort", resource: "https://mcp.test/mcp", expiresAt });
+const grantFor = (id: string): Grant => ({
+  id,
+  clientId: "c1",
+  accountId: "acct",
+  wrappedKey: "jwe",
+  scope: "linkshort",
+  resource: "https://mcp.test/mcp",
+  expiresAt,
+});
 
 /** Asks for the grant until the replica answers it from what it trusts (its listening connection is up), and answers the queries that took. */
 async function trustedOn(auth: PostgresAuthStore, store: PostgresStore, grantId: string): Promise<void> {
@@ -71,7 +79,11 @@ test("a replica answers a grant it read lately without asking the store, and for
 
   await one.revokeGrant("g1");
   const revokedAt = Date.now();
-  await eventually(async () => (await two.grant("g1", Math.floor(Date.now() / 1000))) === undefined, GRANT_TRUST_MS, "the revocation seen on the other replica");
+  await eventually(
+    async () => (await two.grant("g1", Math.floor(Date.now() / 1000))) === undefined,
+    GRANT_TRUST_MS,
+    "the revocation seen on the other replica",
+  );
   expect(Date.now() - revokedAt).toBeLessThan(500);
   queries.mockRestore();
 });
@@ -85,7 +97,10 @@ test("while a replica cannot hear revocations (its listening connection ended), 
   // The listening connection dies, and a revocation is announced while it is gone: a notice it never gets.
   const postgres = await testPostgres();
   const queries = queriesOf(twoStore);
-  postgres.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'linkshort-mcp listener' and datname = current_database()", databaseOf(url));
+  postgres.query(
+    "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'linkshort-mcp listener' and datname = current_database()",
+    databaseOf(url),
+  );
   await eventually(
     async () => {
       const before = queries.mock.calls.length;
@@ -129,7 +144,11 @@ test("two replicas take a key's rate slots a few at a time, together never past 
   expect(counted()[0]!.used).toBeGreaterThanOrEqual(sent);
   expect(counted()[0]!.used).toBeLessThanOrEqual(1_000);
   // Idle replicas give their unspent slots back: the window counts the requests sent.
-  await eventually(() => counted()[0]!.used === sent, RETURN_AFTER_MS * 4, () => `the unspent slots given back (the window counts ${counted()[0]!.used}, ${sent} sent)`);
+  await eventually(
+    () => counted()[0]!.used === sent,
+    RETURN_AFTER_MS * 4,
+    () => `the unspent slots given back (the window counts ${counted()[0]!.used}, ${sent} sent)`,
+  );
 });
 
 test("replicas holding slots of a small window still keep to it together: no request is sent again after a limit answer", async () => {
@@ -155,7 +174,9 @@ test("the built server: a token revoked on one replica is refused by the other, 
   sandboxes.push(sandbox);
   const store = await freshDatabase();
   proxy = await roundRobin();
-  const [one, two] = await Promise.all([0, 1].map(() => startReplica({ baseUrl: sandbox.baseUrl, apiKey: "" }, store, ["--sign-in", "--public-url", proxy!.url])));
+  const [one, two] = await Promise.all(
+    [0, 1].map(() => startReplica({ baseUrl: sandbox.baseUrl, apiKey: "" }, store, ["--sign-in", "--public-url", proxy!.url])),
+  );
   processes.push(one!.child, two!.child);
   proxy.targets = [one!.origin];
   const tokens = (await exchange(proxy.url, await registerAndAuthorize(proxy.url, `${proxy.url}/mcp`, sandbox.userKey))).body as { access_token: string };

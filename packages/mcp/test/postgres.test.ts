@@ -40,9 +40,34 @@ afterAll(async () => {
   await stopTestPostgres();
 });
 
-const meta = (generation: number): IndexMeta => ({ version: 1, account: "acct", frontierId: 10, sweep: null, generation, lastFullSweepAt: null, lastSyncAt: null, serverCount: 2, serverCountExact: true });
-const link = (id: number): StoredLink => ({ id, alias: `a${id}`, shorturl: `https://s.test/a${id}`, longurl: `https://example.com/${id}`, title: "", description: "", date: "2026-01-01 00:00:00", clicks: 0, seen: 1 });
-const changes = (generation: number, upserted: StoredLink[], deleted: number[] = []): IndexChanges => ({ meta: meta(generation), upserted, deleted, all: () => upserted });
+const meta = (generation: number): IndexMeta => ({
+  version: 1,
+  account: "acct",
+  frontierId: 10,
+  sweep: null,
+  generation,
+  lastFullSweepAt: null,
+  lastSyncAt: null,
+  serverCount: 2,
+  serverCountExact: true,
+});
+const link = (id: number): StoredLink => ({
+  id,
+  alias: `a${id}`,
+  shorturl: `https://s.test/a${id}`,
+  longurl: `https://example.com/${id}`,
+  title: "",
+  description: "",
+  date: "2026-01-01 00:00:00",
+  clicks: 0,
+  seen: 1,
+});
+const changes = (generation: number, upserted: StoredLink[], deleted: number[] = []): IndexChanges => ({
+  meta: meta(generation),
+  upserted,
+  deleted,
+  all: () => upserted,
+});
 
 test("the schema is made once, at the server's version, and a store of a newer version is refused", async () => {
   const url = await freshDatabase();
@@ -157,7 +182,9 @@ describe("the built server on a store", () => {
   });
 
   async function replicas(count: number) {
-    const started = await Promise.all(Array.from({ length: count }, () => startReplica({ baseUrl: sandbox.baseUrl, apiKey: "" }, store, ["--sign-in", "--public-url", proxy!.url])));
+    const started = await Promise.all(
+      Array.from({ length: count }, () => startReplica({ baseUrl: sandbox.baseUrl, apiKey: "" }, store, ["--sign-in", "--public-url", proxy!.url])),
+    );
     for (const replica of started) {
       processes.push(replica.child);
       stderrs.push(replica.stderr);
@@ -202,7 +229,11 @@ describe("the built server on a store", () => {
       const refused = await listTools(`${proxy!.url}/mcp`, bearer);
       expect(refused.status).toBe(503);
       expect(refused.text).toContain("sign-in store cannot be reached");
-      const token = await fetch(`${proxy!.url}/token`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=x&client_id=y" });
+      const token = await fetch(`${proxy!.url}/token`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "grant_type=refresh_token&refresh_token=x&client_id=y",
+      });
       expect(token.status).toBe(503);
       const logged = stderrs.map((stderr) => stderr()).join("");
       expect(logged).toContain(`the store ${shownStoreUrl(store)} cannot be used`);
@@ -218,7 +249,12 @@ describe("the built server on a store", () => {
 test("a wrong store URL at start: the server says which store it could not use, without the password, and exits", async () => {
   const unused = new URL(await unusedAddress());
   const child = spawn(process.execPath, [CLI, "--http", "0"], {
-    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: "http://127.0.0.1:9", LINKSHORT_API_KEY: "k".repeat(32), LINKSHORT_MCP_STORE: `postgres://team:hunter2-secret@127.0.0.1:${unused.port}/linkshort` },
+    env: {
+      PATH: process.env.PATH ?? "",
+      LINKSHORT_BASE_URL: "http://127.0.0.1:9",
+      LINKSHORT_API_KEY: "k".repeat(32),
+      LINKSHORT_MCP_STORE: `postgres://team:hunter2-secret@127.0.0.1:${unused.port}/linkshort`,
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -246,10 +282,11 @@ test("a replica killed mid-sweep: another takes the sweep over within the lease'
   };
   const store = await freshDatabase();
   const postgres = await testPostgres();
-  const meta = () => postgres.query<{ page: number | null; full: number | null; count: number }>(
-    "select (meta->'sweep'->>'page')::int as page, (meta->>'lastFullSweepAt')::bigint as full, (select count(*)::int from mcp_indexed_links) as count from mcp_link_indexes",
-    databaseOf(store),
-  )[0];
+  const meta = () =>
+    postgres.query<{ page: number | null; full: number | null; count: number }>(
+      "select (meta->'sweep'->>'page')::int as page, (meta->>'lastFullSweepAt')::bigint as full, (select count(*)::int from mcp_indexed_links) as count from mcp_link_indexes",
+      databaseOf(store),
+    )[0];
   const env = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
   const first = await startReplica(env, store, []);
   processes.push(first.child);
@@ -296,7 +333,8 @@ test("two replicas of one key share its rate budget: together they keep to the w
     const answers = await Promise.all(calls);
     expect(answers.filter((answer) => answer.isError)).toEqual([]);
     // The replicas together never took more of a window than it allows...
-    const most = (await testPostgres()).query<{ most: number }>("select max(used) as most from mcp_rate_windows where resets_at > 0", databaseOf(store))[0]!.most;
+    const most = (await testPostgres()).query<{ most: number }>("select max(used) as most from mcp_rate_windows where resets_at > 0", databaseOf(store))[0]!
+      .most;
     expect(most).toBeLessThanOrEqual(12);
     // ...and the server agrees, but for a request that took a slot at the very end of a window and
     // reached the server in the next (the machine is shared). Without the shared budget: 15 and 16.

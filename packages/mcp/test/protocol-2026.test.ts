@@ -57,7 +57,8 @@ async function currentClient(transport: "http" | "stdio", answer: Answer = "none
 
 const linkExists = (id: number) => sandbox.store.state.links.some((link) => link.id === id);
 
-const deleteQuestion = (id: number) => `Delete short link ${id} for good? It stops redirecting and its statistics are lost. Links changed since the preview are left alone.`;
+const deleteQuestion = (id: number) =>
+  `Delete short link ${id} for good? It stops redirecting and its statistics are lost. Links changed since the preview are left alone.`;
 
 async function newLink(client: Client, name: string): Promise<number> {
   const created = await client.callTool({ name: "shorten_link", arguments: { url: `https://example.com/${name}` } });
@@ -77,7 +78,12 @@ async function rawCurrentRequest(method: string, params: Record<string, unknown>
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
   });
   const text = await response.text();
-  const json = text.startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data:"))?.slice(5) ?? "{}");
+  const json = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .find((line) => line.startsWith("data:"))
+        ?.slice(5) ?? "{}");
   return { status: response.status, body: JSON.parse(json) as Record<string, unknown> };
 }
 
@@ -97,7 +103,13 @@ describe.each(["http", "stdio"] as const)("a 2026-07-28 client over %s", (transp
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS.filter((tool) => !tool.admin).map((tool) => tool.name));
     for (const tool of tools) {
-      expect({ name: tool.name, title: typeof tool.title, annotationsTitle: tool.annotations?.title, readOnly: typeof tool.annotations?.readOnlyHint, output: tool.outputSchema?.type }).toEqual({
+      expect({
+        name: tool.name,
+        title: typeof tool.title,
+        annotationsTitle: tool.annotations?.title,
+        readOnly: typeof tool.annotations?.readOnlyHint,
+        output: tool.outputSchema?.type,
+      }).toEqual({
         name: tool.name,
         title: "string",
         annotationsTitle: tool.title,
@@ -207,7 +219,12 @@ test("a find_links that waits on the index's first sync reports how far the inde
   const large = await startSandbox({ port: 0, seed: { links: 3000 }, maxPageSize: 100, rateLimit: { limit: 10, windowMs: 1000 } });
   const client = new Client({ name: "linkshort-progress-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: CURRENT } } });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [CLI], env: { ...environment(), LINKSHORT_BASE_URL: large.baseUrl, LINKSHORT_API_KEY: large.userKey }, stderr: "pipe" }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI],
+      env: { ...environment(), LINKSHORT_BASE_URL: large.baseUrl, LINKSHORT_API_KEY: large.userKey },
+      stderr: "pipe",
+    }),
   );
   try {
     const seen: Array<{ progress: number; total?: number; message?: string }> = [];
@@ -235,11 +252,26 @@ test.each(["2025-06-18", "2025-11-25"])("a %s initialize over HTTP is answered i
       body: JSON.stringify(body),
     });
     const text = await response.text();
-    return JSON.parse(text.startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data:"))?.slice(5) ?? "{}")) as { result?: Record<string, unknown> };
+    return JSON.parse(
+      text.startsWith("{")
+        ? text
+        : (text
+            .split("\n")
+            .find((line) => line.startsWith("data:"))
+            ?.slice(5) ?? "{}"),
+    ) as { result?: Record<string, unknown> };
   };
-  const initialized = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } } });
+  const initialized = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
+  });
   expect(initialized.result).toMatchObject({ protocolVersion: revision, serverInfo: { name: "linkshort" }, capabilities: { tools: {} } });
-  const called = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_account", arguments: {} } }, { "mcp-protocol-version": revision });
+  const called = await post(
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_account", arguments: {} } },
+    { "mcp-protocol-version": revision },
+  );
   expect(called.result?.structuredContent).toMatchObject({ username: expect.any(String) });
 });
 

@@ -17,12 +17,15 @@ import { join } from "node:path";
 import { API_KEY_HEADER } from "../src/auth/sign-in";
 import { TOOLS } from "../src/tools";
 
-const read = (name: string) => JSON.parse(readFileSync(join(__dirname, "..", name), "utf8")) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** server.json and package.json as read: any field may be changed by a case below. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>;
+const read = (name: string) => JSON.parse(readFileSync(join(__dirname, "..", name), "utf8")) as JsonObject;
 const packageJson = read("package.json");
 const userTools = TOOLS.filter((tool) => !tool.admin).map((tool) => tool.name);
 
 /** The publish's dry run over server.json, or over a copy changed by `change`: its output and status. */
-function dryRun(change?: (server: Record<string, any>) => void): { output: string; status: number | null } { // eslint-disable-line @typescript-eslint/no-explicit-any
+function dryRun(change?: (server: JsonObject) => void): { output: string; status: number | null } {
   const args = [join(__dirname, "../scripts/registry-dry-run.mjs")];
   if (change) {
     const server = read("server.json");
@@ -42,15 +45,35 @@ test("server.json passes the publish's dry run: the registry's schema, mcpName, 
 });
 
 test.each([
-  ["a description over the schema's 100 characters", (server: Record<string, any>) => (server.description = "x".repeat(101)), /FAILED server\.json validates.*\/description must NOT have more than 100 characters/], // eslint-disable-line @typescript-eslint/no-explicit-any
-  ["a remote URL that is no URI template", (server: Record<string, any>) => (server.remotes[0].url = "https://{MCP_HOST/mcp"), /FAILED server\.json validates.*\/remotes\/0\/url must match format "uri-template"/], // eslint-disable-line @typescript-eslint/no-explicit-any
-  ["$schema naming another version", (server: Record<string, any>) => (server.$schema = server.$schema.replace("2025-12-11", "2025-09-29")), /FAILED server\.json validates.*2025-09-29/], // eslint-disable-line @typescript-eslint/no-explicit-any
-  ["a name other than mcpName", (server: Record<string, any>) => (server.name = "io.github.linkshort/other"), /FAILED name is package\.json's mcpName/], // eslint-disable-line @typescript-eslint/no-explicit-any
-  ["a version other than package.json's", (server: Record<string, any>) => (server.version = "9.9.9"), /FAILED version is package\.json's version/], // eslint-disable-line @typescript-eslint/no-explicit-any
-  ["the npm package at another version", (server: Record<string, any>) => (server.packages[0].version = "9.9.9"), /FAILED the npm package.*version 9\.9\.9 is not package\.json's/], // eslint-disable-line @typescript-eslint/no-explicit-any
-  ["the remote as SSE", (server: Record<string, any>) => (server.remotes[0].type = "sse"), /FAILED the remote.*type sse/], // eslint-disable-line @typescript-eslint/no-explicit-any
-  ["a URL variable left undefined", (server: Record<string, any>) => (server.remotes[0].url = "https://{MCP_HOST}:{PORT}/mcp"), /FAILED the remote.*\{PORT\}, not in variables/], // eslint-disable-line @typescript-eslint/no-explicit-any
-  ["a remote over http", (server: Record<string, any>) => (server.remotes[0].url = "http://{MCP_HOST}/mcp"), /FAILED the remote.*https remotes only/], // eslint-disable-line @typescript-eslint/no-explicit-any
+  [
+    "a description over the schema's 100 characters",
+    (server: JsonObject) => (server.description = "x".repeat(101)),
+    /FAILED server\.json validates.*\/description must NOT have more than 100 characters/,
+  ],
+  [
+    "a remote URL that is no URI template",
+    (server: JsonObject) => (server.remotes[0].url = "https://{MCP_HOST/mcp"),
+    /FAILED server\.json validates.*\/remotes\/0\/url must match format "uri-template"/,
+  ],
+  [
+    "$schema naming another version",
+    (server: JsonObject) => (server.$schema = server.$schema.replace("2025-12-11", "2025-09-29")),
+    /FAILED server\.json validates.*2025-09-29/,
+  ],
+  ["a name other than mcpName", (server: JsonObject) => (server.name = "io.github.linkshort/other"), /FAILED name is package\.json's mcpName/],
+  ["a version other than package.json's", (server: JsonObject) => (server.version = "9.9.9"), /FAILED version is package\.json's version/],
+  [
+    "the npm package at another version",
+    (server: JsonObject) => (server.packages[0].version = "9.9.9"),
+    /FAILED the npm package.*version 9\.9\.9 is not package\.json's/,
+  ],
+  ["the remote as SSE", (server: JsonObject) => (server.remotes[0].type = "sse"), /FAILED the remote.*type sse/],
+  [
+    "a URL variable left undefined",
+    (server: JsonObject) => (server.remotes[0].url = "https://{MCP_HOST}:{PORT}/mcp"),
+    /FAILED the remote.*\{PORT\}, not in variables/,
+  ],
+  ["a remote over http", (server: JsonObject) => (server.remotes[0].url = "http://{MCP_HOST}/mcp"), /FAILED the remote.*https remotes only/],
 ])("the dry run refuses %s", (_, change, refusal) => {
   const { output, status } = dryRun(change);
   expect(output).toMatch(refusal);
@@ -108,7 +131,13 @@ test("the built .mcpb holds the manifest and a server that runs with no node_mod
         command: process.execPath,
         args: [join(unpacked, "server/cli.js")],
         cwd: unpacked,
-        env: { PATH: process.env.PATH ?? "", HOME: home, LINKSHORT_BASE_URL: sandbox.baseUrl, LINKSHORT_API_KEY: sandbox.userKey, LINKSHORT_MCP_INDEX_FILE: indexFile },
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: home,
+          LINKSHORT_BASE_URL: sandbox.baseUrl,
+          LINKSHORT_API_KEY: sandbox.userKey,
+          LINKSHORT_MCP_INDEX_FILE: indexFile,
+        },
         stderr: "pipe",
       }),
     );

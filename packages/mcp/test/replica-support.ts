@@ -52,7 +52,12 @@ export async function roundRobin(): Promise<RoundRobin> {
 }
 
 /** A replica of the built server on `store`: its origin (for the proxy) and its process. */
-export async function startReplica(env: { baseUrl: string; apiKey: string }, store: string, args: string[], leaseMs = 1500): Promise<HttpServerProcess & { origin: string }> {
+export async function startReplica(
+  env: { baseUrl: string; apiKey: string },
+  store: string,
+  args: string[],
+  leaseMs = 1500,
+): Promise<HttpServerProcess & { origin: string }> {
   const replica = await startHttpServerProcess({ ...env, more: { LINKSHORT_MCP_STORE: store, LINKSHORT_MCP_SWEEP_LEASE_MS: String(leaseMs) } }, args);
   return { ...replica, origin: new URL(replica.url).origin };
 }
@@ -77,14 +82,22 @@ export async function signedInClient(mcpUrl: string, apiKey: string): Promise<{ 
   return { client, provider };
 }
 
-export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; structured: Record<string, unknown> }> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; text: string; structured: Record<string, unknown> }> {
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as Array<{ text?: string }>).map((part) => part.text ?? "").join("\n");
   return { isError: result.isError === true, text, structured: (result.structuredContent ?? {}) as Record<string, unknown> };
 }
 
 /** Waits until `check` holds, at most `ms`. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms: number, what: string | (() => string)): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms: number,
+  what: string | (() => string),
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -26,7 +26,10 @@ test("every input and output schema is JSON Schema 2020-12 that a strict 2020-on
   const { tools } = await mcpClient.listTools();
   expect(tools).toHaveLength(17);
   for (const tool of tools) {
-    for (const [which, schema] of [["input", tool.inputSchema], ["output", tool.outputSchema]] as const) {
+    for (const [which, schema] of [
+      ["input", tool.inputSchema],
+      ["output", tool.outputSchema],
+    ] as const) {
       expect({ tool: tool.name, which, type: schema?.type }).toEqual({ tool: tool.name, which, type: "object" });
       const declared = (schema as { $schema?: string }).$schema;
       if (declared !== undefined) expect(declared).toBe("https://json-schema.org/draft/2020-12/schema");
@@ -39,7 +42,9 @@ test("every input and output schema is JSON Schema 2020-12 that a strict 2020-on
 
 test("create_qr_code.data declares the shapes it takes, for clients that build a form from the schema", async () => {
   const { tools } = await mcpClient.listTools();
-  const data = (tools.find((tool) => tool.name === "create_qr_code")!.inputSchema.properties as Record<string, { anyOf?: Array<{ type?: string; properties?: object }> }>).data!;
+  const data = (
+    tools.find((tool) => tool.name === "create_qr_code")!.inputSchema.properties as Record<string, { anyOf?: Array<{ type?: string; properties?: object }> }>
+  ).data!;
   const shapes = data.anyOf ?? [];
   expect(shapes.map((shape) => shape.type).sort()).toEqual(["object", "object", "object", "object", "string"]);
   const fields = shapes.filter((shape) => shape.type === "object").map((shape) => Object.keys(shape.properties ?? {}));

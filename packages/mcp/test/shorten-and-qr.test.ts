@@ -31,7 +31,11 @@ describe("shorten_link reuse", () => {
     expect(first.structured).toMatchObject({ reused: false });
     const before = creates();
     const second = await session.call("shorten_link", { url: "https://example.com/form-twice", reuse: true });
-    expect(second.structured).toEqual({ id: (first.structured as { id: number }).id, shorturl: (first.structured as { shorturl: string }).shorturl, reused: true });
+    expect(second.structured).toEqual({
+      id: (first.structured as { id: number }).id,
+      shorturl: (first.structured as { shorturl: string }).shorturl,
+      reused: true,
+    });
     expect(creates()).toBe(before);
     // Without reuse (the default), the server is asked to create; this one hands back its existing link, and the answer says so.
     const third = await session.call("shorten_link", { url: "https://example.com/form-twice" });
@@ -49,7 +53,10 @@ describe("shorten_link reuse", () => {
   });
 
   test("with reuse, a password-protected link made elsewhere is never handed to a request without a password", async () => {
-    const made = await new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }).links.create({ url: "https://example.com/protected-elsewhere", password: "secret-9" });
+    const made = await new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey }).links.create({
+      url: "https://example.com/protected-elsewhere",
+      password: "secret-9",
+    });
     const answer = await session.call("shorten_link", { url: "https://example.com/protected-elsewhere", reuse: true });
     const id = (answer.structured as { id: number }).id;
     expect(id).not.toBe(made.id);
@@ -83,7 +90,10 @@ describe("UTM fields", () => {
   test("the utm field is described in the link tools", async () => {
     const { tools } = await session.client.listTools();
     for (const name of ["shorten_link", "update_links", "shorten_links"]) {
-      const listed = tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, { description?: string; properties?: Record<string, unknown> }>;
+      const listed = tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<
+        string,
+        { description?: string; properties?: Record<string, unknown> }
+      >;
       // update_links takes the link's fields under set.
       const properties = (name === "update_links" ? listed.set?.properties : listed) as Record<string, { description?: string; properties?: object }>;
       expect(properties.utm?.description).toMatch(/utm_source/);
@@ -96,7 +106,13 @@ describe("shorten_links", () => {
   test("counts what the server made: repeats of a URL are reused, not created", async () => {
     const before = creates();
     const links = () => sandbox.store.state.links.filter((link) => link.url.startsWith("https://example.com/repeat-")).length;
-    const urls = ["https://example.com/repeat-a", "https://example.com/repeat-b", "https://example.com/repeat-a", "https://example.com/repeat-c", "https://example.com/repeat-b"];
+    const urls = [
+      "https://example.com/repeat-a",
+      "https://example.com/repeat-b",
+      "https://example.com/repeat-a",
+      "https://example.com/repeat-c",
+      "https://example.com/repeat-b",
+    ];
     const answer = await session.call("shorten_links", { urls });
     expect(links()).toBe(3);
     expect(answer.structured).toMatchObject({ created: 3, reused: 2, failed: 0, skipped: 0 });
@@ -117,7 +133,11 @@ describe("shorten_links", () => {
     expect(results.map((result) => result.url)).toEqual(urls);
     expect(results[7]).toEqual({ url: "not a url", status: "failed", error: "url: must be a valid http or https URL" });
     expect(creates() - before).toBe(19);
-    expect(sandbox.store.state.links.filter((link) => link.url.startsWith("https://example.com/bulk-mcp/") && link.parameters.some((p) => p.name === "utm_campaign"))).toHaveLength(19);
+    expect(
+      sandbox.store.state.links.filter(
+        (link) => link.url.startsWith("https://example.com/bulk-mcp/") && link.parameters.some((p) => p.name === "utm_campaign"),
+      ),
+    ).toHaveLength(19);
 
     const again = await session.call("shorten_links", { urls: urls.filter((url) => url !== "not a url"), utm: { campaign: "bulk" }, reuse: true });
     expect(again.structured).toMatchObject({ created: 0, reused: 19, failed: 0, skipped: 0 });
@@ -199,6 +219,8 @@ describe("QR codes with their image", () => {
 test("a QR image is read only from the base URL's host, over http or https, without credentials in the address", () => {
   expect(qrImageUrl("https://short.example.com/qr/abc123", "https://short.example.com")).toEqual({ url: "https://short.example.com/qr/abc123.png" });
   expect(qrImageUrl("https://user:pw@short.example.com/qr/abc123", "https://short.example.com")).toEqual({ url: "https://short.example.com/qr/abc123.png" });
-  expect(qrImageUrl("http://169.254.169.254/latest", "https://short.example.com")).toEqual({ reason: expect.stringMatching(/served from 169\.254\.169\.254, not from the host of LINKSHORT_BASE_URL/) });
+  expect(qrImageUrl("http://169.254.169.254/latest", "https://short.example.com")).toEqual({
+    reason: expect.stringMatching(/served from 169\.254\.169\.254, not from the host of LINKSHORT_BASE_URL/),
+  });
   expect(qrImageUrl("file:///etc/passwd", "https://short.example.com")).toEqual({ reason: expect.stringMatching(/not an http or https address/) });
 });

@@ -6,7 +6,17 @@
  * another person's refresh token out of the memory store.
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { ADDRESS_BOUND, FailureThrottle, FIRST_DELAY_MS, FREE_FAILURES, MAX_DELAY_MS, MAX_REFUSED_KEYS, MAX_TRACKED, PAGE_BOUND, RefusedKeys } from "../src/auth/failure-throttle";
+import {
+  ADDRESS_BOUND,
+  FailureThrottle,
+  FIRST_DELAY_MS,
+  FREE_FAILURES,
+  MAX_DELAY_MS,
+  MAX_REFUSED_KEYS,
+  MAX_TRACKED,
+  PAGE_BOUND,
+  RefusedKeys,
+} from "../src/auth/failure-throttle";
 import { People } from "../src/auth/people";
 import { resourceNames } from "../src/auth/resource";
 import { MemoryAuthStore } from "../src/auth/store";
@@ -33,8 +43,18 @@ const accountReads = () => sandbox.requests.filter((entry) => entry.path === "/a
 
 /** A sign-in server in this process whose failure bounds run on `clock.now` (moved by the test). */
 async function signInServer(clock: { now: number }): Promise<{ server: HttpServer; issuer: string }> {
-  const people = new People({ clientFor: (key) => clientFor(sandbox.baseUrl, key, 5), admin: false, say: () => undefined, letGo: () => undefined, now: () => clock.now });
-  const server = await startHttpServer((person) => createLinkShortMcpServer({ client: person!.client, admin: false }), { port: 0, host: "127.0.0.1", signIn: { people, serviceLabel: "the sandbox" } });
+  const people = new People({
+    clientFor: (key) => clientFor(sandbox.baseUrl, key, 5),
+    admin: false,
+    say: () => undefined,
+    letGo: () => undefined,
+    now: () => clock.now,
+  });
+  const server = await startHttpServer((person) => createLinkShortMcpServer({ client: person!.client, admin: false }), {
+    port: 0,
+    host: "127.0.0.1",
+    signIn: { people, serviceLabel: "the sandbox" },
+  });
   servers.push(server);
   return { server, issuer: new URL(server.url).origin };
 }
@@ -89,7 +109,13 @@ async function fetchStatus(mcpUrl: string, key: string): Promise<{ status: numbe
 test("one sign-in page and its cookie replayed with wrong keys: PAGE_BOUND.burst refusals, then 429 with Retry-After on the page unasked; a new page of the same address is still checked", async () => {
   const clock = { now: Date.now() };
   const { server, issuer } = await signInServer(clock);
-  const registered = (await (await fetch(`${issuer}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI], client_name: "flood" }) })).json()) as { client_id: string };
+  const registered = (await (
+    await fetch(`${issuer}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT_URI], client_name: "flood" }),
+    })
+  ).json()) as { client_id: string };
   const pageUrl = `${issuer}/authorize?${new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT_URI, code_challenge: pkce().challenge, code_challenge_method: "S256", resource: server.resource! })}`;
   const page = await openSignInPage(pageUrl);
   const before = accountReads();
@@ -135,7 +161,10 @@ test("the bounds' tables stay bounded however many addresses and keys; the delay
 });
 
 /** The token endpoint called directly: the answer's status and body. */
-async function callTokenEndpoint(context: Parameters<typeof tokenEndpoint>[0], fields: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
+async function callTokenEndpoint(
+  context: Parameters<typeof tokenEndpoint>[0],
+  fields: Record<string, string>,
+): Promise<{ status: number; body: Record<string, string> }> {
   const answer = await tokenEndpoint(context, new Map(Object.entries(fields)));
   return { status: answer.status, body: JSON.parse(String(answer.body)) as Record<string, string> };
 }
@@ -146,7 +175,15 @@ test("one person refreshing 100,001 times in the memory store leaves another per
   const context = { store, tokens, resourceNames: resourceNames(["https://mcp.test"]) };
   const expiresAt = nowSeconds() + GRANT_SECONDS;
   for (const id of ["quiet", "loop"]) {
-    await store.saveGrant({ id, clientId: "c1", accountId: `account-${id}`, wrappedKey: "jwe", scope: "linkshort", resource: "https://mcp.test/mcp", expiresAt });
+    await store.saveGrant({
+      id,
+      clientId: "c1",
+      accountId: `account-${id}`,
+      wrappedKey: "jwe",
+      scope: "linkshort",
+      resource: "https://mcp.test/mcp",
+      expiresAt,
+    });
     await store.saveRefreshToken(sha256(`${id}-first`), id, expiresAt);
   }
   let token = "loop-first";

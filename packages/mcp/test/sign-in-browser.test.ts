@@ -46,29 +46,50 @@ afterAll(async () => {
 });
 
 async function authorizationUrl(): Promise<string> {
-  const registered = (await (await fetch(`${issuer}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [redirectUri], client_name: "Browser test" }) })).json()) as { client_id: string };
+  const registered = (await (
+    await fetch(`${issuer}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [redirectUri], client_name: "Browser test" }),
+    })
+  ).json()) as { client_id: string };
   const { challenge } = pkce();
-  const query = new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "b1", resource: mcpUrl });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: registered.client_id,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "b1",
+    resource: mcpUrl,
+  });
   return `${issuer}/authorize?${query}`;
 }
 
 test.each([
   ["with JavaScript", true],
   ["without JavaScript", false],
-])("a person signs in from the page in a real browser %s, and is sent back to the application with a code", async (_name, javaScriptEnabled) => {
-  const context = await browser.newContext({ javaScriptEnabled });
-  const page = await context.newPage();
-  arrivals.length = 0;
-  await page.goto(await authorizationUrl(), { waitUntil: "load" });
-  expect(await page.textContent("h1")).toBe("Sign in to LinkShort");
-  await page.fill("#api_key", sandbox.userKey);
-  await Promise.all([page.waitForURL((url) => url.origin === new URL(redirectUri).origin, { timeout: 15_000 }).catch(() => undefined), page.click("button[type=submit]")]);
-  const back = arrivals[0];
-  const shown = back === undefined ? await page.textContent("body") : "";
-  expect({ arrived: back !== undefined, shown }).toEqual({ arrived: true, shown: "" });
-  expect(back!.searchParams.get("code")).toMatch(/\S{16,}/);
-  expect(back!.searchParams.get("state")).toBe("b1");
-  expect(back!.searchParams.get("iss")).toBe(issuer);
-  expect(back!.toString()).not.toContain(sandbox.userKey);
-  await context.close();
-}, 60_000);
+])(
+  "a person signs in from the page in a real browser %s, and is sent back to the application with a code",
+  async (_name, javaScriptEnabled) => {
+    const context = await browser.newContext({ javaScriptEnabled });
+    const page = await context.newPage();
+    arrivals.length = 0;
+    await page.goto(await authorizationUrl(), { waitUntil: "load" });
+    expect(await page.textContent("h1")).toBe("Sign in to LinkShort");
+    await page.fill("#api_key", sandbox.userKey);
+    await Promise.all([
+      page.waitForURL((url) => url.origin === new URL(redirectUri).origin, { timeout: 15_000 }).catch(() => undefined),
+      page.click("button[type=submit]"),
+    ]);
+    const back = arrivals[0];
+    const shown = back === undefined ? await page.textContent("body") : "";
+    expect({ arrived: back !== undefined, shown }).toEqual({ arrived: true, shown: "" });
+    expect(back!.searchParams.get("code")).toMatch(/\S{16,}/);
+    expect(back!.searchParams.get("state")).toBe("b1");
+    expect(back!.searchParams.get("iss")).toBe(issuer);
+    expect(back!.toString()).not.toContain(sandbox.userKey);
+    await context.close();
+  },
+  60_000,
+);

@@ -58,12 +58,19 @@ async function discover(mcpUrl: string): Promise<Discovered> {
   const challenge = (await listTools(mcpUrl, {})).challenge ?? "";
   const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1]!;
   const resourceMetadata = (await (await fetch(metadataUrl)).json()) as { resource: string; authorization_servers: string[] };
-  const authorizationServer = (await (await fetch(`${resourceMetadata.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+  const authorizationServer = (await (await fetch(`${resourceMetadata.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json()) as Record<
+    string,
+    unknown
+  >;
   return { resource: resourceMetadata.resource, authorizationServer };
 }
 
 async function registerClient(fields: Record<string, unknown>): Promise<string> {
-  const answer = await fetch(`${issuer}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token_endpoint_auth_method: "none", ...fields }) });
+  const answer = await fetch(`${issuer}/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token_endpoint_auth_method: "none", ...fields }),
+  });
   expect(answer.status).toBe(201);
   return ((await answer.json()) as { client_id: string }).client_id;
 }
@@ -79,12 +86,27 @@ interface Flow {
 async function signInAs(flow: Flow): Promise<{ back: URL; tokens: { status: number; body: Record<string, unknown> } }> {
   const { verifier, challenge } = pkce();
   const resource: Record<string, string> = flow.resource === undefined ? {} : { resource: flow.resource };
-  const query = new URLSearchParams({ response_type: "code", client_id: flow.clientId, redirect_uri: flow.redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "st", ...resource });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: flow.clientId,
+    redirect_uri: flow.redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "st",
+    ...resource,
+  });
   const answer = await submitSignIn(issuer, await openSignInPage(`${issuer}/authorize?${query}`), sandbox.userKey);
   expect(answer.status).toBe(303);
   const back = new URL(answer.headers.get("location")!);
   const code = back.searchParams.get("code") ?? "";
-  const tokens = await form(`${issuer}/token`, { grant_type: "authorization_code", code, code_verifier: verifier, client_id: flow.clientId, redirect_uri: flow.redirectUri, ...resource });
+  const tokens = await form(`${issuer}/token`, {
+    grant_type: "authorization_code",
+    code,
+    code_verifier: verifier,
+    client_id: flow.clientId,
+    redirect_uri: flow.redirectUri,
+    ...resource,
+  });
   return { back, tokens };
 }
 
@@ -110,7 +132,11 @@ test("Claude (claude.ai, Desktop): a metadata document, chosen because the serve
 test("Claude Code: registers a localhost callback, and sends the resource as the origin with a trailing slash", async () => {
   const found = await discover(server.url);
   const redirectUri = "http://localhost:45454/callback";
-  const clientId = await registerClient({ client_name: "Claude Code (linkshort)", redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"] });
+  const clientId = await registerClient({
+    client_name: "Claude Code (linkshort)",
+    redirect_uris: [redirectUri],
+    grant_types: ["authorization_code", "refresh_token"],
+  });
   const { back, tokens } = await signInAs({ clientId, redirectUri, resource: `${new URL(found.resource).origin}/` });
   expect(back.searchParams.get("iss")).toBe(issuer);
   await expectMcpCallWorks(tokens);
@@ -136,7 +162,10 @@ test("Cursor: registration only, three redirect URIs with a cursor:// one, signe
 
 test("VS Code: a metadata document listing its loopback redirect, signed in on another port (its default one busy)", async () => {
   const found = await discover(server.url);
-  const clientId = publishDocument("/oauth/client-metadata.json", { client_name: "Visual Studio Code", redirect_uris: ["http://127.0.0.1:33418/", "https://vscode.dev/redirect"] });
+  const clientId = publishDocument("/oauth/client-metadata.json", {
+    client_name: "Visual Studio Code",
+    redirect_uris: ["http://127.0.0.1:33418/", "https://vscode.dev/redirect"],
+  });
   const { back, tokens } = await signInAs({ clientId, redirectUri: "http://127.0.0.1:50123/", resource: found.resource });
   expect(back.port).toBe("50123");
   await expectMcpCallWorks(tokens);
@@ -150,7 +179,10 @@ test("Codex: refuses an authorization response without iss, so every one carries
   const { back, tokens } = await signInAs({ clientId, redirectUri, resource: found.resource });
   expect(back.searchParams.get("iss")).toBe(found.authorizationServer.issuer);
   await expectMcpCallWorks(tokens);
-  const refused = await fetch(`${issuer}/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: "S256", resource: "https://elsewhere.example/mcp" })}`, { redirect: "manual" });
+  const refused = await fetch(
+    `${issuer}/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: "S256", resource: "https://elsewhere.example/mcp" })}`,
+    { redirect: "manual" },
+  );
   const error = new URL(refused.headers.get("location")!).searchParams;
   expect([error.get("error"), error.get("iss")]).toEqual(["invalid_target", found.authorizationServer.issuer]);
 });
@@ -158,7 +190,13 @@ test("Codex: refuses an authorization response without iss, so every one carries
 test("n8n's MCP Client node: registered one redirect URI, signs in with another: refused, and the page says which URI was registered", async () => {
   const registeredUri = "https://n8n.example.com/rest/oauth2-credential/callback";
   const clientId = await registerClient({ client_name: "n8n", redirect_uris: [registeredUri] });
-  const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: "http://localhost:5678/rest/oauth2-credential/callback", code_challenge: pkce().challenge, code_challenge_method: "S256" });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: "http://localhost:5678/rest/oauth2-credential/callback",
+    code_challenge: pkce().challenge,
+    code_challenge_method: "S256",
+  });
   const answer = await fetch(`${issuer}/authorize?${query}`, { redirect: "manual" });
   expect([answer.status, answer.headers.get("location")]).toEqual([400, null]);
   const page = await answer.text();
@@ -169,7 +207,9 @@ test("n8n's MCP Client node: registered one redirect URI, signs in with another:
 test("the MCP SDK's own OAuth client configured with http://localhost:PORT/mcp against the default 127.0.0.1 issuer", async () => {
   const asLocalhost = `http://localhost:${new URL(server.url).port}/mcp`;
   const provider = new MemoryOAuthProvider();
-  await expect(new Client({ name: "localhost", version: "1.0.0" }).connect(new StreamableHTTPClientTransport(new URL(asLocalhost), { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+  await expect(
+    new Client({ name: "localhost", version: "1.0.0" }).connect(new StreamableHTTPClientTransport(new URL(asLocalhost), { authProvider: provider })),
+  ).rejects.toBeInstanceOf(UnauthorizedError);
   expect(provider.authorizationUrl!.searchParams.get("resource")).toBe(asLocalhost);
   const transport = new StreamableHTTPClientTransport(new URL(asLocalhost), { authProvider: provider });
   await transport.finishAuth(await signIn(issuer, provider.authorizationUrl!, sandbox.userKey));
@@ -187,14 +227,27 @@ test("the resource names this server as its MCP URL, its origin, either with a t
   const clientId = await registerClient({ redirect_uris: [redirectUri] });
   const port = new URL(server.url).port;
   const status = async (resource: string) => {
-    const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: "S256", resource });
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      code_challenge: pkce().challenge,
+      code_challenge_method: "S256",
+      resource,
+    });
     const answer = await fetch(`${issuer}/authorize?${query}`, { redirect: "manual" });
     return answer.status === 303 ? new URL(answer.headers.get("location")!).searchParams.get("error") : answer.status;
   };
   for (const host of ["127.0.0.1", "localhost"]) {
     for (const path of ["/mcp", "/mcp/", "", "/"]) expect([path, await status(`http://${host}:${port}${path}`)]).toEqual([path, 200]);
   }
-  for (const other of [`http://127.0.0.1:${port}/mcp?x=1`, `http://127.0.0.1:${port}/other`, `http://127.0.0.1:1/mcp`, `https://127.0.0.1:${port}/mcp`, "not a url"]) {
+  for (const other of [
+    `http://127.0.0.1:${port}/mcp?x=1`,
+    `http://127.0.0.1:${port}/other`,
+    `http://127.0.0.1:1/mcp`,
+    `https://127.0.0.1:${port}/mcp`,
+    "not a url",
+  ]) {
     expect([other, await status(other)]).toEqual([other, "invalid_target"]);
   }
   // The token's audience stays the one canonical URL whatever form was asked for.

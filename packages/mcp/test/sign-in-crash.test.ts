@@ -41,14 +41,24 @@ test("an uncaught exception and an unhandled rejection are logged without the si
   const started = await startHttpServerProcess({ baseUrl: sandbox.baseUrl, apiKey: "", more: { NODE_OPTIONS: `--require ${preload}` } }, ["--sign-in"]);
   server = started.child;
   const issuer = new URL(started.url).origin;
-  const tokens = (await exchange(issuer, await registerAndAuthorize(issuer, started.url, sandbox.userKey))).body as { access_token: string; refresh_token: string };
+  const tokens = (await exchange(issuer, await registerAndAuthorize(issuer, started.url, sandbox.userKey))).body as {
+    access_token: string;
+    refresh_token: string;
+  };
   expect((await listTools(started.url, { Authorization: `Bearer ${tokens.access_token}` })).status).toBe(200);
 
   const basic = Buffer.from(`user:${sandbox.userKey}`).toString("base64");
   const secrets = [sandbox.userKey, tokens.access_token, tokens.refresh_token, basic, encodeURIComponent(sandbox.userKey)];
-  writeFileSync(message, `GET /api/account?key=${sandbox.userKey} failed (Authorization: Basic ${basic}); sent Authorization: Bearer ${tokens.access_token} and refresh_token=${tokens.refresh_token}`);
+  writeFileSync(
+    message,
+    `GET /api/account?key=${sandbox.userKey} failed (Authorization: Basic ${basic}); sent Authorization: Bearer ${tokens.access_token} and refresh_token=${tokens.refresh_token}`,
+  );
   server.kill("SIGUSR2");
-  const logged = await eventually(() => (started.stderr().match(/unexpected error: .*/g)?.length === 2 ? started.stderr() : undefined), 5_000, "both failures logged");
+  const logged = await eventually(
+    () => (started.stderr().match(/unexpected error: .*/g)?.length === 2 ? started.stderr() : undefined),
+    5_000,
+    "both failures logged",
+  );
   expect(logged).toContain("unexpected error: thrown: GET /api/account?key=[redacted] failed");
   expect(logged).toContain("unexpected error: rejected: GET");
   for (const secret of secrets) expect(logged).not.toContain(secret);

@@ -15,7 +15,13 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     return REDIRECT_URI;
   }
   get clientMetadata() {
-    return { client_name: "sign-in test", redirect_uris: [REDIRECT_URI], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: "sign-in test",
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   clientInformation() {
     return this.#client;
@@ -65,7 +71,12 @@ export async function openSignInPage(authorizationUrl: URL | string): Promise<Si
 }
 
 /** Posts the sign-in form as the browser would from the page (Origin is the server's own unless said otherwise). */
-export async function submitSignIn(issuer: string, page: SignInPage, apiKey: string, override: { origin?: string; cookie?: string; csrf?: string } = {}): Promise<Response> {
+export async function submitSignIn(
+  issuer: string,
+  page: SignInPage,
+  apiKey: string,
+  override: { origin?: string; cookie?: string; csrf?: string } = {},
+): Promise<Response> {
   return fetch(`${issuer}/authorize`, {
     method: "POST",
     redirect: "manual",
@@ -87,22 +98,46 @@ export function pkce(): { verifier: string; challenge: string } {
 }
 
 export async function form(url: string, fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const answer = await fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+  const answer = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
   const text = await answer.text();
   return { status: answer.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) };
 }
 
 /** A client registered by hand, and a sign-in through the page to a code, without the SDK. */
 export async function registerAndAuthorize(issuer: string, resource: string, apiKey: string): Promise<{ clientId: string; code: string; verifier: string }> {
-  const registered = (await (await fetch(`${issuer}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI], client_name: "raw" }) })).json()) as { client_id: string };
+  const registered = (await (
+    await fetch(`${issuer}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT_URI], client_name: "raw" }),
+    })
+  ).json()) as { client_id: string };
   const { verifier, challenge } = pkce();
-  const query = new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: "S256", state: "s1", resource });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: registered.client_id,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "s1",
+    resource,
+  });
   const back = await signIn(issuer, `${issuer}/authorize?${query}`, apiKey);
   return { clientId: registered.client_id, code: back.get("code")!, verifier };
 }
 
 export async function exchange(issuer: string, grant: { clientId: string; code: string; verifier: string }) {
-  return form(`${issuer}/token`, { grant_type: "authorization_code", code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId, redirect_uri: REDIRECT_URI });
+  return form(`${issuer}/token`, {
+    grant_type: "authorization_code",
+    code: grant.code,
+    code_verifier: grant.verifier,
+    client_id: grant.clientId,
+    redirect_uri: REDIRECT_URI,
+  });
 }
 
 /** One tools/list over HTTP with these headers: its status and the WWW-Authenticate it got. */

@@ -27,8 +27,21 @@ async function signInServer(args: string[]) {
 }
 
 async function authorizationQuery(issuer: string): Promise<URLSearchParams> {
-  const registered = (await (await fetch(`${issuer}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }) })).json()) as { client_id: string };
-  return new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT_URI, code_challenge: pkce().challenge, code_challenge_method: "S256", state: "s1" });
+  const registered = (await (
+    await fetch(`${issuer}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }),
+    })
+  ).json()) as { client_id: string };
+  return new URLSearchParams({
+    response_type: "code",
+    client_id: registered.client_id,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: pkce().challenge,
+    code_challenge_method: "S256",
+    state: "s1",
+  });
 }
 
 test("with the default issuer (127.0.0.1), a browser that opened the sign-in page as localhost signs in, and is sent back with the issuer's iss", async () => {

@@ -27,7 +27,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const NULL_BODY_STATUSES = new Set([204, 303]);
-const responseOf = (answer: Answer) => new Response(NULL_BODY_STATUSES.has(answer.status) ? null : answer.body, { status: answer.status, headers: answer.headers });
+const responseOf = (answer: Answer) =>
+  new Response(NULL_BODY_STATUSES.has(answer.status) ? null : answer.body, { status: answer.status, headers: answer.headers });
 
 /** A web Request handed to the sign-in's functions as values, and its answer as a web Response: a fetch without a socket. */
 async function inProcessFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
@@ -47,18 +48,24 @@ async function discover(): Promise<oauth.AuthorizationServer> {
 }
 
 async function register(as: oauth.AuthorizationServer, metadata: Partial<oauth.OmitSymbolProperties<oauth.Client>> = {}): Promise<oauth.Client> {
-  const answer = await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT_URI], client_name: "oauth4webapi", token_endpoint_auth_method: "none", ...metadata }, options);
+  const answer = await oauth.dynamicClientRegistrationRequest(
+    as,
+    { redirect_uris: [REDIRECT_URI], client_name: "oauth4webapi", token_endpoint_auth_method: "none", ...metadata },
+    options,
+  );
   return oauth.processDynamicClientRegistrationResponse(answer);
 }
 
 /** The authorization request as a browser opens it, the sign-in page submitted with the key from the page's own origin: the redirect back. */
 async function authorize(as: oauth.AuthorizationServer, client: oauth.Client, params: Record<string, string>, apiKey = sandbox.userKey): Promise<URL> {
   const url = new URL(as.authorization_endpoint!);
-  for (const [name, value] of Object.entries({ client_id: client.client_id, redirect_uri: REDIRECT_URI, response_type: "code", resource: RESOURCE, ...params })) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries({ client_id: client.client_id, redirect_uri: REDIRECT_URI, response_type: "code", resource: RESOURCE, ...params }))
+    url.searchParams.set(name, value);
   const page = await inProcessFetch(url);
   const html = await page.text();
   if (page.status !== 200) return new URL(page.headers.get("location") ?? `${ISSUER}/problem?status=${page.status}`);
-  const field = (name: string) => (new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "").replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+  const field = (name: string) =>
+    (new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "").replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
   const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0]!;
   const posted = await inProcessFetch(`${ISSUER}/authorize`, {
     method: "POST",
@@ -76,7 +83,11 @@ async function signedIn(as: oauth.AuthorizationServer) {
   const state = oauth.generateRandomState();
   const back = await authorize(as, client, { code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256", state });
   const params = oauth.validateAuthResponse(as, client, back, state);
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT_URI, verifier, withResource));
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT_URI, verifier, withResource),
+  );
   return { client, params, verifier, tokens };
 }
 
@@ -122,12 +133,20 @@ test("registration, authorization code with PKCE and the token: the access token
 test("refresh: a rotated refresh token works once; used again, it ends the sign-in for both holders", async () => {
   const as = await discover();
   const { client, tokens } = await signedIn(as);
-  const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, withResource));
+  const refreshed = await oauth.processRefreshTokenResponse(
+    as,
+    client,
+    await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, withResource),
+  );
   expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
   expect("client" in (await personBy(refreshed.access_token))).toBe(true);
-  const replayed = oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, options).then((answer) => oauth.processRefreshTokenResponse(as, client, answer));
+  const replayed = oauth
+    .refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, options)
+    .then((answer) => oauth.processRefreshTokenResponse(as, client, answer));
   expect(await refusal(replayed)).toEqual({ status: 400, error: "invalid_grant" });
-  const afterReplay = oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, options).then((answer) => oauth.processRefreshTokenResponse(as, client, answer));
+  const afterReplay = oauth
+    .refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, options)
+    .then((answer) => oauth.processRefreshTokenResponse(as, client, answer));
   expect(await refusal(afterReplay)).toEqual({ status: 400, error: "invalid_grant" });
   expect(await personBy(refreshed.access_token)).toMatchObject({ status: 401 });
 });
@@ -135,21 +154,29 @@ test("refresh: a rotated refresh token works once; used again, it ends the sign-
 test("the token endpoint's errors: a code used twice, a wrong verifier, another resource, an unsupported grant", async () => {
   const as = await discover();
   const { client, params, verifier } = await signedIn(as);
-  const again = oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT_URI, verifier, options).then((answer) => oauth.processAuthorizationCodeResponse(as, client, answer));
+  const again = oauth
+    .authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT_URI, verifier, options)
+    .then((answer) => oauth.processAuthorizationCodeResponse(as, client, answer));
   expect(await refusal(again)).toEqual({ status: 400, error: "invalid_grant" });
 
   const other = await register(as);
   const state = oauth.generateRandomState();
   const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());
   const back = oauth.validateAuthResponse(as, other, await authorize(as, other, { code_challenge: challenge, code_challenge_method: "S256", state }), state);
-  const wrongVerifier = oauth.authorizationCodeGrantRequest(as, other, oauth.None(), back, REDIRECT_URI, oauth.generateRandomCodeVerifier(), options).then((answer) => oauth.processAuthorizationCodeResponse(as, other, answer));
+  const wrongVerifier = oauth
+    .authorizationCodeGrantRequest(as, other, oauth.None(), back, REDIRECT_URI, oauth.generateRandomCodeVerifier(), options)
+    .then((answer) => oauth.processAuthorizationCodeResponse(as, other, answer));
   expect(await refusal(wrongVerifier)).toEqual({ status: 400, error: "invalid_grant" });
 
   const elsewhere = { ...options, additionalParameters: { resource: "https://elsewhere.test/mcp" } };
-  const otherResource = oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT_URI, verifier, elsewhere).then((answer) => oauth.processAuthorizationCodeResponse(as, client, answer));
+  const otherResource = oauth
+    .authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT_URI, verifier, elsewhere)
+    .then((answer) => oauth.processAuthorizationCodeResponse(as, client, answer));
   expect(await refusal(otherResource)).toEqual({ status: 400, error: "invalid_target" });
 
-  const unsupported = oauth.genericTokenEndpointRequest(as, client, oauth.None(), "client_credentials", {}, options).then((answer) => oauth.processGenericTokenEndpointResponse(as, client, answer));
+  const unsupported = oauth
+    .genericTokenEndpointRequest(as, client, oauth.None(), "client_credentials", {}, options)
+    .then((answer) => oauth.processGenericTokenEndpointResponse(as, client, answer));
   expect(await refusal(unsupported)).toEqual({ status: 400, error: "unsupported_grant_type" });
 });
 
@@ -199,9 +226,14 @@ test("revocation ends the sign-in: its access token is refused with a challenge 
     const answer = await signIn.personOf(headers, PEER);
     return "client" in answer ? new Response("{}", { status: 200 }) : responseOf(answer);
   };
-  const thrown = await oauth.protectedResourceRequest(tokens.access_token, "POST", new URL(RESOURCE), new Headers(), null, { [oauth.customFetch]: gate }).catch((error: unknown) => error);
+  const thrown = await oauth
+    .protectedResourceRequest(tokens.access_token, "POST", new URL(RESOURCE), new Headers(), null, { [oauth.customFetch]: gate })
+    .catch((error: unknown) => error);
   expect(thrown).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
-  expect((thrown as oauth.WWWAuthenticateChallengeError).cause[0]).toMatchObject({ scheme: "bearer", parameters: { error: "invalid_token", resource_metadata: `${ISSUER}/.well-known/oauth-protected-resource/mcp` } });
+  expect((thrown as oauth.WWWAuthenticateChallengeError).cause[0]).toMatchObject({
+    scheme: "bearer",
+    parameters: { error: "invalid_token", resource_metadata: `${ISSUER}/.well-known/oauth-protected-resource/mcp` },
+  });
   expect((await inProcessFetch(RESOURCE)).status).toBe(404); // not the sign-in's: the adapter's 404 for "no answer"
   const get = await inProcessFetch(`${ISSUER}/token`);
   expect(get.status).toBe(405);

@@ -55,8 +55,14 @@ describe("registrations in memory", () => {
   test("one registration's size is bounded: ten redirect URIs of 2,000 characters are refused, naming the field", async () => {
     const registry = new ClientRegistry(new MemoryAuthStore());
     const long = Array.from({ length: 10 }, (_, i) => `https://client.example/${String(i).padEnd(1970, "x")}`);
-    await expect(registry.register({ redirect_uris: long }, "203.0.113.1")).rejects.toMatchObject({ code: "invalid_redirect_uri", message: expect.stringMatching(/redirect_uris.*bytes/) });
-    const stored = await registry.register({ redirect_uris: long.slice(0, 1).map((uri) => uri.slice(0, 2000)), client_name: "n".repeat(10_000) }, "203.0.113.1");
+    await expect(registry.register({ redirect_uris: long }, "203.0.113.1")).rejects.toMatchObject({
+      code: "invalid_redirect_uri",
+      message: expect.stringMatching(/redirect_uris.*bytes/),
+    });
+    const stored = await registry.register(
+      { redirect_uris: long.slice(0, 1).map((uri) => uri.slice(0, 2000)), client_name: "n".repeat(10_000) },
+      "203.0.113.1",
+    );
     expect(JSON.stringify(stored).length).toBeLessThan(2_600);
   });
 });

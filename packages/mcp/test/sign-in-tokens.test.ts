@@ -25,7 +25,9 @@ beforeAll(async () => {
   second = await startHttpServerProcess(env, ["--sign-in", "--allow-local-client-metadata"]);
   documents = createServer((request, response) => {
     response.writeHead(200, { "Content-Type": "application/json" });
-    response.end(JSON.stringify({ client_id: documentUrl, client_name: "Documented client", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" }));
+    response.end(
+      JSON.stringify({ client_id: documentUrl, client_name: "Documented client", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" }),
+    );
   });
   await new Promise<void>((resolve) => documents.listen(0, "127.0.0.1", resolve));
   documentUrl = `http://127.0.0.1:${(documents.address() as AddressInfo).port}/client.json`;
@@ -68,8 +70,21 @@ test("an expired token and a token for another server (same secret) are refused"
 });
 
 test("a resource other than this server's is refused at the authorization request", async () => {
-  const registered = (await (await fetch(`${issuerOf(first)}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }) })).json()) as { client_id: string };
-  const query = new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT_URI, code_challenge: pkce().challenge, code_challenge_method: "S256", resource: second.url });
+  const registered = (await (
+    await fetch(`${issuerOf(first)}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }),
+    })
+  ).json()) as { client_id: string };
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: registered.client_id,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: pkce().challenge,
+    code_challenge_method: "S256",
+    resource: second.url,
+  });
   const answer = await fetch(`${issuerOf(first)}/authorize?${query}`, { redirect: "manual" });
   expect(answer.status).toBe(303);
   const back = new URL(answer.headers.get("location")!).searchParams;
@@ -79,7 +94,14 @@ test("a resource other than this server's is refused at the authorization reques
 test("a client by metadata document (its client_id the document's address) signs in where allowed; refused where documents on this machine are not", async () => {
   // The SDK's client sends only https document addresses; the server's own fetch is what is tested here, over http on this machine (--allow-local-client-metadata).
   const { verifier, challenge } = pkce();
-  const query = new URLSearchParams({ response_type: "code", client_id: documentUrl, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: "S256", state: "cimd" });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: documentUrl,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "cimd",
+  });
   const page = await fetch(`${issuerOf(second)}/authorize?${query}`);
   expect(await page.text()).toContain("Documented client");
   const back = await signIn(issuerOf(second), `${issuerOf(second)}/authorize?${query}`, sandbox.userKey);
@@ -88,12 +110,17 @@ test("a client by metadata document (its client_id the document's address) signs
   expect(tokens.status).toBe(200);
   expect((await listTools(second.url, { Authorization: `Bearer ${tokens.body.access_token as string}` })).status).toBe(200);
   // Another redirect URI than the document lists is refused.
-  const elsewhere = await fetch(`${issuerOf(second)}/authorize?${new URLSearchParams({ ...Object.fromEntries(query), redirect_uri: "http://127.0.0.1:9/other" })}`, { redirect: "manual" });
+  const elsewhere = await fetch(
+    `${issuerOf(second)}/authorize?${new URLSearchParams({ ...Object.fromEntries(query), redirect_uri: "http://127.0.0.1:9/other" })}`,
+    { redirect: "manual" },
+  );
   expect([elsewhere.status, elsewhere.headers.get("location")]).toEqual([400, null]);
 
   const refused = await fetch(`${issuerOf(first)}/authorize?${query}`);
   expect(refused.status).toBe(400);
   expect(await refused.text()).toMatch(/https address/);
-  const loopback = await fetch(`${issuerOf(first)}/authorize?${new URLSearchParams({ ...Object.fromEntries(query), client_id: "https://127.0.0.1:1/client.json" })}`);
+  const loopback = await fetch(
+    `${issuerOf(first)}/authorize?${new URLSearchParams({ ...Object.fromEntries(query), client_id: "https://127.0.0.1:1/client.json" })}`,
+  );
   expect(await loopback.text()).toMatch(/private or loopback/);
 });

@@ -7,7 +7,18 @@ import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import type { ChildProcess } from "node:child_process";
 import { startHttpServerProcess } from "./helpers";
-import { exchange, form, listTools, MemoryOAuthProvider, openSignInPage, pkce, REDIRECT_URI, registerAndAuthorize, signIn, submitSignIn } from "./sign-in-helpers";
+import {
+  exchange,
+  form,
+  listTools,
+  MemoryOAuthProvider,
+  openSignInPage,
+  pkce,
+  REDIRECT_URI,
+  registerAndAuthorize,
+  signIn,
+  submitSignIn,
+} from "./sign-in-helpers";
 
 let sandbox: Sandbox;
 let server: ChildProcess;
@@ -122,26 +133,40 @@ test("refused: a tampered token, a revoked one (access and refresh), a reused co
   expect((await form(`${issuer}/revoke`, { token: second.body.access_token as string })).status).toBe(200);
   expect((await listTools(mcpUrl, { Authorization: `Bearer ${second.body.access_token as string}` })).status).toBe(401);
   const clientId = JSON.parse(Buffer.from((second.body.access_token as string).split(".")[1]!, "base64url").toString()).client_id as string;
-  expect(await form(`${issuer}/token`, { grant_type: "refresh_token", refresh_token: second.body.refresh_token as string, client_id: clientId })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+  expect(await form(`${issuer}/token`, { grant_type: "refresh_token", refresh_token: second.body.refresh_token as string, client_id: clientId })).toMatchObject(
+    { status: 400, body: { error: "invalid_grant" } },
+  );
 });
 
 test("refresh tokens rotate; a replayed one is refused and ends the sign-in", async () => {
   const grant = await registerAndAuthorize(issuer, mcpUrl, sandbox.userKey);
   const first = await exchange(issuer, grant);
-  const refreshed = await form(`${issuer}/token`, { grant_type: "refresh_token", refresh_token: first.body.refresh_token as string, client_id: grant.clientId });
+  const refreshed = await form(`${issuer}/token`, {
+    grant_type: "refresh_token",
+    refresh_token: first.body.refresh_token as string,
+    client_id: grant.clientId,
+  });
   expect(refreshed.status).toBe(200);
   expect(refreshed.body.refresh_token).not.toBe(first.body.refresh_token);
   expect((await listTools(mcpUrl, { Authorization: `Bearer ${refreshed.body.access_token as string}` })).status).toBe(200);
   const replay = await form(`${issuer}/token`, { grant_type: "refresh_token", refresh_token: first.body.refresh_token as string, client_id: grant.clientId });
   expect(replay).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
   expect((await listTools(mcpUrl, { Authorization: `Bearer ${refreshed.body.access_token as string}` })).status).toBe(401);
-  expect((await form(`${issuer}/token`, { grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token as string, client_id: grant.clientId })).status).toBe(400);
+  expect(
+    (await form(`${issuer}/token`, { grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token as string, client_id: grant.clientId })).status,
+  ).toBe(400);
 });
 
 test("refused: a wrong PKCE verifier, a redirect URI the client did not register", async () => {
   const grant = await registerAndAuthorize(issuer, mcpUrl, sandbox.userKey);
   expect(await exchange(issuer, { ...grant, verifier: pkce().verifier })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
-  const query = new URLSearchParams({ response_type: "code", client_id: grant.clientId, redirect_uri: "https://attacker.example/callback", code_challenge: pkce().challenge, code_challenge_method: "S256" });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: grant.clientId,
+    redirect_uri: "https://attacker.example/callback",
+    code_challenge: pkce().challenge,
+    code_challenge_method: "S256",
+  });
   const answer = await fetch(`${issuer}/authorize?${query}`, { redirect: "manual" });
   expect(answer.status).toBe(400);
   expect(answer.headers.get("location")).toBeNull();
@@ -149,8 +174,20 @@ test("refused: a wrong PKCE verifier, a redirect URI the client did not register
 });
 
 test("refused at the sign-in page: another origin, a wrong CSRF value, a key the service refuses (never echoed)", async () => {
-  const registered = (await (await fetch(`${issuer}/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }) })).json()) as { client_id: string };
-  const query = new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT_URI, code_challenge: pkce().challenge, code_challenge_method: "S256" });
+  const registered = (await (
+    await fetch(`${issuer}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }),
+    })
+  ).json()) as { client_id: string };
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: registered.client_id,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: pkce().challenge,
+    code_challenge_method: "S256",
+  });
   const page = await openSignInPage(`${issuer}/authorize?${query}`);
   expect(page.status).toBe(200);
   expect(page.html).not.toContain("<script");
@@ -173,6 +210,12 @@ test("refused at the sign-in page: another origin, a wrong CSRF value, a key the
 
 test("a code is exchanged only with the authorization request's own redirect URI, not another loopback port", async () => {
   const grant = await registerAndAuthorize(issuer, mcpUrl, sandbox.userKey);
-  const elsewhere = await form(`${issuer}/token`, { grant_type: "authorization_code", code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId, redirect_uri: "http://127.0.0.1:10/callback" });
+  const elsewhere = await form(`${issuer}/token`, {
+    grant_type: "authorization_code",
+    code: grant.code,
+    code_verifier: grant.verifier,
+    client_id: grant.clientId,
+    redirect_uri: "http://127.0.0.1:10/callback",
+  });
   expect(elsewhere).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
 });

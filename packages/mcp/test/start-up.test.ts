@@ -11,7 +11,16 @@ const PACKAGE = join(__dirname, "..");
 
 /** Every module a start of src/cli.ts runs, and those it imports on demand: paths relative to packages/mcp. */
 async function startGraph(): Promise<{ atStart: Set<string>; onDemand: Set<string> }> {
-  const result = await build({ entryPoints: [join(PACKAGE, "src/cli.ts")], absWorkingDir: PACKAGE, bundle: true, platform: "node", format: "cjs", write: false, metafile: true, logLevel: "silent" });
+  const result = await build({
+    entryPoints: [join(PACKAGE, "src/cli.ts")],
+    absWorkingDir: PACKAGE,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
   const inputs: Metafile["inputs"] = result.metafile.inputs;
   const atStart = new Set<string>();
   const onDemand = new Set<string>();
@@ -33,7 +42,11 @@ test("a stdio server's start loads neither the HTTP server, the sign-in and its 
   const loaded = [...atStart];
   expect(loaded).toContain("src/server/server.ts");
   expect(loaded.some((path) => /node_modules\/@modelcontextprotocol\/server\//.test(path))).toBe(true);
-  const notAtStart = loaded.filter((path) => /node_modules\/(jose|pg|pg-[a-z]+)\/|src\/server\/(http|serve-sign-in)\.ts$|src\/account\/shared\/[a-z-]+\.ts$|src\/auth\/(sign-in|tokens|people)\.ts$|src\/store\/(postgres|auth-store|index-store|history-store|rate-budget)\.ts$/.test(path));
+  const notAtStart = loaded.filter((path) =>
+    /node_modules\/(jose|pg|pg-[a-z]+)\/|src\/server\/(http|serve-sign-in)\.ts$|src\/account\/shared\/[a-z-]+\.ts$|src\/auth\/(sign-in|tokens|people)\.ts$|src\/store\/(postgres|auth-store|index-store|history-store|rate-budget)\.ts$/.test(
+      path,
+    ),
+  );
   expect(notAtStart).toEqual([]);
   // Each of them comes in with the mode that needs it.
   expect([...onDemand].sort()).toEqual(["src/account/shared/state.ts", "src/server/http.ts", "src/server/serve-sign-in.ts"]);

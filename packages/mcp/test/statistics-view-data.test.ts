@@ -33,7 +33,9 @@ afterAll(async () => {
 /** Visits from these countries (ISO codes) and referrers, in this order. */
 async function visit(path: string, visits: Array<[string, string]>) {
   for (const [index, [country, referer]] of visits.entries()) {
-    await (await fetch(`${sandbox.baseUrl}/${path}`, { redirect: "manual", headers: { "cf-ipcountry": country, referer, "user-agent": `view-data-${index}` } })).text();
+    await (
+      await fetch(`${sandbox.baseUrl}/${path}`, { redirect: "manual", headers: { "cf-ipcountry": country, referer, "user-agent": `view-data-${index}` } })
+    ).text();
   }
 }
 
@@ -80,7 +82,15 @@ test("get_qr_code: the view is sent the client's reading of its scans, titled by
   const created = await mcp.callTool({ name: "create_qr_code", arguments: { type: "link", data: "https://example.com/view-data-qr", name: "Poster" } });
   const answer = await mcp.callTool({ name: "get_qr_code", arguments: { id: (created.structuredContent as { id: number }).id } });
   const { stats } = answer.structuredContent as { stats: unknown };
-  expect(answer._meta![VIEW_CHART_META_KEY]).toEqual({ kind: "statistics", title: "Poster", unit: "scans", clicks: 0, uniqueClicks: 0, sections: sectionsOf(stats), empty: true });
+  expect(answer._meta![VIEW_CHART_META_KEY]).toEqual({
+    kind: "statistics",
+    title: "Poster",
+    unit: "scans",
+    clicks: 0,
+    uniqueClicks: 0,
+    sections: sectionsOf(stats),
+    empty: true,
+  });
 });
 
 test("the view's page holds no reader of its own: no section title, and the colours are the client's chart palette", () => {

@@ -48,7 +48,21 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     expect(shorten.inputSchema.required).toEqual(["url"]);
     const properties = shorten.inputSchema.properties as Record<string, { description?: string; pattern?: string }>;
     expect(Object.keys(properties).sort()).toEqual(
-      ["custom", "devicetarget", "domain", "expiry", "geotarget", "metadescription", "metatitle", "parameters", "password", "reuse", "type", "url", "utm"].sort(),
+      [
+        "custom",
+        "devicetarget",
+        "domain",
+        "expiry",
+        "geotarget",
+        "metadescription",
+        "metatitle",
+        "parameters",
+        "password",
+        "reuse",
+        "type",
+        "url",
+        "utm",
+      ].sort(),
     );
     expect(properties.custom?.pattern).toBe("^[A-Za-z0-9-]{3,50}$");
     expect(properties.url?.description).toMatch(/long URL/);
@@ -75,7 +89,10 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
 
     const change = { ids: [id], set: { url: "https://example.com/launch-v2" } };
     const preview = await session.call("update_links", change);
-    expect(preview.structured).toMatchObject({ stage: "preview", links: [{ id, status: "will change", changes: [{ field: "url", from: "https://example.com/launch", to: "https://example.com/launch-v2" }] }] });
+    expect(preview.structured).toMatchObject({
+      stage: "preview",
+      links: [{ id, status: "will change", changes: [{ field: "url", from: "https://example.com/launch", to: "https://example.com/launch-v2" }] }],
+    });
     expect((await fetch(shorturl, { redirect: "manual" })).headers.get("location")).toBe("https://example.com/launch");
     const updated = await session.call("update_links", { ...change, confirmation: (preview.structured as { confirmation: string }).confirmation });
     expect(updated.structured).toMatchObject({ stage: "confirmed", links: [{ id, status: "done" }] });
@@ -83,7 +100,10 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
 
     const deletePreview = await session.call("delete_links", { ids: [String(id)] });
     expect(deletePreview.structured).toMatchObject({ stage: "preview", links: [{ id, status: "will delete" }] });
-    const deleted = await session.call("delete_links", { ids: [String(id)], confirmation: (deletePreview.structured as { confirmation: string }).confirmation });
+    const deleted = await session.call("delete_links", {
+      ids: [String(id)],
+      confirmation: (deletePreview.structured as { confirmation: string }).confirmation,
+    });
     expect(deleted.structured).toMatchObject({ stage: "confirmed", links: [{ id, status: "done" }] });
 
     const afterDelete = await session.call("get_link", { id });
@@ -167,7 +187,9 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
     const total = (listed.structured as { qrCodes: unknown[] }).qrCodes.length;
     const last = await session.call("list_qr_codes", { limit: 1, page: total });
     expect(last.structured).toMatchObject({ currentpage: total, morePages: false });
-    expect((listed.structured as { qrCodes: Array<{ id: number; name: string }> }).qrCodes).toContainEqual(expect.objectContaining({ id, name: `menu ${mode}` }));
+    expect((listed.structured as { qrCodes: Array<{ id: number; name: string }> }).qrCodes).toContainEqual(
+      expect.objectContaining({ id, name: `menu ${mode}` }),
+    );
   });
 
   test("list_domains and get_account", async () => {
@@ -180,6 +202,9 @@ describe.each(["deployed", "document"] as const)("linkshort-mcp over stdio, sand
 
   test("admin tools are not callable without --admin, and an unknown name is a protocol error (-32602), not a tool result", async () => {
     await expect(session.call("list_users")).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/list_users not found/) });
-    await expect(session.call("no_such_tool")).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/no_such_tool not found: list the tools/) });
+    await expect(session.call("no_such_tool")).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/no_such_tool not found: list the tools/),
+    });
   });
 });

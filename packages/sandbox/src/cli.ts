@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   if (!rate) throw new Error(`--rate-limit: "${values["rate-limit"]}" must look like 30/60 (requests/seconds)`);
 
   const maxPageSize = values["max-page-size"] === undefined ? undefined : Number(values["max-page-size"]);
-  if (maxPageSize !== undefined && !(Number.isSafeInteger(maxPageSize) && maxPageSize > 0)) throw new Error(`--max-page-size: "${values["max-page-size"]}" must be a positive whole number`);
+  if (maxPageSize !== undefined && !(Number.isSafeInteger(maxPageSize) && maxPageSize > 0))
+    throw new Error(`--max-page-size: "${values["max-page-size"]}" must be a positive whole number`);
 
   const oversizedPages = values["oversized-pages"] === undefined ? undefined : oversizedPagesOf(values["oversized-pages"], "--oversized-pages");
 

@@ -58,7 +58,8 @@ async function listen(store: Store, options: SandboxOptions, now: () => number):
     if (path === "/api" || path.startsWith("/api/")) return handleApiRequest(api, request, response, url);
     if (path.startsWith("/__sandbox/") && options.control !== false) return handleControl(sandbox, request, response, path);
     // A browser gets the overview page; scripts and health checks keep the one line of text.
-    if (path === "/" && request.method === "GET" && (request.headers.accept ?? "").includes("text/html")) return overviewPage(response, store, sandbox.baseUrl, now());
+    if (path === "/" && request.method === "GET" && (request.headers.accept ?? "").includes("text/html"))
+      return overviewPage(response, store, sandbox.baseUrl, now());
     if (path === "/" || path === "/health") {
       response.writeHead(200, { "Content-Type": "text/plain" });
       response.end("linkshort sandbox\n");

@@ -70,7 +70,15 @@ describe.each(modes)("the client against the sandbox in %s mode", (mode) => {
       expiry: "2099-01-01 00:00:00",
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     });
-    expect(stats).toEqual({ clicks: 0, uniqueClicks: 0, topCountries: {}, topReferrers: {}, topBrowsers: {}, topOs: {}, socialCount: { facebook: 0, twitter: 0, google: 0 } });
+    expect(stats).toEqual({
+      clicks: 0,
+      uniqueClicks: 0,
+      topCountries: {},
+      topReferrers: {},
+      topBrowsers: {},
+      topOs: {},
+      socialCount: { facebook: 0, twitter: 0, google: 0 },
+    });
 
     const updated = await user.links.update(created.id, { url: "https://example.com/changed", type: "direct", custom: `changed-${mode}` });
     expect(updated).toEqual({ id: created.id, shorturl: `${sandbox.baseUrl}/changed-${mode}` });
@@ -92,7 +100,9 @@ describe.each(modes)("the client against the sandbox in %s mode", (mode) => {
     expect(again).toEqual(first);
     expect(first.shorturl).toMatch(new RegExp(`^${sandbox.baseUrl}/[a-zA-Z]{5}$`));
     await expect(user.links.create({ url: "https://example.com/x", custom: "n8n" })).rejects.toThrow("That alias is taken. Please choose another one.");
-    await expect(user.links.create({ url: "https://example.com/x", expiry: "2001-01-01 00:00:00" })).rejects.toThrow("The expiry date must be later than today.");
+    await expect(user.links.create({ url: "https://example.com/x", expiry: "2001-01-01 00:00:00" })).rejects.toThrow(
+      "The expiry date must be later than today.",
+    );
   });
 
   it("pixels: list, create, update, delete", async () => {
@@ -107,7 +117,11 @@ describe.each(modes)("the client against the sandbox in %s mode", (mode) => {
   it("QR codes: list, create each type, get, update, delete", async () => {
     const seeded = await user.qrCodes.list({ limit: 100 });
     expect(seeded.items.find((q) => q.name === "Menu")).toMatchObject({ scans: 12, link: `${sandbox.baseUrl}/qr/a1b2c3` });
-    const created = await user.qrCodes.create({ type: "vcard", data: { firstname: "Ada", lastname: "Lovelace", email: "ada@example.com" }, foreground: "rgb(10,20,30)" });
+    const created = await user.qrCodes.create({
+      type: "vcard",
+      data: { firstname: "Ada", lastname: "Lovelace", email: "ada@example.com" },
+      foreground: "rgb(10,20,30)",
+    });
     expect(created.link).toMatch(new RegExp(`^${sandbox.baseUrl}/qr/[a-f0-9]{6}$`));
     const { details, stats } = await user.qrCodes.get(created.id);
     expect(details).toMatchObject({ id: created.id, link: created.link, scans: 0 });

@@ -33,7 +33,10 @@ it("replayed through the sandbox in seconds, each visit keeps its time, and the 
       const card = page.slice(page.indexOf(`id="link-${link.id}"`), page.indexOf("</article>", page.indexOf(`id="link-${link.id}"`)));
       const shown = [...card.matchAll(/data-day="([\d-]+)" data-count="(\d+)"/g)].map(([, day, count]) => [day, Number(count)]);
       const today = END - (END % DAY);
-      const expected = Array.from({ length: 7 }, (_, index) => today - (6 - index) * DAY).map((start) => [new Date(start).toISOString().slice(0, 10), week.filter((visit) => visit.alias === alias && visit.at >= start && visit.at < start + DAY).length]);
+      const expected = Array.from({ length: 7 }, (_, index) => today - (6 - index) * DAY).map((start) => [
+        new Date(start).toISOString().slice(0, 10),
+        week.filter((visit) => visit.alias === alias && visit.at >= start && visit.at < start + DAY).length,
+      ]);
       expect(shown).toEqual(expected);
       expect(visitsBetween(link.stats.times, END - 7 * DAY, END)).toBe(week.filter((visit) => visit.alias === alias).length);
     }

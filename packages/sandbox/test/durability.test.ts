@@ -28,7 +28,10 @@ function startCli(args: string[]): { child: ChildProcess; ready: Promise<{ baseU
   return { child, ready, output: () => output };
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code)),
+  );
 
 describe("the data file survives kill -9 and is held by one sandbox at a time", () => {
   jest.setTimeout(60_000);

@@ -7,7 +7,12 @@ const FIREFOX_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 
 
 async function visit(url: string, headers: Record<string, string> = {}, init: { method?: "GET" | "POST"; body?: string } = {}) {
   const response = await request(url, { method: init.method ?? "GET", headers, body: init.body });
-  return { status: response.statusCode, location: response.headers.location as string | undefined, text: await response.body.text(), type: String(response.headers["content-type"]) };
+  return {
+    status: response.statusCode,
+    location: response.headers.location as string | undefined,
+    text: await response.body.text(),
+    type: String(response.headers["content-type"]),
+  };
 }
 
 describe("short links, QR codes and SSO links, as visitors meet them", () => {
@@ -25,7 +30,12 @@ describe("short links, QR codes and SSO links, as visitors meet them", () => {
 
   it("a direct link redirects with 302 and each visit is counted in statistics and lists", async () => {
     const { id, shorturl } = await client.links.create({ url: "https://example.com/landing", custom: "flow-direct" });
-    const first = await visit(shorturl, { "user-agent": FIREFOX_LINUX, referer: "https://twitter.com/someone", "cf-ipcountry": "DE", "x-forwarded-for": "10.0.0.1" });
+    const first = await visit(shorturl, {
+      "user-agent": FIREFOX_LINUX,
+      referer: "https://twitter.com/someone",
+      "cf-ipcountry": "DE",
+      "x-forwarded-for": "10.0.0.1",
+    });
     expect(first).toMatchObject({ status: 302, location: "https://example.com/landing" });
     await visit(shorturl, { "user-agent": FIREFOX_LINUX, "cf-ipcountry": "DE", "x-forwarded-for": "10.0.0.1" });
     await visit(shorturl, { "user-agent": IPHONE, "cf-ipcountry": "FR", "x-forwarded-for": "10.0.0.2" });

@@ -27,7 +27,10 @@ describe("the fault-injection endpoint", () => {
   const account = async () => (await raw(`${sandbox.baseUrl}/api/account`, { headers: { authorization: `Bearer ${sandbox.userKey}` } })).text;
 
   it("refuses a request without the admin key, and a user's key, and changes nothing", async () => {
-    const attempts: Array<Record<string, string>> = [{ "content-type": "application/json" }, { "content-type": "application/json", authorization: `Bearer ${sandbox.userKey}` }];
+    const attempts: Array<Record<string, string>> = [
+      { "content-type": "application/json" },
+      { "content-type": "application/json", authorization: `Bearer ${sandbox.userKey}` },
+    ];
     for (const headers of attempts) {
       const answer = await post(headers, rules);
       expect(answer.status).toBe(403);
@@ -105,7 +108,12 @@ describe("statistics keyed by what visitors send", () => {
         expect((await raw(shorturl, { headers: { referer } })).status).toBe(302);
       }
       const answer = JSON.parse((await raw(`${sandbox.baseUrl}/api/url/${id}`, { headers: { authorization: `Bearer ${sandbox.userKey}` } })).text);
-      expect(Object.entries(answer.data.topReferrers as Record<string, string>).sort()).toEqual([["__proto__", "1"], ["constructor", "2"], ["hasownproperty", "1"], ["tostring", "1"]]);
+      expect(Object.entries(answer.data.topReferrers as Record<string, string>).sort()).toEqual([
+        ["__proto__", "1"],
+        ["constructor", "2"],
+        ["hasownproperty", "1"],
+        ["tostring", "1"],
+      ]);
       const { stats } = await client.links.get(id);
       expect(stats.clicks).toBe(5);
       expect(stats.topReferrers.constructor).toBe(2);
@@ -173,16 +181,24 @@ describe("URLs and QR codes beyond what their channels carry", () => {
 
   it("QR data beyond a QR code's capacity is refused at create and update, naming the data", async () => {
     const tooLong = "x".repeat(3000);
-    const created = JSON.parse((await raw(`${sandbox.baseUrl}/api/qr/add`, { method: "POST", headers: headers(), body: JSON.stringify({ type: "text", data: tooLong }) })).text);
+    const created = JSON.parse(
+      (await raw(`${sandbox.baseUrl}/api/qr/add`, { method: "POST", headers: headers(), body: JSON.stringify({ type: "text", data: tooLong }) })).text,
+    );
     expect(created).toMatchObject({ error: 1, message: expect.stringMatching(/data.*too long for a QR code/i) });
     const vcard = { firstname: "Ada", lastname: "Lovelace", organization: "o".repeat(3000) };
-    const card = JSON.parse((await raw(`${sandbox.baseUrl}/api/qr/add`, { method: "POST", headers: headers(), body: JSON.stringify({ type: "vcard", data: vcard }) })).text);
+    const card = JSON.parse(
+      (await raw(`${sandbox.baseUrl}/api/qr/add`, { method: "POST", headers: headers(), body: JSON.stringify({ type: "vcard", data: vcard }) })).text,
+    );
     expect(card).toMatchObject({ error: 1, message: expect.stringMatching(/data.*too long/i) });
-    const fits = JSON.parse((await raw(`${sandbox.baseUrl}/api/qr/add`, { method: "POST", headers: headers(), body: JSON.stringify({ type: "text", data: "y".repeat(2000) }) })).text);
+    const fits = JSON.parse(
+      (await raw(`${sandbox.baseUrl}/api/qr/add`, { method: "POST", headers: headers(), body: JSON.stringify({ type: "text", data: "y".repeat(2000) }) })).text,
+    );
     expect(fits).toMatchObject({ error: 0, id: expect.any(Number) });
     const image = await raw(`${fits.link}.png`);
     expect(image.status).toBe(200);
-    const updated = JSON.parse((await raw(`${sandbox.baseUrl}/api/qr/${fits.id}/update`, { method: "PUT", headers: headers(), body: JSON.stringify({ data: tooLong }) })).text);
+    const updated = JSON.parse(
+      (await raw(`${sandbox.baseUrl}/api/qr/${fits.id}/update`, { method: "PUT", headers: headers(), body: JSON.stringify({ data: tooLong }) })).text,
+    );
     expect(updated).toMatchObject({ error: 1, message: expect.stringMatching(/data.*too long/i) });
   });
 });
@@ -198,9 +214,45 @@ describe("the data file: folder, shape and a folder removed while running", () =
     ["an array", "[]", /must hold a JSON object/],
     ["users as text", JSON.stringify({ users: "admin" }), /"users" must be an array/],
     ["a user without a key", JSON.stringify({ users: [{ id: 1, username: "a" }] }), /users\[0\]\.apiKey must be a string/],
-    ["a link without stats", JSON.stringify({ links: [{ id: 1, userId: 1, alias: "abc", url: "https://e.com", type: "direct", geotarget: [], devicetarget: [], parameters: [] }] }), /links\[0\]\.stats must be an object/],
-    ["visit times that are not pairs of seconds and visits", JSON.stringify({ links: [{ id: 1, userId: 1, alias: "abc", url: "https://e.com", type: "direct", geotarget: [], devicetarget: [], parameters: [], stats: { clicks: 1, visitors: [], countries: {}, referrers: {}, browsers: {}, os: {}, social: {}, times: [1793170800, 1, 1793170700] } }] }), /links\[0\]\.stats\.times must be pairs of whole numbers/],
-    ["counts that are not numbers", JSON.stringify({ qrs: [{ id: 1, userId: 1, code: "abcdef", type: "text", stats: { clicks: 1, visitors: [], countries: { Canada: "many" }, referrers: {}, browsers: {}, os: {}, social: {} } }] }), /qrs\[0\]\.stats\.countries\.Canada must be a number/],
+    [
+      "a link without stats",
+      JSON.stringify({ links: [{ id: 1, userId: 1, alias: "abc", url: "https://e.com", type: "direct", geotarget: [], devicetarget: [], parameters: [] }] }),
+      /links\[0\]\.stats must be an object/,
+    ],
+    [
+      "visit times that are not pairs of seconds and visits",
+      JSON.stringify({
+        links: [
+          {
+            id: 1,
+            userId: 1,
+            alias: "abc",
+            url: "https://e.com",
+            type: "direct",
+            geotarget: [],
+            devicetarget: [],
+            parameters: [],
+            stats: { clicks: 1, visitors: [], countries: {}, referrers: {}, browsers: {}, os: {}, social: {}, times: [1793170800, 1, 1793170700] },
+          },
+        ],
+      }),
+      /links\[0\]\.stats\.times must be pairs of whole numbers/,
+    ],
+    [
+      "counts that are not numbers",
+      JSON.stringify({
+        qrs: [
+          {
+            id: 1,
+            userId: 1,
+            code: "abcdef",
+            type: "text",
+            stats: { clicks: 1, visitors: [], countries: { Canada: "many" }, referrers: {}, browsers: {}, os: {}, social: {} },
+          },
+        ],
+      }),
+      /qrs\[0\]\.stats\.countries\.Canada must be a number/,
+    ],
   ])("a data file holding %s is refused, naming what is wrong", async (_, content, message) => {
     const dataFile = join(temporaryFolder(), "state.json");
     writeFileSync(dataFile, content);
@@ -219,7 +271,11 @@ describe("the data file: folder, shape and a folder removed while running", () =
       const { shorturl } = await client.links.create({ url: "https://example.com/before", custom: "before-removal" });
       const linksBefore = (await client.links.list({ limit: 100 })).items.length;
       rmSync(folder, { recursive: true, force: true });
-      const answer = await raw(`${sandbox.baseUrl}/api/url/add`, { method: "POST", headers: { authorization: `Bearer ${sandbox.userKey}`, "content-type": "application/json" }, body: JSON.stringify({ url: "https://example.com/lost" }) });
+      const answer = await raw(`${sandbox.baseUrl}/api/url/add`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${sandbox.userKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: "https://example.com/lost" }),
+      });
       expect(answer.status).toBe(503);
       expect(JSON.parse(answer.text)).toMatchObject({ error: 1, message: expect.stringMatching(/could not be saved/) });
       await expect(client.links.create({ url: "https://example.com/lost-too" })).rejects.toThrow();

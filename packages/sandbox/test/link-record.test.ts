@@ -18,7 +18,19 @@ afterEach(() => sandbox.close());
 /** A link as an earlier sandbox wrote it: no password, expiry, title or description. */
 function pushLinkWithoutOptionalFields(url: string): number {
   const id = sandbox.store.nextId("links");
-  const link = { id, userId: 2, alias: `old${id}`, domain: null, url, type: "direct", geotarget: [], devicetarget: [], parameters: [], date: "2026-01-01 00:00:00", stats: emptyStats() };
+  const link = {
+    id,
+    userId: 2,
+    alias: `old${id}`,
+    domain: null,
+    url,
+    type: "direct",
+    geotarget: [],
+    devicetarget: [],
+    parameters: [],
+    date: "2026-01-01 00:00:00",
+    stats: emptyStats(),
+  };
   sandbox.store.state.links.push(link as unknown as LinkRecord);
   return id;
 }

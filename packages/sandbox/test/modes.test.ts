@@ -14,8 +14,13 @@ async function rawJson(sandbox: Sandbox, key: string, path: string, init: { meth
   });
   const text = await response.body.text();
   // The raw answers are probed field by field, in each mode's own shape.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, text, json: text ? (JSON.parse(text) as Record<string, any>) : undefined, type: String(response.headers["content-type"]) };
+  return {
+    status: response.statusCode,
+    text,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    json: text ? (JSON.parse(text) as Record<string, any>) : undefined,
+    type: String(response.headers["content-type"]),
+  };
 }
 
 describe("quirk modes: the raw answers", () => {
@@ -29,7 +34,7 @@ describe("quirk modes: the raw answers", () => {
     await sandboxes.document.close();
   });
 
-  it("deployed: escaped slashes, error \"0\" in lists, the overlay array, shorturl on update, userid on user add, extra id, string stats, HTML 404", async () => {
+  it('deployed: escaped slashes, error "0" in lists, the overlay array, shorturl on update, userid on user add, extra id, string stats, HTML 404', async () => {
     const s = sandboxes.deployed;
     const list = await rawJson(s, s.userKey, "/api/urls");
     expect(list.text).toContain("https:\\/\\/");
@@ -45,7 +50,8 @@ describe("quirk modes: the raw answers", () => {
     const fresh = (await rawJson(s, s.userKey, `/api/url/${created.id}`)).json!;
     expect(fresh.data.topCountries).toBe(0);
     expect(fresh.details.location).toEqual([]);
-    const user = (await rawJson(s, s.adminKey, "/api/user/add", { method: "POST", body: { username: "quirk", email: "q@example.com", password: "secret" } })).json!;
+    const user = (await rawJson(s, s.adminKey, "/api/user/add", { method: "POST", body: { username: "quirk", email: "q@example.com", password: "secret" } }))
+      .json!;
     expect(Object.keys(user).sort()).toEqual(["error", "message", "userid"]);
     const unknown = await rawJson(s, s.userKey, "/api/nothing-here").catch(() => undefined);
     expect(unknown).toBeUndefined();
@@ -73,7 +79,8 @@ describe("quirk modes: the raw answers", () => {
     expect(single.data.topCountries.Canada).toEqual(expect.any(Number));
     const qr = (await rawJson(s, s.userKey, "/api/qr/1")).json!;
     expect(qr.data.topCountries.Canada).toEqual(expect.any(String));
-    const user = (await rawJson(s, s.adminKey, "/api/user/add", { method: "POST", body: { username: "quirk", email: "q@example.com", password: "secret" } })).json!;
+    const user = (await rawJson(s, s.adminKey, "/api/user/add", { method: "POST", body: { username: "quirk", email: "q@example.com", password: "secret" } }))
+      .json!;
     expect(user).toEqual({ error: 0, message: "User has been registered.", data: { id: expect.any(Number), email: "q@example.com", username: "quirk" } });
     const unknown = await rawJson(s, s.userKey, "/api/nothing-here");
     expect(unknown).toMatchObject({ status: 404, json: { error: 1 } });
@@ -111,7 +118,9 @@ describe("storage and the CLI", () => {
   });
 
   it("linkshort-sandbox prints its URL and keys and serves", async () => {
-    const cli = spawn(process.execPath, [join(__dirname, "../dist/cli.js"), "--port", "0", "--seed", "demo", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+    const cli = spawn(process.execPath, [join(__dirname, "../dist/cli.js"), "--port", "0", "--seed", "demo", "--json"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     try {
       const line = await new Promise<string>((resolve, reject) => {
         cli.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString()));

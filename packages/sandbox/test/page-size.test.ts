@@ -34,7 +34,7 @@ describe("page size", () => {
     }
   });
 
-  it("oversizedPages \"refuse\" answers a limit above the maximum with the deployed servers' error envelope, and a limit within it as usual", async () => {
+  it('oversizedPages "refuse" answers a limit above the maximum with the deployed servers\' error envelope, and a limit within it as usual', async () => {
     const sandbox = await startSandbox({ seed: { links: 300 }, maxPageSize: 100, oversizedPages: "refuse" });
     try {
       const response = await fetch(`${sandbox.baseUrl}/api/urls?limit=101`, { headers: { Authorization: `Bearer ${sandbox.userKey}` } });
@@ -48,7 +48,7 @@ describe("page size", () => {
     }
   });
 
-  it("oversizedPages \"echo\" gives pages of the maximum whose perpage repeats the limit asked, with maxpage and nextpage counting pages of the maximum", async () => {
+  it('oversizedPages "echo" gives pages of the maximum whose perpage repeats the limit asked, with maxpage and nextpage counting pages of the maximum', async () => {
     const sandbox = await startSandbox({ seed: { links: 475 }, maxPageSize: 50, oversizedPages: "echo" });
     try {
       const first = await listPage(sandbox.baseUrl, sandbox.userKey, "limit=1000");

@@ -13,12 +13,15 @@ const PNG = untypedPng as { sync: { read(bytes: Buffer): Decoded } };
 
 const rgb = (png: Decoded) => Array.from({ length: png.width * png.height }, (_, pixel) => png.data.readUIntBE(pixel * 4, 3));
 
-test.each(["https://n8n.io/some/path", "x".repeat(300)])("a QR code's PNG is the library's image, pixel for pixel, in the code's colours (%#)", async (content) => {
-  const library = PNG.sync.read(await QRCode.toBuffer(content, { margin: 2, width: 512, type: "png", color: { dark: "#102030ff", light: "#ffeeddff" } }));
-  const written = PNG.sync.read(qrPng(content, { width: 512, margin: 2, dark: [16, 32, 48], light: [255, 238, 221] }));
-  expect([written.width, written.height]).toEqual([512, 512]);
-  expect(rgb(written)).toEqual(rgb(library));
-});
+test.each(["https://n8n.io/some/path", "x".repeat(300)])(
+  "a QR code's PNG is the library's image, pixel for pixel, in the code's colours (%#)",
+  async (content) => {
+    const library = PNG.sync.read(await QRCode.toBuffer(content, { margin: 2, width: 512, type: "png", color: { dark: "#102030ff", light: "#ffeeddff" } }));
+    const written = PNG.sync.read(qrPng(content, { width: 512, margin: 2, dark: [16, 32, 48], light: [255, 238, 221] }));
+    expect([written.width, written.height]).toEqual([512, 512]);
+    expect(rgb(written)).toEqual(rgb(library));
+  },
+);
 
 test("the sandbox serves a QR code's image as that PNG", async () => {
   const sandbox = await startSandbox({ port: 0 });

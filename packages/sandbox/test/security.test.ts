@@ -28,7 +28,12 @@ describe("sandbox security", () => {
   afterAll(() => sandbox.close());
 
   it("a missing or wrong key gets the deployed 403", async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: "Bearer nope" }, { authorization: `Bearer ${sandbox.userKey}x` }, { authorization: sandbox.userKey }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: "Bearer nope" },
+      { authorization: `Bearer ${sandbox.userKey}x` },
+      { authorization: sandbox.userKey },
+    ]) {
       const answer = await raw(`${sandbox.baseUrl}/api/account`, { headers });
       expect(answer.status).toBe(403);
       expect(JSON.parse(answer.text)).toEqual({ error: 1, message: "A valid API key is required to use this service." });
@@ -91,13 +96,21 @@ describe("sandbox security", () => {
 
   it("oversized bodies, deep nesting, malformed JSON, traversal and non-numeric ids get clear answers, and the server keeps serving", async () => {
     const headers = { authorization: `Bearer ${sandbox.userKey}`, "content-type": "application/json" };
-    const big = await raw(`${sandbox.baseUrl}/api/url/add`, { method: "POST", headers, body: JSON.stringify({ url: `https://example.com/${"a".repeat(2 * 1024 * 1024)}` }) }).catch(() => ({ status: 413, text: "" }));
+    const big = await raw(`${sandbox.baseUrl}/api/url/add`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: `https://example.com/${"a".repeat(2 * 1024 * 1024)}` }),
+    }).catch(() => ({ status: 413, text: "" }));
     expect(big.status).toBe(413);
     const deep = await raw(`${sandbox.baseUrl}/api/url/add`, { method: "POST", headers, body: `${"[".repeat(100_000)}${"]".repeat(100_000)}` });
     expect(JSON.parse(deep.text)).toMatchObject({ error: 1 });
     const malformed = await raw(`${sandbox.baseUrl}/api/url/add`, { method: "POST", headers, body: "{nope" });
     expect(JSON.parse(malformed.text)).toEqual({ error: 1, message: "The request body is not valid JSON." });
-    const traversal = await raw(`${sandbox.baseUrl}/api/url/add`, { method: "POST", headers, body: JSON.stringify({ url: "https://example.com", custom: "../../etc/passwd" }) });
+    const traversal = await raw(`${sandbox.baseUrl}/api/url/add`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: "https://example.com", custom: "../../etc/passwd" }),
+    });
     expect(JSON.parse(traversal.text)).toMatchObject({ error: 1 });
     expect((await raw(`${sandbox.baseUrl}/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
     const nonNumeric = await raw(`${sandbox.baseUrl}/api/url/abc`, { headers });

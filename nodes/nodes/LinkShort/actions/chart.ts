@@ -27,7 +27,10 @@ export function chartFields(unit: 'clicks' | 'scans'): INodeProperties[] {
 /** A file name of letters, digits, dots, hyphens and underscores only: `spring-sale-clicks.png`. */
 function fileName(base: string, unit: 'clicks' | 'scans'): string {
 	// Cut first: a run of hyphens that does not end the text makes `-+$` quadratic.
-	const safe = base.slice(0, 80).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '');
+	const safe = base
+		.slice(0, 80)
+		.replace(/[^A-Za-z0-9._-]+/g, '-')
+		.replace(/^[-.]+|-+$/g, '');
 	return `${safe || 'chart'}-${unit}.png`;
 }
 

@@ -10,11 +10,7 @@ export class ItemWithBinary {
 }
 
 /** Runs one operation for one input item; returns the output items' JSON (or one item with files). */
-export type OperationExecute = (
-	this: IExecuteFunctions,
-	client: LinkShortClient,
-	itemIndex: number,
-) => Promise<IDataObject | IDataObject[] | ItemWithBinary>;
+export type OperationExecute = (this: IExecuteFunctions, client: LinkShortClient, itemIndex: number) => Promise<IDataObject | IDataObject[] | ItemWithBinary>;
 
 export interface Operation {
 	/** The operation's fields with the conditions they declare themselves; `defineResource` puts them under their resource and operation. */

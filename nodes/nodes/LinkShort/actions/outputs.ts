@@ -9,7 +9,14 @@ import { aliasFromShortUrl } from '@linkshort/client/values';
 export function linkOutput(answer: { id: number; shorturl: string }, input: LinkCreateInput): IDataObject {
 	const { url, password, ...sent } = input;
 	delete sent.custom; // the alias says it
-	return { id: answer.id, shorturl: answer.shorturl, alias: aliasFromShortUrl(answer.shorturl), longurl: url, ...sent, ...(password ? { passwordProtected: true } : {}) };
+	return {
+		id: answer.id,
+		shorturl: answer.shorturl,
+		alias: aliasFromShortUrl(answer.shorturl),
+		longurl: url,
+		...sent,
+		...(password ? { passwordProtected: true } : {}),
+	};
 }
 
 /** A created or updated QR code: the server's answer with the type, data and colours sent. */

@@ -38,7 +38,13 @@ export function defineResource<Name extends string, OperationName extends string
 	entries: Array<OperationEntry<OperationName>>,
 ): Resource<Name, OperationName> {
 	const options: INodePropertyOptions[] = entries
-		.map(({ name: optionName, value, action, description, builderHint }) => ({ name: optionName, value, action, description, ...(builderHint ? { builderHint: { propertyHint: builderHint } } : {}) }))
+		.map(({ name: optionName, value, action, description, builderHint }) => ({
+			name: optionName,
+			value,
+			action,
+			description,
+			...(builderHint ? { builderHint: { propertyHint: builderHint } } : {}),
+		}))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	const selector: INodeProperties = {
 		displayName: 'Operation',

@@ -10,7 +10,8 @@ export const simplifyField: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
-	description: 'Whether to return one flat item (ID, alias, URLs, title, clicks, and top countries and referrers as lists sorted by count) instead of the API\'s answer',
+	description:
+		"Whether to return one flat item (ID, alias, URLs, title, clicks, and top countries and referrers as lists sorted by count) instead of the API's answer",
 };
 
 /** Whether the output is simplified: on by default from version 1.1, off (the API's shape) before. */

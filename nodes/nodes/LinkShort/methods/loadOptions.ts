@@ -15,7 +15,7 @@ export async function getRedirectTypes(this: ILoadOptionsFunctions): Promise<INo
 	const options: INodePropertyOptions[] = [
 		{ name: 'Direct', value: 'direct', description: 'Redirect at once' },
 		{ name: 'Frame', value: 'frame', description: 'Show the page in a frame under the short URL' },
-		{ name: 'Splash', value: 'splash', description: 'Show the service\'s splash page first' },
+		{ name: 'Splash', value: 'splash', description: "Show the service's splash page first" },
 	];
 	for await (const page of client.splashPages.list({ limit: 100 })) {
 		options.push({ name: `Splash Page: ${page.name}`, value: String(page.id) });

@@ -28,7 +28,9 @@ interface Period {
 
 /** "Mon 25 Nov 00:10" in `timeZone`. */
 export const localTime = (at: number, timeZone: string): string =>
-	new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at).replace(',', '');
+	new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+		.format(at)
+		.replace(',', '');
 
 const PERIOD_LABELS: Record<EventParameters['digest']['period'], Intl.DateTimeFormatOptions> = {
 	day: { weekday: 'short', day: 'numeric', month: 'short' },
@@ -76,12 +78,20 @@ function digestOf(history: ClickHistory, state: DigestState, period: Period, par
 	const sampledFrom = Math.min(...ranked.links.map((entry) => entry.measuredFrom).filter(isTime));
 	const sampledTo = Math.max(...ranked.links.map((entry) => entry.measuredTo).filter(isTime));
 	const measured = Number.isFinite(sampledFrom) && Number.isFinite(sampledTo);
-	const span = measured ? `from about ${localTime(sampledFrom, timeZone)} to about ${localTime(sampledTo, timeZone)}` : `from ${localTime(period.start, timeZone)} to ${localTime(period.end, timeZone)}`;
+	const span = measured
+		? `from about ${localTime(sampledFrom, timeZone)} to about ${localTime(sampledTo, timeZone)}`
+		: `from ${localTime(period.start, timeZone)} to ${localTime(period.end, timeZone)}`;
 	const phrase = periodPhrase(kind, period.start, timeZone);
 	const when = `(${measured ? 'sampled ' : ''}${span}, ${timeZone} time)`;
 	const anyLink = ranked.links[0]?.linkId ?? state.sampledLink ?? 1;
 	const sampled = history.series({ linkId: anyLink, start: period.start, end: period.end, granularity, timeZone });
-	const chart = seriesChart(accountSeriesOf(ranked.links.map((entry) => entry.series!), sampled), { title: `Clicks ${span}` });
+	const chart = seriesChart(
+		accountSeriesOf(
+			ranked.links.map((entry) => entry.series!),
+			sampled,
+		),
+		{ title: `Clicks ${span}` },
+	);
 	items.push({
 		kind: 'summary',
 		period: kind,
@@ -109,11 +119,15 @@ function duePeriods(state: DigestState, parameters: EventParameters): Period[] {
 	const due: Period[] = [];
 	let period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: state.digestedUntil! });
 	// Due at the chosen hour of the day the period ends, local time.
-	while (hourOfDay({ at: period.end, hour: parameters.digest.hour, timeZone: parameters.timeZone }) <= now && (state.completePassStartedAt ?? 0) >= period.end) {
+	while (
+		hourOfDay({ at: period.end, hour: parameters.digest.hour, timeZone: parameters.timeZone }) <= now &&
+		(state.completePassStartedAt ?? 0) >= period.end
+	) {
 		due.push(period);
 		period = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: period.end });
 	}
-	if (due.length > CATCH_UP_PERIODS) parameters.log(`${due.length - CATCH_UP_PERIODS} older digests were missed while the workflow was not running; the latest ${CATCH_UP_PERIODS} are sent`);
+	if (due.length > CATCH_UP_PERIODS)
+		parameters.log(`${due.length - CATCH_UP_PERIODS} older digests were missed while the workflow was not running; the latest ${CATCH_UP_PERIODS} are sent`);
 	return due.slice(-CATCH_UP_PERIODS);
 }
 
@@ -129,7 +143,8 @@ export const clickDigest: PollEvent<DigestState> = {
 	async poll(client, stored, parameters) {
 		const { state, history } = await samplePoll(client, stored, parameters);
 		// The first digest is of the period under way when sampling began: nothing before it was sampled.
-		if (state.digestedUntil === null) state.digestedUntil = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: Math.floor(parameters.now()) }).start;
+		if (state.digestedUntil === null)
+			state.digestedUntil = calendarPeriod({ period: parameters.digest.period, timeZone: parameters.timeZone, at: Math.floor(parameters.now()) }).start;
 		const items: IDataObject[] = [];
 		const charts: PollChart[] = [];
 		for (const period of duePeriods(state, parameters)) {
@@ -152,12 +167,25 @@ export const clickDigest: PollEvent<DigestState> = {
 		const page = await mostClicked(client);
 		const clicked = page.items.filter((link) => link.clicks > 0).slice(0, DIGEST_LINKS);
 		const history = new ClickHistory({ account: client.accountId, timeZone, gapAfterMs: period.end - period.start, now: () => now });
-		history.record(clicked.map((link) => ({ id: link.id, clicks: 0 })), period.start);
-		history.record(clicked.map((link) => ({ id: link.id, clicks: link.clicks })), Math.max(now, period.start + 1000));
+		history.record(
+			clicked.map((link) => ({ id: link.id, clicks: 0 })),
+			period.start,
+		);
+		history.record(
+			clicked.map((link) => ({ id: link.id, clicks: link.clicks })),
+			Math.max(now, period.start + 1000),
+		);
 		const labels = Object.fromEntries(clicked.map((link) => [String(link.id), labelOf(link)]));
 		const { items, chart } = digestOf(history, { ...sampledFromStart(), labels, digestedUntil: null }, period, parameters);
 		const testEvent = `A test event, made from this account's links as they stand: each link's total clicks to date stands in for the clicks it gains ${periodPhrase(kind, period.start, timeZone)}, spread evenly over the ${kind} so far (the chart too). Once the workflow is published, the trigger records each link's clicks and each digest counts only those of its ${kind}; previousClicks and changePercent stay empty until it has recorded a ${kind} before.`;
-		const marked = items.map((item) => ({ ...item, ...(item.kind === 'summary' ? { summary: `Test event: ${String(item.summary)}`, ...resolutionNotice(parameters, page, 'digest') } : {}), testEvent }));
-		return { items: marked, charts: [{ item: marked.length - 1, png: chart, fileName: `clicks-${new Date(period.start).toISOString().slice(0, 10)}-test.png` }] };
+		const marked = items.map((item) => ({
+			...item,
+			...(item.kind === 'summary' ? { summary: `Test event: ${String(item.summary)}`, ...resolutionNotice(parameters, page, 'digest') } : {}),
+			testEvent,
+		}));
+		return {
+			items: marked,
+			charts: [{ item: marked.length - 1, png: chart, fileName: `clicks-${new Date(period.start).toISOString().slice(0, 10)}-test.png` }],
+		};
 	},
 };

@@ -78,7 +78,11 @@ export const linkClickRate: PollEvent<RateState> = {
 	async poll(client, stored, parameters) {
 		const sameSettings = stored.rateKey === settingsKey(parameters);
 		const emitting = stored.baselineRead && sameSettings;
-		const { state, history, read } = await samplePoll(client, sameSettings ? stored : { ...stored, rateAbove: [], rateFellBack: [], rateKey: settingsKey(parameters) }, parameters);
+		const { state, history, read } = await samplePoll(
+			client,
+			sameSettings ? stored : { ...stored, rateAbove: [], rateFellBack: [], rateKey: settingsKey(parameters) },
+			parameters,
+		);
 		const items: IDataObject[] = [];
 		for (const link of read.filter(watched(parameters))) {
 			const measured = measure(history, link.id, parameters);

@@ -5,7 +5,17 @@ import { scanNotice } from '../reading/howMany';
 import type { PollEvent } from '../event';
 import { linkPages, mostClicked, watched } from '../reading/lists';
 import { idListSchema } from '../reading/storedShapes';
-import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, type TrackedState, type Tracker } from '../reading/tracking';
+import {
+	isTrackedState,
+	NO_WAIT,
+	pollAccount,
+	pollWatched,
+	readWatched,
+	trackedAfterUpgrade,
+	trackedFromStart,
+	type TrackedState,
+	type Tracker,
+} from '../reading/tracking';
 
 /**
  * What the threshold event keeps: the ids of watched links now at or above the threshold (so that
@@ -83,6 +93,8 @@ export const linkClickThreshold: PollEvent<ThresholdState> = {
 		const page = await mostClicked(client);
 		const top = page.items.filter(watched(parameters));
 		const link = top.find((candidate) => candidate.clicks >= parameters.threshold) ?? top[0];
-		return link ? [{ ...thresholdItem({ ...link, clicks: Math.max(link.clicks, parameters.threshold) }, parameters.threshold, false), ...scanNotice(page, 'links') }] : [];
+		return link
+			? [{ ...thresholdItem({ ...link, clicks: Math.max(link.clicks, parameters.threshold) }, parameters.threshold, false), ...scanNotice(page, 'links') }]
+			: [];
 	},
 };

@@ -6,7 +6,18 @@ import { linkPages, mostClicked, qrPages } from '../reading/lists';
 import type { PageReader } from '../reading/pageReader';
 import { scanNotice } from '../reading/howMany';
 import { countMapSchema } from '../reading/storedShapes';
-import { isTrackedState, NO_WAIT, pollAccount, pollWatched, readWatched, trackedAfterUpgrade, trackedFromStart, trackedStateSchema, type Snapshot, type Tracker } from '../reading/tracking';
+import {
+	isTrackedState,
+	NO_WAIT,
+	pollAccount,
+	pollWatched,
+	readWatched,
+	trackedAfterUpgrade,
+	trackedFromStart,
+	trackedStateSchema,
+	type Snapshot,
+	type Tracker,
+} from '../reading/tracking';
 
 /**
  * What the growth events keep: each item's count when it was last emitted (or at the baseline),
@@ -28,7 +39,8 @@ function countsTracker<T extends { id: number }>(countOf: (item: T) => number, d
 			const previous = state.counts[id] ?? 0;
 			const count = countOf(item);
 			let emitted: IDataObject | undefined;
-			if (!emitting || count < previous) state.counts[id] = count; // a baseline, or a count reset: growth counts from here
+			if (!emitting || count < previous)
+				state.counts[id] = count; // a baseline, or a count reset: growth counts from here
 			else if (count - previous >= minimum) {
 				emitted = describe(item, previous, count, minimum);
 				state.counts[id] = count;
@@ -56,7 +68,12 @@ function countsEvent<T extends { id: number; date: string | null }>(
 	countOf: (item: T) => number,
 	describe: Describe<T>,
 	what: string,
-	watchedLinks?: (client: LinkShortClient, state: CountsState, parameters: EventParameters, tracker: Tracker<T, CountsState>) => Promise<{ items: IDataObject[]; state: CountsState }>,
+	watchedLinks?: (
+		client: LinkShortClient,
+		state: CountsState,
+		parameters: EventParameters,
+		tracker: Tracker<T, CountsState>,
+	) => Promise<{ items: IDataObject[]; state: CountsState }>,
 	snapshotOf?: (client: LinkShortClient) => Snapshot<T>,
 	sampleOf?: (client: LinkShortClient, parameters: EventParameters) => Promise<{ items: T[]; maxpage: number; perpage: number }>,
 ): PollEvent<CountsState> {

@@ -17,4 +17,3 @@ export const EVENT_NAMES: Record<EventName, string> = {
 	clickDigest: 'Click Digest',
 	linkClickRate: 'Link Reached Click Rate',
 };
-

@@ -8,13 +8,16 @@ import { followClock } from '../reading/stepBack';
 import { isNewItemsState, upgraded, type NewItemsState } from '../reading/newItemsState';
 import { LINK_PAGE, linkPages, QR_PAGE, qrPages } from '../reading/lists';
 
-
 /**
  * One poll of a new-items event: the next share of the read (see PendingRead). A share that ends
  * the read sets the state as a whole read does; one that reaches its floor part way emits its new
  * items and starts the next cycle; one that does not reach it notes where it stopped.
  */
-async function pollNewItems<T extends Dated>(list: ListOf<T>, state: NewItemsState, parameters: EventParameters): Promise<{ fresh: T[]; state: NewItemsState }> {
+async function pollNewItems<T extends Dated>(
+	list: ListOf<T>,
+	state: NewItemsState,
+	parameters: EventParameters,
+): Promise<{ fresh: T[]; state: NewItemsState }> {
 	const startedAt = parameters.now();
 	const share = await readShare(list, state, state.reading, parameters, startedAt);
 	return followClock(emitFrom(share, state, parameters, startedAt), share, state, parameters.now());
@@ -34,7 +37,18 @@ function newItemsEvent<T extends Dated>(listOf: (client: LinkShortClient) => Lis
 				pages: 0,
 				deepTop: null,
 				deepReadAt: 0,
-				reading: { floor: null, offset: 0, size: 0, deep: true, baseline: true, startedAt: parameters.now(), maxId: 0, climbing: false, run: null, cap: LARGE_PAGE_SIZE },
+				reading: {
+					floor: null,
+					offset: 0,
+					size: 0,
+					deep: true,
+					baseline: true,
+					startedAt: parameters.now(),
+					maxId: 0,
+					climbing: false,
+					run: null,
+					cap: LARGE_PAGE_SIZE,
+				},
 			};
 			return (await pollNewItems(listOf(client), start, parameters)).state;
 		},
@@ -52,5 +66,11 @@ function newItemsEvent<T extends Dated>(listOf: (client: LinkShortClient) => Lis
 	};
 }
 
-export const newLink = newItemsEvent((client) => ({ read: linkPages(client), pageSize: LINK_PAGE }), (link): IDataObject => ({ ...link, summary: `New short link ${link.shorturl} -> ${link.longurl}` }));
-export const newQrCode = newItemsEvent((client) => ({ read: qrPages(client), pageSize: QR_PAGE }), (qr): IDataObject => ({ ...qr, summary: `New QR code "${qr.name}" -> ${qr.link}` }));
+export const newLink = newItemsEvent(
+	(client) => ({ read: linkPages(client), pageSize: LINK_PAGE }),
+	(link): IDataObject => ({ ...link, summary: `New short link ${link.shorturl} -> ${link.longurl}` }),
+);
+export const newQrCode = newItemsEvent(
+	(client) => ({ read: qrPages(client), pageSize: QR_PAGE }),
+	(qr): IDataObject => ({ ...qr, summary: `New QR code "${qr.name}" -> ${qr.link}` }),
+);

@@ -107,7 +107,13 @@ export async function readBand<T extends Dated>(
 	const lowestPage = highestHolding(place, size)!;
 	const first = await unlessStopped(read(lowestPage.page, lowestPage.limit));
 	if (first === STOPPED || first.items.length === 0) return { answers: [], requests: first === STOPPED ? 0 : 1, grounded: false, stalled: false };
-	const band: Band<T> = { answers: [answered(first, lowestPage.page)], requests: 1, grounded: false, stalled: false, ...(lowestPage.page === 1 ? { firstPage: first } : {}) };
+	const band: Band<T> = {
+		answers: [answered(first, lowestPage.page)],
+		requests: 1,
+		grounded: false,
+		stalled: false,
+		...(lowestPage.page === 1 ? { firstPage: first } : {}),
+	};
 	const lowest = band.answers[0]!;
 	if (!lowest.endsList && !isBelowFloor(lowest.items[lowest.items.length - 1]!)) return band;
 	band.grounded = true;

@@ -88,7 +88,14 @@ export function emitFrom<T extends Dated>(share: Share<T>, state: NewItemsState,
 	const topRun = share.items.filter((item) => dateOf(item) === rangeTop);
 	// (A cycle that reads up from its floor and ends within the floor's second climbs down to it next instead: see below.)
 	const climbedInto = pending?.floor?.date === rangeTop && !pending.floor.inclusive && pending.from == null;
-	if (!share.fromTop && !share.broken && !baseline && rangeTop !== null && dateOf(share.items[0]!) === rangeTop && (climbedInto || topRun.length >= LONG_RUN_PAGES * Math.max(1, share.size))) {
+	if (
+		!share.fromTop &&
+		!share.broken &&
+		!baseline &&
+		rangeTop !== null &&
+		dateOf(share.items[0]!) === rangeTop &&
+		(climbedInto || topRun.length >= LONG_RUN_PAGES * Math.max(1, share.size))
+	) {
 		return startLongRun(at, rangeTop, topRun, maxId);
 	}
 	const longRun = share.broken !== undefined && share.broken.seenIds.length > 0;
@@ -104,7 +111,18 @@ export function emitFrom<T extends Dated>(share: Share<T>, state: NewItemsState,
 		const top = newestDate(share.items, state.top);
 		return {
 			fresh: [],
-			state: { floorId: maxId, known: [], top, topSeenAt: parameters.now(), topSettled: false, pages: at.pages, deepTop: top, deepReadAt: at.readStartedAt, reading: null, cap: share.cap },
+			state: {
+				floorId: maxId,
+				known: [],
+				top,
+				topSeenAt: parameters.now(),
+				topSettled: false,
+				pages: at.pages,
+				deepTop: top,
+				deepReadAt: at.readStartedAt,
+				reading: null,
+				cap: share.cap,
+			},
 		};
 	}
 	if (!share.fromTop || share.broken) return { fresh, state: { ...state, pages: at.pages, known: [...known], reading: climbFrom(at, rangeTop, maxId) } };
@@ -132,12 +150,20 @@ function emitLongRun<T extends Dated>(at: Emitting<T>, run: NonNullable<PendingR
 	const size = Math.max(1, share.size);
 	if (places !== null && ids.size >= places && share.fromTop && edges.top === 0 && !share.deep) {
 		// Whole, and nothing above it when this poll began: the read ends, its newest date counted whole (settled).
-		return { fresh, state: { ...state, known: [...known], top: runDate, topSeenAt: at.parameters.now(), topSettled: true, pages, reading: null, cap: share.cap } };
+		return {
+			fresh,
+			state: { ...state, known: [...known], top: runDate, topSeenAt: at.parameters.now(), topSettled: true, pages, reading: null, cap: share.cap },
+		};
 	}
 	if (places !== null && ids.size >= places) {
 		// Whole: the next cycle reads what lies above it, from a poll's worth of pages higher.
 		const next = Math.max(0, (top ?? 0) - Math.floor(share.advance * (SCAN_PAGES_PER_POLL - 2)));
-		return { fresh, state: withRun(at.pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: true }, climbing: true, run: null })) };
+		return {
+			fresh,
+			state: withRun(
+				at.pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: true }, climbing: true, run: null }),
+			),
+		};
 	}
 	const counted = { date: runDate, ids: [...ids], long: true, bottom, places, recount: run.recount === true && measured === null };
 	if (!share.grounded) return { fresh, state: withRun(at.pendingOf({ run: { ...counted, top } })) };
@@ -145,7 +171,15 @@ function emitLongRun<T extends Dated>(at: Emitting<T>, run: NonNullable<PendingR
 	const next = top === null ? 0 : Math.max(0, top - size);
 	return {
 		fresh,
-		state: withRun(at.pendingOf({ offset: next > 0 ? next + size : 0, size: next > 0 ? size : 0, floor: { date: runDate, inclusive: false }, climbing: true, run: { ...counted, top: null, recount: true } })),
+		state: withRun(
+			at.pendingOf({
+				offset: next > 0 ? next + size : 0,
+				size: next > 0 ? size : 0,
+				floor: { date: runDate, inclusive: false },
+				climbing: true,
+				run: { ...counted, top: null, recount: true },
+			}),
+		),
 	};
 }
 
@@ -154,10 +188,15 @@ function notGrounded<T extends Dated>(at: Emitting<T>): Emitted<T> {
 	const { share, state, pending, baseline } = at;
 	if (share.items.length === 0) return { fresh: [], state };
 	if ((share.fromTop || pending === null) && (pending === null || pending.floor === null)) {
-		at.parameters.log(baseline ? 'the baseline is more than one poll reads; it goes on over the next polls and emits nothing' : 'more new items than one poll reads: they are read over the next polls and emitted oldest first');
+		at.parameters.log(
+			baseline
+				? 'the baseline is more than one poll reads; it goes on over the next polls and emits nothing'
+				: 'more new items than one poll reads: they are read over the next polls and emitted oldest first',
+		);
 	}
 	// A baseline keeps the newest date and the largest id it saw on the way down (it ends at the bottom).
-	if (baseline) return { fresh: [], state: { ...at.goOn(at.pendingOf({ maxId: maxIdOf(share.items, pending?.maxId ?? 0) })), top: newestDate(share.items, state.top) } };
+	if (baseline)
+		return { fresh: [], state: { ...at.goOn(at.pendingOf({ maxId: maxIdOf(share.items, pending?.maxId ?? 0) })), top: newestDate(share.items, state.top) } };
 	return { fresh: [], state: at.goOn(at.pendingOf({})) };
 }
 
@@ -175,7 +214,15 @@ function startLongRun<T extends Dated>(at: Emitting<T>, rangeTop: string, topRun
 	const { top: runTop, bottom } = share.runEdges;
 	const places = runTop !== undefined && bottom !== undefined ? bottom - runTop : null;
 	const run = { date: rangeTop, ids: [...runItems.keys()], long: true, top: null, bottom: bottom ?? null, places };
-	return { fresh, state: { ...state, pages: at.pages, known: [...known], reading: at.pendingOf({ offset: 0, size: 0, floor: { date: rangeTop, inclusive: false }, maxId, climbing: true, run }) } };
+	return {
+		fresh,
+		state: {
+			...state,
+			pages: at.pages,
+			known: [...known],
+			reading: at.pendingOf({ offset: 0, size: 0, floor: { date: rangeTop, inclusive: false }, maxId, climbing: true, run }),
+		},
+	};
 }
 
 /**
@@ -221,7 +268,8 @@ function readEnded<T extends Dated>(at: Emitting<T>, maxId: number): NewItemsSta
 		top: newest,
 		// Taken after the read: the server showed items dated `newest` no later than this.
 		topSeenAt: topMoved || baseline ? parameters.now() : state.topSeenAt,
-		topSettled: blockCounted || (topMoved || baseline ? false : state.topSettled || (share.newestBlockRead && at.startedAt - state.topSeenAt >= SETTLE_AFTER_MS)),
+		topSettled:
+			blockCounted || (topMoved || baseline ? false : state.topSettled || (share.newestBlockRead && at.startedAt - state.topSeenAt >= SETTLE_AFTER_MS)),
 		pages: at.pages,
 		deepTop: baseline ? newest : deepTop,
 		deepReadAt,

@@ -5,7 +5,8 @@ import { STOPPED, unlessStopped } from './pageReader';
 import { SCAN_PAGES_PER_POLL } from './scan';
 import { readSplitRuns, type Answered, type BrokenRun } from './splitRuns';
 import { farthestFloor, readBand, type Band } from './floorBand';
-import { nextWindow, runEdgesIn } from './windows';
+import { nextWindow } from './windows';
+import { endPlacesAbove, readRunEnds } from './runEnds';
 import { CLOCK_STEP_MS, HIDDEN_WINDOW_MS, SWEEP_EVERY_MS, dateBefore, dateOf, earlier, type Dated } from './clockSteps';
 import { below, newestDate, shareOf, type ListOf, type ReadSoFar, type Share } from './share';
 
@@ -74,12 +75,14 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 		this.#known = new Set(state.known);
 		this.#fresh = pending === null;
 		this.longRunDate = pending?.run?.long ? pending.run.date : null;
-		this.deep = pending?.deep ?? (startedAt - state.deepReadAt >= SWEEP_EVERY_MS && state.deepReadAt < Math.max(state.topSeenAt, state.frontSeenAt ?? 0) + HIDDEN_WINDOW_MS);
+		this.deep =
+			pending?.deep ??
+			(startedAt - state.deepReadAt >= SWEEP_EVERY_MS && state.deepReadAt < Math.max(state.topSeenAt, state.frontSeenAt ?? 0) + HIDDEN_WINDOW_MS);
 		this.whole = pending?.whole === true;
 		// Below the server's clock where it stepped back further than an hour (NewItemsState.front), else below the top.
 		this.clockTop = earlier(earlier(state.deepTop, state.top), state.front ?? null);
 		this.stepFloor = this.clockTop === null ? null : dateBefore(this.clockTop, CLOCK_STEP_MS);
-		this.floor = pending && pending.offset > 0 ? pending.floor : pending?.floor ?? (this.deep ? null : this.#shallowFloor());
+		this.floor = pending && pending.offset > 0 ? pending.floor : (pending?.floor ?? (this.deep ? null : this.#shallowFloor()));
 		this.floorFixed = pending !== null && (pending.offset > 0 || pending.floor !== null);
 		// A cycle that goes on reads again the last page it read: it then starts below the floor only if more than a page was deleted above it.
 		this.size = pending && pending.offset > 0 ? pending.size : 0;
@@ -91,15 +94,22 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 		this.ask = this.size > 0 ? this.size : this.#fresh && !this.deep ? list.pageSize : 'large';
 		// A long run is counted by polls that see both its ends: the requests to look at an end the pages may not reach.
 		this.run = this.longRunDate === null ? null : pending!.run!;
-		const run = this.run;
-		this.counting = run !== null && (run.places == null || run.recount === true);
-		this.endReads = this.counting && run !== null ? [run.top != null && run.top < this.startOffset ? run.top : null, run.bottom ?? null].filter((place): place is number => place !== null) : [];
+		this.counting = this.run !== null && (this.run.places == null || this.run.recount === true);
+		this.endReads = this.counting ? endPlacesAbove(this.run!, this.startOffset) : [];
 	}
 
 	async read(): Promise<Share<T>> {
 		if (this.pending?.from != null && this.pending.upward !== false) {
 			// A climbing cycle reads up from the floor (see floorBand.ts).
-			const band = await readBand(this.list.read, this.pending.from, this.cap, SCAN_PAGES_PER_POLL - this.endReads.length, this.#isBelowFloor, this.parameters.timeUp, 0);
+			const band = await readBand(
+				this.list.read,
+				this.pending.from,
+				this.cap,
+				SCAN_PAGES_PER_POLL - this.endReads.length,
+				this.#isBelowFloor,
+				this.parameters.timeUp,
+				0,
+			);
 			if (!this.#takeBand(band) && band.answers.length === 0 && band.requests > 0) this.ask = this.cap;
 		}
 		await this.#readPages();
@@ -179,7 +189,8 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 		this.answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
 		if (page === 1) this.pages = this.#pagesOf(answer);
 		// The page count grew: at least this many items were created since (deletions only hide more).
-		if (page === 1 && granted === this.list.pageSize && this.state.pages > 0 && this.pages! > this.state.pages) this.created = (this.pages! - this.state.pages - 1) * this.list.pageSize + 1;
+		if (page === 1 && granted === this.list.pageSize && this.state.pages > 0 && this.pages! > this.state.pages)
+			this.created = (this.pages! - this.state.pages - 1) * this.list.pageSize + 1;
 		const pageLast = answer.items[answer.items.length - 1];
 		if (!this.floorFixed && this.floor === null && this.deep) this.floor = this.#deepFloor(newestDate([...this.seen.values()], null));
 		if (!this.floorFixed && !this.deep && this.#stepSuspected()) this.#goDeep();
@@ -196,14 +207,21 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 		}
 		this.reachedEnd = Math.max(this.reachedEnd, (page - 1) * granted + answer.items.length);
 		const farthest =
-			this.#fresh && !this.deep && page === 1 && this.requests === 1 && this.floor !== null ? farthestFloor(answer, this.state.pages, this.list.pageSize, this.cap, SCAN_PAGES_PER_POLL - this.requests) : undefined;
+			this.#fresh && !this.deep && page === 1 && this.requests === 1 && this.floor !== null
+				? farthestFloor(answer, this.state.pages, this.list.pageSize, this.cap, SCAN_PAGES_PER_POLL - this.requests)
+				: undefined;
 		if (farthest !== undefined) {
 			const taken = await this.#readBandAbove(answer, farthest);
 			if (taken !== undefined) return taken;
 		}
 		// A counted long run whose ids have all been seen needs no more pages.
 		const run = this.run;
-		if (run?.places != null && !this.counting && new Set([...run.ids, ...[...this.seen.values()].filter((item) => dateOf(item) === this.longRunDate).map((item) => item.id)]).size >= run.places) return 'stop';
+		if (
+			run?.places != null &&
+			!this.counting &&
+			new Set([...run.ids, ...[...this.seen.values()].filter((item) => dateOf(item) === this.longRunDate).map((item) => item.id)]).size >= run.places
+		)
+			return 'stop';
 		if (this.descending) {
 			// Finding the bottom emits nothing, so runs split here do not matter: whole pages, each further down.
 			this.offset = (page - 1) * granted + answer.items.length;
@@ -221,7 +239,15 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 	 * Undefined when the read goes on down from the first page as usual.
 	 */
 	async #readBandAbove(answer: Page<T>, farthest: number): Promise<'stop' | 'next' | undefined> {
-		const band = await readBand(this.list.read, farthest, this.cap, SCAN_PAGES_PER_POLL - this.requests, this.#isBelowFloor, this.parameters.timeUp, answer.items.length);
+		const band = await readBand(
+			this.list.read,
+			farthest,
+			this.cap,
+			SCAN_PAGES_PER_POLL - this.requests,
+			this.#isBelowFloor,
+			this.parameters.timeUp,
+			answer.items.length,
+		);
 		const top = band.answers[0]?.items[0];
 		// A new item dated before the newest known: the clock stepped back, and the read goes deep from the first page.
 		const stepped = band.answers.some(({ items }) => items.some((item) => this.#isNew(item) && this.state.top !== null && dateOf(item) < this.state.top));
@@ -242,24 +268,20 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 
 	#stepSuspected(): boolean {
 		const items = [...this.seen.values()].filter(this.#isNew);
-		return items.some((item) => this.state.top !== null && dateOf(item) < this.state.top) || (this.pages !== undefined && this.pages > this.state.pages && items.length === 0);
+		return (
+			items.some((item) => this.state.top !== null && dateOf(item) < this.state.top) ||
+			(this.pages !== undefined && this.pages > this.state.pages && items.length === 0)
+		);
 	}
 
 	/** The pages that hold a counted long run's ends, where the share's pages did not show them. */
 	async #readRunEnds(): Promise<void> {
-		for (const place of this.endReads) {
-			const longRunDate = this.longRunDate;
-			if (longRunDate === null || this.requests === 0 || this.parameters.timeUp()) break;
-			const shown = runEdgesIn([...this.answers, ...this.endAnswers], longRunDate);
-			if ((place === this.run!.bottom ? shown.bottom : shown.top) !== undefined) continue;
-			// The page holding the end's place and the one either side, if the run is still there.
-			const window = PagePromise.pageHolding(Math.max(0, place - 1), place, this.cap);
-			const answer = window ? await unlessStopped(this.list.read(window.page, window.limit)) : STOPPED;
-			if (answer === STOPPED) break;
-			this.requests += 1;
-			this.endAnswers.push({ start: (answer.currentpage - 1) * PagePromise.sizeGiven(answer), items: answer.items, endsList: PagePromise.isLastPage(answer, window!.page) });
-			for (const item of answer.items) if (dateOf(item) === longRunDate && !this.seen.has(item.id)) this.seen.set(item.id, item);
-		}
+		const longRunDate = this.longRunDate;
+		if (longRunDate === null || this.requests === 0) return;
+		const ends = await readRunEnds(this.list.read, longRunDate, this.endReads, this.run!.bottom, this.answers, this.cap, this.parameters.timeUp);
+		this.requests += ends.length;
+		this.endAnswers.push(...ends);
+		for (const { items } of ends) for (const item of items) if (dateOf(item) === longRunDate && !this.seen.has(item.id)) this.seen.set(item.id, item);
 	}
 
 	/**

@@ -53,7 +53,15 @@ const pendingReadSchema = z.object({
 	 * having seen them all (`recount`: deletions may have made them fewer).
 	 */
 	run: z
-		.object({ date: z.string(), ids: idListSchema, long: z.boolean().optional(), top: placeSchema, bottom: placeSchema, places: placeSchema, recount: z.boolean().optional() })
+		.object({
+			date: z.string(),
+			ids: idListSchema,
+			long: z.boolean().optional(),
+			top: placeSchema,
+			bottom: placeSchema,
+			places: placeSchema,
+			recount: z.boolean().optional(),
+		})
 		.nullable(),
 	/** The most items a page of this server holds, as far as its answers showed (1,000 until one gave less than asked). */
 	cap: capSchema,

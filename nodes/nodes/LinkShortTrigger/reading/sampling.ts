@@ -37,7 +37,14 @@ export const sampledStateSchema = trackedStateSchema.extend({
 });
 export type SampledState = z.infer<typeof sampledStateSchema>;
 
-export const sampledFromStart = (): SampledState => ({ ...trackedFromStart(), history: null, passStartedAt: null, completePassStartedAt: null, labels: {}, sampledLink: null });
+export const sampledFromStart = (): SampledState => ({
+	...trackedFromStart(),
+	history: null,
+	passStartedAt: null,
+	completePassStartedAt: null,
+	labels: {},
+	sampledLink: null,
+});
 
 /**
  * How far ahead of the host's clock a stored time may be and still be gone on from: a clock set
@@ -54,7 +61,7 @@ export function sampledTimesAhead(state: SampledState, now: number, own: Record<
 		...own,
 		passStartedAt: state.passStartedAt,
 		completePassStartedAt: state.completePassStartedAt,
-		'the click history\'s last sample': isTime(lastSampleAt) ? lastSampleAt * 1000 : null,
+		"the click history's last sample": isTime(lastSampleAt) ? lastSampleAt * 1000 : null,
 	};
 	const ahead = Object.keys(times).filter((name) => times[name] !== null && times[name]! > now + CLOCK_SLACK_MS);
 	if (ahead.length === 0) return undefined;
@@ -137,6 +144,7 @@ export function resolutionNotice(parameters: EventParameters, page: Pick<Page<Li
 		chosen > 0
 			? `You chose ${chosen} link${chosen === 1 ? '' : 's'}; the trigger reads each with one request${polls === 1 ? '' : `, ${WATCHED_PER_POLL} a check`}`
 			: `This account has ${howMany(page, 'links')}; the trigger reads them in ${page.maxpage === 1 ? 'one request' : polls === 1 ? `${page.maxpage} requests at each check` : `${page.maxpage} requests, ${SCAN_PAGES_PER_POLL - 1} a check`}`;
-	const use = event === 'digest' ? `a digest's period starts and ends within ${checks(polls)} of its bounds` : `choose Minutes that span at least ${checks(2 * polls)}`;
+	const use =
+		event === 'digest' ? `a digest's period starts and ends within ${checks(polls)} of its bounds` : `choose Minutes that span at least ${checks(2 * polls)}`;
 	return { resolution: `${read}, so each link's clicks are sampled ${polls === 1 ? 'at every check' : `every ${polls} checks`}: ${use}.` };
 }

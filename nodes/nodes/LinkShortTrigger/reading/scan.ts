@@ -44,7 +44,6 @@ export type ScanCursor = z.infer<typeof scanCursorSchema>;
 
 export const firstCursor = (): ScanCursor => ({ pass: 1, page: 1, pageSize: 0, anchors: [], gapSuspected: false, pages: 0 });
 
-
 /**
  * The ids to find the place by: the last of the page above its final run of equal dates, whose
  * items a server may give in another order next time (splitRuns.ts); none when one run fills the page.
@@ -78,7 +77,6 @@ export interface ScanStep<T> {
 	rateLimited: boolean;
 }
 
-
 /**
  * One poll's share of a pass: from the cursor, at most `limits.requests` requests, up to the pass's
  * end. A poll never starts the next pass (a small account's pass is one poll, so it reads every
@@ -86,7 +84,11 @@ export interface ScanStep<T> {
  * the pages leave room for that; a run it cannot read whole sends the pass back to it next poll. A
  * `RateLimitError` ends the share where it is; other failures fail the poll.
  */
-export async function scanStep<T extends { id: number; date: string | null }>(readPage: PageReader<T>, cursor: ScanCursor, limits: ScanLimits): Promise<ScanStep<T>> {
+export async function scanStep<T extends { id: number; date: string | null }>(
+	readPage: PageReader<T>,
+	cursor: ScanCursor,
+	limits: ScanLimits,
+): Promise<ScanStep<T>> {
 	const resuming = cursor.page > 1 && cursor.pageSize > 0;
 	const start = resuming ? { page: cursor.page - 1, size: cursor.pageSize } : { page: 1, size: 0 };
 	const seen = new Map<number, T>();
@@ -166,7 +168,14 @@ export async function scanStep<T extends { id: number; date: string | null }>(re
 				pass: cursor.pass,
 				passEnded: false,
 				passComplete: false,
-				cursor: { ...next, page: Math.floor(broken.from / size) + 2, pageSize: size, anchors: [], gapSuspected: next.gapSuspected || gapSuspected, run: broken.seenIds.length > 0 ? { date: broken.date, ids: broken.seenIds, places: broken.places } : null },
+				cursor: {
+					...next,
+					page: Math.floor(broken.from / size) + 2,
+					pageSize: size,
+					anchors: [],
+					gapSuspected: next.gapSuspected || gapSuspected,
+					run: broken.seenIds.length > 0 ? { date: broken.date, ids: broken.seenIds, places: broken.places } : null,
+				},
 				requests,
 				rateLimited,
 			};

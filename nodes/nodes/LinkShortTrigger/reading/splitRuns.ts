@@ -118,7 +118,11 @@ export async function readSplitRuns<T extends Dated>(
 				continue;
 			}
 			requests += 1;
-			const answered: Answered<T> = { start: (answer.currentpage - 1) * answer.perpage, items: answer.items, endsList: PagePromise.isLastPage(answer, window.page) };
+			const answered: Answered<T> = {
+				start: (answer.currentpage - 1) * answer.perpage,
+				items: answer.items,
+				endsList: PagePromise.isLastPage(answer, window.page),
+			};
 			if (holdsWhole(answered, date)) items.push(...answer.items.filter((item) => dateOf(item) === date));
 			else broken.push({ date, from, seenIds: [], places: to - from + 1 });
 			continue;

@@ -25,7 +25,12 @@ function wholeRead(now: number, cap: number): PendingRead {
 }
 
 /** The poll's result (`result`, from `before`), turned into a whole read where a long step back showed, and keeping track of the server's clock. */
-export function followClock<T extends Dated>(result: { fresh: T[]; state: NewItemsState }, share: Pick<Share<T>, 'items' | 'whole' | 'stepFloor' | 'created' | 'cap'>, before: NewItemsState, now: number): { fresh: T[]; state: NewItemsState } {
+export function followClock<T extends Dated>(
+	result: { fresh: T[]; state: NewItemsState },
+	share: Pick<Share<T>, 'items' | 'whole' | 'stepFloor' | 'created' | 'cap'>,
+	before: NewItemsState,
+	now: number,
+): { fresh: T[]; state: NewItemsState } {
 	const pending = before.reading;
 	if (pending?.baseline) return result;
 	const known = new Set(before.known);
@@ -38,7 +43,10 @@ export function followClock<T extends Dated>(result: { fresh: T[]; state: NewIte
 	if (!whole && (hiddenBelow || (ended && owed > 0 && emitted === 0))) {
 		return { fresh: [], state: { ...before, pages: result.state.pages, reading: wholeRead(now, share.cap) } };
 	}
-	const emittedNewest = later(pending?.emittedNewest ?? null, result.fresh.reduce<string | null>((newest, item) => later(newest, dateOf(item)), null));
+	const emittedNewest = later(
+		pending?.emittedNewest ?? null,
+		result.fresh.reduce<string | null>((newest, item) => later(newest, dateOf(item)), null),
+	);
 	const reading = result.state.reading;
 	if (reading !== null) return { ...result, state: { ...result.state, reading: { ...reading, emitted, owed, emittedNewest } } };
 	// Nothing new: the clock stands where it was found (the read built its state afresh).

@@ -113,7 +113,9 @@ export async function pollAccount<T extends { id: number; date: string | null },
 		// A baseline longer than one poll: say how long it takes, and when it is done.
 		if (step.passComplete) parameters.log(`the baseline of ${what} is read; changes are emitted from the next poll`);
 		else if (state.scan.page === 1 && step.requests > 0) {
-			parameters.log(`reading the baseline of ${what}: ${step.cursor.pages} pages, about ${pollsPerPass(step.cursor.pages)} polls; nothing is emitted until it is read`);
+			parameters.log(
+				`reading the baseline of ${what}: ${step.cursor.pages} pages, about ${pollsPerPass(step.cursor.pages)} polls; nothing is emitted until it is read`,
+			);
 		}
 	}
 	if (step.passComplete) state.baselineRead = true;
@@ -124,7 +126,16 @@ export async function pollAccount<T extends { id: number; date: string | null },
 /** A watched link as the list gives links, from its details and statistics. */
 export async function readWatched(client: LinkShortClient, id: number): Promise<Link | undefined> {
 	return await client.links.get(id, NO_WAIT).then(
-		({ details, stats }) => ({ id: details.id, alias: aliasFromShortUrl(details.shorturl), shorturl: details.shorturl, longurl: details.longurl, clicks: stats.clicks, title: details.title, description: details.description, date: details.date }),
+		({ details, stats }) => ({
+			id: details.id,
+			alias: aliasFromShortUrl(details.shorturl),
+			shorturl: details.shorturl,
+			longurl: details.longurl,
+			clicks: stats.clicks,
+			title: details.title,
+			description: details.description,
+			date: details.date,
+		}),
 		(error: unknown) => {
 			if (isLinkShortError(error, 'LINKSHORT_NOT_FOUND')) return undefined;
 			throw error;
@@ -137,7 +148,12 @@ export async function readWatched(client: LinkShortClient, id: number): Promise<
  * are more. The first round is the baseline. A deleted link is forgotten; a spent rate limit ends
  * the poll's reading, and the next poll goes on from there.
  */
-export async function pollWatched<S extends TrackedState>(client: LinkShortClient, tracker: Tracker<Link, S>, state: S, parameters: EventParameters): Promise<TrackedPoll<S>> {
+export async function pollWatched<S extends TrackedState>(
+	client: LinkShortClient,
+	tracker: Tracker<Link, S>,
+	state: S,
+	parameters: EventParameters,
+): Promise<TrackedPoll<S>> {
 	const ids = parameters.linkIds;
 	const start = state.watchNext % ids.length;
 	const emitting = state.baselineRead;

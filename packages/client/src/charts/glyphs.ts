@@ -47,7 +47,10 @@ function unpack(packed: string, height: number): Map<string, Glyph> {
   const table = new Map<string, Glyph>();
   const characters = [...packed];
   for (let index = 0; index < characters.length; index += 1 + height) {
-    table.set(characters[index] as string, characters.slice(index + 1, index + 1 + height).map((digit) => Number.parseInt(digit, 32)));
+    table.set(
+      characters[index] as string,
+      characters.slice(index + 1, index + 1 + height).map((digit) => Number.parseInt(digit, 32)),
+    );
   }
   return table;
 }

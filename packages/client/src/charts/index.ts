@@ -14,7 +14,15 @@ import { layoutSeries } from "./series-layout";
 import { seriesModel, type ChartSeries, type SeriesModel } from "./series-model";
 
 export type { ChartStatistics } from "./model";
-export { cleanLabel, readStatistics, type ReadStatisticsOptions, type StatisticsEntry, type StatisticsList, type StatisticsListKey, type StatisticsReading } from "./model";
+export {
+  cleanLabel,
+  readStatistics,
+  type ReadStatisticsOptions,
+  type StatisticsEntry,
+  type StatisticsList,
+  type StatisticsListKey,
+  type StatisticsReading,
+} from "./model";
 export { CHART_PALETTES, type ClickChart } from "./draw";
 export type { Deflate } from "./png";
 export type { ChartSeries, SeriesBucket, SeriesGranularity } from "./series-model";
@@ -35,7 +43,6 @@ export interface ClickChartOptions {
    */
   deflate?: Deflate;
 }
-
 
 function describe(model: ChartModel, unit: "clicks" | "scans"): string {
   const subject = model.title ? `${model.title}: ` : "";

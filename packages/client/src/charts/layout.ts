@@ -59,7 +59,15 @@ const COLUMN_GAP = 32;
  * six hex digits): counted twice so that a cut label fits in the SVG too.
  */
 function cellsOf(codePoint: number): number {
-  return codePoint >= 0x1100 && ((codePoint <= 0x115f) || (codePoint >= 0x2e80 && codePoint <= 0xa4cf) || (codePoint >= 0xac00 && codePoint <= 0xd7a3) || (codePoint >= 0xf900 && codePoint <= 0xfaff) || (codePoint >= 0xfe30 && codePoint <= 0xfe4f) || (codePoint >= 0xff00 && codePoint <= 0xff60) || (codePoint >= 0xffe0 && codePoint <= 0xffe6) || codePoint > 0xffff)
+  return codePoint >= 0x1100 &&
+    (codePoint <= 0x115f ||
+      (codePoint >= 0x2e80 && codePoint <= 0xa4cf) ||
+      (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
+      (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
+      (codePoint >= 0xfe30 && codePoint <= 0xfe4f) ||
+      (codePoint >= 0xff00 && codePoint <= 0xff60) ||
+      (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
+      codePoint > 0xffff)
     ? 2
     : 1;
 }
@@ -90,7 +98,11 @@ const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g;
 /** `1,234` up to `999,999`, then `1.2M`, `34M`, `5.6B`: at most seven characters. */
 export function formatCount(count: number): string {
   if (count < 1e6) return String(count).replace(THOUSANDS, ",");
-  for (const [unit, size] of [["T", 1e12], ["B", 1e9], ["M", 1e6]] as const) {
+  for (const [unit, size] of [
+    ["T", 1e12],
+    ["B", 1e9],
+    ["M", 1e6],
+  ] as const) {
     if (count >= size) {
       const value = count / size;
       return `${value < 10 ? (Math.floor(value * 10) / 10).toFixed(1).replace(/\.0$/, "") : Math.floor(value)}${unit}`;
@@ -174,11 +186,25 @@ export function layoutChart(model: ChartModel, requestedWidth: number, unit: "cl
     model.sections.slice(start, start + columns).forEach((section, index) => {
       const column = { x: PAD + index * (columnWidth + COLUMN_GAP), width: columnWidth };
       shapes.push({ kind: "rect", x: column.x, y: y + GAP, width: column.width, height: 1, colour: "frame" });
-      shapes.push({ kind: "text", x: column.x, y: y + GAP + 6, text: fitText(section.title, Math.floor(column.width / CELL)), colour: "muted", align: "start" });
+      shapes.push({
+        kind: "text",
+        x: column.x,
+        y: y + GAP + 6,
+        text: fitText(section.title, Math.floor(column.width / CELL)),
+        colour: "muted",
+        align: "start",
+      });
       const rowsTop = y + GAP + 6 + TEXT_HEIGHT + 2;
       let end: number;
       if (section.rows.length === 0) {
-        shapes.push({ kind: "text", x: column.x, y: rowsTop + 4, text: fitText("none recorded", Math.floor(column.width / CELL)), colour: "muted", align: "start" });
+        shapes.push({
+          kind: "text",
+          x: column.x,
+          y: rowsTop + 4,
+          text: fitText("none recorded", Math.floor(column.width / CELL)),
+          colour: "muted",
+          align: "start",
+        });
         end = rowsTop + ROW;
       } else {
         const largest = Math.max(model.clicks, section.rows[0]?.count ?? 0);

@@ -52,7 +52,14 @@ export function chartCount(value: unknown): number {
 
 /** C0 and C1 controls, the bidirectional overrides and isolates, zero-width characters and the BOM. */
 function isInvisible(code: number): boolean {
-  return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || code === 0xfeff;
+  return (
+    code <= 0x1f ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2028 && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x2069) ||
+    code === 0xfeff
+  );
 }
 
 const wellFormed = (text: string) => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
@@ -74,7 +81,12 @@ export function cleanLabel(value: string): string {
   const text = visible.replace(/\s+/g, " ").trim();
   const characters = Array.from(text);
   if (!cut && characters.length <= MAX_TEXT) return wellFormed(text);
-  return `${wellFormed(characters.slice(0, MAX_TEXT - 1).join("").trimEnd())}\u2026`;
+  return `${wellFormed(
+    characters
+      .slice(0, MAX_TEXT - 1)
+      .join("")
+      .trimEnd(),
+  )}\u2026`;
 }
 
 /** The four top lists of statistics, in the order every front end shows them, each with its one title. */
@@ -167,7 +179,11 @@ function topEntries(map: unknown, top: number, label: (name: string) => string):
 export function readStatistics(stats: unknown, options: ReadStatisticsOptions = {}): StatisticsReading {
   const safe = (typeof stats === "object" && stats !== null ? stats : {}) as ChartStatistics;
   const top = options.top === undefined || Number.isNaN(options.top) ? ROWS_PER_SECTION : Math.max(0, Math.floor(options.top));
-  const lists = STATISTICS_LISTS.map(({ key, title }) => ({ key, title, entries: topEntries(safe[key], top, key === "topReferrers" ? (name) => referrerLabel(name) : (name) => name) }));
+  const lists = STATISTICS_LISTS.map(({ key, title }) => ({
+    key,
+    title,
+    entries: topEntries(safe[key], top, key === "topReferrers" ? (name) => referrerLabel(name) : (name) => name),
+  }));
   const clicks = chartCount(safe.clicks);
   const uniqueClicks = chartCount(safe.uniqueClicks);
   return { clicks, uniqueClicks, lists, empty: clicks === 0 && uniqueClicks === 0 && lists.every((list) => list.entries.length === 0) };

@@ -36,14 +36,28 @@ export function layoutSeries(model: SeriesModel, requestedWidth: number, unit: "
   const shapes: Shape[] = [];
   const total = model.bars.length === model.gaps ? "no data" : `${formatCount(model.total)} ${unit}`;
   const titleCells = Math.max(1, Math.floor((inner.width - width(total) - CELL) / CELL));
-  shapes.push({ kind: "text", x: PAD, y: PAD, text: fitText(model.title || (unit === "scans" ? "Scans over time" : "Clicks over time"), titleCells), colour: "text", align: "start" });
+  shapes.push({
+    kind: "text",
+    x: PAD,
+    y: PAD,
+    text: fitText(model.title || (unit === "scans" ? "Scans over time" : "Clicks over time"), titleCells),
+    colour: "text",
+    align: "start",
+  });
   shapes.push({ kind: "text", x: PAD + inner.width, y: PAD, text: total, colour: "text", align: "end" });
   let y = PAD + TEXT_HEIGHT + GAP;
   shapes.push({ kind: "rect", x: PAD, y, width: inner.width, height: 1, colour: "frame" });
   y += GAP;
   legend(shapes, PAD, y);
   y += TEXT_HEIGHT + 6;
-  shapes.push({ kind: "text", x: PAD, y, text: fitText(`Most in ${model.granularity === "hour" ? "an hour" : `a ${model.granularity}`}: ${formatCount(model.peak)}`, Math.floor(inner.width / CELL)), colour: "muted", align: "start" });
+  shapes.push({
+    kind: "text",
+    x: PAD,
+    y,
+    text: fitText(`Most in ${model.granularity === "hour" ? "an hour" : `a ${model.granularity}`}: ${formatCount(model.peak)}`, Math.floor(inner.width / CELL)),
+    colour: "muted",
+    align: "start",
+  });
   y += TEXT_HEIGHT + 4;
 
   const top = y;
@@ -70,7 +84,14 @@ export function layoutSeries(model: SeriesModel, requestedWidth: number, unit: "
     let end = start;
     while (end < model.bars.length && model.bars[end]!.count === null) end += 1;
     if (end > start && edge(end) - edge(start) >= width("no data") + 2 * CELL) {
-      shapes.push({ kind: "text", x: Math.round((edge(start) + edge(end) - width("no data")) / 2), y: top + Math.round((PLOT_HEIGHT - TEXT_HEIGHT) / 2), text: "no data", colour: "muted", align: "start" });
+      shapes.push({
+        kind: "text",
+        x: Math.round((edge(start) + edge(end) - width("no data")) / 2),
+        y: top + Math.round((PLOT_HEIGHT - TEXT_HEIGHT) / 2),
+        text: "no data",
+        colour: "muted",
+        align: "start",
+      });
     }
     start = end + 1;
   }

@@ -66,8 +66,13 @@ const LABEL_FORMATS: Record<SeriesGranularity, Intl.DateTimeFormatOptions> = {
 function checkSeries(series: ChartSeries): FieldIssue[] {
   if (typeof series !== "object" || series === null) return [{ field: "series", message: "must be an object with granularity and buckets" }];
   const issues: FieldIssue[] = [];
-  if (!GRANULARITIES.includes(series.granularity)) issues.push({ field: "granularity", message: `must be "hour", "day", "week" or "month", not ${JSON.stringify(series.granularity)}` });
-  if (series.timeZone !== undefined && !isTimeZone(series.timeZone)) issues.push({ field: "timeZone", message: `${JSON.stringify(String(series.timeZone).slice(0, 64))} is not a known IANA time zone (such as "Europe/Berlin")` });
+  if (!GRANULARITIES.includes(series.granularity))
+    issues.push({ field: "granularity", message: `must be "hour", "day", "week" or "month", not ${JSON.stringify(series.granularity)}` });
+  if (series.timeZone !== undefined && !isTimeZone(series.timeZone))
+    issues.push({
+      field: "timeZone",
+      message: `${JSON.stringify(String(series.timeZone).slice(0, 64))} is not a known IANA time zone (such as "Europe/Berlin")`,
+    });
   if (!Array.isArray(series.buckets)) return [...issues, { field: "buckets", message: "must be a list" }];
   if (series.buckets.length > MAX_BUCKETS) return [...issues, { field: "buckets", message: `at most ${MAX_BUCKETS} buckets, not ${series.buckets.length}` }];
   let previous = Number.NEGATIVE_INFINITY;
@@ -129,7 +134,12 @@ export function seriesModel(series: ChartSeries, title: string, locale: string):
   const label = labeller(series.granularity, series.timeZone ?? "UTC", locale);
   const bars = series.buckets.map((bucket): SeriesBar => {
     const time = label(bucket.start);
-    return { label: cleanLabel(bucket.label ?? time.label), count: bucket.count === null ? null : chartCount(bucket.count), exact: bucket.exact, position: time.position };
+    return {
+      label: cleanLabel(bucket.label ?? time.label),
+      count: bucket.count === null ? null : chartCount(bucket.count),
+      exact: bucket.exact,
+      position: time.position,
+    };
   });
   const counted = bars.filter((bar) => bar.count !== null);
   return {

@@ -97,7 +97,8 @@ function neededAt(channel: Channel, index: number, boundaries: readonly KeptBoun
     const [before, after] = boundary.at < at ? [previous, at] : [at, next];
     const [toBefore, toAfter] = [boundary.at - before, after - boundary.at];
     const nearestIsThis = boundary.at < at ? toAfter < toBefore : toBefore <= toAfter;
-    if (boundary.at === at || Math.min(toBefore, toAfter) > boundary.tolerance || (nearestIsThis && Math.min(toBefore, toAfter) <= boundary.tolerance)) return true;
+    if (boundary.at === at || Math.min(toBefore, toAfter) > boundary.tolerance || (nearestIsThis && Math.min(toBefore, toAfter) <= boundary.tolerance))
+      return true;
   }
   return false;
 }
@@ -110,7 +111,13 @@ function neededAt(channel: Channel, index: number, boundaries: readonly KeptBoun
  * same boundaries would keep). A dropped checkpoint's marks pass to the next one kept (the merged
  * interval holds the drop or gap).
  */
-export function thin(channel: Channel, boundaries: readonly KeptBoundary[], keepAllFrom: number, marksKeptFrom: number, ranges: ReadonlyArray<readonly [number, number]>): void {
+export function thin(
+  channel: Channel,
+  boundaries: readonly KeptBoundary[],
+  keepAllFrom: number,
+  marksKeptFrom: number,
+  ranges: ReadonlyArray<readonly [number, number]>,
+): void {
   const count = checkpointCount(channel);
   if (count <= 2) return;
   const keep = new Uint8Array(count).fill(1);

@@ -1,41 +1,25 @@
-import * as z from "zod/v4";
 import type { LinkShortClient } from "../client";
 import { ValidationError } from "../errors";
 import { validate } from "../internal/validate";
 import { addSample, checkpointCount, newChannel, timeAt, thin, type Channel, type KeptBoundary } from "./checkpoints";
 import { decodeLink, encodeLink } from "./encoding";
-import { isClickMoment, RateQuerySchema, SeriesQuerySchema, TimeZoneSchema, TopLinksQuerySchema, TotalsSampleSchema, type LinkTotals, type RateQuery, type SeriesQuery, type TopLinksQuery } from "./schemas";
+import {
+  isClickMoment,
+  RateQuerySchema,
+  SeriesQuerySchema,
+  TopLinksQuerySchema,
+  TotalsSampleSchema,
+  type LinkTotals,
+  type RateQuery,
+  type SeriesQuery,
+  type TopLinksQuery,
+} from "./schemas";
 import { seriesOf, windowCount, type ClickSeries, type WindowCount } from "./series";
 import { defaultGranularity } from "./periods";
 import { MemoryClickHistoryStore, stateProblem, type ClickHistoryState, type ClickHistoryStore } from "./store";
+import { OptionsSchema, type CheckedOptions, type ClickHistoryOptions } from "./options";
 import { DAYS_FOR_S, EVERY_SAMPLE_FOR_S, HOURS_FOR_S, keptBoundaries, TOLERANCE_S } from "./tiers";
 import { zoneClock, type Granularity } from "./zone";
-
-export interface ClickHistoryOptions {
-  /** The account the history is of (`client.accountId`): a stored history of another account starts this one empty. */
-  account: string;
-  /** Where it is kept between runs; in memory by default. */
-  store?: ClickHistoryStore;
-  /** The zone whose hours, days and months older history keeps (default UTC): the zone its questions are usually asked in. */
-  timeZone?: string;
-  /** A pause longer than this with no sample of the account means nothing was running: clicks gained across it are a gap. Default 1 hour. */
-  gapAfterMs?: number;
-  /** A sample lower than the last, this soon after it, is a read that crossed a newer one, not a reset. Default 60 s. */
-  crossedReadMs?: number;
-  /** `saveIfDue` writes at most this often. Default 60 s. */
-  saveEveryMs?: number;
-  now?: () => number;
-  /** Told each note (a stored history that could not be used). */
-  warn?: (text: string) => void;
-}
-
-const OptionsSchema = z.object({
-  account: z.string("must be text").min(1, "must not be empty"),
-  timeZone: TimeZoneSchema.default("UTC"),
-  gapAfterMs: z.number("must be a number").int("must be a whole number").positive("must be positive").default(3_600_000),
-  crossedReadMs: z.number("must be a number").int("must be a whole number").nonnegative("must not be negative").default(60_000),
-  saveEveryMs: z.number("must be a number").int("must be a whole number").nonnegative("must not be negative").default(60_000),
-});
 
 interface LinkHistory {
   clicks: Channel;
@@ -59,7 +43,7 @@ export class ClickHistory {
   /** What could not be used of a stored history, for the host to show. */
   readonly notes: string[] = [];
   readonly #store: ClickHistoryStore;
-  readonly #options: z.output<typeof OptionsSchema>;
+  readonly #options: CheckedOptions;
   readonly #now: () => number;
   readonly #warn: ((text: string) => void) | undefined;
   readonly #links = new Map<number, LinkHistory>();
@@ -72,7 +56,17 @@ export class ClickHistory {
   #kept: { at: number; boundaries: KeptBoundary[] } | undefined;
 
   constructor(options: ClickHistoryOptions) {
-    this.#options = validate(OptionsSchema, { account: options.account, timeZone: options.timeZone, gapAfterMs: options.gapAfterMs, crossedReadMs: options.crossedReadMs, saveEveryMs: options.saveEveryMs }, "clickHistory");
+    this.#options = validate(
+      OptionsSchema,
+      {
+        account: options.account,
+        timeZone: options.timeZone,
+        gapAfterMs: options.gapAfterMs,
+        crossedReadMs: options.crossedReadMs,
+        saveEveryMs: options.saveEveryMs,
+      },
+      "clickHistory",
+    );
     this.account = this.#options.account;
     this.timeZone = this.#options.timeZone;
     this.#store = options.store ?? new MemoryClickHistoryStore();
@@ -84,7 +78,8 @@ export class ClickHistory {
   load(): Promise<void> {
     this.#loaded ??= this.#store.load().then(
       (stored) => this.#takeIn(stored),
-      (error: unknown) => this.#note(`the stored click history could not be read (${error instanceof Error ? error.message : String(error)}); it starts empty and is rewritten`),
+      (error: unknown) =>
+        this.#note(`the stored click history could not be read (${error instanceof Error ? error.message : String(error)}); it starts empty and is rewritten`),
     );
     return this.#loaded;
   }
@@ -124,7 +119,8 @@ export class ClickHistory {
     for (const [index, sample] of list.entries()) {
       if (!isSample(sample)) validate(TotalsSampleSchema, sample, "clickHistory.record", list === totals ? String(index) : "");
     }
-    if (!isClickMoment(at)) throw new ValidationError([{ field: "at", message: "must be a time in epoch milliseconds, from 1970 to the end of 9999" }], "clickHistory.record");
+    if (!isClickMoment(at))
+      throw new ValidationError([{ field: "at", message: "must be a time in epoch milliseconds, from 1970 to the end of 9999" }], "clickHistory.record");
     const seconds = Math.floor(at / 1000);
     if (this.#lastSampleAt === null || seconds - this.#lastSampleAt > this.#options.gapAfterMs / 1000) this.#runningSince = seconds;
     this.#lastSampleAt = Math.max(this.#lastSampleAt ?? seconds, seconds);
@@ -133,7 +129,11 @@ export class ClickHistory {
       const id = Number(sample.id);
       const link = this.#links.get(id);
       if (!link) {
-        this.#links.set(id, { clicks: newChannel(seconds, sample.clicks), unique: sample.uniqueClicks === undefined ? undefined : newChannel(seconds, sample.uniqueClicks), thinnedAt: seconds });
+        this.#links.set(id, {
+          clicks: newChannel(seconds, sample.clicks),
+          unique: sample.uniqueClicks === undefined ? undefined : newChannel(seconds, sample.uniqueClicks),
+          thinnedAt: seconds,
+        });
         this.#changed.add(id);
         continue;
       }
@@ -171,7 +171,9 @@ export class ClickHistory {
     if (client.accountId !== this.account) throw new Error("this click history is of another account than the client's");
     return client.links.watchTotals((totals) => {
       this.record(totals);
-      void this.saveIfDue().catch((error: unknown) => this.#note(`the click history could not be saved (${error instanceof Error ? error.message : String(error)})`));
+      void this.saveIfDue().catch((error: unknown) =>
+        this.#note(`the click history could not be saved (${error instanceof Error ? error.message : String(error)})`),
+      );
     });
   }
 
@@ -190,7 +192,12 @@ export class ClickHistory {
   /** One link's clicks from `start` to `end` in buckets of `granularity` in `timeZone` (the range widened to whole buckets). */
   series(query: SeriesQuery): ClickSeries {
     const checked = validate(SeriesQuerySchema, query, "clickHistory.series");
-    return this.#seriesOver(checked.linkId, checked.timeZone, checked.granularity, zoneClock(checked.timeZone).boundaries(checked.granularity, checked.start, checked.end));
+    return this.#seriesOver(
+      checked.linkId,
+      checked.timeZone,
+      checked.granularity,
+      zoneClock(checked.timeZone).boundaries(checked.granularity, checked.start, checked.end),
+    );
   }
 
   #seriesOver(linkId: number, timeZone: string, granularity: Granularity, boundaries: number[]): ClickSeries {
@@ -231,7 +238,9 @@ export class ClickHistory {
     }
     // Most clicks first; the newer link (higher id) first among equals.
     ranked.sort((a, b) => b.clicks! - a.clicks! || b.linkId - a.linkId);
-    const links = ranked.slice(0, checked.limit).map((entry) => (granularity ? { ...entry, series: this.#seriesOver(entry.linkId, timeZone, granularity, boundaries!) } : entry));
+    const links = ranked
+      .slice(0, checked.limit)
+      .map((entry) => (granularity ? { ...entry, series: this.#seriesOver(entry.linkId, timeZone, granularity, boundaries!) } : entry));
     return { start, end, timeZone, links };
   }
 

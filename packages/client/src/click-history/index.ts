@@ -1,4 +1,5 @@
-export { ClickHistory, type ClickHistoryOptions } from "./click-history";
+export { ClickHistory } from "./click-history";
+export type { ClickHistoryOptions } from "./options";
 export { accountSeriesOf, chartSeriesOf } from "./chart-series";
 export { calendarPeriod, defaultGranularity, hourOfDay, lastDays } from "./periods";
 export { sampleWhile } from "./sample-while";

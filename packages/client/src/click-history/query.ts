@@ -27,12 +27,16 @@ export function valueAt(channel: Channel, at: number, tolerance: number): Bounda
   const before = lastAtOrBefore(channel, at);
   if (before === -1) {
     const first = timeAt(channel, 0);
-    return first - at <= tolerance ? { known: true, count: countAt(channel, 0), at: first, spread: false } : { known: false, why: "none", before: -1, after: 0 };
+    return first - at <= tolerance
+      ? { known: true, count: countAt(channel, 0), at: first, spread: false }
+      : { known: false, why: "none", before: -1, after: 0 };
   }
   const beforeAt = timeAt(channel, before);
   if (beforeAt === at) return { known: true, count: countAt(channel, before), at, spread: false };
   if (before === count - 1) {
-    return at - beforeAt <= tolerance ? { known: true, count: countAt(channel, before), at: beforeAt, spread: false } : { known: false, why: "none", before, after: count };
+    return at - beforeAt <= tolerance
+      ? { known: true, count: countAt(channel, before), at: beforeAt, spread: false }
+      : { known: false, why: "none", before, after: count };
   }
   const after = before + 1;
   const afterAt = timeAt(channel, after);

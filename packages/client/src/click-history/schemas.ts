@@ -29,7 +29,10 @@ const LAST_CLICK_MOMENT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 export const isClickMoment = (ms: number): boolean => Number.isSafeInteger(ms) && ms >= FIRST_CLICK_MOMENT && ms <= LAST_CLICK_MOMENT;
 
 /** A moment in epoch milliseconds, from 1970 to the end of 9999 (front ends read their own forms of time into it). */
-export const ClickMomentSchema = z.number("must be a time in epoch milliseconds").int("must be a whole number of milliseconds").refine(isClickMoment, "must be a time from 1970 to the end of 9999 (UTC)");
+export const ClickMomentSchema = z
+  .number("must be a time in epoch milliseconds")
+  .int("must be a whole number of milliseconds")
+  .refine(isClickMoment, "must be a time from 1970 to the end of 9999 (UTC)");
 
 /** A moment: epoch milliseconds or a Date. */
 const moment = z
@@ -39,7 +42,12 @@ const moment = z
 
 export const ClickPeriodSchema = z.enum(CLICK_PERIODS, "must be day, week or month").describe("Calendar period: day, week (from Monday) or month");
 export const GranularitySchema = z.enum(GRANULARITIES, "must be hour, day, week or month").describe("Bucket size of the series: hour, day, week or month");
-export const HourSchema = z.number(required("must be a number")).int("must be a whole number").min(0, "must be an hour from 0 to 23").max(23, "must be an hour from 0 to 23").describe("Hour of the day, 0 to 23, in the time zone");
+export const HourSchema = z
+  .number(required("must be a number"))
+  .int("must be a whole number")
+  .min(0, "must be an hour from 0 to 23")
+  .max(23, "must be an hour from 0 to 23")
+  .describe("Hour of the day, 0 to 23, in the time zone");
 export const ClickCountSchema = positiveInteger.describe("Number of clicks, a whole number of at least 1");
 export const MinutesSchema = positiveInteger.describe("Number of minutes, a whole number of at least 1");
 

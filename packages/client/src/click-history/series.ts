@@ -58,7 +58,12 @@ export interface WindowCount {
 
 const ms = (seconds: number | null) => (seconds === null ? null : seconds * 1000);
 
-export function seriesOf(clicks: Channel, unique: Channel | undefined, boundaries: number[], tolerance: number): Pick<ClickSeries, "buckets" | "total" | "measuredFrom" | "measuredTo" | "unplaced" | "uniqueTotal"> {
+export function seriesOf(
+  clicks: Channel,
+  unique: Channel | undefined,
+  boundaries: number[],
+  tolerance: number,
+): Pick<ClickSeries, "buckets" | "total" | "measuredFrom" | "measuredTo" | "unplaced" | "uniqueTotal"> {
   const seconds = boundaries.map((at) => at / 1000);
   const measured = measureBuckets(clicks, seconds, tolerance);
   const uniques = unique ? measureBuckets(unique, seconds, tolerance) : undefined;

@@ -43,14 +43,20 @@ function isSuccess(flag: unknown): boolean {
 
 /** The start of an answer for an error message: one line, at most EXCERPT_LENGTH characters, no key. */
 export function excerptOf(text: string, redact: Redact): string {
-  return redact(text.slice(0, EXCERPT_LENGTH + EXCERPT_MARGIN).replace(/\s+/g, " ").trim()).slice(0, EXCERPT_LENGTH);
+  return redact(
+    text
+      .slice(0, EXCERPT_LENGTH + EXCERPT_MARGIN)
+      .replace(/\s+/g, " ")
+      .trim(),
+  ).slice(0, EXCERPT_LENGTH);
 }
 
 /** Any failure of the transport as the client's error: its own classes pass, others are classified by their code. */
 export function clientErrorOf(error: unknown, request: TransportRequest, redact: Redact): LinkShortError {
   // Recognised by code: a host's transport may throw the errors of its own copy of the client.
   if (isLinkShortError(error)) {
-    if (isLinkShortError(error, "LINKSHORT_CONNECTION_FAILED")) return new ConnectionError(redact(error.message), error.mayHaveReachedServer, error.networkCode);
+    if (isLinkShortError(error, "LINKSHORT_CONNECTION_FAILED"))
+      return new ConnectionError(redact(error.message), error.mayHaveReachedServer, error.networkCode);
     return error;
   }
   if (request.signal?.aborted) return new AbortedError();

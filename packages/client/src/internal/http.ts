@@ -127,7 +127,13 @@ export class HttpCore {
         if (isLinkShortError(error, "LINKSHORT_RATE_LIMITED")) {
           rateLimitAnswers += 1;
           const until = this.limitLiftsAt(error);
-          if (!this.limiter || rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS || rateLimitWaitedMs + (until - this.clock.now()) > maxRateLimitWaitMs || until - this.clock.now() >= leftMs()) throw error;
+          if (
+            !this.limiter ||
+            rateLimitAnswers > MAX_RATE_LIMIT_ANSWERS ||
+            rateLimitWaitedMs + (until - this.clock.now()) > maxRateLimitWaitMs ||
+            until - this.clock.now() >= leftMs()
+          )
+            throw error;
           this.limiter.blockUntil(until);
           continue;
         }
@@ -183,7 +189,8 @@ export class HttpCore {
       const response = await this.transport(request);
       this.limiter?.observe(response, this.clock.now());
       // A transport that cannot stop reading at the cap (a host's HTTP helper) still gets it enforced here.
-      if (typeof response.body === "string" && response.body.length > request.maxBodyBytes) throw new ResponseTooLargeError(response.status, request.maxBodyBytes);
+      if (typeof response.body === "string" && response.body.length > request.maxBodyBytes)
+        throw new ResponseTooLargeError(response.status, request.maxBodyBytes);
       return response;
     } catch (error) {
       throw clientErrorOf(error, request, this.#redact);
@@ -204,7 +211,14 @@ export class HttpCore {
   private isRetryable(error: unknown, method: ApiRequest["method"]): boolean {
     if (method === "POST") return isLinkShortError(error, "LINKSHORT_CONNECTION_FAILED") && !error.mayHaveReachedServer;
     if (isLinkShortError(error, "LINKSHORT_CONNECTION_FAILED", "LINKSHORT_TIMEOUT")) return true;
-    const answered = isLinkShortError(error, "LINKSHORT_API_ERROR", "LINKSHORT_AUTHENTICATION_FAILED", "LINKSHORT_PERMISSION_DENIED", "LINKSHORT_NOT_FOUND", "LINKSHORT_UNREADABLE_ANSWER");
+    const answered = isLinkShortError(
+      error,
+      "LINKSHORT_API_ERROR",
+      "LINKSHORT_AUTHENTICATION_FAILED",
+      "LINKSHORT_PERMISSION_DENIED",
+      "LINKSHORT_NOT_FOUND",
+      "LINKSHORT_UNREADABLE_ANSWER",
+    );
     return answered && error.status >= 500;
   }
 
@@ -249,5 +263,4 @@ export class HttpCore {
   private pathOf(request: TransportRequest): string {
     return request.url.slice(this.baseUrl.length).split("?")[0] ?? "";
   }
-
 }

@@ -30,10 +30,14 @@ const count =
   (value) =>
     Number.isSafeInteger(value) && (value as number) > 0 ? undefined : `must be a positive whole number of ${unit}`;
 const abortSignal: Check = (value) =>
-  typeof value === "object" && value !== null && typeof (value as AbortSignal).aborted === "boolean" && typeof (value as AbortSignal).addEventListener === "function"
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as AbortSignal).aborted === "boolean" &&
+  typeof (value as AbortSignal).addEventListener === "function"
     ? undefined
     : "must be an AbortSignal";
-const epochMs: Check = (value) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? undefined : "must be a time in milliseconds since 1970 (the client's `now`)");
+const epochMs: Check = (value) =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? undefined : "must be a time in milliseconds since 1970 (the client's `now`)";
 const fn: Check = (value) => (typeof value === "function" ? undefined : "must be a function");
 const headerText: Check = (value) =>
   typeof value === "string" && HEADER_TEXT.test(value) ? undefined : "must be text of printable Latin-1 characters, without line breaks or surrounding spaces";
@@ -61,7 +65,8 @@ export function requestOptionIssues(options: unknown, prefix = ""): FieldIssue[]
 /** The problems of a client's options, each named as the option is. */
 export function clientOptionIssues(options: Record<string, unknown>): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  if (typeof options.baseUrl === "string" && options.baseUrl.length > MAX_BASE_URL_LENGTH) issues.push({ field: "baseUrl", message: `must be at most ${MAX_BASE_URL_LENGTH} characters` });
+  if (typeof options.baseUrl === "string" && options.baseUrl.length > MAX_BASE_URL_LENGTH)
+    issues.push({ field: "baseUrl", message: `must be at most ${MAX_BASE_URL_LENGTH} characters` });
   else if (typeof options.baseUrl !== "string" || !isHttpUrl(options.baseUrl)) issues.push({ field: "baseUrl", message: "must be a valid http or https URL" });
   if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") issues.push({ field: "apiKey", message: "is required" });
   else if (options.apiKey.length > MAX_API_KEY_LENGTH) issues.push({ field: "apiKey", message: `must be at most ${MAX_API_KEY_LENGTH} characters` });
@@ -82,7 +87,9 @@ export function clientOptionIssues(options: Record<string, unknown>): FieldIssue
       const { maxWaitMs, limiter } = rateLimit as Record<string, unknown>;
       check(issues, "rateLimit.maxWaitMs", maxWaitMs, waitMs);
       check(issues, "rateLimit.limiter", limiter, (value) =>
-        typeof value === "object" && value !== null && typeof (value as { tryAcquire?: unknown }).tryAcquire === "function" ? undefined : "must be a RateLimiter",
+        typeof value === "object" && value !== null && typeof (value as { tryAcquire?: unknown }).tryAcquire === "function"
+          ? undefined
+          : "must be a RateLimiter",
       );
     }
   }

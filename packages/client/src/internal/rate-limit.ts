@@ -202,4 +202,3 @@ export interface AcquireWait {
   /** The call is trying again after a limit answer. */
   afterLimitAnswer?: boolean;
 }
-

@@ -19,10 +19,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, operati
 }
 
 /** Like `validate`, but collects the issues of several values into one error. */
-export function validateAll<T extends Record<string, [z.ZodType, unknown, string?]>>(
-  checks: T,
-  operation: string,
-): { [K in keyof T]: z.output<T[K][0]> } {
+export function validateAll<T extends Record<string, [z.ZodType, unknown, string?]>>(checks: T, operation: string): { [K in keyof T]: z.output<T[K][0]> } {
   const issues: FieldIssue[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, [schema, input, prefix]] of Object.entries(checks)) {

@@ -45,7 +45,12 @@ export type ReusableLink = LinkCreated & { reused: boolean };
  * highest it knows, since ids only grow). Costs: a create; with `reuse`, the index's sync (one
  * request when nothing is new) and then one GET or one create.
  */
-export async function createLink(client: LinkShortClient, index: LinkIndex, input: LinkCreateInput | CheckedLinkCreate, options: CreateLinkOptions = {}): Promise<ReusableLink> {
+export async function createLink(
+  client: LinkShortClient,
+  index: LinkIndex,
+  input: LinkCreateInput | CheckedLinkCreate,
+  options: CreateLinkOptions = {},
+): Promise<ReusableLink> {
   const body = checkLinkCreate(input, options);
   let told: string | undefined;
   if (options.reuse === true) {
@@ -70,7 +75,12 @@ export async function createLink(client: LinkShortClient, index: LinkIndex, inpu
 }
 
 /** The indexed link to hand back for `body`, confirmed with one GET; else why there is none. */
-async function reuseOrSayWhyNot(client: LinkShortClient, index: LinkIndex, body: CheckedLinkCreate, options: CreateLinkOptions): Promise<ReusableLink | string> {
+async function reuseOrSayWhyNot(
+  client: LinkShortClient,
+  index: LinkIndex,
+  body: CheckedLinkCreate,
+  options: CreateLinkOptions,
+): Promise<ReusableLink | string> {
   if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10 });
   const candidate = reusableLink(index, body, client, options.record);
   if (!candidate) return whyNotReusable(index, body, client, options.record);

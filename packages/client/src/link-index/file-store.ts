@@ -197,7 +197,9 @@ export class FileIndexStore implements LinkIndexStore {
   async #readLease(): Promise<Lease | undefined> {
     try {
       const lease = JSON.parse(await readFile(this.#lock, "utf8")) as Partial<Lease>;
-      return typeof lease.token === "string" && typeof lease.renewedAt === "number" && typeof lease.host === "string" && typeof lease.pid === "number" ? (lease as Lease) : undefined;
+      return typeof lease.token === "string" && typeof lease.renewedAt === "number" && typeof lease.host === "string" && typeof lease.pid === "number"
+        ? (lease as Lease)
+        : undefined;
     } catch {
       return undefined;
     }

@@ -228,7 +228,12 @@ export class LinkIndex {
   confirmed(details: Pick<IndexedLink, "id" | "shorturl" | "longurl" | "title" | "description">): void {
     const known = this.#links.get(details.id);
     if (!known) return;
-    seeLink(this.#meta, this.#log, { ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description }, false);
+    seeLink(
+      this.#meta,
+      this.#log,
+      { ...known, shorturl: details.shorturl, longurl: details.longurl, title: details.title, description: details.description },
+      false,
+    );
     void this.#save();
   }
 

@@ -116,7 +116,8 @@ export class LinkSlots {
 /** `textHash(aliasKey(alias))`, without making the key when the alias is one already (ASCII, no space or slash to trim). */
 function aliasHash(alias: string): number {
   const last = alias.length - 1;
-  if (last < 0 || last >= MAX_ADDRESS_LENGTH || alias.charCodeAt(0) === 47 || alias.charCodeAt(0) <= 32 || alias.charCodeAt(last) <= 32) return textHash(aliasKey(alias));
+  if (last < 0 || last >= MAX_ADDRESS_LENGTH || alias.charCodeAt(0) === 47 || alias.charCodeAt(0) <= 32 || alias.charCodeAt(last) <= 32)
+    return textHash(aliasKey(alias));
   let hash = 0x811c9dc5;
   for (let at = 0; at <= last; at += 1) {
     const unit = alias.charCodeAt(at);

@@ -47,7 +47,10 @@ export class LinkIndexRegistry {
 
   /** The index of `client`'s account, made with `options` the first time. */
   indexFor(client: LinkShortClient, options: Omit<LinkIndexOptions, "account"> | (() => Omit<LinkIndexOptions, "account">) = {}): LinkIndex {
-    const index = this.#indexes.get(client.accountId, () => new LinkIndex({ ...(typeof options === "function" ? options() : options), account: client.accountId }));
+    const index = this.#indexes.get(
+      client.accountId,
+      () => new LinkIndex({ ...(typeof options === "function" ? options() : options), account: client.accountId }),
+    );
     let watched = this.#watching.get(index);
     if (!watched) this.#watching.set(index, (watched = new WeakSet()));
     if (!watched.has(client)) {

@@ -54,8 +54,7 @@ export const NOT_REUSED = {
     "the workflow's saved data), or its entry lost to another execution's save at the same time or dropped as the " +
     "oldest of 10,000), so its password, redirect type and parameters cannot be checked",
   noLink: "no link of this account has this long URL",
-  unknownOptions:
-    "the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked",
+  unknownOptions: "the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked",
   otherOptions: "the link with this long URL was made with another password, redirect type or parameters (UTM fields included)",
   deleted: "the link with this long URL has just been deleted",
   differs: (fields: Array<keyof LinkCreateBody>) => `the link with this long URL has another ${fields.map((field) => FIELD_WORDS[field]).join(" and ")}`,
@@ -94,7 +93,8 @@ const COMPARED_UNSHOWN = new Set<string>(["custom", "domain", "type", "parameter
  * a record of the links made keeps its hash) makes a new link.
  */
 function comparable(body: LinkCreateBody, record: MadeLinks | undefined): boolean {
-  const compared = (key: string) => COMPARED_UNSHOWN.has(key) || (key === "password" && record !== undefined) || DETAILS_MATCHES.some(([shown]) => shown === key);
+  const compared = (key: string) =>
+    COMPARED_UNSHOWN.has(key) || (key === "password" && record !== undefined) || DETAILS_MATCHES.some(([shown]) => shown === key);
   return Object.entries(body).every(([key, value]) => value === undefined || compared(key));
 }
 

@@ -70,7 +70,7 @@ export class SlotHash {
 
 /** A 32-bit hash of a number (a link id), spread over every bit. */
 export function numberHash(value: number): number {
-  let hash = Math.imul((value % 0x100000000) ^ Math.floor(value / 0x100000000), 0x9e3779b1);
+  let hash = Math.imul(value % 0x100000000 ^ Math.floor(value / 0x100000000), 0x9e3779b1);
   hash ^= hash >>> 16;
   return Math.imul(hash, 0x85ebca6b) ^ (hash >>> 13);
 }

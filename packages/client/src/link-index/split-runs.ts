@@ -48,7 +48,11 @@ export const REREADS = 3;
  * run where the server's page size allows (`perpage` smaller than the walk asked: the server caps
  * it), else the pages the run spans, read REREADS times over.
  */
-export function coveringReads(runs: ReadonlyArray<readonly [number, number]>, perpage: number, maxLimit = MAX_COVER_LIMIT): Array<[number, number, number, number]> {
+export function coveringReads(
+  runs: ReadonlyArray<readonly [number, number]>,
+  perpage: number,
+  maxLimit = MAX_COVER_LIMIT,
+): Array<[number, number, number, number]> {
   const reads: Array<[number, number, number, number]> = [];
   for (const [first, last] of runs) {
     const window = PagePromise.pageHolding(first, last, maxLimit);

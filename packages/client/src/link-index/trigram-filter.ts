@@ -124,7 +124,7 @@ export class TrigramFilter {
     const blockIndex = Math.floor(slot / BLOCK);
     while (this.#blocks.length <= blockIndex) this.#blocks.push(new Uint32Array(SLICES * WORDS_A_SLICE));
     const block = this.#blocks[blockIndex]!;
-    const word = (slot % BLOCK) >>> 5;
+    const word = slot % BLOCK >>> 5;
     const bit = 1 << (slot & 31);
     const hashes = this.#hashes;
     hashes.length = 0;
@@ -143,7 +143,7 @@ export class TrigramFilter {
   remove(slot: number): void {
     const block = this.#blocks[Math.floor(slot / BLOCK)];
     if (!block) return;
-    const word = (slot % BLOCK) >>> 5;
+    const word = slot % BLOCK >>> 5;
     const keep = ~(1 << (slot & 31));
     for (let index = 0; index < SLICES; index += 1) block[index * WORDS_A_SLICE + word]! &= keep;
   }
@@ -159,7 +159,7 @@ export class TrigramFilter {
         const start = slices[next]! * WORDS_A_SLICE;
         for (let word = 0; word < WORDS_A_SLICE; word += 1) kept[word]! &= block[start + word]!;
       }
-      for (const slot of also) if (Math.floor(slot / BLOCK) === blockIndex) kept[(slot % BLOCK) >>> 5]! |= 1 << (slot & 31);
+      for (const slot of also) if (Math.floor(slot / BLOCK) === blockIndex) kept[slot % BLOCK >>> 5]! |= 1 << (slot & 31);
       for (let word = 0; word < WORDS_A_SLICE; word += 1) {
         let bits = kept[word]!;
         while (bits !== 0) {

@@ -2,7 +2,17 @@ import * as z from "zod/v4";
 import type { PagePromise } from "../pagination";
 import { validate } from "../internal/validate";
 import { httpUrl, identifier, text } from "./fields";
-import { CreatedSchema, MessageSchema, pagedList, PaginationSchema, Resource, type Created, type MessageResult, type PaginationInput, type RequestOptions } from "./shared";
+import {
+  CreatedSchema,
+  MessageSchema,
+  pagedList,
+  PaginationSchema,
+  Resource,
+  type Created,
+  type MessageResult,
+  type PaginationInput,
+  type RequestOptions,
+} from "./shared";
 
 export const DomainCreateSchema = z.strictObject({
   domain: httpUrl,

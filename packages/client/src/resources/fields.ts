@@ -107,7 +107,9 @@ export const timestampInput = z.string(required()).refine(isTimestamp, "must be 
 export const nonEmpty = z.string(required("must be text")).min(1, "must not be empty");
 export const optionalText = z.string("must be text").optional();
 export const colour = z.string("must be text").refine(isRgbColour, "must be a colour written rgb(r,g,b) with each value from 0 to 255");
-export const logo = z.string("must be text").refine((value) => IMAGE_PATTERN.test(value.split(/[?#]/)[0] ?? ""), "must be the URL or path of a .png or .jpg image");
+export const logo = z
+  .string("must be text")
+  .refine((value) => IMAGE_PATTERN.test(value.split(/[?#]/)[0] ?? ""), "must be the URL or path of a .png or .jpg image");
 // The length is checked first, and alone: a longer value is refused before any other check reads it.
 export const email = z
   .string(required("must be text"))
@@ -118,9 +120,19 @@ export const password = z.string(required("must be text")).min(5, "must be at le
 export const positiveInteger = z.number(required("must be a number")).int("must be a whole number").positive("must be positive");
 
 // Ids past Number.MAX_SAFE_INTEGER cannot be held exactly: "9007199254740993" would be sent as ...992.
-export const IdSchema = z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/).transform(Number).refine(Number.isSafeInteger)], {
-  error: (issue) => (issue.input === undefined ? "is required" : "must be a positive whole number"),
-});
+export const IdSchema = z.union(
+  [
+    z.number().int().positive(),
+    z
+      .string()
+      .regex(/^[1-9]\d*$/)
+      .transform(Number)
+      .refine(Number.isSafeInteger),
+  ],
+  {
+    error: (issue) => (issue.input === undefined ? "is required" : "must be a positive whole number"),
+  },
+);
 
 /**
  * Whether `value` is a decimal such as `12`, `-3` or `4.50` (what `/^-?\d+(\.\d+)?$/` matches).

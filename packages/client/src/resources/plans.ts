@@ -71,10 +71,6 @@ export class PlansResource extends Resource {
       { planId: [IdSchema, planId, "planId"], userId: [IdSchema, userId, "userId"], body: [PlanSubscribeSchema, input, ""] },
       "plans.subscribe",
     );
-    return this.core.request(
-      { method: "PUT", path: `/api/plan/${checked.planId}/user/${checked.userId}`, body: checked.body },
-      MessageSchema,
-      options,
-    );
+    return this.core.request({ method: "PUT", path: `/api/plan/${checked.planId}/user/${checked.userId}`, body: checked.body }, MessageSchema, options);
   }
 }

@@ -97,7 +97,8 @@ export abstract class Resource {
       const query = checked as Record<string, string | number | undefined>;
       // One size for the whole walk: a page number means something only under the size it was asked with.
       if (large) query.limit = pageSizeToAsk(this.core.account);
-      const read = (limit: number | undefined, page: number) => this.core.request({ method: "GET", path, query: { ...query, limit, page } }, schema, options) as Promise<Page<Item>>;
+      const read = (limit: number | undefined, page: number) =>
+        this.core.request({ method: "GET", path, query: { ...query, limit, page } }, schema, options) as Promise<Page<Item>>;
       return new PagePromise<Item>(
         async (page) => {
           const answer = typeof query.limit === "number" ? await this.readAllowed(query, large, (limit) => read(limit, page)) : await read(undefined, page);
@@ -111,7 +112,11 @@ export abstract class Resource {
   }
 
   /** A page read at `query.limit`, or at a smaller size when the server refuses that one (as if it capped pages there); the size read at is kept for the walk. */
-  private async readAllowed<Item>(query: Record<string, string | number | undefined>, large: boolean, read: (limit: number) => Promise<Page<Item>>): Promise<Page<Item>> {
+  private async readAllowed<Item>(
+    query: Record<string, string | number | undefined>,
+    large: boolean,
+    read: (limit: number) => Promise<Page<Item>>,
+  ): Promise<Page<Item>> {
     const { answer, limit } = await readAtAllowedSize(this.core.account, query.limit as number, read);
     query.limit = limit;
     if (large) recordPageSize(this.core.account, limit, PagePromise.sizeGiven(answer));

@@ -10,16 +10,16 @@ export const USER_FILTERS = ["admin", "free", "pro"] as const;
 const USERNAME_PATTERN = /^[A-Za-z0-9]{3,20}$/;
 
 export const UserListSchema = z.strictObject({
-  filter: z.enum(USER_FILTERS, `must be one of ${USER_FILTERS.join(", ")}`).optional().describe("Only admin, free or pro users"),
+  filter: z
+    .enum(USER_FILTERS, `must be one of ${USER_FILTERS.join(", ")}`)
+    .optional()
+    .describe("Only admin, free or pro users"),
   email: z.string("must be text").min(1, "must not be empty").optional().describe("Only users whose e-mail address matches this"),
 });
 export type UserListInput = z.input<typeof UserListSchema>;
 
 export const UserCreateSchema = z.strictObject({
-  username: z
-    .string(required("must be text"))
-    .regex(USERNAME_PATTERN, "must be 3 to 20 letters or digits")
-    .describe("3 to 20 letters or digits"),
+  username: z.string(required("must be text")).regex(USERNAME_PATTERN, "must be 3 to 20 letters or digits").describe("3 to 20 letters or digits"),
   email: email.describe("The user's e-mail address"),
   password: password.describe("At least 5 characters"),
   planid: positiveInteger.optional().describe("The plan to put the user on"),

@@ -18,7 +18,9 @@ export class LocalAccountState implements AccountState {
   constructor(private readonly indexFile?: string) {}
 
   get keptIn(): string {
-    return this.indexFile === undefined ? "in memory; --index-file PATH keeps them" : `kept in ${this.indexFile} and ${FileClickHistoryStore.besideIndex(this.indexFile).path}`;
+    return this.indexFile === undefined
+      ? "in memory; --index-file PATH keeps them"
+      : `kept in ${this.indexFile} and ${FileClickHistoryStore.besideIndex(this.indexFile).path}`;
   }
 
   secret(): Promise<undefined> {

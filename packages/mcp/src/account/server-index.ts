@@ -82,8 +82,10 @@ export class ServerLinkIndex {
     this.#client = client;
     this.#options = options;
     this.#sampleEveryMs = options.sampleEveryMs ?? SAMPLE_EVERY_MS;
-    const history = (historyStore: ClickHistoryStore | undefined) => new ClickHistory({ account: client.accountId, ...(historyStore ? { store: historyStore } : {}), ...(options.now ? { now: options.now } : {}) });
-    const keeping = options.keeping ?? ((host, made) => ({ sync: new LocalIndexSync(options.store, host), history: new LocalClickHistory(made(options.historyStore)) }));
+    const history = (historyStore: ClickHistoryStore | undefined) =>
+      new ClickHistory({ account: client.accountId, ...(historyStore ? { store: historyStore } : {}), ...(options.now ? { now: options.now } : {}) });
+    const keeping =
+      options.keeping ?? ((host, made) => ({ sync: new LocalIndexSync(options.store, host), history: new LocalClickHistory(made(options.historyStore)) }));
     const kept = keeping(
       {
         index: () => this.#index,

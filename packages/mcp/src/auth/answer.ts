@@ -56,7 +56,11 @@ export function oauthErrorAnswer(error: OAuthError, headers: Record<string, stri
 
 /** A JSON-RPC error answered at the HTTP level, before any MCP server sees the request. */
 export function jsonRpcErrorAnswer(status: number, message: string, headers: Record<string, string> = {}): Answer {
-  return { status, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }) };
+  return {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
+  };
 }
 
 /** An answer the SDK made as a web Response (its metadata documents and bearer challenges). */

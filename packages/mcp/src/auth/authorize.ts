@@ -42,7 +42,10 @@ type SignInFields = { client_id: string; redirect_uri: string; code_challenge: s
 /** What the person (or whoever set the application up) needs to mend a redirect URI the client did not register: both addresses. */
 function unregisteredRedirect(registered: readonly string[], asked: string): string {
   const shown = (uri: string) => (uri.length > 200 ? `${uri.slice(0, 200)}…` : uri);
-  const said = asked === "" ? "did not say where to send you back (redirect_uri), and it registered more than one address" : `asked to send you back to ${shown(asked)}, an address it did not register (redirect_uri)`;
+  const said =
+    asked === ""
+      ? "did not say where to send you back (redirect_uri), and it registered more than one address"
+      : `asked to send you back to ${shown(asked)}, an address it did not register (redirect_uri)`;
   // Exact matching is a security rule (a code must reach only an address the client registered): the application must register the address it uses.
   return `The application ${said}. It registered only ${registered.map(shown).join(", ")}. Register the address the application signs in with, or sign in from the address it registered.`;
 }
@@ -73,10 +76,21 @@ export async function showSignIn(context: AuthorizeContext, query: URLSearchPara
     throw error;
   }
   const csrf = randomToken();
-  const fields: SignInFields = { client_id: client.clientId, redirect_uri: asked, code_challenge: challenge, state: state ?? "", csrf, client_label: client.clientName ?? client.clientId };
+  const fields: SignInFields = {
+    client_id: client.clientId,
+    redirect_uri: asked,
+    code_challenge: challenge,
+    state: state ?? "",
+    csrf,
+    client_label: client.clientName ?? client.clientId,
+  };
   const secure = context.tokens.issuer.startsWith("https:") ? "; Secure" : "";
   const cookie = `${COOKIE}=${csrf}; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=900${secure}`;
-  return signInPage(200, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: await context.tokens.signInRequest(fields), csrf }, cookie);
+  return signInPage(
+    200,
+    { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: await context.tokens.signInRequest(fields), csrf },
+    cookie,
+  );
 }
 
 /** The origin a form post comes from (by Origin, else Referer), or whether the browser said it is this page's own (Sec-Fetch-Site). */
@@ -114,7 +128,14 @@ export async function completeSignIn(context: AuthorizeContext, request: SignInR
   }
   const apiKey = (form.get("api_key") ?? "").trim();
   const again = (status: number, problem: string, retryAfterSeconds?: number) =>
-    signInPage(status, { clientLabel: fields.client_label, serviceLabel: context.serviceLabel, request: form.get("request")!, csrf, problem, retryAfterSeconds });
+    signInPage(status, {
+      clientLabel: fields.client_label,
+      serviceLabel: context.serviceLabel,
+      request: form.get("request")!,
+      csrf,
+      problem,
+      retryAfterSeconds,
+    });
   if (apiKey === "" || apiKey.length > 512 || /\s/.test(apiKey)) return again(400, "Paste your API key: one word, without spaces.");
   const check = await context.checkKey(apiKey, { address: request.address, page: fields.csrf });
   if (!check.accepted) return again(check.status, check.problem, check.retryAfterSeconds);
@@ -122,7 +143,15 @@ export async function completeSignIn(context: AuthorizeContext, request: SignInR
   const now = nowSeconds();
   // Someone signed in through this client: no flood of anonymous registrations pushes it out now.
   if (!isDocumentClientId(fields.client_id)) await context.store.clientSignedIn(fields.client_id, now);
-  const grant = { id: randomToken(), clientId: fields.client_id, accountId: check.accountId, wrappedKey: await context.tokens.wrapKey(apiKey), scope: SCOPE, resource: context.tokens.resource, expiresAt: now + GRANT_SECONDS };
+  const grant = {
+    id: randomToken(),
+    clientId: fields.client_id,
+    accountId: check.accountId,
+    wrappedKey: await context.tokens.wrapKey(apiKey),
+    scope: SCOPE,
+    resource: context.tokens.resource,
+    expiresAt: now + GRANT_SECONDS,
+  };
   await context.store.saveCode(sha256(code), { grant, redirectUri: fields.redirect_uri, codeChallenge: fields.code_challenge, expiresAt: now + CODE_SECONDS });
   const forgetCookie = { "Set-Cookie": `${COOKIE}=; Path=/authorize; HttpOnly; SameSite=Strict; Max-Age=0` };
   return redirectAnswer(fields.redirect_uri, { code, state: fields.state === "" ? undefined : fields.state, iss: context.tokens.issuer }, forgetCookie);

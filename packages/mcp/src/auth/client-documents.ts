@@ -32,10 +32,28 @@ const MAX_HOSTS = 1_000;
 
 /** The addresses no fetch of a metadata document may reach unless allowed (loopback, private, link-local, ...). */
 const PRIVATE = new BlockList();
-for (const [network, prefix] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 3]] as const) {
+for (const [network, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 3],
+] as const) {
   PRIVATE.addSubnet(network, prefix, "ipv4");
 }
-for (const [network, prefix] of [["::", 127], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96]] as const) PRIVATE.addSubnet(network, prefix, "ipv6");
+for (const [network, prefix] of [
+  ["::", 127],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+] as const)
+  PRIVATE.addSubnet(network, prefix, "ipv6");
 
 export function isPrivateAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
@@ -89,7 +107,8 @@ export class ClientDocuments {
     if (kept !== undefined && now < kept.retryAt) return this.#lastGood(kept, now, kept.failure!);
     const running = this.#inFlight.get(clientId);
     if (running !== undefined) return running;
-    const busy = this.#inFlight.size >= MAX_FETCHES_IN_FLIGHT ? "too many client metadata documents are being fetched right now" : this.#hostBusy(url.host, now);
+    const busy =
+      this.#inFlight.size >= MAX_FETCHES_IN_FLIGHT ? "too many client metadata documents are being fetched right now" : this.#hostBusy(url.host, now);
     if (busy !== undefined) return this.#lastGood(kept, now, new OAuthError(OAuthErrorCode.TemporarilyUnavailable, `${busy}; try again in a minute`, 503));
     const fetching = this.#fetch(clientId, url, kept, now).finally(() => this.#inFlight.delete(clientId));
     this.#inFlight.set(clientId, fetching);
@@ -99,12 +118,19 @@ export class ClientDocuments {
   #checkedAddress(clientId: string): URL {
     const url = parsedUrl(clientId);
     const insecure = this.options.insecure;
-    if (url === null || (url.protocol !== "https:" && !(insecure && url.protocol === "http:")) || url.pathname === "/" || url.hash !== "" || url.username !== "") {
+    if (
+      url === null ||
+      (url.protocol !== "https:" && !(insecure && url.protocol === "http:")) ||
+      url.pathname === "/" ||
+      url.hash !== "" ||
+      url.username !== ""
+    ) {
       throw new OAuthError(OAuthErrorCode.InvalidClient, "a client_id URL must be an https address with a path, naming the client's metadata document");
     }
     const literal = url.hostname.replace(/^\[(.*)\]$/, "$1");
     // An address written as such is dialled without a lookup, so it is checked here.
-    if (!insecure && isIP(literal) !== 0 && isPrivateAddress(literal)) throw new OAuthError(OAuthErrorCode.InvalidClient, "a client_id URL may not name a private or loopback address");
+    if (!insecure && isIP(literal) !== 0 && isPrivateAddress(literal))
+      throw new OAuthError(OAuthErrorCode.InvalidClient, "a client_id URL may not name a private or loopback address");
     return url;
   }
 
@@ -132,7 +158,12 @@ export class ClientDocuments {
     if ("unreachable" in downloaded) {
       // Not the client's say: its last good copy stands while it lasts.
       const failure = new OAuthError(OAuthErrorCode.InvalidClient, `could not read the client's metadata document: ${downloaded.unreachable}`);
-      this.#keep(clientId, { ...(before?.client !== undefined ? { client: before.client } : {}), fetchedAt: before?.fetchedAt ?? 0, failure, retryAt: now + RETRY_AFTER_FAILURE_MS });
+      this.#keep(clientId, {
+        ...(before?.client !== undefined ? { client: before.client } : {}),
+        fetchedAt: before?.fetchedAt ?? 0,
+        failure,
+        retryAt: now + RETRY_AFTER_FAILURE_MS,
+      });
       return this.#lastGood(before, now, failure);
     }
     try {
@@ -188,7 +219,9 @@ export class ClientDocuments {
         unreachable(`no answer within ${FETCH_TIMEOUT_MS / 1000} s`);
       }, FETCH_TIMEOUT_MS);
       outgoing.on("close", () => clearTimeout(deadline));
-      outgoing.on("error", (error) => unreachable(error.message === "private address" ? "its host resolves to a private or loopback address" : "the connection failed"));
+      outgoing.on("error", (error) =>
+        unreachable(error.message === "private address" ? "its host resolves to a private or loopback address" : "the connection failed"),
+      );
       outgoing.end();
     });
   }

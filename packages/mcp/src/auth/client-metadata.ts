@@ -47,21 +47,38 @@ export function redirectMatches(registered: readonly string[], asked: string): b
 
 export function redirectUrisOf(metadata: Record<string, unknown>): string[] {
   const uris = metadata.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS || !uris.every((uri) => typeof uri === "string" && isAcceptableRedirect(uri))) {
-    throw new OAuthError(OAuthErrorCode.InvalidRedirectUri, `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs, each https, http to localhost, or an app's own scheme, without a fragment`);
+  if (
+    !Array.isArray(uris) ||
+    uris.length === 0 ||
+    uris.length > MAX_REDIRECT_URIS ||
+    !uris.every((uri) => typeof uri === "string" && isAcceptableRedirect(uri))
+  ) {
+    throw new OAuthError(
+      OAuthErrorCode.InvalidRedirectUri,
+      `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs, each https, http to localhost, or an app's own scheme, without a fragment`,
+    );
   }
   if (uris.reduce((bytes: number, uri: string) => bytes + Buffer.byteLength(uri), 0) > MAX_REDIRECT_URI_BYTES) {
     throw new OAuthError(OAuthErrorCode.InvalidRedirectUri, `redirect_uris may hold at most ${MAX_REDIRECT_URI_BYTES} bytes in all`);
   }
   const method = metadata.token_endpoint_auth_method;
-  if (method !== undefined && method !== "none") throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, 'token_endpoint_auth_method must be "none": this server issues no client secrets (PKCE protects the code)');
+  if (method !== undefined && method !== "none")
+    throw new OAuthError(
+      OAuthErrorCode.InvalidClientMetadata,
+      'token_endpoint_auth_method must be "none": this server issues no client secrets (PKCE protects the code)',
+    );
   for (const grant of Array.isArray(metadata.grant_types) ? (metadata.grant_types as unknown[]) : []) {
-    if (grant !== "authorization_code" && grant !== "refresh_token") throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, `grant_types may hold authorization_code and refresh_token only, not ${String(grant).slice(0, 50)}`);
+    if (grant !== "authorization_code" && grant !== "refresh_token")
+      throw new OAuthError(
+        OAuthErrorCode.InvalidClientMetadata,
+        `grant_types may hold authorization_code and refresh_token only, not ${String(grant).slice(0, 50)}`,
+      );
   }
   return uris as string[];
 }
 
-export const clientNameOf = (metadata: Record<string, unknown>) => (typeof metadata.client_name === "string" ? { clientName: metadata.client_name.slice(0, MAX_CLIENT_NAME) } : {});
+export const clientNameOf = (metadata: Record<string, unknown>) =>
+  typeof metadata.client_name === "string" ? { clientName: metadata.client_name.slice(0, MAX_CLIENT_NAME) } : {};
 
 /** Whether a client_id names a metadata document (kept by `client-documents.ts`, not by the store). */
 export const isDocumentClientId = (clientId: string) => /^https?:\/\//.test(clientId);

@@ -27,14 +27,24 @@ export class ClientRegistry {
     private readonly store: AuthStore,
     options: ClientRegistryOptions = {},
   ) {
-    this.#documents = new ClientDocuments({ insecure: options.allowInsecureMetadataFetch === true, ...(options.now !== undefined ? { now: options.now } : {}) });
+    this.#documents = new ClientDocuments({
+      insecure: options.allowInsecureMetadataFetch === true,
+      ...(options.now !== undefined ? { now: options.now } : {}),
+    });
   }
 
   /** RFC 7591: a public client (no secret) with the redirect URIs it lists, registered from this address (the store bounds each address's). */
   async register(metadata: unknown, address: string): Promise<Record<string, unknown>> {
-    if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, "the body must be a JSON object");
+    if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata))
+      throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, "the body must be a JSON object");
     const fields = metadata as Record<string, unknown>;
-    const client: OAuthClient = { clientId: randomToken(), redirectUris: redirectUrisOf(fields), ...clientNameOf(fields), issuedAt: nowSeconds(), registeredFrom: address };
+    const client: OAuthClient = {
+      clientId: randomToken(),
+      redirectUris: redirectUrisOf(fields),
+      ...clientNameOf(fields),
+      issuedAt: nowSeconds(),
+      registeredFrom: address,
+    };
     await this.store.saveClient(client);
     return {
       client_id: client.clientId,

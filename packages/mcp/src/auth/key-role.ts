@@ -14,7 +14,9 @@ export async function keyIsAdministrators(client: LinkShortClient, say: (text: s
       say("--admin: the API key is not an administrator's (the server refused to list plans), so the admin tools are not offered.");
       return false;
     }
-    say(`--admin: could not check the API key's role (${error instanceof Error ? client.redact(error.message).slice(0, 300) : "unknown error"}); the admin tools are offered.`);
+    say(
+      `--admin: could not check the API key's role (${error instanceof Error ? client.redact(error.message).slice(0, 300) : "unknown error"}); the admin tools are offered.`,
+    );
     return true;
   }
 }

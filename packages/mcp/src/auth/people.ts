@@ -150,10 +150,13 @@ export class People {
 
   /** A person let go of (the least recently seen, past MAX_PEOPLE): their client is forgotten here and told to the server. */
   #letGo(person: Promise<Person>): void {
-    void person.then((gone) => {
-      this.#clients.delete(gone.client);
-      this.options.letGo(gone.client);
-    }, () => undefined);
+    void person.then(
+      (gone) => {
+        this.#clients.delete(gone.client);
+        this.options.letGo(gone.client);
+      },
+      () => undefined,
+    );
   }
 
   /**

@@ -15,13 +15,16 @@ const PAGE_HEADERS = {
   "Cache-Control": "no-store",
 };
 
-const STYLE = "body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}" +
+const STYLE =
+  "body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}" +
   "input[type=password]{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem;font:inherit}" +
   ".problem{color:#a00}";
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`
+  );
 }
 
 export interface SignInForm {
@@ -58,5 +61,9 @@ export function signInPage(status: number, form: SignInForm, cookie?: string): A
 
 /** A sign-in that cannot go on and must not be sent back to the client (an unknown client, a redirect URI it did not register). */
 export function problemPage(status: number, problem: string): Answer {
-  return { status, headers: PAGE_HEADERS, body: page("Cannot sign in", `<h1>Cannot sign in</h1><p class="problem">${escapeHtml(problem)}</p><p>Start again from the application.</p>`) };
+  return {
+    status,
+    headers: PAGE_HEADERS,
+    body: page("Cannot sign in", `<h1>Cannot sign in</h1><p class="problem">${escapeHtml(problem)}</p><p>Start again from the application.</p>`),
+  };
 }

@@ -4,7 +4,14 @@
  * server of its MCP endpoint (RFC 9728 metadata; `401` naming it). A request to /mcp acts as the
  * person its access token was issued to, or whose key it carries in the key header.
  */
-import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, oauthMetadataResponse, verifyBearerToken, type AuthInfo, type OAuthMetadata } from "@modelcontextprotocol/server";
+import {
+  bearerAuthChallengeResponse,
+  getOAuthProtectedResourceMetadataUrl,
+  oauthMetadataResponse,
+  verifyBearerToken,
+  type AuthInfo,
+  type OAuthMetadata,
+} from "@modelcontextprotocol/server";
 import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { answerOf, formOf, jsonAnswer, jsonRpcErrorAnswer, oauthErrorAnswer, signInRequestOf, writeAnswer, type Answer, type SignInRequest } from "./answer";
@@ -69,7 +76,10 @@ function registrationAddress(peer: string): string {
   if (!address.includes(":") || address.startsWith("::ffff:")) return address.replace(/^::ffff:/, "");
   const [head, tail] = address.split("::").map((part) => (part === "" ? [] : part.split(":")));
   const groups = tail === undefined ? head! : [...head!, ...Array<string>(Math.max(0, 8 - head!.length - tail.length)).fill("0"), ...tail];
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 const storeUnreachable = (error: Error) => {
@@ -104,7 +114,12 @@ export class SignIn {
     this.#resourceUrl = new URL(this.resource);
     const ownOrigins = settings.publicUrl === undefined ? loopbackAliases(this.issuer) : [this.issuer];
     const verifier = { verifyAccessToken: (token: string) => this.#verify(token) };
-    this.#bearer = new Map(ownOrigins.map((origin) => [origin, { verifier, expectedResource: this.#resourceUrl, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(`${origin}/mcp`)) }]));
+    this.#bearer = new Map(
+      ownOrigins.map((origin) => [
+        origin,
+        { verifier, expectedResource: this.#resourceUrl, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(`${origin}/mcp`)) },
+      ]),
+    );
     this.#tokens = new TokenService({ issuer: this.issuer, resource: this.resource, secret: settings.secret ?? randomBytes(32) });
     this.#store = settings.store ?? new MemoryAuthStore();
     const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
@@ -173,7 +188,8 @@ export class SignIn {
     try {
       if (request.method === "OPTIONS" && path !== "/authorize") return { status: 204, headers: CORS_PREFLIGHT, body: "" };
       if (path === "/authorize" && request.method === "GET") return await showSignIn(this.#context, request.url.searchParams);
-      if (request.method !== "POST") return oauthErrorAnswer(new OAuthError(OAuthErrorCode.InvalidRequest, `use ${allowed.replace(", ", " or ")}`, 405), { Allow: allowed });
+      if (request.method !== "POST")
+        return oauthErrorAnswer(new OAuthError(OAuthErrorCode.InvalidRequest, `use ${allowed.replace(", ", " or ")}`, 405), { Allow: allowed });
       if (path === "/authorize") return await completeSignIn(this.#context, request);
       if (path === "/token") return await tokenEndpoint(this.#context, formOf(request));
       if (path === "/revoke") return await revocationEndpoint(this.#context, formOf(request));
@@ -233,6 +249,13 @@ export class SignIn {
     }
     // The grant is looked up on every request (a revocation ends it); the person is kept by their account.
     const person = await this.settings.people.personOfGrant(grant.accountId, () => this.#tokens.unwrapKey(grant.wrappedKey));
-    return { token, clientId: claims.clientId, scopes: claims.scope.split(" ").filter(Boolean), expiresAt: claims.expiresAt, resource: this.#resourceUrl, extra: { person } };
+    return {
+      token,
+      clientId: claims.clientId,
+      scopes: claims.scope.split(" ").filter(Boolean),
+      expiresAt: claims.expiresAt,
+      resource: this.#resourceUrl,
+      extra: { person },
+    };
   }
 }

@@ -35,7 +35,11 @@ async function issue(context: TokenContext, grant: Grant, replacesHash?: string)
   const refreshToken = randomToken();
   await context.store.saveRefreshToken(sha256(refreshToken), grant.id, grant.expiresAt, replacesHash);
   const accessToken = await context.tokens.accessToken({ grantId: grant.id, accountId: grant.accountId, clientId: grant.clientId, scope: grant.scope });
-  return jsonAnswer(200, { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: grant.scope }, { Pragma: "no-cache" });
+  return jsonAnswer(
+    200,
+    { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: grant.scope },
+    { Pragma: "no-cache" },
+  );
 }
 
 const invalidGrant = (description: string) => new OAuthError(OAuthErrorCode.InvalidGrant, description);

@@ -104,7 +104,13 @@ export class TokenService {
         requiredClaims: ["exp", "sub", "sid", "client_id"],
       });
       if (typeof payload.sid !== "string" || typeof payload.client_id !== "string") return undefined;
-      return { grantId: payload.sid, accountId: payload.sub!, clientId: payload.client_id, scope: typeof payload.scope === "string" ? payload.scope : "", expiresAt: payload.exp! };
+      return {
+        grantId: payload.sid,
+        accountId: payload.sub!,
+        clientId: payload.client_id,
+        scope: typeof payload.scope === "string" ? payload.scope : "",
+        expiresAt: payload.exp!,
+      };
     } catch (error) {
       if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
       throw error;
@@ -113,12 +119,22 @@ export class TokenService {
 
   /** A sign-in form's request, signed so that what comes back with the key is what was asked. */
   async signInRequest(fields: Record<string, string>): Promise<string> {
-    return new SignJWT(fields).setProtectedHeader({ alg: "HS256", typ: "signin+jwt" }).setIssuer(this.#settings.issuer).setAudience(`${this.#settings.issuer}/authorize`).setExpirationTime(nowSeconds() + SIGN_IN_SECONDS).sign(this.#signingKey);
+    return new SignJWT(fields)
+      .setProtectedHeader({ alg: "HS256", typ: "signin+jwt" })
+      .setIssuer(this.#settings.issuer)
+      .setAudience(`${this.#settings.issuer}/authorize`)
+      .setExpirationTime(nowSeconds() + SIGN_IN_SECONDS)
+      .sign(this.#signingKey);
   }
 
   async verifySignInRequest(token: string): Promise<Record<string, unknown> | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.#signingKey, { algorithms: ["HS256"], typ: "signin+jwt", issuer: this.#settings.issuer, audience: `${this.#settings.issuer}/authorize` });
+      const { payload } = await jwtVerify(token, this.#signingKey, {
+        algorithms: ["HS256"],
+        typ: "signin+jwt",
+        issuer: this.#settings.issuer,
+        audience: `${this.#settings.issuer}/authorize`,
+      });
       return payload;
     } catch (error) {
       if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;

@@ -119,17 +119,23 @@ export function parseCommandLine(argv: string[]): CommandLine {
   for (const flag of ["host", "allowed-host", "token-file", "public-url", "store"] as const) {
     if (values[flag] !== undefined && port === undefined) throw new ConfigError(`--${flag} needs --http PORT`);
   }
-  if (values.store !== undefined && values["index-file"] !== undefined) throw new ConfigError("--index-file and --store exclude each other: with --store the link index is kept in the store");
+  if (values.store !== undefined && values["index-file"] !== undefined)
+    throw new ConfigError("--index-file and --store exclude each other: with --store the link index is kept in the store");
   if (values["sign-in"] && port === undefined) throw new ConfigError("--sign-in needs --http PORT");
   if (!values["sign-in"] && (values["public-url"] !== undefined || values["allow-local-client-metadata"])) {
     throw new ConfigError(`--${values["public-url"] !== undefined ? "public-url" : "allow-local-client-metadata"} needs --sign-in`);
   }
-  if (values["sign-in"] && values["token-file"] !== undefined) throw new ConfigError("--token-file and --sign-in exclude each other: with --sign-in everyone signs in with their own key");
+  if (values["sign-in"] && values["token-file"] !== undefined)
+    throw new ConfigError("--token-file and --sign-in exclude each other: with --sign-in everyone signs in with their own key");
   const signIn: SignInCommandLine | undefined = values["sign-in"]
-    ? { allowLocalClientMetadata: values["allow-local-client-metadata"], ...(values["public-url"] !== undefined ? { publicUrl: publicUrl(values["public-url"], "--public-url") } : {}) }
+    ? {
+        allowLocalClientMetadata: values["allow-local-client-metadata"],
+        ...(values["public-url"] !== undefined ? { publicUrl: publicUrl(values["public-url"], "--public-url") } : {}),
+      }
     : undefined;
   const allowedHosts = (values["allowed-host"] ?? []).map((name) => {
-    if (!/^[A-Za-z0-9.-]{1,253}$/.test(name) && isIP(name) === 0) throw new ConfigError(`--allowed-host must be a host name or IP address, not "${name.slice(0, 100)}"`);
+    if (!/^[A-Za-z0-9.-]{1,253}$/.test(name) && isIP(name) === 0)
+      throw new ConfigError(`--allowed-host must be a host name or IP address, not "${name.slice(0, 100)}"`);
     return name.toLowerCase();
   });
   return {
@@ -222,7 +228,10 @@ export function tokenFrom(env: NodeJS.ProcessEnv, tokenFile: string | undefined,
     } catch (error) {
       throw new ConfigError(`--token-file: cannot read ${tokenFile} (${error instanceof Error && "code" in error ? String(error.code) : "error"})`);
     }
-    if (token === "") throw new ConfigError(`--token-file ${tokenFile} holds no token: write the token into it (e.g. \`openssl rand -hex 32 > ${tokenFile}\`) or leave --token-file out`);
+    if (token === "")
+      throw new ConfigError(
+        `--token-file ${tokenFile} holds no token: write the token into it (e.g. \`openssl rand -hex 32 > ${tokenFile}\`) or leave --token-file out`,
+      );
     if ((statSync(tokenFile).mode & 0o077) !== 0) warn(`--token-file ${tokenFile} is readable by other users of this machine: \`chmod 600 ${tokenFile}\``);
   }
   if (token === undefined || token === "") return undefined;
@@ -256,7 +265,9 @@ export function clientFromEnvironment(env: NodeJS.ProcessEnv, maxWaitSeconds: nu
       const variable = VARIABLE_OF_FIELD[issue.field] ?? issue.field;
       return env[variable] === undefined || env[variable] === "" ? `${variable} is not set` : `${variable} ${issue.message}`;
     });
-    throw new ConfigError(`${problems.join("; ")}. Set ${BASE_URL_VARIABLE} (e.g. https://short.example.com) and ${API_KEY_VARIABLE} in the MCP client's configuration.`);
+    throw new ConfigError(
+      `${problems.join("; ")}. Set ${BASE_URL_VARIABLE} (e.g. https://short.example.com) and ${API_KEY_VARIABLE} in the MCP client's configuration.`,
+    );
   }
 }
 

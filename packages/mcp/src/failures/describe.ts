@@ -58,7 +58,8 @@ export function refusedFields(error: ValidationError): string {
 }
 
 export function describeFailure(error: unknown, toolName: string, now = Date.now()): string {
-  if (error instanceof StoreUnavailableError) return `This server's own store cannot be reached: ${clause(error.message)}. Retry shortly: the server reconnects by itself.`;
+  if (error instanceof StoreUnavailableError)
+    return `This server's own store cannot be reached: ${clause(error.message)}. Retry shortly: the server reconnects by itself.`;
   if (!isLinkShortError(error)) return `Unexpected failure: ${capped(error instanceof Error ? error.message : String(error))}`;
   if (isLinkShortError(error, "LINKSHORT_INVALID_INPUT")) {
     return `Invalid arguments for ${toolName}: ${refusedFields(error)}. Correct these fields and call ${toolName} again.`;
@@ -90,9 +91,7 @@ export function describeFailure(error: unknown, toolName: string, now = Date.now
 /** The answer when a call outlasts its deadline; a change may have reached the server before it stopped. */
 export function deadlineFailure(toolName: string, deadlineMs: number, changes: boolean): string {
   const seconds = Math.round(deadlineMs / 1000);
-  const outcome = changes
-    ? " The change may or may not have been made: check (find_links, get_link, list_qr_codes, list_users) before calling again."
-    : "";
+  const outcome = changes ? " The change may or may not have been made: check (find_links, get_link, list_qr_codes, list_users) before calling again." : "";
   return `The LinkShort server did not answer ${toolName} within ${seconds} s, so the call was stopped. The server may be down or overloaded: retry later, or tell the user.${outcome}`;
 }
 

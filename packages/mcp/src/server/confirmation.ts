@@ -69,7 +69,12 @@ export function canAskThePerson(capabilities: ClientCapabilities | undefined): b
 }
 
 const notDone = (tool: ToolDefinition): CallToolResult => ({
-  content: [{ type: "text", text: `Not done: the user did not confirm ${tool.name}, so nothing was ${deletes(tool) ? "deleted" : "changed"}. Do not call it again unless the user asks.` }],
+  content: [
+    {
+      type: "text",
+      text: `Not done: the user did not confirm ${tool.name}, so nothing was ${deletes(tool) ? "deleted" : "changed"}. Do not call it again unless the user asks.`,
+    },
+  ],
   isError: true,
 });
 
@@ -92,7 +97,9 @@ export async function confirmationNeeded(
   const thisCall: AskedFor = { tool: tool.name, arguments: canonicalJson(args) };
   const askedFor = ctx.mcpReq.requestState<AskedFor>();
   if (askedFor !== undefined && (askedFor.tool !== thisCall.tool || askedFor.arguments !== thisCall.arguments)) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState: it was issued for another tool call", { reason: "invalid_request_state" });
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState: it was issued for another tool call", {
+      reason: "invalid_request_state",
+    });
   }
   const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRMATION);
   const unreadable = ctx.mcpReq.droppedInputResponseKeys?.includes(CONFIRMATION) === true;

@@ -45,13 +45,13 @@ function hostnameOf(host: string | undefined): string {
   }
 }
 
-
 /** A configuration the HTTP server refuses to start with. */
 export class UnsafeHttpConfigurationError extends Error {
   override name = "UnsafeHttpConfigurationError";
 }
 
-const sendJsonRpcError = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => writeAnswer(response, jsonRpcErrorAnswer(status, message, headers));
+const sendJsonRpcError = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) =>
+  writeAnswer(response, jsonRpcErrorAnswer(status, message, headers));
 
 /** Whether the request carries the server's token (compared in constant time). */
 function carriesToken(authorization: string | undefined, expected: string): boolean {
@@ -73,7 +73,10 @@ async function serveThroughSdk(mcp: McpHttpHandler, request: IncomingMessage, re
     // A person's key goes no further than the check of it.
     if (request.rawHeaders[i]!.toLowerCase() !== API_KEY_HEADER) headers.append(request.rawHeaders[i]!, request.rawHeaders[i + 1]!);
   }
-  const answer = await mcp.fetch(new Request(new URL(request.url ?? "/mcp", "http://localhost"), { method: "POST", headers, body, signal: gone.signal }), person === undefined ? undefined : { authInfo: { token: "", clientId: "", scopes: [], extra: { person } } });
+  const answer = await mcp.fetch(
+    new Request(new URL(request.url ?? "/mcp", "http://localhost"), { method: "POST", headers, body, signal: gone.signal }),
+    person === undefined ? undefined : { authInfo: { token: "", clientId: "", scopes: [], extra: { person } } },
+  );
   writeAnswer(response, { status: answer.status, headers: Object.fromEntries(answer.headers), body: answer.body ?? "" });
 }
 
@@ -95,7 +98,10 @@ export async function startHttpServer(createMcpServer: (person?: Person) => Serv
   allowed.delete("");
   const expectedToken = listen.token;
   if (listen.signIn?.publicUrl !== undefined) allowed.add(new URL(listen.signIn.publicUrl).hostname);
-  const mcp = createMcpHandler((context) => createMcpServer(context.authInfo?.extra?.person as Person | undefined), { legacy: "stateless", maxRequestBodySize: MAX_BODY_BYTES });
+  const mcp = createMcpHandler((context) => createMcpServer(context.authInfo?.extra?.person as Person | undefined), {
+    legacy: "stateless",
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
   // Made once the address is known (the public address defaults to it).
   let signIn: SignIn | undefined;
 
@@ -142,7 +148,9 @@ export async function startHttpServer(createMcpServer: (person?: Person) => Serv
   };
   const httpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      process.stderr.write(`linkshort-mcp: request failed: ${error instanceof Error ? (listen.redact ?? redactSecrets)(error.message).slice(0, 500) : "unknown error"}\n`);
+      process.stderr.write(
+        `linkshort-mcp: request failed: ${error instanceof Error ? (listen.redact ?? redactSecrets)(error.message).slice(0, 500) : "unknown error"}\n`,
+      );
       if (!response.headersSent) sendJsonRpcError(response, 500, "Internal server error");
     });
   });
@@ -152,7 +160,8 @@ export async function startHttpServer(createMcpServer: (person?: Person) => Serv
   });
   const { port } = httpServer.address() as AddressInfo;
   const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
-  if (listen.signIn !== undefined) signIn = new SignIn(listen.signIn, listen.signIn.publicUrl ?? `http://${WILDCARD_ADDRESSES.has(listen.host) ? "127.0.0.1" : host}:${port}`);
+  if (listen.signIn !== undefined)
+    signIn = new SignIn(listen.signIn, listen.signIn.publicUrl ?? `http://${WILDCARD_ADDRESSES.has(listen.host) ? "127.0.0.1" : host}:${port}`);
   return {
     url: `http://${host}:${port}/mcp`,
     ...(signIn !== undefined ? { resource: signIn.resource } : {}),

@@ -1,5 +1,14 @@
 import type { LinkShortClient } from "@linkshort/client";
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ClientCapabilities, type ServerContext, type Tool } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type ClientCapabilities,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import packageJson from "../../package.json";
 import { APP_RESOURCES, readAppResource, rendersApps, UI_EXTENSION, VIEW_CHART_META_KEY } from "../view/apps";
 import { confirmationCodec, confirmationNeeded } from "./confirmation";
@@ -27,7 +36,6 @@ export interface LinkShortMcpOptions {
    */
   requestStateKey?: Uint8Array | string;
 }
-
 
 /** How long a tool that answers at its deadline with what it did (shorten_links) has to do so once its signal aborts. */
 const ANSWER_AFTER_ABORT_MS = 2_000;
@@ -103,7 +111,8 @@ async function runWithDeadline(
     const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
     if (answer.image) content.push({ type: "image", data: answer.image.data, mimeType: answer.image.mimeType });
     if (answer.chart && !viewShown) content.push({ type: "image", ...answer.chart() });
-    if (answer.viewChart && viewShown) return { content, structuredContent: structured, _meta: { [VIEW_CHART_META_KEY]: redactedDeep(answer.viewChart(), (text) => client.redact(text)) } };
+    if (answer.viewChart && viewShown)
+      return { content, structuredContent: structured, _meta: { [VIEW_CHART_META_KEY]: redactedDeep(answer.viewChart(), (text) => client.redact(text)) } };
     return { content, structuredContent: structured };
   } catch (error) {
     return toolError(client.redact(describeFailure(error, tool.name)));

@@ -23,14 +23,23 @@ const MAX_TRUSTED = 10_000;
 
 /** The secret of this name, made at random by the first replica to ask and the same for all after. */
 export async function sharedSecret(store: PostgresStore, name: string): Promise<Uint8Array> {
-  const made = await store.query<{ value: Buffer }>("INSERT INTO mcp_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value", [name, randomBytes(32)]);
+  const made = await store.query<{ value: Buffer }>("INSERT INTO mcp_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value", [
+    name,
+    randomBytes(32),
+  ]);
   // Another replica made it first (perhaps at this very moment): a statement of its own sees it, where the insert's snapshot may not.
   const value = made[0]?.value ?? (await store.query<{ value: Buffer }>("SELECT value FROM mcp_secrets WHERE name = $1", [name]))[0]!.value;
   return new Uint8Array(value);
 }
 
 /** Takes a one-time secret's row: "fresh" the first time, "used" (with its grant) after, "unknown" when absent or expired. */
-async function take<T>(store: PostgresStore, table: "mcp_oauth_codes" | "mcp_oauth_refresh_tokens", hash: string, now: number, value: (row: { record?: unknown; grant_id: string }) => T): Promise<Taken<T>> {
+async function take<T>(
+  store: PostgresStore,
+  table: "mcp_oauth_codes" | "mcp_oauth_refresh_tokens",
+  hash: string,
+  now: number,
+  value: (row: { record?: unknown; grant_id: string }) => T,
+): Promise<Taken<T>> {
   const rows = await store.query<{ was_used: boolean; grant_id: string; record?: unknown }>(
     `WITH found AS (SELECT hash, used AS was_used FROM ${table} WHERE hash = $1 AND expires_at > $2 FOR UPDATE)
      UPDATE ${table} AS taken SET used = true FROM found WHERE taken.hash = found.hash RETURNING found.was_used, taken.*`,
@@ -84,11 +93,19 @@ export class PostgresAuthStore implements AuthStore {
   async saveCode(codeHash: string, code: PendingCode): Promise<void> {
     // Codes live a minute: the ones past their time go as new ones come (by the expiry index).
     await this.store.query("DELETE FROM mcp_oauth_codes WHERE expires_at < $1", [code.expiresAt - 3600]);
-    await this.store.query("INSERT INTO mcp_oauth_codes (hash, grant_id, record, expires_at) VALUES ($1, $2, $3, $4)", [codeHash, code.grant.id, code, code.expiresAt]);
+    await this.store.query("INSERT INTO mcp_oauth_codes (hash, grant_id, record, expires_at) VALUES ($1, $2, $3, $4)", [
+      codeHash,
+      code.grant.id,
+      code,
+      code.expiresAt,
+    ]);
   }
 
   async peekCode(codeHash: string, now: number): Promise<Taken<PendingCode>> {
-    const rows = await this.store.query<{ used: boolean; grant_id: string; record: PendingCode }>("SELECT used, grant_id, record FROM mcp_oauth_codes WHERE hash = $1 AND expires_at > $2", [codeHash, now]);
+    const rows = await this.store.query<{ used: boolean; grant_id: string; record: PendingCode }>(
+      "SELECT used, grant_id, record FROM mcp_oauth_codes WHERE hash = $1 AND expires_at > $2",
+      [codeHash, now],
+    );
     const row = rows[0];
     if (row === undefined) return { state: "unknown" };
     return row.used ? { state: "used", grantId: row.grant_id } : { state: "fresh", value: row.record };
@@ -100,7 +117,10 @@ export class PostgresAuthStore implements AuthStore {
 
   async saveGrant(grant: Grant): Promise<void> {
     await this.store.query("DELETE FROM mcp_oauth_grants WHERE expires_at < $1", [grant.expiresAt - 60 * 24 * 3600]);
-    await this.store.query("INSERT INTO mcp_oauth_grants (id, record, expires_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET record = excluded.record, expires_at = excluded.expires_at", [grant.id, grant, grant.expiresAt]);
+    await this.store.query(
+      "INSERT INTO mcp_oauth_grants (id, record, expires_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET record = excluded.record, expires_at = excluded.expires_at",
+      [grant.id, grant, grant.expiresAt],
+    );
   }
 
   async grant(grantId: string, now: number): Promise<Grant | undefined> {

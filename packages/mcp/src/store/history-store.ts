@@ -50,7 +50,10 @@ export class PostgresClickHistoryStore implements SharedClickHistoryStore {
         [this.#account],
       );
       const row = head.rows[0];
-      const links = row === undefined ? [] : (await client.query<{ id: string; checkpoints: string }>("SELECT id, checkpoints FROM mcp_click_links WHERE account = $1", [this.#account])).rows;
+      const links =
+        row === undefined
+          ? []
+          : (await client.query<{ id: string; checkpoints: string }>("SELECT id, checkpoints FROM mcp_click_links WHERE account = $1", [this.#account])).rows;
       this.#revision = row === undefined ? 0 : Number(row.revision);
       this.#times = { runningSince: timeOrNull(row?.running_since ?? null), lastSampleAt: timeOrNull(row?.last_sample_at ?? null) };
       this.#links = new Map(links.map((link) => [link.id, link.checkpoints]));
@@ -68,7 +71,8 @@ export class PostgresClickHistoryStore implements SharedClickHistoryStore {
     const sameTimes = times.runningSince === this.#times.runningSince && times.lastSampleAt === this.#times.lastSampleAt;
     if (this.#loaded && this.#revision > 0 && sameTimes && upserted.length === 0 && deleted.length === 0) return;
     const revision = await this.#store.transaction(async (client) => {
-      if (!(await holdsLease(client, this.#account, this.#holder))) throw new StoreConflictError("another replica holds this account's sweep: its samples are the click history's");
+      if (!(await holdsLease(client, this.#account, this.#holder)))
+        throw new StoreConflictError("another replica holds this account's sweep: its samples are the click history's");
       const written = await client.query<{ revision: string }>(
         `INSERT INTO mcp_click_histories (account, running_since, last_sample_at) VALUES ($1, $2, $3)
          ON CONFLICT (account) DO UPDATE SET running_since = excluded.running_since, last_sample_at = excluded.last_sample_at, revision = mcp_click_histories.revision + 1

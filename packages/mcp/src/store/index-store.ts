@@ -30,7 +30,10 @@ export const DEFAULT_LEASE_MS = 30_000;
 
 /** Whether `holder` holds the account's sweep lease, checked inside the transaction of a write that needs it (and kept until it ends). */
 export async function holdsLease(client: PoolClient, account: string, holder: string): Promise<boolean> {
-  const held = await client.query("SELECT 1 FROM mcp_sweep_leases WHERE account = $1 AND holder = $2 AND expires_at > clock_timestamp() FOR SHARE", [account, holder]);
+  const held = await client.query("SELECT 1 FROM mcp_sweep_leases WHERE account = $1 AND holder = $2 AND expires_at > clock_timestamp() FOR SHARE", [
+    account,
+    holder,
+  ]);
   return held.rowCount !== 0;
 }
 
@@ -56,7 +59,10 @@ export class PostgresIndexStore implements SharedIndexStore {
     return this.#store.transaction(async (client) => {
       // One snapshot (the index checks what it loads, and starts empty from a damaged one): the meta and the links as of the same moment.
       await client.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-      const meta = await client.query<{ meta: IndexMeta; revision: string; links_revision: string }>("SELECT meta, revision, links_revision FROM mcp_link_indexes WHERE account = $1", [this.#account]);
+      const meta = await client.query<{ meta: IndexMeta; revision: string; links_revision: string }>(
+        "SELECT meta, revision, links_revision FROM mcp_link_indexes WHERE account = $1",
+        [this.#account],
+      );
       const row = meta.rows[0];
       if (row === undefined) {
         this.#revision = 0;
@@ -88,7 +94,8 @@ export class PostgresIndexStore implements SharedIndexStore {
           [this.#account, JSON.stringify(upserted)],
         );
       }
-      if (!changes.reset && changes.deleted.length > 0) await client.query("DELETE FROM mcp_indexed_links WHERE account = $1 AND id = ANY($2::bigint[])", [this.#account, changes.deleted]);
+      if (!changes.reset && changes.deleted.length > 0)
+        await client.query("DELETE FROM mcp_indexed_links WHERE account = $1 AND id = ANY($2::bigint[])", [this.#account, changes.deleted]);
       const linksMoved = changes.reset === true || upserted.length > 0 || changes.deleted.length > 0 ? 1 : 0;
       const revision = await client.query<{ revision: string; links_revision: string }>(
         `INSERT INTO mcp_link_indexes (account, meta) VALUES ($1, $2) ON CONFLICT (account) DO UPDATE SET
@@ -122,7 +129,10 @@ export class PostgresIndexStore implements SharedIndexStore {
   }
 
   async changedSinceLoad(linksOnly = false): Promise<boolean> {
-    const rows = await this.#store.query<{ revision: string; links_revision: string }>("SELECT revision, links_revision FROM mcp_link_indexes WHERE account = $1", [this.#account]);
+    const rows = await this.#store.query<{ revision: string; links_revision: string }>(
+      "SELECT revision, links_revision FROM mcp_link_indexes WHERE account = $1",
+      [this.#account],
+    );
     if (linksOnly) return Number(rows[0]?.links_revision ?? 0) !== this.#linksRevision;
     return Number(rows[0]?.revision ?? 0) !== this.#revision;
   }

@@ -179,7 +179,8 @@ export class PostgresStore {
 
   /** Listens on `channel` (a fixed name of ours) on a connection of its own, until the store closes. */
   listen(channel: string, handlers: NoticeHandlers): Listening {
-    const connect = () => new Client({ connectionString: this.#url, connectionTimeoutMillis: this.#connectTimeoutMs, keepAlive: true, application_name: "linkshort-mcp listener" });
+    const connect = () =>
+      new Client({ connectionString: this.#url, connectionTimeoutMillis: this.#connectTimeoutMs, keepAlive: true, application_name: "linkshort-mcp listener" });
     const listening = new Listening(connect, channel, handlers);
     this.#listening.push(listening);
     return listening;

@@ -133,7 +133,11 @@ export class SharedRateBudget extends RateLimiter {
    * when. When no replica knows the current window, one request of all replicas goes to learn it
    * ("learns"); the others "wait". A store that cannot be reached: "unpaced".
    */
-  async #takeSlot(limit: number | undefined, resetAt: number | undefined, now: number): Promise<{ taken: number } | "learns" | "wait" | { until: number } | "unpaced"> {
+  async #takeSlot(
+    limit: number | undefined,
+    resetAt: number | undefined,
+    now: number,
+  ): Promise<{ taken: number } | "learns" | "wait" | { until: number } | "unpaced"> {
     const seconds = Math.floor(now / 1000);
     const reset = resetAt === undefined ? null : Math.round(resetAt / 1000);
     try {
@@ -156,7 +160,13 @@ export class SharedRateBudget extends RateLimiter {
       );
       const known = current[0];
       if (known !== undefined) {
-        const taken = reset !== null ? [] : await this.store.query("UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < window_limit RETURNING used", [this.account, known.resets_at]);
+        const taken =
+          reset !== null
+            ? []
+            : await this.store.query(
+                "UPDATE mcp_rate_windows SET used = used + 1 WHERE account = $1 AND resets_at = $2 AND used < window_limit RETURNING used",
+                [this.account, known.resets_at],
+              );
         return taken.length === 1 ? { taken: Number(known.resets_at) } : { until: Number(known.resets_at) * 1000 };
       }
       if (reset !== null && limit !== undefined) {
@@ -203,7 +213,9 @@ export class SharedRateBudget extends RateLimiter {
       if (now - this.#lastSpent < RETURN_AFTER_MS) return this.#giveBackWhenIdle();
       const slots = held.slots;
       held.slots = 0;
-      void this.store.query("UPDATE mcp_rate_windows SET used = GREATEST(0, used - $3) WHERE account = $1 AND resets_at = $2", [this.account, held.resetsAt, slots]).catch(() => undefined);
+      void this.store
+        .query("UPDATE mcp_rate_windows SET used = GREATEST(0, used - $3) WHERE account = $1 AND resets_at = $2", [this.account, held.resetsAt, slots])
+        .catch(() => undefined);
     }, RETURN_AFTER_MS).unref();
   }
 

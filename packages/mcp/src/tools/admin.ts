@@ -61,9 +61,7 @@ export const createUser = define({
   name: "create_user",
   title: "Create a user (admin)",
   description: "Creates a user account. Each call creates a new user. Administrators only.",
-  input: z.strictObject(
-    described(UserCreateSchema, { planid: "The plan to put the user on (from list_plans)" }),
-  ),
+  input: z.strictObject(described(UserCreateSchema, { planid: "The plan to put the user on (from list_plans)" })),
   output: CreatedUserOutput,
   annotations: CREATE,
   admin: true,

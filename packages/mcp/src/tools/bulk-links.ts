@@ -59,9 +59,19 @@ export function checkSelection({ ids, search }: Selection, context: z.Refinement
 }
 
 /** What the seal keeps of a link as the preview saw it (4 bytes of SHA-256): a change to any of these fields elsewhere is a change since the preview. */
-const seenDigest = (link: SeenLink) => createHash("sha256").update(JSON.stringify([link.shorturl, link.longurl, link.title, link.description])).digest().subarray(0, 4);
+const seenDigest = (link: SeenLink) =>
+  createHash("sha256")
+    .update(JSON.stringify([link.shorturl, link.longurl, link.title, link.description]))
+    .digest()
+    .subarray(0, 4);
 
-const seenOf = (link: SeenLink): SeenLink => ({ id: link.id, shorturl: link.shorturl, longurl: link.longurl, title: link.title, description: link.description });
+const seenOf = (link: SeenLink): SeenLink => ({
+  id: link.id,
+  shorturl: link.shorturl,
+  longurl: link.longurl,
+  title: link.title,
+  description: link.description,
+});
 
 /**
  * The links a preview names, in order: found in the index (after find_links' read), or read by id
@@ -83,7 +93,12 @@ export async function linksToPreview(selection: Selection, context: ToolContext)
       continue;
     }
     if (Date.now() >= context.deadlineAt || context.signal.aborted) {
-      refused.push({ id, shorturl: null, status: "refused", reason: "not read before the call's deadline (the link index does not hold it yet): preview again" });
+      refused.push({
+        id,
+        shorturl: null,
+        status: "refused",
+        reason: "not read before the call's deadline (the link index does not hold it yet): preview again",
+      });
       continue;
     }
     try {
@@ -107,7 +122,7 @@ function packed(links: ReadonlyArray<{ id: number; digest: Uint8Array }>): strin
     previous = id;
     let zigzag = step >= 0 ? step * 2 : -step * 2 - 1;
     while (zigzag >= 0x80) {
-      bytes.push((zigzag % 0x80) | 0x80);
+      bytes.push(zigzag % 0x80 | 0x80);
       zigzag = Math.floor(zigzag / 0x80);
     }
     bytes.push(zigzag, ...digest);
@@ -142,7 +157,10 @@ const previewOf = (tool: string) => `${tool} preview`;
 
 /** The confirmation of a preview: the tool, the call's other arguments and each link as the preview saw it, signed. */
 export function sealPreview(tool: string, args: object, links: ReadonlyArray<SeenLink>, context: ToolContext): Promise<string> {
-  return context.seal.mint({ tool: previewOf(tool), arguments: `${argumentsDigest(args)}.${packed(links.map((link) => ({ id: link.id, digest: seenDigest(link) })))}` });
+  return context.seal.mint({
+    tool: previewOf(tool),
+    arguments: `${argumentsDigest(args)}.${packed(links.map((link) => ({ id: link.id, digest: seenDigest(link) })))}`,
+  });
 }
 
 const refusedConfirmation = (tool: string, why: string) =>
@@ -151,7 +169,8 @@ const refusedConfirmation = (tool: string, why: string) =>
 /** The links a confirmation binds, refused (as the field `confirmation`, before any request) unless this server sealed it for this tool and these very arguments. */
 async function openPreview(tool: string, args: object, confirmation: string, context: ToolContext) {
   const sealed = await context.seal.open(confirmation).catch(() => undefined);
-  if (sealed === undefined || sealed.tool !== previewOf(tool)) throw refusedConfirmation(tool, `is not a preview of ${tool} this server made, or it has expired (a preview holds for 10 minutes)`);
+  if (sealed === undefined || sealed.tool !== previewOf(tool))
+    throw refusedConfirmation(tool, `is not a preview of ${tool} this server made, or it has expired (a preview holds for 10 minutes)`);
   const [digest, links] = sealed.arguments.split(".");
   const bound = links === undefined ? undefined : unpacked(links);
   if (digest !== argumentsDigest(args) || bound === undefined) {
@@ -171,7 +190,8 @@ export const tally = (links: readonly BulkLink[]) => {
 
 function failureText(error: unknown, tool: string): string {
   if (isLinkShortError(error, "LINKSHORT_INVALID_INPUT")) return refusedFields(error);
-  if (isLinkShortError(error, "LINKSHORT_ABORTED")) return "stopped before the server answered (deadline or cancellation): it may or may not have been changed; check with find_links";
+  if (isLinkShortError(error, "LINKSHORT_ABORTED"))
+    return "stopped before the server answered (deadline or cancellation): it may or may not have been changed; check with find_links";
   return describeFailure(error, tool);
 }
 
@@ -190,7 +210,8 @@ export async function runConfirmed(tool: string, args: object, confirmation: str
   for (const link of bound) {
     const { id } = link;
     context.progress(answers.length, bound.length, `${answers.length} of ${bound.length} links done`);
-    if (stopped === undefined && Date.now() >= context.deadlineAt) stopped = `not tried: the call reached its deadline; call ${tool} again with the confirmation it answered`;
+    if (stopped === undefined && Date.now() >= context.deadlineAt)
+      stopped = `not tried: the call reached its deadline; call ${tool} again with the confirmation it answered`;
     if (stopped === undefined && context.signal.aborted) stopped = "not tried: the call was cancelled";
     if (stopped !== undefined) {
       answers.push({ id, shorturl: null, status: "skipped", reason: stopped });
@@ -202,7 +223,12 @@ export async function runConfirmed(tool: string, args: object, confirmation: str
       details = (await context.client.links.get(id, { signal: context.signal })).details;
       if (!seenDigest(details).equals(link.digest)) {
         const now = `now ${capped(details.longurl, 200)}, title "${capped(details.title, 100)}"`;
-        answers.push({ id, shorturl: details.shorturl, status: "skipped", reason: `changed since the preview (its short URL, long URL, title or description is not what the preview showed; ${now}): not touched, preview again to include it` });
+        answers.push({
+          id,
+          shorturl: details.shorturl,
+          status: "skipped",
+          reason: `changed since the preview (its short URL, long URL, title or description is not what the preview showed; ${now}): not touched, preview again to include it`,
+        });
         continue;
       }
       await write(details, context);

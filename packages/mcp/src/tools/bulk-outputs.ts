@@ -10,7 +10,13 @@ export const BulkLinkOutput = z.object({
   longurl: z.string().optional(),
   title: z.string().optional(),
   changes: z
-    .array(z.object({ field: z.string(), from: z.string().nullable().describe("null: not known here"), to: z.string().describe("text, or JSON for a list or object") }))
+    .array(
+      z.object({
+        field: z.string(),
+        from: z.string().nullable().describe("null: not known here"),
+        to: z.string().describe("text, or JSON for a list or object"),
+      }),
+    )
     .optional(),
   reason: z.string().optional().describe("Why it is refused or skipped, naming the field"),
 });
@@ -23,7 +29,9 @@ export const BulkLinksOutput = z.object({
   confirmation: z
     .string()
     .nullable()
-    .describe("preview: pass it back, with the same arguments, to make the change (null: nothing to do); confirmed: the confirmation of the links not tried yet, if any"),
+    .describe(
+      "preview: pass it back, with the same arguments, to make the change (null: nothing to do); confirmed: the confirmation of the links not tried yet, if any",
+    ),
   notes: z.array(z.string()),
   summary: z.string(),
 });

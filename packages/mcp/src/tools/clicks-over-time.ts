@@ -5,7 +5,18 @@
  * samples, so a model never reads "no data" as zero.
  */
 import { deflateSync } from "node:zlib";
-import { accountSeriesOf, chartSeriesOf, ClickMomentSchema, defaultGranularity, GranularitySchema, IdSchema, isoOrNull, TimeZoneSchema, type ClickSeries, type Granularity } from "@linkshort/client";
+import {
+  accountSeriesOf,
+  chartSeriesOf,
+  ClickMomentSchema,
+  defaultGranularity,
+  GranularitySchema,
+  IdSchema,
+  isoOrNull,
+  TimeZoneSchema,
+  type ClickSeries,
+  type Granularity,
+} from "@linkshort/client";
 import { cleanLabel, seriesChart, type ClickChart } from "@linkshort/client/charts";
 import * as z from "zod/v4";
 import type { ClicksOverTime, LinkClicksOverTime } from "./outputs";
@@ -27,19 +38,31 @@ const SWEEP_PAGE = 1000;
 const time = z
   .string("must be text")
   .max(40, "must be an ISO 8601 time")
-  .refine((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text)), "must be an ISO 8601 time with its offset, such as 2026-11-20T08:00:00Z")
+  .refine(
+    (text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text)),
+    "must be an ISO 8601 time with its offset, such as 2026-11-20T08:00:00Z",
+  )
   .transform((text) => Date.parse(text))
   .pipe(ClickMomentSchema);
 
 /** The fields of a question of clicks over time, as get_link lists them beside a link's id. */
 export const CLICKS_OVER_TIME_FIELDS = {
-    id: IdSchema.optional().describe("The link's id (from find_links or shorten_link). Omit for the account's top links of a period"),
-    period: z.enum(Object.keys(PERIODS) as [Period, ...Period[]], "must be 24h, 7d, 30d, 90d or 1y").optional().describe("Up to now (default 7d); start overrides it"),
-    start: time.optional().describe("ISO 8601 with offset, e.g. 2026-11-20T00:00:00+01:00; moved back to its bucket's start"),
-    end: time.optional().describe("Default now; ISO 8601 with offset, moved on to its bucket's end"),
-    granularity: GranularitySchema.optional().describe("Default: hour up to 2 days, day up to 120 days, else month"),
-    timeZone: TimeZoneSchema.default("UTC"),
-    limit: z.number("must be a number").int("must be a whole number").min(1, "must be at least 1").max(10, "must be at most 10").default(5).describe("Top links to show when id is omitted"),
+  id: IdSchema.optional().describe("The link's id (from find_links or shorten_link). Omit for the account's top links of a period"),
+  period: z
+    .enum(Object.keys(PERIODS) as [Period, ...Period[]], "must be 24h, 7d, 30d, 90d or 1y")
+    .optional()
+    .describe("Up to now (default 7d); start overrides it"),
+  start: time.optional().describe("ISO 8601 with offset, e.g. 2026-11-20T00:00:00+01:00; moved back to its bucket's start"),
+  end: time.optional().describe("Default now; ISO 8601 with offset, moved on to its bucket's end"),
+  granularity: GranularitySchema.optional().describe("Default: hour up to 2 days, day up to 120 days, else month"),
+  timeZone: TimeZoneSchema.default("UTC"),
+  limit: z
+    .number("must be a number")
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(10, "must be at most 10")
+    .default(5)
+    .describe("Top links to show when id is omitted"),
 };
 
 /** Which fields ask for clicks over time rather than a link's details and statistics. */
@@ -47,19 +70,28 @@ export const OVER_TIME_FIELDS = ["period", "start", "end", "granularity", "timeZ
 
 /** A question of clicks over time checked (the fields given) into the query's moments and granularity; issues at the fields they concern. */
 export function toClicksQuery(input: z.output<z.ZodObject<typeof CLICKS_OVER_TIME_FIELDS>>, context: z.RefinementCtx) {
-    const end = input.end ?? Date.now();
-    const start = input.start ?? end - PERIODS[input.period ?? "7d"];
-    // end is a moment the schema took (1970 to 9999); a period back from it can only fall before 1970.
-    if (input.start === undefined && start < 0) {
-      context.addIssue({ code: "custom", path: ["period"], message: "reaches back before 1970 from end: give start instead" });
-    }
-    if (end <= start) context.addIssue({ code: "custom", path: [input.end === undefined ? "start" : "end"], message: input.end === undefined ? "must be before now" : "must be after start" });
-    const granularity: Granularity = input.granularity ?? defaultGranularity(start, end);
-    const buckets = Math.ceil((end - start) / NOMINAL_MS[granularity]);
-    if (buckets > MAX_BUCKETS_PER_SERIES) {
-      context.addIssue({ code: "custom", path: ["granularity"], message: `${granularity} gives about ${buckets} buckets over this period, more than the ${MAX_BUCKETS_PER_SERIES} one answer holds: choose a coarser one or a shorter period` });
-    }
-    return { id: input.id, start, end, granularity, timeZone: input.timeZone, limit: input.limit };
+  const end = input.end ?? Date.now();
+  const start = input.start ?? end - PERIODS[input.period ?? "7d"];
+  // end is a moment the schema took (1970 to 9999); a period back from it can only fall before 1970.
+  if (input.start === undefined && start < 0) {
+    context.addIssue({ code: "custom", path: ["period"], message: "reaches back before 1970 from end: give start instead" });
+  }
+  if (end <= start)
+    context.addIssue({
+      code: "custom",
+      path: [input.end === undefined ? "start" : "end"],
+      message: input.end === undefined ? "must be before now" : "must be after start",
+    });
+  const granularity: Granularity = input.granularity ?? defaultGranularity(start, end);
+  const buckets = Math.ceil((end - start) / NOMINAL_MS[granularity]);
+  if (buckets > MAX_BUCKETS_PER_SERIES) {
+    context.addIssue({
+      code: "custom",
+      path: ["granularity"],
+      message: `${granularity} gives about ${buckets} buckets over this period, more than the ${MAX_BUCKETS_PER_SERIES} one answer holds: choose a coarser one or a shorter period`,
+    });
+  }
+  return { id: input.id, start, end, granularity, timeZone: input.timeZone, limit: input.limit };
 }
 
 export type ClicksQuery = ReturnType<typeof toClicksQuery>;
@@ -138,11 +170,8 @@ export async function clicksOverTime(query: ClicksQuery, context: ToolContext): 
   const title = query.id !== undefined ? (answers[0]!.shorturl?.replace(/^https?:\/\//, "") ?? `Link ${query.id}`) : `Top ${answers.length} links`;
   const chartSeries = query.id !== undefined ? chartSeriesOf(series[0]!) : accountSeriesOf(series);
   const chart = chartSeries ? () => seriesChart(chartSeries, { title, deflate: deflateSync }) : undefined;
-  return new AnswerWithImage(
-    structured,
-    undefined,
-    chart && (() => ({ data: Buffer.from(chart().png()).toString("base64"), mimeType: "image/png" })),
-    () => seriesView(structured, title, chart?.()),
+  return new AnswerWithImage(structured, undefined, chart && (() => ({ data: Buffer.from(chart().png()).toString("base64"), mimeType: "image/png" })), () =>
+    seriesView(structured, title, chart?.()),
   );
 }
 

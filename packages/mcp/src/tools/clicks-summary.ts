@@ -28,6 +28,7 @@ export function seriesSummary(series: ClickSeries): string {
   ];
   if (unplaced > 0) parts.push(`${unplaced} clicks were gained while nothing sampled (unplaced): in the total, in no ${unit}.`);
   const resets = series.buckets.filter((bucket) => bucket.reset).length;
-  if (resets > 0) parts.push(`Its total went down in ${resets} ${unit}${resets === 1 ? "" : "s"} (reset): nothing subtracted, the clicks around the drop not counted.`);
+  if (resets > 0)
+    parts.push(`Its total went down in ${resets} ${unit}${resets === 1 ? "" : "s"} (reset): nothing subtracted, the clicks around the drop not counted.`);
   return parts.join(" ");
 }

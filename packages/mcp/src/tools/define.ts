@@ -56,7 +56,11 @@ export interface ToolContext {
 const PROGRESS_EVERY_MS = 500;
 
 /** Waits for `work`, telling the client `status()` every half second meanwhile (when it asked for progress). */
-export async function reportingProgress<T>(work: Promise<T>, context: ToolContext, status: () => { progress: number; total?: number; message: string }): Promise<T> {
+export async function reportingProgress<T>(
+  work: Promise<T>,
+  context: ToolContext,
+  status: () => { progress: number; total?: number; message: string },
+): Promise<T> {
   const report = () => {
     const { progress, total, message } = status();
     context.progress(progress, total, message);

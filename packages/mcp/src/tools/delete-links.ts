@@ -17,7 +17,10 @@ type DeleteArguments = Omit<z.output<typeof DeleteLinksInput>, "confirmation">;
 
 async function preview(args: DeleteArguments, context: ToolContext): Promise<BulkLinks> {
   const { links, refused, matches } = await linksToPreview(args, context);
-  const answers = [...links.map((link) => ({ id: link.id, shorturl: link.shorturl, status: "will delete" as const, longurl: link.longurl, title: link.title })), ...refused];
+  const answers = [
+    ...links.map((link) => ({ id: link.id, shorturl: link.shorturl, status: "will delete" as const, longurl: link.longurl, title: link.title })),
+    ...refused,
+  ];
   if (args.ids) answers.sort((a, b) => args.ids!.indexOf(a.id) - args.ids!.indexOf(b.id));
   const notes = matches !== undefined && matches > links.length ? [`${matches} links match the search; this preview holds the first ${links.length}.`] : [];
   if (!context.links.index.freshness().complete) notes.push(context.links.freshness().summary);
@@ -52,5 +55,7 @@ export const deleteLinks = define({
     return `Delete ${which} for good? ${ids?.length === 1 ? "It stops" : "They stop"} redirecting and ${ids?.length === 1 ? "its" : "their"} statistics are lost. Links changed since the preview are left alone.`;
   },
   run: ({ confirmation, ...args }, context) =>
-    confirmation === undefined ? preview(args, context) : runConfirmed(TOOL, args, confirmation, (details, { client, signal }) => client.links.delete(details.id, { signal }), context),
+    confirmation === undefined
+      ? preview(args, context)
+      : runConfirmed(TOOL, args, confirmation, (details, { client, signal }) => client.links.delete(details.id, { signal }), context),
 });

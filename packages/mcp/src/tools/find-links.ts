@@ -12,12 +12,8 @@ export const SEARCH_FIELDS = {
   text: z
     .string()
     .optional()
-    .describe(
-      "An alias, a short or long URL, or words of the alias, title, URLs or description (case-insensitive; every word must match). Omit to list links",
-    ),
-  order: LinkListSchema.shape.order.describe(
-    "date (default): exact, then best matches, newest first; click: most clicked first",
-  ),
+    .describe("An alias, a short or long URL, or words of the alias, title, URLs or description (case-insensitive; every word must match). Omit to list links"),
+  order: LinkListSchema.shape.order.describe("date (default): exact, then best matches, newest first; click: most clicked first"),
   limit: PaginationSchema.shape.limit
     .unwrap()
     .max(FIND_MAX_RESULTS, `must be at most ${FIND_MAX_RESULTS}`)

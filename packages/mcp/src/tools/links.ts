@@ -21,8 +21,7 @@ export const UTM_DESCRIPTION = "Appended to the long URL as utm_source, utm_medi
 
 export const LinkCreateInput = z.strictObject(described(LinkCreateSchema, { domain: DOMAIN_DESCRIPTION, utm: UTM_DESCRIPTION }));
 
-const REUSE_DESCRIPTION =
-  `true: give back the account's existing link instead of making one (reused: true), e.g. when a request may be repeated. ${REUSE_RULE} Default false`;
+const REUSE_DESCRIPTION = `true: give back the account's existing link instead of making one (reused: true), e.g. when a request may be repeated. ${REUSE_RULE} Default false`;
 
 export const ReuseInput = z.boolean().optional().describe(REUSE_DESCRIPTION);
 /** shorten_links' reuse: the rule is said once, on shorten_link. */
@@ -63,8 +62,7 @@ export async function shortenOne(input: ClientLinkCreateInput | CheckedLinkCreat
 export const shortenLink = define({
   name: "shorten_link",
   title: "Shorten a link",
-  description:
-    "Creates a short link for a long URL and returns its id and short URL. For several URLs use shorten_links.",
+  description: "Creates a short link for a long URL and returns its id and short URL. For several URLs use shorten_links.",
   input: ShortenLinkInput,
   listedInput: ShortenLinkListedInput,
   output: ShortenedLinkOutput,
@@ -90,9 +88,14 @@ function withQuestion(args: unknown): unknown {
 const GetLinkInput = z
   .preprocess(
     withQuestion,
-    z.discriminatedUnion(QUESTION, [z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, [QUESTION]: z.literal("clicks") }), z.strictObject({ ...idOf("link"), [QUESTION]: z.literal("link") })]),
+    z.discriminatedUnion(QUESTION, [
+      z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, [QUESTION]: z.literal("clicks") }),
+      z.strictObject({ ...idOf("link"), [QUESTION]: z.literal("link") }),
+    ]),
   )
-  .transform((input, context) => (input[QUESTION] === "clicks" ? { clicks: toClicksQuery(input, context), id: undefined } : { clicks: undefined, id: input.id }));
+  .transform((input, context) =>
+    input[QUESTION] === "clicks" ? { clicks: toClicksQuery(input, context), id: undefined } : { clicks: undefined, id: input.id },
+  );
 
 export const getLink = define({
   name: "get_link",
@@ -102,7 +105,10 @@ export const getLink = define({
     "or without id (the account's top links): clicks over time in buckets as this server sampled them, each with its quality " +
     "(exact, spread, partial, gap: nothing ran, none: before the first sample). Pass on what summary says.",
   input: GetLinkInput,
-  listedInput: z.strictObject({ ...CLICKS_OVER_TIME_FIELDS, id: CLICKS_OVER_TIME_FIELDS.id.describe("The link's id; alone: its details and statistics. Omit for the account's top links") }),
+  listedInput: z.strictObject({
+    ...CLICKS_OVER_TIME_FIELDS,
+    id: CLICKS_OVER_TIME_FIELDS.id.describe("The link's id; alone: its details and statistics. Omit for the account's top links"),
+  }),
   output: LinkOrClicksOutput,
   annotations: READ,
   statisticsView: true,

@@ -6,7 +6,21 @@
  * client hands back instead, and `sameAs<T>()` makes the type checker fail when one of them stops
  * matching the client's type exactly.
  */
-import type { Account, BucketQuality, ClickBucket, ClickSeries, Domain, Granularity, Link, LinkDetails, Plan, QrCode, Statistics, UnplacedClickSpan, User } from "@linkshort/client";
+import type {
+  Account,
+  BucketQuality,
+  ClickBucket,
+  ClickSeries,
+  Domain,
+  Granularity,
+  Link,
+  LinkDetails,
+  Plan,
+  QrCode,
+  Statistics,
+  UnplacedClickSpan,
+  User,
+} from "@linkshort/client";
 import * as z from "zod/v4";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -199,7 +213,9 @@ export const ClickBucketOutput = sameAs<Iso<Omit<ClickBucket, "uniqueQuality">, 
     clicks: z.number().nullable().describe("Clicks gained in the bucket; null: no data (see quality), never zero for unknown"),
     quality: z
       .enum(QUALITIES)
-      .describe("exact: between samples at its ends; spread: shared out of a longer sampling interval; partial: sampled over part of it; gap: nothing was sampling; none: before the first sample or after the last"),
+      .describe(
+        "exact: between samples at its ends; spread: shared out of a longer sampling interval; partial: sampled over part of it; gap: nothing was sampling; none: before the first sample or after the last",
+      ),
     measuredFrom: isoOrNull.describe("The sampled time the count starts at"),
     measuredTo: isoOrNull.describe("The sampled time the count ends at"),
     uniqueClicks: z.number().nullable().describe("New unique clicks, where the link's details were read around the bucket"),
@@ -207,7 +223,10 @@ export const ClickBucketOutput = sameAs<Iso<Omit<ClickBucket, "uniqueQuality">, 
   }),
 );
 
-export type LinkClicksOverTime = Iso<Pick<ClickSeries, "total" | "uniqueTotal" | "measuredFrom" | "measuredTo" | "firstSampleAt" | "lastSampleAt">, "measuredFrom" | "measuredTo" | "firstSampleAt" | "lastSampleAt"> & {
+export type LinkClicksOverTime = Iso<
+  Pick<ClickSeries, "total" | "uniqueTotal" | "measuredFrom" | "measuredTo" | "firstSampleAt" | "lastSampleAt">,
+  "measuredFrom" | "measuredTo" | "firstSampleAt" | "lastSampleAt"
+> & {
   id: number;
   shorturl: string | null;
   title: string | null;
@@ -221,7 +240,10 @@ const LinkClicksOverTimeOutput = sameAs<LinkClicksOverTime>()(
     id: z.number(),
     shorturl: z.string().nullable().describe("null when the link index does not know the link yet"),
     title: z.string().nullable(),
-    total: z.number().nullable().describe("Clicks from measuredFrom to measuredTo: the buckets' clicks plus unplaced; null when nothing was sampled in the period"),
+    total: z
+      .number()
+      .nullable()
+      .describe("Clicks from measuredFrom to measuredTo: the buckets' clicks plus unplaced; null when nothing was sampled in the period"),
     uniqueTotal: z.number().nullable(),
     measuredFrom: isoOrNull,
     measuredTo: isoOrNull,

@@ -40,14 +40,10 @@ const QrCodeCreateInput = z.preprocess(dataFromText, z.strictObject(described(Qr
  */
 const QrCodeCreateListedInput = z.strictObject(described(QrCodeCreateSchema)).extend({
   data: z
-    .union([
-      z.string(),
-      QR_DATA_SCHEMAS.email,
-      QR_DATA_SCHEMAS.sms,
-      QR_DATA_SCHEMAS.wifi,
-      QR_DATA_SCHEMAS.vcard,
-    ])
-    .describe("By type: link a URL, text up to 1000 characters, phone a number; email, sms, wifi, vcard (at least a name or organization) their object, or its JSON text"),
+    .union([z.string(), QR_DATA_SCHEMAS.email, QR_DATA_SCHEMAS.sms, QR_DATA_SCHEMAS.wifi, QR_DATA_SCHEMAS.vcard])
+    .describe(
+      "By type: link a URL, text up to 1000 characters, phone a number; email, sms, wifi, vcard (at least a name or organization) their object, or its JSON text",
+    ),
 });
 
 /** A QR code's answer with its image (PNG as image content), or with why there is none. */
@@ -60,7 +56,12 @@ async function withQrImage(
 ): Promise<AnswerWithImage> {
   const image = await fetchQrImage(link, client.baseUrl, signal);
   if (!image.ok) return new AnswerWithImage({ ...structured, image: { unavailable: image.reason } }, undefined, chart, view);
-  return new AnswerWithImage({ ...structured, image: { url: image.url, bytes: image.png.length } }, { data: image.png.toString("base64"), mimeType: "image/png" }, chart, view);
+  return new AnswerWithImage(
+    { ...structured, image: { url: image.url, bytes: image.png.length } },
+    { data: image.png.toString("base64"), mimeType: "image/png" },
+    chart,
+    view,
+  );
 }
 
 export const createQrCode = define({

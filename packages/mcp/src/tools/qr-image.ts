@@ -28,7 +28,8 @@ export function qrImageUrl(link: string, baseUrl: string): { url: string } | { r
     return { reason: "the QR code's link is not an address" };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return { reason: "the QR code's link is not an http or https address" };
-  if (url.hostname !== base.hostname) return { reason: `its image is served from ${url.hostname.slice(0, 100)}, not from the host of LINKSHORT_BASE_URL, so it was not fetched` };
+  if (url.hostname !== base.hostname)
+    return { reason: `its image is served from ${url.hostname.slice(0, 100)}, not from the host of LINKSHORT_BASE_URL, so it was not fetched` };
   url.username = "";
   url.password = "";
   return { url: url.toString() };
@@ -73,7 +74,10 @@ export async function fetchQrImage(link: string, baseUrl: string, signal: AbortS
     const png = await readCapped(response, bounded);
     if (png === undefined) {
       if (signal.aborted) throw new AbortedError();
-      return { ok: false, reason: bounded.aborted ? `its image took longer than ${IMAGE_TIMEOUT_MS / 1000} s` : `its image is larger than ${MAX_IMAGE_BYTES / 1024} KiB` };
+      return {
+        ok: false,
+        reason: bounded.aborted ? `its image took longer than ${IMAGE_TIMEOUT_MS / 1000} s` : `its image is larger than ${MAX_IMAGE_BYTES / 1024} KiB`,
+      };
     }
     if (!png.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) return { ok: false, reason: "the service's image is not a PNG" };
     return { ok: true, url: target.url, png };

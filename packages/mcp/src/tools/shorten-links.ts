@@ -1,5 +1,12 @@
 /** shorten_links: up to BULK_MAX_URLS URLs in one call, a result each, stopping at the call's deadline. */
-import { checkLinkCreate, isLinkShortError, stopsBulkRun, type CheckedLinkCreate, type LinkCreateInput as ClientLinkCreateInput, type ValidationError } from "@linkshort/client";
+import {
+  checkLinkCreate,
+  isLinkShortError,
+  stopsBulkRun,
+  type CheckedLinkCreate,
+  type LinkCreateInput as ClientLinkCreateInput,
+  type ValidationError,
+} from "@linkshort/client";
 import * as z from "zod/v4";
 import { capped, describeFailure, refusedFields } from "../failures/describe";
 import { ShortenedLinksOutput, type BulkResultOutput } from "./outputs";

@@ -29,14 +29,12 @@ const SetInput = z
 
 type SetFields = z.output<typeof SetInput>;
 
-const UpdateLinksInput = z
-  .strictObject({ ...selectionFields(TOOL), set: SetInput })
-  .superRefine((input, context) => {
-    checkSelection(input, context);
-    if (context.issues.length === 0 && input.set.custom !== undefined && input.ids?.length !== 1) {
-      context.addIssue({ code: "custom", path: ["set", "custom"], message: "an alias names one link: give it with ids naming a single link" });
-    }
-  });
+const UpdateLinksInput = z.strictObject({ ...selectionFields(TOOL), set: SetInput }).superRefine((input, context) => {
+  checkSelection(input, context);
+  if (context.issues.length === 0 && input.set.custom !== undefined && input.ids?.length !== 1) {
+    context.addIssue({ code: "custom", path: ["set", "custom"], message: "an alias names one link: give it with ids naming a single link" });
+  }
+});
 
 type UpdateArguments = Omit<z.output<typeof UpdateLinksInput>, "confirmation">;
 
@@ -91,7 +89,13 @@ function previewOne(link: SeenLink, set: SetFields): BulkLink {
     return { field, from: shown, to: asText(set[field]) };
   });
   const unchanged = fields.every((field) => SHOWN[field] !== undefined && same(field, SHOWN[field](link), set[field]));
-  return unchanged ? { ...base, status: "unchanged", reason: "already has these values: left out" } : { ...base, status: "will change", changes: changes.filter((change) => change.from === null || !same(change.field as keyof SetFields, String(change.from), change.to)) };
+  return unchanged
+    ? { ...base, status: "unchanged", reason: "already has these values: left out" }
+    : {
+        ...base,
+        status: "will change",
+        changes: changes.filter((change) => change.from === null || !same(change.field as keyof SetFields, String(change.from), change.to)),
+      };
 }
 
 /** Why `domain` is refused, when the account does not have it; undefined when it does, or when the account's domains cannot be read (the service then decides). */
@@ -122,13 +126,24 @@ async function preview(args: UpdateArguments, context: ToolContext): Promise<Bul
   const fieldRefused = args.set.domain === undefined ? undefined : await domainRefusal(args.set.domain, context);
   if (fieldRefused) notes.push(`set.domain is refused: ${fieldRefused}. Nothing can be confirmed until it is.`);
   if (matches !== undefined && matches > links.length) notes.push(`${matches} links match the search; this preview holds the first ${links.length}.`);
-  if (NOT_INDEXED.some((field) => args.set[field] !== undefined)) notes.push("expiry, geotarget and devicetarget: the link index does not hold them (from is null); get_link shows a link's.");
+  if (NOT_INDEXED.some((field) => args.set[field] !== undefined))
+    notes.push("expiry, geotarget and devicetarget: the link index does not hold them (from is null); get_link shows a link's.");
   if (NEVER_SHOWN.some((field) => args.set[field] !== undefined)) {
-    notes.push("password, type, parameters and utm: the service never shows a link's, so every link gets the new value whatever it had; utm fields are written into parameters (utm_source and so on), which replace the link's parameters, as a single edit does.");
+    notes.push(
+      "password, type, parameters and utm: the service never shows a link's, so every link gets the new value whatever it had; utm fields are written into parameters (utm_source and so on), which replace the link's parameters, as a single edit does.",
+    );
   }
   if (!context.links.index.freshness().complete) notes.push(context.links.freshness().summary);
   const changing = answers.filter((answer) => answer.status === "will change");
-  const confirmation = fieldRefused || changing.length === 0 ? null : await sealPreview(TOOL, args, links.filter((link) => changing.some((answer) => answer.id === link.id)), context);
+  const confirmation =
+    fieldRefused || changing.length === 0
+      ? null
+      : await sealPreview(
+          TOOL,
+          args,
+          links.filter((link) => changing.some((answer) => answer.id === link.id)),
+          context,
+        );
   const counts = tally(answers);
   return {
     stage: "preview",
@@ -155,9 +170,17 @@ export const updateLinks = define({
   annotations: CHANGE,
   graceMs: BULK_GRACE_MS,
   confirmation: ({ confirmation, set }) =>
-    confirmation === undefined ? undefined : `Change the links update_links previewed (${Object.keys(set).join(", ")})? Links changed since the preview are left alone.`,
+    confirmation === undefined
+      ? undefined
+      : `Change the links update_links previewed (${Object.keys(set).join(", ")})? Links changed since the preview are left alone.`,
   run: ({ confirmation, ...args }, context) =>
     confirmation === undefined
       ? preview(args, context)
-      : runConfirmed(TOOL, args, confirmation, (details, { client, signal }) => client.links.update(details.id, { ...args.set, url: args.set.url ?? details.longurl }, { signal }), context),
+      : runConfirmed(
+          TOOL,
+          args,
+          confirmation,
+          (details, { client, signal }) => client.links.update(details.id, { ...args.set, url: args.set.url ?? details.longurl }, { signal }),
+          context,
+        ),
 });

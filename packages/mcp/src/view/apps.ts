@@ -34,7 +34,6 @@ const STATISTICS_VIEW_CONTENTS: ReadResourceResult = {
   contents: [{ uri: STATISTICS_VIEW_URI, mimeType: APP_MIME_TYPE, text: STATISTICS_VIEW_HTML, _meta: VIEW_META }],
 };
 
-
 /** The `_meta` a tool lists to be shown with the view; the flat key is the one hosts read before the nested one. */
 export const STATISTICS_VIEW_TOOL_META = { ui: { resourceUri: STATISTICS_VIEW_URI }, "ui/resourceUri": STATISTICS_VIEW_URI };
 

@@ -72,14 +72,19 @@ function checkRule(rule: unknown, index: number): FaultRule {
   if (route !== undefined) {
     if (typeof route !== "string" || route.length > 200) throw new Error(`${field("route")} must be text of at most 200 characters`);
     if (ROUTE_SPECIALS.test(route.replace(/^\^/, "").replace(/\$$/, ""))) {
-      throw new Error(`${field("route")}: "${route}" is not a route pattern (literal "METHOD /path", optionally ^ at the start, $ at the end, * for any characters; regular expressions are not accepted)`);
+      throw new Error(
+        `${field("route")}: "${route}" is not a route pattern (literal "METHOD /path", optionally ^ at the start, $ at the end, * for any characters; regular expressions are not accepted)`,
+      );
     }
   }
   if (times !== undefined && !isCount(times)) throw new Error(`${field("times")} must be a whole number of 0 or more`);
-  if (probability !== undefined && (typeof probability !== "number" || !(probability >= 0 && probability <= 1))) throw new Error(`${field("probability")} must be a number from 0 to 1`);
+  if (probability !== undefined && (typeof probability !== "number" || !(probability >= 0 && probability <= 1)))
+    throw new Error(`${field("probability")} must be a number from 0 to 1`);
   if (when !== undefined && when !== "before" && when !== "after") throw new Error(`${field("when")} must be "before" or "after"`);
-  if (delayMs !== undefined && (!isCount(delayMs) || (delayMs as number) > MAX_DELAY_MS)) throw new Error(`${field("delayMs")} must be a whole number of milliseconds up to ${MAX_DELAY_MS}`);
-  if (status !== undefined && (!isCount(status) || (status as number) < 500 || (status as number) > 599)) throw new Error(`${field("status")} must be a status from 500 to 599`);
+  if (delayMs !== undefined && (!isCount(delayMs) || (delayMs as number) > MAX_DELAY_MS))
+    throw new Error(`${field("delayMs")} must be a whole number of milliseconds up to ${MAX_DELAY_MS}`);
+  if (status !== undefined && (!isCount(status) || (status as number) < 500 || (status as number) > 599))
+    throw new Error(`${field("status")} must be a status from 500 to 599`);
   return rule as FaultRule;
 }
 

@@ -56,7 +56,15 @@ export async function handleApiRequest(server: ApiServer, request: IncomingMessa
 }
 
 /** Carries out one API request: the status and JSON body to answer with (body undefined: the HTML 404/405 page). */
-function answer(sandbox: Sandbox, method: string, path: string, url: URL, raw: string, authorization: string, current: number): { status: number; body?: ApiBody } {
+function answer(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  url: URL,
+  raw: string,
+  authorization: string,
+  current: number,
+): { status: number; body?: ApiBody } {
   const { store, mode } = sandbox;
   const key = bearerKey(authorization);
   const user = key ? store.userByKey(key) : undefined;
@@ -68,7 +76,19 @@ function answer(sandbox: Sandbox, method: string, path: string, url: URL, raw: s
   }
   try {
     const body = parseObject(raw, "The request body");
-    const result = route.handler({ store, user, body, query: url.searchParams, params, mode, baseUrl: sandbox.baseUrl, now: current, maxPageSize: sandbox.maxPageSize, oversizedPages: sandbox.oversizedPages, dateTies: sandbox.dateTies });
+    const result = route.handler({
+      store,
+      user,
+      body,
+      query: url.searchParams,
+      params,
+      mode,
+      baseUrl: sandbox.baseUrl,
+      now: current,
+      maxPageSize: sandbox.maxPageSize,
+      oversizedPages: sandbox.oversizedPages,
+      dateTies: sandbox.dateTies,
+    });
     if (route.writes) store.commit();
     return { status: 200, body: result };
   } catch (error) {

@@ -19,7 +19,10 @@ export async function handleControl(sandbox: Sandbox, request: IncomingMessage, 
     return reply(403, { error: 1, message: "The admin API key is required (Authorization: Bearer <admin key>)." });
   }
   if (raw === undefined) return reply(413, { error: 1, message: "The request body is too large." });
-  const type = String(request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = String(request.headers["content-type"] ?? "")
+    .split(";")[0]!
+    .trim()
+    .toLowerCase();
   if (method === "POST" && type !== "application/json") return reply(415, { error: 1, message: "Content-Type must be application/json." });
   try {
     const body = parseObject(raw, "The body");

@@ -86,12 +86,14 @@ function linkType(context: LinkBodyContext, value: unknown, allowCustom: boolean
   const type = text(value);
   if (oneOf(REDIRECT_TYPES, type)) return type;
   if (allowCustom && /^\d+$/.test(type)) {
-    if (!context.store.state.splash.some((page) => page.userId === context.user.id && page.id === Number(type))) throw new Failure("Custom splash page does not exist.");
+    if (!context.store.state.splash.some((page) => page.userId === context.user.id && page.id === Number(type)))
+      throw new Failure("Custom splash page does not exist.");
     return type;
   }
   const overlay = /^overlay-(\d+)$/.exec(type);
   if (allowCustom && overlay) {
-    if (!context.store.state.overlays.some((item) => item.userId === context.user.id && item.id === Number(overlay[1]))) throw new Failure("CTA overlay does not exist.");
+    if (!context.store.state.overlays.some((item) => item.userId === context.user.id && item.id === Number(overlay[1])))
+      throw new Failure("CTA overlay does not exist.");
     return type;
   }
   throw new Failure("Invalid redirect type.");
@@ -159,8 +161,14 @@ export function linkDetailsView(link: LinkRecord, baseUrl: string, mode: Mode) {
     longurl: link.url,
     title: link.metatitle,
     description: link.metadescription,
-    location: targetMap(link.geotarget.map((target) => [target.location, target.link]), mode),
-    device: targetMap(link.devicetarget.map((target) => [target.device, target.link]), mode),
+    location: targetMap(
+      link.geotarget.map((target) => [target.location, target.link]),
+      mode,
+    ),
+    device: targetMap(
+      link.devicetarget.map((target) => [target.device, target.link]),
+      mode,
+    ),
     expiry: link.expiry,
     date: link.date,
   };

@@ -10,5 +10,10 @@ export function page(response: ServerResponse, status: number, title: string, bo
 }
 
 export function notFoundPage(response: ServerResponse, status = 404): void {
-  page(response, status, status === 405 ? "405 Method Not Allowed" : "404 Not Found", `<h1>${status === 405 ? "405 Method Not Allowed" : "404 Not Found"}</h1>`);
+  page(
+    response,
+    status,
+    status === 405 ? "405 Method Not Allowed" : "404 Not Found",
+    `<h1>${status === 405 ? "405 Method Not Allowed" : "404 Not Found"}</h1>`,
+  );
 }

@@ -92,14 +92,17 @@ export function overviewPage(response: ServerResponse, store: Store, baseUrl: st
   const user = store.state.users.find((candidate) => !candidate.admin);
   const links = user ? store.state.links.filter((link) => link.userId === user.id) : [];
   const qrs = user ? store.state.qrs.filter((qr) => qr.userId === user.id) : [];
-  const shown = (count: number, total: number, noun: string) => (total > count ? `the ${count} newest of ${number(total)} ${noun}` : `${number(total)} ${noun}`);
+  const shown = (count: number, total: number, noun: string) =>
+    total > count ? `the ${count} newest of ${number(total)} ${noun}` : `${number(total)} ${noun}`;
   const linkCards = [...links].sort(newestFirst).slice(0, MAX_CARDS);
   const qrCards = [...qrs].sort(newestFirst).slice(0, MAX_CARDS);
   const body = [
     `<h1>linkshort sandbox</h1>`,
     `<p class="lead">Account <strong>${escapeHtml(user?.username ?? "none")}</strong>: its links and QR codes as the sandbox holds them, with all their clicks since each was made, and each link's clicks per day over the last week (of those, the ones the sandbox kept a time for). Reload after a click to see it counted.</p>`,
     `<h2>Links <span class="lead">(${shown(linkCards.length, links.length, links.length === 1 ? "link" : "links")})</span></h2>`,
-    linkCards.length > 0 ? `<section class="cards">${linkCards.map((link) => linkCard(link, baseUrl, now)).join("")}</section>` : `<p class="empty">No links yet</p>`,
+    linkCards.length > 0
+      ? `<section class="cards">${linkCards.map((link) => linkCard(link, baseUrl, now)).join("")}</section>`
+      : `<p class="empty">No links yet</p>`,
     `<h2>QR codes <span class="lead">(${shown(qrCards.length, qrs.length, qrs.length === 1 ? "QR code" : "QR codes")})</span></h2>`,
     qrCards.length > 0 ? `<section class="cards">${qrCards.map((qr) => qrCard(qr, baseUrl)).join("")}</section>` : `<p class="empty">No QR codes yet</p>`,
   ].join("");
@@ -108,5 +111,7 @@ export function overviewPage(response: ServerResponse, store: Store, baseUrl: st
     "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
     "Cache-Control": "no-store",
   });
-  response.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>linkshort sandbox</title><link rel="icon" href="data:,"><style>${STYLE}</style></head><body>${body}</body></html>`);
+  response.end(
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>linkshort sandbox</title><link rel="icon" href="data:,"><style>${STYLE}</style></head><body>${body}</body></html>`,
+  );
 }

@@ -24,7 +24,9 @@ function rgbOf(rgb: string): [number, number, number] {
 }
 
 function rgbToHex(rgb: string): string {
-  return `#${rgbOf(rgb).map((part) => part.toString(16).padStart(2, "0")).join("")}ff`;
+  return `#${rgbOf(rgb)
+    .map((part) => part.toString(16).padStart(2, "0"))
+    .join("")}ff`;
 }
 
 async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
@@ -66,7 +68,14 @@ interface Visit {
 }
 
 /** Short links, QR scans and images, and SSO logins: everything outside `/api`. Returns false when nothing matched. */
-export async function handlePublic(request: IncomingMessage, response: ServerResponse, path: string, store: Store, baseUrl: string, now: number): Promise<boolean> {
+export async function handlePublic(
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  store: Store,
+  baseUrl: string,
+  now: number,
+): Promise<boolean> {
   const method = request.method ?? "GET";
   const visit: Visit = { request, response, method, reading: method === "GET" || method === "HEAD", store, baseUrl, now };
   const sso = /^\/user\/login\/sso\/([a-f0-9]{16,64})$/.exec(path);
@@ -173,7 +182,12 @@ function redirect({ response, store }: Visit, link: Store["state"]["links"][numb
     page(response, 200, link.metatitle || link.alias, `<iframe src="${safe}" style="border:0;width:100%;height:100vh"></iframe>`);
   } else if (link.type.startsWith("overlay-")) {
     const overlay = store.state.overlays.find((candidate) => `overlay-${candidate.id}` === link.type);
-    page(response, 200, link.metatitle || link.alias, `<div class="overlay">${escapeHtml(overlay?.name ?? "")}</div><iframe src="${safe}" style="border:0;width:100%;height:100vh"></iframe>`);
+    page(
+      response,
+      200,
+      link.metatitle || link.alias,
+      `<div class="overlay">${escapeHtml(overlay?.name ?? "")}</div><iframe src="${safe}" style="border:0;width:100%;height:100vh"></iframe>`,
+    );
   } else {
     const splash = /^\d+$/.test(link.type) ? store.state.splash.find((candidate) => candidate.id === Number(link.type)) : undefined;
     page(

@@ -100,7 +100,8 @@ export class DataFileLock {
         this.heartbeat.unref();
         return;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`data file "${this.file}": cannot create the lock file "${this.lockFile}": ${errorText(error)}`);
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+          throw new Error(`data file "${this.file}": cannot create the lock file "${this.lockFile}": ${errorText(error)}`);
       }
       let seen: string;
       try {

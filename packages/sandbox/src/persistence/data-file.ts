@@ -1,4 +1,18 @@
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats as FileStats } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  type Stats as FileStats,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { errorText, isRecord } from "../values";
 import { DataFileLock } from "./data-file-lock";
@@ -22,7 +36,8 @@ import { checkState, ShapeError } from "./state-check";
 function removeStaleTemporaries(file: string): void {
   const prefix = `${basename(file)}.`;
   for (const name of readdirSync(dirname(file))) {
-    if (name.startsWith(prefix) && /^(\d+|journal\.[0-9a-f]+|[0-9a-f]{32}|lock\.[0-9a-f]{32})\.tmp$/.test(name.slice(prefix.length))) rmSync(join(dirname(file), name), { force: true });
+    if (name.startsWith(prefix) && /^(\d+|journal\.[0-9a-f]+|[0-9a-f]{32}|lock\.[0-9a-f]{32})\.tmp$/.test(name.slice(prefix.length)))
+      rmSync(join(dirname(file), name), { force: true });
   }
 }
 
@@ -184,4 +199,3 @@ export class DataFile {
     this.lock.release();
   }
 }
-

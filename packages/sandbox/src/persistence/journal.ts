@@ -52,7 +52,9 @@ export function journalEntries(text: string, generation: number, journalFile: st
   const lines = text.split("\n");
   const header = parseLine(lines[0]);
   if (!isRecord(header) || header.generation !== generation) {
-    console.error(`linkshort-sandbox: journal "${journalFile}" belongs to another snapshot (generation ${String(isRecord(header) ? header.generation : "unreadable")}, snapshot ${generation}); its changes are already in the snapshot, ignored`);
+    console.error(
+      `linkshort-sandbox: journal "${journalFile}" belongs to another snapshot (generation ${String(isRecord(header) ? header.generation : "unreadable")}, snapshot ${generation}); its changes are already in the snapshot, ignored`,
+    );
     return [];
   }
   const entries: JournalEntry[] = [];
@@ -66,7 +68,9 @@ export function journalEntries(text: string, generation: number, journalFile: st
     }
     const last = lines.slice(index + 1).every((rest) => rest === "");
     if (!last) throw new Error(`data file "${dataFile}": line ${index + 1} of the journal "${journalFile}" is not a valid change; fix or remove the journal`);
-    console.error(`linkshort-sandbox: ignoring the torn last line of the journal "${journalFile}" (${line.length} characters): a write cut short, never acknowledged`);
+    console.error(
+      `linkshort-sandbox: ignoring the torn last line of the journal "${journalFile}" (${line.length} characters): a write cut short, never acknowledged`,
+    );
   }
   return entries;
 }

@@ -19,7 +19,8 @@ function describeValue(value: unknown): string {
 export class ShapeError extends Error {}
 
 function expectType(value: unknown, path: string, type: "string" | "number" | "boolean" | "object" | "array"): void {
-  const ok = type === "array" ? Array.isArray(value) : type === "object" ? isRecord(value) : typeof value === type && (type !== "number" || Number.isFinite(value));
+  const ok =
+    type === "array" ? Array.isArray(value) : type === "object" ? isRecord(value) : typeof value === type && (type !== "number" || Number.isFinite(value));
   if (!ok) throw new ShapeError(`${path} must be ${type === "array" || type === "object" ? "an" : "a"} ${type} (found ${describeValue(value)})`);
 }
 
@@ -36,7 +37,8 @@ function checkStats(value: unknown, path: string): Stats {
     checked.sketch = stats.sketch as string;
   }
   if (stats.times !== undefined) {
-    if (!isVisitTimes(stats.times)) throw new ShapeError(`${path}.times must be pairs of whole numbers [second, visits], seconds rising (found ${describeValue(stats.times)})`);
+    if (!isVisitTimes(stats.times))
+      throw new ShapeError(`${path}.times must be pairs of whole numbers [second, visits], seconds rising (found ${describeValue(stats.times)})`);
     checked.times = stats.times;
   }
   for (const name of COUNT_MAPS) {

@@ -20,7 +20,10 @@ type SmallCollection = (typeof SMALL_COLLECTIONS)[number];
 const COMPACT_SHARE = 0.5;
 const COMPACT_MIN_BYTES = 1024 * 1024;
 
-type LinkChange = { kind: "added"; link: LinkRecord } | { kind: "changed"; link: LinkRecord; before: LinkRecord } | { kind: "removed"; link: LinkRecord; position: number };
+type LinkChange =
+  | { kind: "added"; link: LinkRecord }
+  | { kind: "changed"; link: LinkRecord; before: LinkRecord }
+  | { kind: "removed"; link: LinkRecord; position: number };
 
 /**
  * The sandbox's data, in memory, optionally kept in a data file across restarts. With a file,
@@ -160,7 +163,11 @@ export class Store {
     } catch (error) {
       this.undo(changes);
       const reason = errorText(error);
-      throw new SaveError(this.savedLinks === undefined ? `data file "${this.file}" cannot be written: ${reason}` : `The change could not be saved to the data file (${reason}); nothing was changed.`);
+      throw new SaveError(
+        this.savedLinks === undefined
+          ? `data file "${this.file}" cannot be written: ${reason}`
+          : `The change could not be saved to the data file (${reason}); nothing was changed.`,
+      );
     }
   }
 

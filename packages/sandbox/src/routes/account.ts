@@ -9,7 +9,8 @@ export const accountRoutes: Route[] = [
     if (body.email === undefined && body.password === undefined) throw new Failure("Please enter an email or a password.");
     if (body.email !== undefined) {
       if (!isEmail(text(body.email))) throw new Failure("Please enter a valid email.");
-      if (c.store.state.users.some((other) => other !== user && other.email.toLowerCase() === text(body.email).toLowerCase())) throw new Failure("This email has already been used.");
+      if (c.store.state.users.some((other) => other !== user && other.email.toLowerCase() === text(body.email).toLowerCase()))
+        throw new Failure("This email has already been used.");
     }
     if (body.password !== undefined && text(body.password).length < 5) throw new Failure("Password must be at least 5 characters.");
     if (body.email !== undefined) user.email = text(body.email);

@@ -7,7 +7,6 @@ export type { Mode } from "../views/mode";
 
 /** The answer shapes of accounts, users, statistics, QR codes and plans (a link's are in `model/link-record.ts`). */
 
-
 export function accountView(user: UserRecord, plans: PlanRecord[]) {
   const plan = plans.find((candidate) => candidate.id === user.planId);
   return {

@@ -45,11 +45,21 @@ function createLink(context: ApiContext): ApiBody {
   const custom = context.body.custom;
   if (custom === undefined || custom === null || custom === "") {
     // Deployed servers hand back the existing link for the same url, domain and options.
-    const existing = context.store.linksByUrl(fields.url).find((link) => link.userId === context.user.id && link.domain === domain && hasLinkFields(link, fields));
+    const existing = context.store
+      .linksByUrl(fields.url)
+      .find((link) => link.userId === context.user.id && link.domain === domain && hasLinkFields(link, fields));
     if (existing) return ok({ id: existing.id, shorturl: shortUrl(existing, context.baseUrl) });
   }
   const alias = custom === undefined || custom === null || custom === "" ? randomAlias(context.store, domain) : checkAlias(context, custom, domain);
-  const link: LinkRecord = { id: context.store.nextId("links"), userId: context.user.id, alias, domain, date: timestamp(context.now), stats: emptyStats(), ...fields };
+  const link: LinkRecord = {
+    id: context.store.nextId("links"),
+    userId: context.user.id,
+    alias,
+    domain,
+    date: timestamp(context.now),
+    stats: emptyStats(),
+    ...fields,
+  };
   context.store.addLink(link);
   return ok({ id: link.id, shorturl: shortUrl(link, context.baseUrl) });
 }
@@ -67,7 +77,11 @@ function updateLink(context: ApiContext): ApiBody {
   const domain = context.body.domain === undefined ? link.domain : linkDomain(context, context.body.domain);
   const custom = context.body.custom;
   const alias = custom === undefined || custom === null || custom === "" ? link.alias : checkAlias(context, custom, domain, link);
-  if (alias === link.alias && domain !== link.domain && context.store.linksByAlias(alias).some((other) => other !== link && other.alias === alias && other.domain === domain)) {
+  if (
+    alias === link.alias &&
+    domain !== link.domain &&
+    context.store.linksByAlias(alias).some((other) => other !== link && other.alias === alias && other.domain === domain)
+  ) {
     throw new Failure("That alias is taken. Please choose another one.");
   }
   context.store.changingLink(link);

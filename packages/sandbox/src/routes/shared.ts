@@ -38,7 +38,6 @@ export interface ApiContext {
 
 export type ApiBody = Record<string, unknown>;
 
-
 type Handler = (context: ApiContext) => ApiBody;
 
 export interface Route {
@@ -78,8 +77,6 @@ export function isEmail(value: string): boolean {
 }
 const DEFAULT_PAGE_SIZE = 15;
 
-
-
 /**
  * Pages as deployed servers do: `limit` 0 or not a number means 15, a page below 1 means 1. A
  * larger `limit` than the sandbox's `maxPageSize` (none by default, as deployed servers document
@@ -87,7 +84,10 @@ const DEFAULT_PAGE_SIZE = 15;
  * ("cap"), the servers' error envelope ("refuse"), or a page of that size whose `perpage` repeats
  * the `limit` asked while `maxpage` and `nextpage` count pages of the size given ("echo").
  */
-export function paginate<T>(items: readonly T[], { query, mode, maxPageSize, oversizedPages = "cap" }: Pick<ApiContext, "query" | "mode" | "maxPageSize" | "oversizedPages">) {
+export function paginate<T>(
+  items: readonly T[],
+  { query, mode, maxPageSize, oversizedPages = "cap" }: Pick<ApiContext, "query" | "mode" | "maxPageSize" | "oversizedPages">,
+) {
   const limitParam = Number.parseInt(query.get("limit") ?? "", 10);
   const asked = Number.isFinite(limitParam) && limitParam > 0 ? limitParam : DEFAULT_PAGE_SIZE;
   const oversized = maxPageSize !== undefined && asked > maxPageSize;
@@ -122,4 +122,3 @@ export function mine<T extends { userId: number }>(items: T[], context: ApiConte
 export function removeItem<T>(items: T[], item: T): void {
   items.splice(items.indexOf(item), 1);
 }
-

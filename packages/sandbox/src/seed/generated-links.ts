@@ -7,7 +7,24 @@ import { emptyStats } from "../visits/stats";
 /** The most links a seed generates (a 100,000-link account is the size the tests and the bench use). */
 export const MAX_SEEDED_LINKS = 1_000_000;
 
-const WORDS = ["launch", "guide", "pricing", "webinar", "release", "roadmap", "report", "podcast", "newsletter", "workshop", "careers", "changelog", "tutorial", "survey", "summit", "offer"];
+const WORDS = [
+  "launch",
+  "guide",
+  "pricing",
+  "webinar",
+  "release",
+  "roadmap",
+  "report",
+  "podcast",
+  "newsletter",
+  "workshop",
+  "careers",
+  "changelog",
+  "tutorial",
+  "survey",
+  "summit",
+  "offer",
+];
 const TOPICS = ["automation", "analytics", "onboarding", "security", "design", "marketing", "open source", "APIs", "mobile", "data"];
 const SITES = ["https://example.com", "https://shop.example.org", "https://blog.example.net", "https://docs.example.io", "https://news.example.co.uk"];
 const SEEDED_SPACING_MS = 7 * 60_000;
@@ -17,7 +34,8 @@ const SEEDED_SPACING_MS = 7 * 60_000;
  * is `now` minus one spacing), with titles, descriptions and a few clicks, the same for every run.
  */
 export function seedLinks(store: Store, userId: number, count: number, now: number): void {
-  if (!Number.isInteger(count) || count < 0 || count > MAX_SEEDED_LINKS) throw new Error(`seed.links must be a whole number from 0 to ${MAX_SEEDED_LINKS} (found ${String(count)})`);
+  if (!Number.isInteger(count) || count < 0 || count > MAX_SEEDED_LINKS)
+    throw new Error(`seed.links must be a whole number from 0 to ${MAX_SEEDED_LINKS} (found ${String(count)})`);
   const random = seededRandom(count);
   const links: LinkRecord[] = store.state.links;
   for (let index = 0; index < count; index += 1) {

@@ -22,7 +22,8 @@ export function parseSeed(text: string): SeedOption {
   if (text === "demo" || text === "minimal" || text === "none") return text;
   const bulk = /^(?:(demo|minimal)\+)?links:(\d{1,7})$/.exec(text);
   const links = Number(bulk?.[2]);
-  if (!bulk || links > MAX_SEEDED_LINKS) throw new Error(`--seed: "${text.slice(0, 40)}" must be demo, minimal, none, or links:N / demo+links:N with N up to ${MAX_SEEDED_LINKS}`);
+  if (!bulk || links > MAX_SEEDED_LINKS)
+    throw new Error(`--seed: "${text.slice(0, 40)}" must be demo, minimal, none, or links:N / demo+links:N with N up to ${MAX_SEEDED_LINKS}`);
   return { base: (bulk[1] as SeedName | undefined) ?? "minimal", links };
 }
 
@@ -63,13 +64,44 @@ function seedBranding(store: Store, user: UserRecord, now: number): void {
   const owners = store.state.users;
   for (const owner of owners) {
     store.state.splash.push({ id: store.nextId("splash"), userId: owner.id, name: `${owner.username} promo splash`, date: timestamp(now - 30 * DAY_MS) });
-    store.state.overlays.push({ id: store.nextId("overlays"), userId: owner.id, type: "message", name: `${owner.username} newsletter`, date: timestamp(now - 29 * DAY_MS) });
-    store.state.overlays.push({ id: store.nextId("overlays"), userId: owner.id, type: "contact", name: `${owner.username} contact form`, date: timestamp(now - 28 * DAY_MS) });
+    store.state.overlays.push({
+      id: store.nextId("overlays"),
+      userId: owner.id,
+      type: "message",
+      name: `${owner.username} newsletter`,
+      date: timestamp(now - 29 * DAY_MS),
+    });
+    store.state.overlays.push({
+      id: store.nextId("overlays"),
+      userId: owner.id,
+      type: "contact",
+      name: `${owner.username} contact form`,
+      date: timestamp(now - 28 * DAY_MS),
+    });
   }
-  store.state.domains.push({ id: store.nextId("domains"), userId: user.id, domain: "https://go.demo.example", redirectroot: "https://demo.example", redirect404: "https://demo.example/404" });
-  store.state.pixels.push({ id: store.nextId("pixels"), userId: user.id, type: "gtmpixel", name: "Tag Manager", tag: "GTM-DEMO123", date: timestamp(now - 20 * DAY_MS) });
-  store.state.pixels.push({ id: store.nextId("pixels"), userId: user.id, type: "fbpixel", name: "Facebook", tag: "1234567890", date: timestamp(now - 19 * DAY_MS) });
-
+  store.state.domains.push({
+    id: store.nextId("domains"),
+    userId: user.id,
+    domain: "https://go.demo.example",
+    redirectroot: "https://demo.example",
+    redirect404: "https://demo.example/404",
+  });
+  store.state.pixels.push({
+    id: store.nextId("pixels"),
+    userId: user.id,
+    type: "gtmpixel",
+    name: "Tag Manager",
+    tag: "GTM-DEMO123",
+    date: timestamp(now - 20 * DAY_MS),
+  });
+  store.state.pixels.push({
+    id: store.nextId("pixels"),
+    userId: user.id,
+    type: "fbpixel",
+    name: "Facebook",
+    tag: "1234567890",
+    date: timestamp(now - 19 * DAY_MS),
+  });
 }
 
 /** The demo user's five links, each with its clicks spread over countries, browsers, systems and referrers. */
@@ -78,7 +110,13 @@ function seedLinks(store: Store, user: UserRecord, now: number): void {
   const browsers = ["Chrome", "Firefox", "Safari", "Edge"];
   const systems = ["Windows", "macOS", "iOS", "Android"];
   const referrers = ["Direct", "twitter.com", "facebook.com", "news.ycombinator.com"];
-  const sites = ["https://n8n.io", "https://www.raycast.com", "https://developer.mozilla.org/en-US/docs/Web/HTTP", "https://nodejs.org/en/docs", "https://github.com/trending"];
+  const sites = [
+    "https://n8n.io",
+    "https://www.raycast.com",
+    "https://developer.mozilla.org/en-US/docs/Web/HTTP",
+    "https://nodejs.org/en/docs",
+    "https://github.com/trending",
+  ];
   sites.forEach((url, index) => {
     const stats = emptyStats();
     const clicks = [120, 42, 7, 0, 3][index] ?? 0;
@@ -146,4 +184,5 @@ function seedQrCodes(store: Store, user: UserRecord, now: number): void {
     name: "Guest Wi-Fi",
     date: timestamp(now - 4 * DAY_MS),
     stats: emptyStats(),
-  });}
+  });
+}

@@ -20,10 +20,21 @@ export const clicksOverTimeField: INodeProperties = {
  * Runs `read` with this node's click history recording what the client reads (kept in the node's
  * static data, which n8n saves after production runs), then answers the link's last days from it.
  */
-export async function withClicksOverTime<T>(context: IExecuteFunctions, client: LinkShortClient, itemIndex: number, linkId: number, read: () => Promise<T>): Promise<{ result: T; clicksOverTime?: IDataObject }> {
+export async function withClicksOverTime<T>(
+	context: IExecuteFunctions,
+	client: LinkShortClient,
+	itemIndex: number,
+	linkId: number,
+	read: () => Promise<T>,
+): Promise<{ result: T; clicksOverTime?: IDataObject }> {
 	if (!(context.getNodeParameter('clicksOverTime', itemIndex, false) as boolean)) return { result: await read() };
 	const parsedZone = TimeZoneSchema.safeParse(context.getTimezone());
-	if (!parsedZone.success) throw new NodeOperationError(context.getNode(), 'Timezone (the workflow\'s settings): must be an IANA time zone this system knows, such as Europe/Berlin or UTC', { itemIndex });
+	if (!parsedZone.success)
+		throw new NodeOperationError(
+			context.getNode(),
+			"Timezone (the workflow's settings): must be an IANA time zone this system knows, such as Europe/Berlin or UTC",
+			{ itemIndex },
+		);
 	const timeZone = parsedZone.data;
 	const staticData = context.getWorkflowStaticData('node');
 	const history = new ClickHistory({
@@ -43,10 +54,15 @@ export async function withClicksOverTime<T>(context: IExecuteFunctions, client: 
 			timeZone,
 			firstSampleAt: isoOrNull(series.firstSampleAt),
 			total: series.total,
-			days: series.buckets.map((bucket) => ({ day: new Date(bucket.start).toISOString(), clicks: bucket.clicks, quality: bucket.quality, uniqueClicks: bucket.uniqueClicks })),
+			days: series.buckets.map((bucket) => ({
+				day: new Date(bucket.start).toISOString(),
+				clicks: bucket.clicks,
+				quality: bucket.quality,
+				uniqueClicks: bucket.uniqueClicks,
+			})),
 			note: sampled
 				? 'Clicks per day between the readings of this node (quality "spread": shared out over a longer time between readings; "none": before the first reading, no data).'
-				: 'No history yet: this node records the link\'s clicks each time it reads it in a run of the active workflow, and shows them per day from the second reading on.',
+				: "No history yet: this node records the link's clicks each time it reads it in a run of the active workflow, and shows them per day from the second reading on.",
 		},
 	};
 }

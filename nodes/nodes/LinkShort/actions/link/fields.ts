@@ -1,5 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { RECORDED_REUSE_RULE, REDIRECT_TYPES, REUSE_RULE, UTM_FIELDS, type LinkCreateInput, type LinkUpdateInput, type Utm, type UtmField } from '@linkshort/client/core';
+import {
+	RECORDED_REUSE_RULE,
+	REDIRECT_TYPES,
+	REUSE_RULE,
+	UTM_FIELDS,
+	type LinkCreateInput,
+	type LinkUpdateInput,
+	type Utm,
+	type UtmField,
+} from '@linkshort/client/core';
 import { toApiTimestamp } from '../dates';
 import { filled } from '../filled';
 import { HELD_LINK_VERSION } from './heldLink';
@@ -30,7 +39,14 @@ function rowList(displayName: string, name: string, addLabel: string, descriptio
 			{
 				displayName: row[1],
 				name: row[0],
-				values: columns.map(([column, title, placeholder, help]) => ({ displayName: title, name: column, type: 'string' as const, default: '', placeholder, description: help })),
+				values: columns.map(([column, title, placeholder, help]) => ({
+					displayName: title,
+					name: column,
+					type: 'string' as const,
+					default: '',
+					placeholder,
+					description: help,
+				})),
 			},
 		],
 	};
@@ -86,33 +102,55 @@ function baseLinkOptions(redirectType: INodeProperties): INodeProperties[] {
 			default: '',
 			description: 'The meta description shown when the link is shared',
 		},
-		rowList('Device Targeting', 'devicetarget', 'Add Device Target', 'Send visitors on some devices to another URL', ['targets', 'Target'], [
-			['device', 'Device', 'iPhone', 'A device or system name, such as iPhone, iPad, Android or Windows'],
-			['link', 'Link', 'https://apps.apple.com/app', 'Where visitors on this device go'],
-		]),
+		rowList(
+			'Device Targeting',
+			'devicetarget',
+			'Add Device Target',
+			'Send visitors on some devices to another URL',
+			['targets', 'Target'],
+			[
+				['device', 'Device', 'iPhone', 'A device or system name, such as iPhone, iPad, Android or Windows'],
+				['link', 'Link', 'https://apps.apple.com/app', 'Where visitors on this device go'],
+			],
+		),
 		{
 			displayName: 'Domain Name or ID',
 			name: 'domain',
 			type: 'options',
 			typeOptions: { loadOptionsMethod: 'getDomains' },
 			default: '',
-			description: 'The branded domain of the short link; the service\'s own when empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			description:
+				'The branded domain of the short link; the service\'s own when empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		{
 			displayName: 'Expiry',
 			name: 'expiry',
 			type: 'dateTime',
 			default: '',
-			description: 'When the short link stops working (in the workflow\'s time zone)',
+			description: "When the short link stops working (in the workflow's time zone)",
 		},
-		rowList('Geo-Targeting', 'geotarget', 'Add Country Target', 'Send visitors from some countries to another URL', ['targets', 'Target'], [
-			['location', 'Country', 'Canada', 'The country name in English'],
-			['link', 'Link', 'https://example.ca', 'Where visitors from this country go'],
-		]),
-		rowList('Query Parameters', 'parameters', 'Add Query Parameter', 'Other name=value pairs added to the destination URL\'s query (?name=value), besides the UTM fields', ['parameters', 'Parameter'], [
-			['name', 'Name', 'ref', 'The parameter name'],
-			['value', 'Value', 'partner-site', 'The parameter value'],
-		]),
+		rowList(
+			'Geo-Targeting',
+			'geotarget',
+			'Add Country Target',
+			'Send visitors from some countries to another URL',
+			['targets', 'Target'],
+			[
+				['location', 'Country', 'Canada', 'The country name in English'],
+				['link', 'Link', 'https://example.ca', 'Where visitors from this country go'],
+			],
+		),
+		rowList(
+			'Query Parameters',
+			'parameters',
+			'Add Query Parameter',
+			"Other name=value pairs added to the destination URL's query (?name=value), besides the UTM fields",
+			['parameters', 'Parameter'],
+			[
+				['name', 'Name', 'ref', 'The parameter name'],
+				['value', 'Value', 'partner-site', 'The parameter value'],
+			],
+		),
 		{
 			displayName: 'Password',
 			name: 'password',

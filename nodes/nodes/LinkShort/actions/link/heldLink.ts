@@ -45,7 +45,19 @@ function updatedAsHeld(sent: IDataObject, details: LinkDetails): IDataObject {
 	const { shorturl, longurl, title, description, location, device, expiry, date } = details;
 	const { domain, type, parameters, utm, passwordProtected } = sent;
 	const hidden = Object.entries({ domain, type, parameters, utm, passwordProtected }).filter(([, value]) => value !== undefined);
-	return { id: details.id, alias: aliasFromShortUrl(shorturl), shorturl, longurl, title, description, location, device, expiry, date, ...Object.fromEntries(hidden) };
+	return {
+		id: details.id,
+		alias: aliasFromShortUrl(shorturl),
+		shorturl,
+		longurl,
+		title,
+		description,
+		location,
+		device,
+		expiry,
+		date,
+		...Object.fromEntries(hidden),
+	};
 }
 
 /** Create with its output, from version 1.2, named as Get names a link. */

@@ -33,5 +33,5 @@ export const tagField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'GTM-ABC123',
-	description: 'The provider\'s ID for this pixel',
+	description: "The provider's ID for this pixel",
 };

@@ -5,8 +5,16 @@ import { toApiTimestamp } from '../dates';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Username', name: 'username', type: 'string', required: true, default: '', description: '3 to 20 letters or digits' },
-	{ displayName: 'Email', name: 'email', type: 'string', required: true, default: '', placeholder: 'name@email.com', description: 'The user\'s e-mail address' },
-	{ displayName: 'Password', name: 'password', type: 'string', typeOptions: { password: true }, required: true, default: '', description: 'At least 5 characters' },
+	{ displayName: 'Email', name: 'email', type: 'string', required: true, default: '', placeholder: 'name@email.com', description: "The user's e-mail address" },
+	{
+		displayName: 'Password',
+		name: 'password',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		description: 'At least 5 characters',
+	},
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -14,7 +14,14 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{ displayName: 'Email Contains', name: 'email', type: 'string', default: '', placeholder: 'name@email.com', description: 'Only users whose e-mail address contains this' },
+			{
+				displayName: 'Email Contains',
+				name: 'email',
+				type: 'string',
+				default: '',
+				placeholder: 'name@email.com',
+				description: 'Only users whose e-mail address contains this',
+			},
 			{
 				displayName: 'Status',
 				name: 'filter',
@@ -31,6 +38,11 @@ export const getMany: Operation = {
 	properties,
 	async execute(client, itemIndex) {
 		const filters = filled(this.getNodeParameter('filters', itemIndex, {}) as UserListInput & Record<string, string>);
-		return await collect(this, itemIndex, () => client.users.list(filters), (user) => userOutput(client, user));
+		return await collect(
+			this,
+			itemIndex,
+			() => client.users.list(filters),
+			(user) => userOutput(client, user),
+		);
 	},
 };

@@ -103,7 +103,14 @@ export class LinksResource extends Resource {
     const checked = this.idAndBody("links.update", id, LinkUpdateSchema, input);
     const body = withUtm(checked.body);
     const updated = await this.core.request({ method: "PUT", path: `/api/url/${checked.id}/update`, body }, LinkUpdatedSchema, options);
-    this.#tell({ kind: "updated", id: checked.id, shorturl: updated.shorturl, longurl: checked.body.url, title: checked.body.metatitle, description: checked.body.metadescription });
+    this.#tell({
+      kind: "updated",
+      id: checked.id,
+      shorturl: updated.shorturl,
+      longurl: checked.body.url,
+      title: checked.body.metatitle,
+      description: checked.body.metadescription,
+    });
     return updated;
   }
 

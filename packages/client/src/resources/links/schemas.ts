@@ -28,10 +28,9 @@ const parameter = z.strictObject({ name: nonEmpty, value: z.string("must be text
  * On create, `type` may also name a custom splash page by its id (a number) or a CTA overlay as
  * `overlay-<id>`.
  */
-const LinkTypeSchema = z.union(
-  [z.enum(REDIRECT_TYPES), z.number().int().positive(), z.string().regex(/^[1-9]\d*$/), z.string().regex(/^overlay-[1-9]\d*$/)],
-  { error: `must be ${REDIRECT_TYPES.join(", ")}, a splash page id or overlay-<id>` },
-);
+const LinkTypeSchema = z.union([z.enum(REDIRECT_TYPES), z.number().int().positive(), z.string().regex(/^[1-9]\d*$/), z.string().regex(/^overlay-[1-9]\d*$/)], {
+  error: `must be ${REDIRECT_TYPES.join(", ")}, a splash page id or overlay-<id>`,
+});
 
 const linkFields = {
   url: httpUrl.describe("The long URL to shorten, http or https"),
@@ -71,7 +70,10 @@ export type LinkCreateInput = z.input<typeof LinkCreateSchema>;
 export const LinkUpdateSchema = z.strictObject({
   ...linkFields,
   url: httpUrl.describe("The long URL, required even when it does not change; the short URL stays the same"),
-  type: z.enum(REDIRECT_TYPES, `must be one of ${REDIRECT_TYPES.join(", ")}`).optional().describe("Redirect type: direct, frame or splash"),
+  type: z
+    .enum(REDIRECT_TYPES, `must be one of ${REDIRECT_TYPES.join(", ")}`)
+    .optional()
+    .describe("Redirect type: direct, frame or splash"),
 });
 export type LinkUpdateInput = z.input<typeof LinkUpdateSchema>;
 
@@ -110,7 +112,10 @@ export const LinkUpdatedSchema = reshaped(
 );
 export type LinkUpdated = z.output<typeof LinkUpdatedSchema>;
 
-export const LinkWithStatsSchema = reshaped(z.object({ details: LinkDetailsSchema, data: StatisticsSchema }), ({ details, data }) => ({ details, stats: data }));
+export const LinkWithStatsSchema = reshaped(z.object({ details: LinkDetailsSchema, data: StatisticsSchema }), ({ details, data }) => ({
+  details,
+  stats: data,
+}));
 export type LinkWithStats = z.output<typeof LinkWithStatsSchema>;
 
 /** A create body as it is sent: checked, with the UTM fields written into `parameters`. */
@@ -123,7 +128,11 @@ function targetsOf<K extends string>(targets: Array<Record<K | "link", string>> 
 }
 
 const sortedTargets = (map: Record<string, string>) =>
-  JSON.stringify(Object.entries(map).map(([name, link]) => [name.toLowerCase(), link] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  JSON.stringify(
+    Object.entries(map)
+      .map(([name, link]) => [name.toLowerCase(), link] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 
 /** Some servers keep only the date part of an expiry. */
 const sameExpiry = (asked: string | undefined, held: string | null) =>

@@ -12,7 +12,10 @@ import type { SharedClickHistoryStore } from "../../store/history-store";
 import { StoreConflictError } from "../../store/store-conflict";
 
 /** A store whose one load is already done (a failed load must never start a history empty, which would be written over the shared one). */
-const loadedFrom = (store: SharedClickHistoryStore, stored: ClickHistoryState | undefined): ClickHistoryStore => ({ load: () => Promise.resolve(stored), save: (state) => store.save(state) });
+const loadedFrom = (store: SharedClickHistoryStore, stored: ClickHistoryState | undefined): ClickHistoryStore => ({
+  load: () => Promise.resolve(stored),
+  save: (state) => store.save(state),
+});
 
 export class SharedClickHistory implements ClickHistoryHolder {
   #history: ClickHistory;

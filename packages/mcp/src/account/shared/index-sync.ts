@@ -10,7 +10,10 @@ import type { SharedIndexStore } from "../../store/index-store";
 import { whileLeased } from "./leased";
 
 /** A store whose one load is already done (a failed load must never start an index empty, which would write over the shared one). */
-const loadedFrom = (store: LinkIndexStore, stored: StoredIndex | undefined): LinkIndexStore => ({ load: () => Promise.resolve(stored), save: (changes) => store.save(changes) });
+const loadedFrom = (store: LinkIndexStore, stored: StoredIndex | undefined): LinkIndexStore => ({
+  load: () => Promise.resolve(stored),
+  save: (changes) => store.save(changes),
+});
 
 /** Waits without keeping the process alive; an abort ends the wait early. */
 const pause = (ms: number, signal: AbortSignal) =>

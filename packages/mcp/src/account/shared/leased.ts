@@ -12,7 +12,11 @@ const worksUnderLease = new WeakMap<SharedIndexStore, number>();
  * Runs `work` under the lease and lets the lease go after the last of this replica's works under it
  * ends; undefined (nothing run) while another replica holds it.
  */
-export async function whileLeased<T>(store: SharedIndexStore, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<{ value: T } | undefined> {
+export async function whileLeased<T>(
+  store: SharedIndexStore,
+  signal: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T } | undefined> {
   if (!(await store.takeLease())) return undefined;
   worksUnderLease.set(store, (worksUnderLease.get(store) ?? 0) + 1);
   const lost = new AbortController();

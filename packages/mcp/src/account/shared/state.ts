@@ -80,7 +80,12 @@ export class SharedState implements AccountState {
   /** A client of the service for one key, paced by the budget every replica shares for its account. */
   clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
     const account = accountId(baseUrl, apiKey);
-    return clientFor(baseUrl, apiKey, maxWaitSeconds, this.#budgets.get(account, () => new SharedRateBudget(this.store, account)));
+    return clientFor(
+      baseUrl,
+      apiKey,
+      maxWaitSeconds,
+      this.#budgets.get(account, () => new SharedRateBudget(this.store, account)),
+    );
   }
 
   /** The account's index and click history, kept in the store and swept (and sampled) by one replica at a time. */
