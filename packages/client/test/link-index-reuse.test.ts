@@ -10,6 +10,7 @@ import {
   checkLinkCreate,
   createLink,
   FileIndexStore,
+  MadeLinks,
   LinkIndex,
   LinkShortClient,
   RateLimiter,
@@ -291,6 +292,35 @@ describe("why a link was not reused: one sentence, handed over before the create
     const { answer, reasons } = await reasonFor({ url });
     expect(answer.id).not.toBe(made.id);
     expect(reasons).toEqual(["the link with this long URL has another expiry"]);
+  });
+});
+
+describe("reuse after a restart, the key's window in use", () => {
+  it("a new index finds the link its record proves with one page, though the sweep's share of the window is spent", async () => {
+    // The real limit: 30 a minute. A restart is a new client, an empty index and the record read back.
+    const limited = await startSandbox({ seed: "minimal", rateLimit: { limit: 30, windowMs: 60_000 } });
+    try {
+      const before = new LinkShortClient({ baseUrl: limited.baseUrl, apiKey: limited.userKey });
+      const beforeIndex = new LinkIndex({});
+      beforeIndex.watch(before);
+      const record = new MadeLinks();
+      const input = { url: fresh(), custom: `after-restart-${serial}` };
+      const made = await createLink(before, beforeIndex, input, { reuse: true, record });
+      const saved = JSON.parse(JSON.stringify(record.state())) as unknown;
+      // Other workflows of the account use the window meanwhile: the sweep's share of it is gone.
+      for (let call = 0; call < 5; call += 1) await before.account.get();
+      const after = new LinkShortClient({ baseUrl: limited.baseUrl, apiKey: limited.userKey });
+      const afterIndex = new LinkIndex({});
+      afterIndex.watch(after);
+      const readBack = new MadeLinks();
+      readBack.merge(saved);
+      const from = limited.requests.length;
+      const again = await createLink(after, afterIndex, input, { reuse: true, record: readBack });
+      expect(again).toMatchObject({ id: made.id, reused: true });
+      expect(limited.requests.slice(from).map((request) => `${request.method} ${request.path}`)).toEqual(["GET /api/urls", `GET /api/url/${made.id}`]);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

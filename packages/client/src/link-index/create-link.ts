@@ -81,7 +81,8 @@ async function reuseOrSayWhyNot(
   body: CheckedLinkCreate,
   options: CreateLinkOptions,
 ): Promise<ReusableLink | string> {
-  if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10 });
+  // One page at least, whatever the sweep's share of the window: the create this lookup may spare costs a request too.
+  if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10, leastPages: 1 });
   const candidate = reusableLink(index, body, client, options.record);
   if (!candidate) return whyNotReusable(index, body, client, options.record);
   if (body.password !== undefined && !(await options.record!.madeWithPassword(candidate.id, body.password))) return NOT_REUSED.otherPassword;

@@ -20,6 +20,11 @@ export interface SyncOptions {
   wait?: boolean;
   /** Read the newest links even if the last sync was a moment ago. */
   force?: boolean;
+  /**
+   * Pages this call reads even when the sweep's share of the window is spent (a caller about to send
+   * a request of its own that the read may spare: a reuse lookup, which may avoid a create). Default 0.
+   */
+  leastPages?: number;
   onProgress?: (freshness: IndexFreshness) => void;
 }
 
@@ -48,6 +53,7 @@ export async function runSync(host: SyncHost, client: LinkShortClient, options: 
       options.onProgress?.(host.freshness());
     }
     let budget = options.maxSweepPages ?? Number.POSITIVE_INFINITY;
+    let sweepPagesRead = 0;
     let sweepsStarted = 0;
     while (budget > 0) {
       if (host.meta().sweep === null) {
@@ -59,11 +65,12 @@ export async function runSync(host: SyncHost, client: LinkShortClient, options: 
         sweepsStarted += 1;
       }
       const swept = host.meta().lastFullSweepAt !== null;
-      if (!host.turns.mayRead(client.rateLimitHeadroom(), swept)) {
+      if (sweepPagesRead >= (options.leastPages ?? 0) && !host.turns.mayRead(client.rateLimitHeadroom(), swept)) {
         if (!options.wait || !(await host.turns.waitForTurn(() => client.rateLimitHeadroom(), swept, signal))) break;
         continue;
       }
       budget -= 1;
+      sweepPagesRead += 1;
       host.turns.sent();
       await sweepStep(host, async (page, limit) => {
         const answer = await readPage(client, page, signal, limit);
