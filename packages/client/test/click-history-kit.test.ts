@@ -13,37 +13,14 @@ import {
   type ClickHistoryState,
   type ClickSeries,
 } from "../src/core";
-import { scripted } from "./helpers";
+import { linksPage, scripted } from "./helpers";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-const page = (items: Array<{ id: number; clicks: number }>) => ({
-  json: {
-    error: "0",
-    data: {
-      result: items.length,
-      perpage: 15,
-      currentpage: 1,
-      nextpage: null,
-      maxpage: 1,
-      urls: items.map(({ id, clicks }) => ({
-        id,
-        alias: `a${id}`,
-        shorturl: `https://short.example/a${id}`,
-        longurl: "https://example.com",
-        clicks: String(clicks),
-        title: "",
-        description: "",
-        date: "2026-11-01 10:00:00",
-      })),
-    },
-  },
-});
-
 describe("sampleWhile", () => {
   it("loads the history, records what the client reads while the host reads, stops, then saves: no request of its own", async () => {
-    const { client, sent, clock } = scripted([page([{ id: 1, clicks: 4 }]), page([{ id: 1, clicks: 9 }]), page([{ id: 1, clicks: 30 }])]);
+    const { client, sent, clock } = scripted([linksPage([{ id: 1, clicks: 4 }]), linksPage([{ id: 1, clicks: 9 }]), linksPage([{ id: 1, clicks: 30 }])]);
     let kept: ClickHistoryState | undefined;
     const store = stateHolderStore({ get: () => kept, set: (state) => void (kept = state) });
     const history = new ClickHistory({ account: client.accountId, store, now: clock.now, saveEveryMs: Number.MAX_SAFE_INTEGER });
@@ -68,7 +45,7 @@ describe("sampleWhile", () => {
   });
 
   it("saves nothing when the read fails, and throws its error", async () => {
-    const { client, clock } = scripted([page([{ id: 1, clicks: 4 }])]);
+    const { client, clock } = scripted([linksPage([{ id: 1, clicks: 4 }])]);
     let saved = 0;
     const history = new ClickHistory({
       account: client.accountId,

@@ -1,29 +1,7 @@
 /** The history samples what the client reads anyway: list pages and a link's details, never a request of its own. */
 import { ClickHistory } from "../src/core";
-import { scripted } from "./helpers";
+import { linksPage, scripted } from "./helpers";
 
-const page = (items: Array<{ id: number; clicks: number }>) => ({
-  json: {
-    error: "0",
-    data: {
-      result: items.length,
-      perpage: 15,
-      currentpage: 1,
-      nextpage: null,
-      maxpage: 1,
-      urls: items.map(({ id, clicks }) => ({
-        id,
-        alias: `a${id}`,
-        shorturl: `https://short.example/a${id}`,
-        longurl: "https://example.com",
-        clicks: String(clicks),
-        title: "",
-        description: "",
-        date: "2026-11-01 10:00:00",
-      })),
-    },
-  },
-});
 const details = (id: number, clicks: number, uniqueClicks: number) => ({
   json: {
     error: 0,
@@ -44,13 +22,13 @@ const details = (id: number, clicks: number, uniqueClicks: number) => ({
 
 it("list pages and link details feed the history as they arrive, with no request of its own; a stopped observer takes no more", async () => {
   const { client, sent, clock } = scripted([
-    page([
+    linksPage([
       { id: 1, clicks: 4 },
       { id: 2, clicks: 0 },
     ]),
     details(1, 9, 5),
-    page([{ id: 1, clicks: 12 }]),
-    page([{ id: 1, clicks: 40 }]),
+    linksPage([{ id: 1, clicks: 12 }]),
+    linksPage([{ id: 1, clicks: 40 }]),
   ]);
   const history = new ClickHistory({ account: client.accountId, now: clock.now });
   const stop = history.observe(client);

@@ -92,3 +92,27 @@ export function rateHeaders(limit: number, remaining: number, resetAt: number) {
     "x-ratelimit-reset": String(Math.floor(resetAt / 1000)),
   };
 }
+
+/** A list page of links with these click totals, as the service answers it (one page, dated alike). */
+export const linksPage = (items: Array<{ id: number; clicks: number }>) => ({
+  json: {
+    error: "0",
+    data: {
+      result: items.length,
+      perpage: 15,
+      currentpage: 1,
+      nextpage: null,
+      maxpage: 1,
+      urls: items.map(({ id, clicks }) => ({
+        id,
+        alias: `a${id}`,
+        shorturl: `https://short.example/a${id}`,
+        longurl: "https://example.com",
+        clicks: String(clicks),
+        title: "",
+        description: "",
+        date: "2026-11-01 10:00:00",
+      })),
+    },
+  },
+});
