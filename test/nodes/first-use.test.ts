@@ -67,6 +67,24 @@ describe('the credential test says what to fix', () => {
     });
   });
 
+  it('https:// before a service that speaks plain http (the local sandbox) says to write http://, not a bare "Could not reach"', async () => {
+    const address = new URL(sandbox.baseUrl).host;
+    const answer = await testCredential({ baseUrl: `https://${address}`, apiKey: sandbox.userKey });
+    expect(answer).toEqual({
+      status: 'Error',
+      message: `The service at ${address} speaks plain http, not https: write http://${address} in Base URL.`,
+    });
+  });
+
+  it('a local address without a scheme is known on every private network (Docker networks in 172.16.0.0/12, .local names)', async () => {
+    for (const address of ['172.17.0.1:8787', '172.31.255.1', 'sandbox.local:8787']) {
+      const answer = await testCredential({ baseUrl: address, apiKey: sandbox.userKey });
+      expect(answer.message).toMatch(new RegExp(`^Base URL must start with http:// or https://: write http://${address.replace(/\./g, '\\.')} `));
+    }
+    const notPrivate = await testCredential({ baseUrl: '172.32.0.1', apiKey: sandbox.userKey });
+    expect(notPrivate.message).toBe('Base URL must start with https:// (or http://): write https://172.32.0.1.');
+  });
+
   it('a good credential passes (also with /api and trailing slashes); a wrong key or path says what to check, and the key never shows', async () => {
     expect(await testCredential(user)).toEqual({ status: 'OK', message: 'Connection successful' });
     expect((await testCredential({ ...user, baseUrl: `${sandbox.baseUrl}/api//` })).status).toBe('OK');

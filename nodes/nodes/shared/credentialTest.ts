@@ -34,7 +34,11 @@ const hostOf = (baseUrl: string) => {
 };
 
 /** A host on this machine or a private network: a local service (the sandbox of `npm start`) speaks plain http. */
-const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|host\.docker\.internal)(:\d+)?(\/|$)/i;
+const LOCAL_HOST =
+	/^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|10\.\d+\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|192\.168\.\d+\.\d+|host\.docker\.internal|[a-z0-9-]{1,63}\.local)(:\d+)?(\/|$)/i;
+
+/** A TLS hello answered by a server that speaks plain http: OpenSSL's "wrong version number", EPROTO to Node. */
+const PLAIN_HTTP_ANSWER = /EPROTO|WRONG_VERSION_NUMBER|wrong version number/i;
 
 /** The advice for a Base URL written without a scheme: https for a service on the internet, http for a local one. */
 function missingScheme(address: string): string {
@@ -68,6 +72,8 @@ function advice(error: unknown, baseUrl: string, redact: (text: string) => strin
 			return `No server named ${host} was found. Check the spelling of Base URL (such as ${EXAMPLE}).`;
 		if (networkCode === 'ECONNREFUSED')
 			return `Nothing accepts connections at ${host}. Check the port in Base URL (leave it out for the usual one) and that the service is running.`;
+		if (/^https:/i.test(baseUrl) && (PLAIN_HTTP_ANSWER.test(networkCode) || PLAIN_HTTP_ANSWER.test(error.message)))
+			return `The service at ${host} speaks plain http, not https: write http://${host} in Base URL.`;
 		if (/CERT|SSL|TLS/.test(networkCode))
 			return `The service at ${host} has a certificate n8n does not trust. Check that Base URL is the service's own address.`;
 		return `Could not reach ${host}. Check Base URL and that n8n can reach the service on its network.`;
