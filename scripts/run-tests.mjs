@@ -23,6 +23,10 @@ const DATE_SENSITIVE = [
   "packages/mcp/test/sign-in",
   "packages/mcp/test/clicks",
   "packages/mcp/test/people",
+  // The sign-in's store in Postgres (codes, grants, registrations and rate windows expire) and the trigger's soak.
+  "packages/mcp/test/postgres.test",
+  "packages/mcp/test/postgres-abuse",
+  "test/reliability/trigger-soak",
 ];
 const suites = [
   { name: "jest", jest: [] },
