@@ -607,6 +607,31 @@ async function main() {
       await editor.closeNode();
     });
 
+    await check(
+      'the weekly digest example, run from the editor before it is published: its test event goes through Collect and Write the digest to Slack, the top links with their clicks',
+      async () => {
+        const digest = workflows.find((workflow) => workflow.nodes.some((node) => node.parameters?.event === 'clickDigest'));
+        await editor.openWorkflow(digest.id, ['Collect', 'Write the digest']);
+        const before = slack.messages.length;
+        await editor.page.locator('[data-test-id="execute-workflow-button"]').click();
+        await waitFor('the digest to reach the Slack stand-in', async () => slack.messages.length > before, STEP_LIMIT_MS);
+        const { text } = slack.messages[before].body;
+        const [summary, ...lines] = String(text).split('\n');
+        assert(/^Test event: /.test(summary), `the digest's first line is not the test event's summary: ${text}`);
+        // The test event's clicks are each link's total to date, the most clicked first, at most five.
+        const clicked = sandbox.store.state.links.filter((link) => link.userId === 2 && link.stats.clicks > 0);
+        assert(lines.length === Math.min(5, clicked.length), `${lines.length} lines for ${clicked.length} clicked links: ${text}`);
+        let previous = Infinity;
+        lines.forEach((line, index) => {
+          const [, number, shortUrl, clicks, word] = /^(\d+)\. (\S+)(?: \(.*\))?: (\d+) (clicks?)$/.exec(line) ?? [];
+          const link = clicked.find((candidate) => `${sandbox.baseUrl}/${candidate.alias}` === shortUrl);
+          assert(Number(number) === index + 1 && link?.stats.clicks === Number(clicks), `line ${index + 1} reads "${line}"`);
+          assert(word === (Number(clicks) === 1 ? 'click' : 'clicks') && Number(clicks) <= previous, `line ${index + 1} reads "${line}"`);
+          previous = Number(clicks);
+        });
+      },
+    );
+
     // Last: opening every node loads its lists from the sandbox, which spends its rate-limit window.
     for (const workflow of workflows.slice(0, EXAMPLES.length)) {
       const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE);
