@@ -77,7 +77,9 @@ describe("builder hints for n8n's AI workflow builder", () => {
     const create = operationsOf('link').find((option) => option.value === 'create')!.builderHint!.propertyHint;
     expect(create).toMatch(/options\.reuse/);
     // The node keeps password hashes in its record: the same password or none, as its Reuse option says.
-    expect(create).toMatch(/same URL, alias, domain, title, description, expiry, targeting, redirect type, UTM\/parameters and password \(the same password or none\)/);
+    expect(create).toMatch(
+      /same URL, alias, domain, title, description, expiry, targeting, redirect type, UTM\/parameters and password \(the same password or none\)/,
+    );
     expect(operationsOf('link').find((option) => option.value === 'get')!.builderHint!.propertyHint).toMatch(/clicks/);
   });
 

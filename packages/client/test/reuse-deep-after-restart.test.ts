@@ -73,7 +73,12 @@ describe(`reuse after a restart at ${RATE} requests a minute, the link below 9,9
     const { client, index } = restarted();
     for (let i = 0; i < 5; i += 1) await client.account.get();
     const reasons: string[] = [];
-    await createLink(client, index, { url: "https://example.com/never-shortened" }, { reuse: true, record: new MadeLinks(), onNotReused: (reason) => reasons.push(reason) });
+    await createLink(
+      client,
+      index,
+      { url: "https://example.com/never-shortened" },
+      { reuse: true, record: new MadeLinks(), onNotReused: (reason) => reasons.push(reason) },
+    );
     expect(index.freshness().complete).toBe(false);
     expect(reasons).toEqual([NOT_REUSED.stillReading]);
     expect(NOT_REUSED.stillReading).not.toContain(NOT_REUSED.noLink);

@@ -7,8 +7,7 @@ import type { IndexedLink } from "./search";
 import { aliasKey, sameAlias, shortUrlKey } from "../addresses";
 
 /** What reuse compares, in the words of both rules below. */
-const SAME_FIELDS =
-  "the same long URL, alias and domain (if given), title, description, expiry, targeting, redirect type and parameters (UTM fields included)";
+const SAME_FIELDS = "the same long URL, alias and domain (if given), title, description, expiry, targeting, redirect type and parameters (UTM fields included)";
 
 /**
  * When a link is reused, as users read it: the MCP `reuse` argument and Raycast's Quick Shorten
@@ -29,8 +28,8 @@ export const RECORDED_REUSE_RULE =
   `A link is reused only when it is exactly the one asked for: ${SAME_FIELDS}, and the same password or none ` +
   "(compared through a slow salted hash, scrypt, that the record keeps, never the password itself). The redirect type, " +
   "parameters and password are known only for links this workflow made with Reuse on and recorded (the service never " +
-  "shows them), so a link made elsewhere, or in a manual run from the editor (whose record n8n does not save), is not " +
-  "reused, though the service itself may hand it back. The record is kept with the workflow and saved after production " +
+  "shows them), so a link made elsewhere, or in a manual run from the editor before a restart (n8n does not save a manual " +
+  "run's record), is not reused, though the service itself may hand it back. The record is kept with the workflow and saved after production " +
   "runs, so a link is reused after a restart too. In queue mode n8n 2 gives a worker's runs none of the workflow's " +
   "saved data, so each worker reuses only the links it made since it started. One request checks the link with the " +
   "service just before it is handed back.";

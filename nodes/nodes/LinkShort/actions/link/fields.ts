@@ -1,13 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import {
-	RECORDED_REUSE_RULE,
-	REDIRECT_TYPES,
-	UTM_FIELDS,
-	type LinkCreateInput,
-	type LinkUpdateInput,
-	type Utm,
-	type UtmField,
-} from '@linkshort/client/core';
+import { RECORDED_REUSE_RULE, REDIRECT_TYPES, UTM_FIELDS, type LinkCreateInput, type LinkUpdateInput, type Utm, type UtmField } from '@linkshort/client/core';
 import { toApiTimestamp } from '../dates';
 import { filled } from '../filled';
 import { HELD_LINK_VERSION } from './heldLink';
