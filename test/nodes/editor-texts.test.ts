@@ -76,7 +76,10 @@ describe("builder hints for n8n's AI workflow builder", () => {
       expect({ operation: option.value, hint: option.builderHint?.propertyHint }).toEqual({ operation: option.value, hint: expect.stringMatching(/^Use /) });
     const create = operationsOf('link').find((option) => option.value === 'create')!.builderHint!.propertyHint;
     expect(create).toMatch(/options\.reuse/);
-    expect(create).toMatch(/same URL, alias, domain, title, description, expiry, targeting, redirect type and UTM\/parameters and no password/);
+    // The node keeps password hashes in its record: the same password or none, as its Reuse option says.
+    expect(create).toMatch(
+      /same URL, alias, domain, title, description, expiry, targeting, redirect type, UTM\/parameters and password \(the same password or none\)/,
+    );
     expect(operationsOf('link').find((option) => option.value === 'get')!.builderHint!.propertyHint).toMatch(/clicks/);
   });
 

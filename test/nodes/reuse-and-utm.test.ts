@@ -87,7 +87,7 @@ describe('Link -> Create, Reuse Existing Link', () => {
           ?.options ?? []
       ).map((option) => ('name' in option ? option.name : ''));
     expect(optionNames('create')).not.toContain('reuse');
-    expect(optionNames('create', 'options')).toEqual(['reuse']);
+    expect(optionNames('create', 'options')).toEqual(['reuse', 'rememberMadeLinks']);
     expect(optionNames('create', 'additionalFields', 1.1)).toContain('reuse');
     expect(optionNames('update', 'updateFields')).not.toContain('reuse');
     for (const field of ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent']) {

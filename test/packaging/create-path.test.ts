@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REUSE_RULE } from "@linkshort/client";
+import { RECORDED_REUSE_RULE, REUSE_RULE } from "@linkshort/client";
 import { createFields } from "../../nodes/nodes/LinkShort/actions/link/fields";
 import { TOOLS_BY_NAME } from "../../packages/mcp/src/tools";
 import manifest from "../../raycast-extension/package.json";
@@ -52,7 +52,9 @@ test("each front end's create paths call createLink", () => {
 
 test("n8n, MCP and Raycast describe reuse in the client's words", () => {
   const reuseField = createFields.flatMap((field) => field.options ?? []).find((option) => "name" in option && option.name === "reuse");
-  expect(reuseField).toMatchObject({ description: expect.stringContaining(REUSE_RULE) });
+  // n8n keeps a record of the links made (with password hashes): its rule is the recorded one, whole, never joined to REUSE_RULE.
+  expect(reuseField).toMatchObject({ description: expect.stringContaining(RECORDED_REUSE_RULE) });
+  expect((reuseField as { description: string }).description).not.toContain("and no password");
   const reuseOf = (name: string) => (TOOLS_BY_NAME.get(name)!.listing.inputSchema.properties as Record<string, { description?: string }>).reuse?.description;
   expect(reuseOf("shorten_link")).toContain(REUSE_RULE);
   // The MCP tool list says the rule once: shorten_links' reuse points to shorten_link's.

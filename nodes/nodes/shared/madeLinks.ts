@@ -10,7 +10,9 @@ import { AccountRegistry, ForgottenLinks, MadeLinks, MAX_INDEXED_ACCOUNTS, type 
  * n8n instance's record into what it writes, and an entry lost to another instance's save costs at most
  * a duplicate (the link is then not proven, so not reused). n8n 2 (2.41 measured) hands a queue-mode
  * worker's new executions no static data (the execution's stored workflow omits it and the job asks
- * for none), so there only this worker's in-memory record counts.
+ * for none), so there only this worker's in-memory record counts; and the worker's save replaces the
+ * workflow's whole static data. With Remember Made Links in the Workflow off, the record stays in
+ * this process and no static data is written.
  */
 const STATIC_DATA_KEY = 'linkShortMadeLinks';
 
@@ -28,6 +30,8 @@ class WorkflowMadeLinks {
 	readonly #context: IExecuteFunctions;
 	readonly #account: string;
 	#record: MadeLinks | undefined;
+	/** A Create of this execution keeps the record in the workflow's static data (Remember Made Links in the Workflow). */
+	#remembers = false;
 	#written = -1;
 
 	constructor(context: IExecuteFunctions, client: LinkShortClient) {
@@ -39,23 +43,31 @@ class WorkflowMadeLinks {
 			if (change.kind === 'created') return;
 			for (const { account, record } of records.values()) if (account === this.#account) record.forget(change.id);
 			this.#forgotten().add(change.id);
-			if (this.#record !== undefined || this.#savedHas(change.id)) this.save();
+			if (this.#remembers) this.save();
+			else if (this.#savedHas(change.id)) this.#dropSaved(change.id);
 		});
 	}
 
-	/** This workflow's record for the account, merged once per execution with what the workflow saved. */
-	record(): MadeLinks {
-		if (this.#record) return this.#record;
-		const key = `${this.#context.getWorkflow().id ?? ''} ${this.#account}`;
-		const { record } = records.get(key, () => ({ account: this.#account, record: new MadeLinks(this.#forgotten()) }));
-		this.#record = record;
-		if (record.merge(this.#saved()[this.#account])) this.#write(record);
-		else this.#written = record.revision;
-		return record;
+	/**
+	 * This workflow's record for the account in this n8n process; with `remember`, merged once per
+	 * execution with what the workflow saved, and kept in its static data by `save`.
+	 */
+	record(remember = true): MadeLinks {
+		if (!this.#record) {
+			const key = `${this.#context.getWorkflow().id ?? ''} ${this.#account}`;
+			this.#record = records.get(key, () => ({ account: this.#account, record: new MadeLinks(this.#forgotten()) })).record;
+		}
+		if (remember && !this.#remembers) {
+			this.#remembers = true;
+			if (this.#record.merge(this.#saved()[this.#account])) this.#write(this.#record);
+			else this.#written = this.#record.revision;
+		}
+		return this.#record;
 	}
 
-	/** Writes the record into the workflow's static data when it changed since this execution wrote or read it. */
+	/** Writes the record into the workflow's static data when it changed since this execution wrote or read it (only when remembered there). */
 	save(): void {
+		if (!this.#remembers) return;
 		const record = this.record();
 		if (record.revision !== this.#written) this.#write(record);
 	}
@@ -71,6 +83,14 @@ class WorkflowMadeLinks {
 	#savedHas(id: number): boolean {
 		const links = (this.#saved()[this.#account] as { links?: IDataObject } | undefined)?.links;
 		return links !== undefined && links !== null && typeof links === 'object' && String(id) in links;
+	}
+
+	/** Drops link `id` from the record the workflow saved (changed by an execution that keeps no record there). */
+	#dropSaved(id: number): void {
+		const saved = this.#saved()[this.#account] as { links: IDataObject } & IDataObject;
+		const links = { ...saved.links };
+		delete links[String(id)];
+		this.#context.getWorkflowStaticData('global')[STATIC_DATA_KEY] = { ...this.#saved(), [this.#account]: { ...saved, links } };
 	}
 
 	/** Sets the account's record (the most recently written last; at most `MAX_INDEXED_ACCOUNTS` accounts per workflow). */

@@ -35,6 +35,36 @@ describe("MadeLinks", () => {
     expect(JSON.stringify(record.state()).length).toBeLessThan(1_000_000);
   });
 
+  it("finds a link by what was asked (newest first, same options only); entries saved before that digest was kept still load and prove their options", async () => {
+    const asked = JSON.stringify(["https://example.com/a", "a", "linkshort.example", "", ""]);
+    const record = new MadeLinks();
+    record.record(5, await madeLinkEntry(plain, undefined, asked));
+    record.record(9, await madeLinkEntry(plain, undefined, asked));
+    record.record(12, await madeLinkEntry(locked, "secret", asked));
+    expect(record.madeAsAsked(asked, plain)).toBe(9);
+    expect(record.madeAsAsked(asked, locked)).toBe(12);
+    expect(record.madeAsAsked(asked, hiddenOptionsKey({ type: "frame" }))).toBeUndefined();
+    expect(record.madeWhenAsked(asked)).toBe(true);
+    record.forget(9);
+    expect(record.madeAsAsked(asked, plain)).toBe(5);
+    expect(await record.madeWithPassword(12, "secret")).toBe(true);
+
+    // A record saved before: entries without the digest of what was asked.
+    const old = new MadeLinks();
+    old.merge(JSON.parse(JSON.stringify({ version: 1, links: { "3": await madeLinkEntry(plain, undefined), "4": await madeLinkEntry(locked, "old") } })));
+    expect(old.size).toBe(2);
+    expect(old.madeWithOptions(3, plain)).toBe(true);
+    expect(await old.madeWithPassword(4, "old")).toBe(true);
+    expect(old.madeAsAsked(asked, plain)).toBeUndefined();
+  });
+
+  it(`with the digest of what was asked, ${MAX_MADE_LINKS.toLocaleString("en")} links with passwords stay under 1 MB of JSON`, async () => {
+    const entry = await madeLinkEntry(locked, "secret", JSON.stringify(["https://example.com/a", null, "linkshort.example", "", ""]));
+    const record = new MadeLinks();
+    for (let id = 1_000_000; id < 1_000_000 + MAX_MADE_LINKS; id += 1) record.record(id, entry);
+    expect(JSON.stringify(record.state()).length).toBeLessThan(1_000_000);
+  });
+
   it("merges what another execution saved, except links changed or deleted here since; a damaged record counts as empty", async () => {
     const forgotten = new ForgottenLinks();
     const record = new MadeLinks(forgotten);

@@ -2,10 +2,20 @@
 import type { LinkShortClient } from "../client";
 import { ApiError, NotFoundError } from "../errors";
 import { checkLinkCreate, type CheckedLinkCreate, type LinkCreateCheckOptions } from "../resources/links/create-input";
-import type { LinkCreated, LinkCreateInput } from "../resources/links/schemas";
+import type { LinkCreated, LinkCreateInput, LinkDetails } from "../resources/links/schemas";
 import type { LinkIndex } from "./link-index";
 import { madeLinkEntry, type MadeLinks } from "./made-links";
-import { differingDetails, hiddenOptionsKey, NOT_REUSED, reusableLink, stillMatches, whyNotReusable } from "./reuse";
+import {
+  askedKey,
+  differingDetails,
+  hiddenOptionsKey,
+  NOT_REUSED,
+  recordedLink,
+  reusableLink,
+  stillMatches,
+  whyNotReusable,
+  whyRecordedDiffers,
+} from "./reuse";
 import { shortUrlKey } from "../addresses";
 
 export interface CreateLinkOptions extends LinkCreateCheckOptions {
@@ -43,7 +53,7 @@ export type ReusableLink = LinkCreated & { reused: boolean };
  * `reused: true` for a link handed back, and also when the service handed back a link it already
  * had (deployed servers do for the same URL and options: an id the index knew, or one below the
  * highest it knows, since ids only grow). Costs: a create; with `reuse`, the index's sync (one
- * request when nothing is new) and then one GET or one create.
+ * request when nothing is new, one page at least) and then one GET or one create.
  */
 export async function createLink(
   client: LinkShortClient,
@@ -66,7 +76,7 @@ export async function createLink(
       if (told !== undefined && error instanceof ApiError && body.custom !== undefined) await sayWhyAfterRefusal(client, index, body, told, options);
       throw error;
     }),
-    options.record ? madeLinkEntry(optionsKey, body.password) : undefined,
+    options.record ? madeLinkEntry(optionsKey, body.password, askedKey(body, client)) : undefined,
   ]);
   // The server compared every option before handing back an existing link: either way it now has this request's.
   index.recordHiddenOptions(created.id, optionsKey);
@@ -74,7 +84,11 @@ export async function createLink(
   return { ...created, reused: created.id <= existedBefore };
 }
 
-/** The indexed link to hand back for `body`, confirmed with one GET; else why there is none. */
+/**
+ * The link to hand back for `body`, confirmed with one GET; else why there is none. The link is the
+ * newer of the index's (as far as it has read) and the record's (found by what was asked, whatever
+ * the index has read: after a restart the index reads the newest links first).
+ */
 async function reuseOrSayWhyNot(
   client: LinkShortClient,
   index: LinkIndex,
@@ -84,20 +98,41 @@ async function reuseOrSayWhyNot(
   // One page at least, whatever the sweep's share of the window: the create this lookup may spare costs a request too.
   if (!index.syncing) await index.sync(client, { signal: options.signal, maxSweepPages: options.maxSweepPages ?? 10, leastPages: 1 });
   const candidate = reusableLink(index, body, client, options.record);
+  const recorded = options.record ? recordedLink(options.record, body, client) : undefined;
+  if (recorded !== undefined && (candidate === undefined || recorded > candidate.id)) {
+    return checkWithService(client, index, body, options, recorded, (details) => whyRecordedDiffers(details, body, client));
+  }
   if (!candidate) return whyNotReusable(index, body, client, options.record);
-  if (body.password !== undefined && !(await options.record!.madeWithPassword(candidate.id, body.password))) return NOT_REUSED.otherPassword;
-  try {
-    const { details } = await client.links.get(candidate.id, options.signal ? { signal: options.signal } : {});
-    index.confirmed(details);
-    if (stillMatches(details, candidate, body)) return { id: candidate.id, shorturl: details.shorturl, reused: true };
+  return checkWithService(client, index, body, options, candidate.id, (details) => {
+    if (stillMatches(details, candidate, body)) return undefined;
     // Changed since the index read it: its alias (the short URL) or a field only its details show.
     const differing = differingDetails(details, body);
     if (differing.length === 0 || shortUrlKey(details.shorturl) !== shortUrlKey(candidate.shorturl)) differing.unshift("custom");
     return NOT_REUSED.differs(differing);
+  });
+}
+
+/**
+ * Link `id`, handed back when its password (by the record's hash) and its details as the service
+ * shows them now (`whyNot` says what differs, undefined when nothing) are what `body` asks.
+ */
+async function checkWithService(
+  client: LinkShortClient,
+  index: LinkIndex,
+  body: CheckedLinkCreate,
+  options: CreateLinkOptions,
+  id: number,
+  whyNot: (details: LinkDetails) => string | undefined,
+): Promise<ReusableLink | string> {
+  if (body.password !== undefined && !(await options.record!.madeWithPassword(id, body.password))) return NOT_REUSED.otherPassword;
+  try {
+    const { details } = await client.links.get(id, options.signal ? { signal: options.signal } : {});
+    index.confirmed(details);
+    return whyNot(details) ?? { id, shorturl: details.shorturl, reused: true };
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    index.forget(candidate.id);
-    options.record?.forget(candidate.id);
+    index.forget(id);
+    options.record?.forget(id);
     return NOT_REUSED.deleted;
   }
 }

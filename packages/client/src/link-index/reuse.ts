@@ -4,30 +4,35 @@ import { REUSE_DETAILS_MATCH, type LinkCreateBody, type LinkDetails } from "../r
 import type { LinkIndex } from "./link-index";
 import type { MadeLinks } from "./made-links";
 import type { IndexedLink } from "./search";
-import { sameAlias, shortUrlKey } from "../addresses";
+import { aliasKey, sameAlias, shortUrlKey } from "../addresses";
+
+/** What reuse compares, in the words of both rules below. */
+const SAME_FIELDS = "the same long URL, alias and domain (if given), title, description, expiry, targeting, redirect type and parameters (UTM fields included)";
 
 /**
- * When a link is reused, as users read it: n8n's Reuse Existing Link, the MCP `reuse` argument and
- * Raycast's Quick Shorten preference each say it in these words. It states what `reusableLink`,
- * `stillMatches` and `REUSE_DETAILS_MATCH` do.
+ * When a link is reused, as users read it: the MCP `reuse` argument and Raycast's Quick Shorten
+ * preference each say it in these words. It states what `reusableLink`, `stillMatches` and
+ * `REUSE_DETAILS_MATCH` do for a host without a record of the links it made.
  */
 export const REUSE_RULE =
-  "A link is reused only when it is exactly the one asked for: the same long URL, alias and domain (if given), title, " +
-  "description, expiry, targeting, redirect type and parameters (UTM fields included), and no password. The redirect " +
+  `A link is reused only when it is exactly the one asked for: ${SAME_FIELDS}, and no password. The redirect ` +
   "type and parameters are known only for links this program made (the service never shows them), so a link made " +
   "elsewhere, or before this program's record of links began, is not reused, though the service itself may hand it " +
   "back. One request checks the link with the service just before it is handed back.";
 
 /**
- * What a host that keeps a record of the links it made (`MadeLinks`: n8n's workflow static data)
- * adds to `REUSE_RULE`, as its users read it.
+ * The rule for a host that keeps a record of the links it made (`MadeLinks`: n8n's workflow static
+ * data), as its users read it (n8n's Reuse Existing Link): the whole rule, not an addition to `REUSE_RULE`.
  */
 export const RECORDED_REUSE_RULE =
-  "The record of the links made here is kept with the workflow (saved after production runs, not after manual runs from " +
-  "the editor), so a link is reused after a restart too, and a link made with a password is reused when the same " +
-  "password is given, compared through a slow salted hash (scrypt) the record keeps, never the password itself. In queue " +
-  "mode n8n 2 gives a worker's runs none of the workflow's saved data, so each worker reuses only the links it made " +
-  "since it started.";
+  `A link is reused only when it is exactly the one asked for: ${SAME_FIELDS}, and the same password or none ` +
+  "(compared through a slow salted hash, scrypt, that the record keeps, never the password itself). The redirect type, " +
+  "parameters and password are known only for links this workflow made with Reuse on and recorded (the service never " +
+  "shows them), so a link made elsewhere, or in a manual run from the editor before a restart (n8n does not save a manual " +
+  "run's record), is not reused, though the service itself may hand it back. The record is kept with the workflow and saved after production " +
+  "runs, so a link is reused after a restart too. In queue mode n8n 2 gives a worker's runs none of the workflow's " +
+  "saved data, so each worker reuses only the links it made since it started. One request checks the link with the " +
+  "service just before it is handed back.";
 
 /** A create field as a person names it in a sentence. */
 const FIELD_WORDS: { [K in keyof LinkCreateBody]-?: string } = {
@@ -54,6 +59,9 @@ export const NOT_REUSED = {
     "the workflow's saved data), or its entry lost to another execution's save at the same time or dropped as the " +
     "oldest of 10,000), so its password, redirect type and parameters cannot be checked",
   noLink: "no link of this account has this long URL",
+  stillReading:
+    "this account's links are still being read (the index is new, as after a restart or on another worker, and has not " +
+    "read them all yet), and no link read so far has this long URL",
   unknownOptions: "the link with this long URL was not made by this program since it started, so its password, redirect type and parameters cannot be checked",
   otherOptions: "the link with this long URL was made with another password, redirect type or parameters (UTM fields included)",
   deleted: "the link with this long URL has just been deleted",
@@ -71,8 +79,17 @@ export function hiddenOptionsKey(body: Pick<LinkCreateBody, "type" | "password" 
   return JSON.stringify([body.password === undefined ? 0 : 1, type, parameters]);
 }
 
+/**
+ * What identifies the link a create asks for, as `MadeLinks` finds it (a digest of it): the long URL,
+ * the alias (if given), the domain (the service's own when none), the title and the description.
+ */
+export function askedKey(body: LinkCreateBody, client: LinkShortClient): string {
+  const alias = body.custom === undefined ? null : aliasKey(body.custom);
+  return JSON.stringify([body.url, alias, shortUrlKey(body.domain ?? client.baseUrl) ?? "", body.metatitle ?? "", body.metadescription ?? ""]);
+}
+
 /** Whether the host a link's short URL is on is the one asked for (the service's own when none). */
-function onDomain(link: IndexedLink, domain: string | undefined, client: LinkShortClient): boolean {
+function onDomain(link: Pick<IndexedLink, "shorturl">, domain: string | undefined, client: LinkShortClient): boolean {
   const host = shortUrlKey(domain ?? client.baseUrl);
   return host !== undefined && shortUrlKey(link.shorturl)?.startsWith(`${host}/`) === true;
 }
@@ -128,6 +145,27 @@ export function reusableLink(index: LinkIndex, body: LinkCreateBody, client: Lin
   );
 }
 
+/**
+ * The newest link `record` keeps as made with what `body` asks (long URL, alias, domain, title,
+ * description, redirect type, parameters, whether a password): its id, found whatever the index has
+ * read; the caller checks the password and the rest with the service.
+ */
+export function recordedLink(record: MadeLinks, body: LinkCreateBody, client: LinkShortClient): number | undefined {
+  return record.madeAsAsked(askedKey(body, client), hiddenOptionsKey(body));
+}
+
+/**
+ * Why the server's copy of a link `record` found, read just now, is not what `body` asks (its alias,
+ * domain or a field its details show changed since it was made); undefined when it still is.
+ */
+export function whyRecordedDiffers(details: LinkDetails, body: LinkCreateBody, client: LinkShortClient): string | undefined {
+  const differing = differingDetails(details, body);
+  const host = shortUrlKey(body.domain ?? client.baseUrl);
+  if (!onDomain(details, body.domain, client)) differing.unshift("domain");
+  else if (body.custom !== undefined && shortUrlKey(details.shorturl) !== `${host}/${aliasKey(body.custom)}`) differing.unshift("custom");
+  return differing.length === 0 ? undefined : NOT_REUSED.differs(differing);
+}
+
 /** Whether the server's copy of a link, read just now, is still what was asked (every field its details show) and what the index holds. */
 export function stillMatches(details: LinkDetails, candidate: IndexedLink, body: LinkCreateBody): boolean {
   if (shortUrlKey(details.shorturl) !== shortUrlKey(candidate.shorturl)) return false;
@@ -141,7 +179,11 @@ export function stillMatches(details: LinkDetails, candidate: IndexedLink, body:
 export function whyNotReusable(index: LinkIndex, body: LinkCreateBody, client: LinkShortClient, record?: MadeLinks): string {
   if (!comparable(body, record)) return NOT_REUSED.password;
   const nearest = index.findByLongUrl(body.url);
-  if (!nearest) return NOT_REUSED.noLink;
+  if (!nearest) {
+    if (record?.madeWhenAsked(askedKey(body, client)) === true) return NOT_REUSED.otherOptions;
+    // Until the index has read every link, one may yet have this long URL.
+    return index.freshness().complete ? NOT_REUSED.noLink : NOT_REUSED.stillReading;
+  }
   const differing: Array<keyof LinkCreateBody> = [];
   if (body.custom !== undefined && !sameAlias(nearest.alias, body.custom)) differing.push("custom");
   if (!onDomain(nearest, body.domain, client)) differing.push("domain");

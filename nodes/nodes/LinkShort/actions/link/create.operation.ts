@@ -12,11 +12,13 @@ export const create: Operation = {
 	parameterOf: linkParameterOf,
 	async execute(client, itemIndex) {
 		const input = linkInput(this, itemIndex, 'additionalFields');
-		if (!reuseAsked(this, itemIndex)) return linkOutput(await createLink(client, linkIndexFor(client), input), input);
+		const { reuse, remember } = reuseAsked(this, itemIndex);
+		if (!reuse) return linkOutput(await createLink(client, linkIndexFor(client), input), input);
 		let notReused: string | undefined;
 		const made = madeLinksFor(this, client);
 		try {
-			const link = await createLink(client, linkIndexFor(client), input, { reuse: true, record: made.record(), onNotReused: (reason) => (notReused = reason) });
+			const record = made.record(remember);
+			const link = await createLink(client, linkIndexFor(client), input, { reuse: true, record, onNotReused: (reason) => (notReused = reason) });
 			made.save();
 			return { ...linkOutput(link, input), reused: link.reused, ...(link.reused || !notReused ? {} : { notReused }) };
 		} catch (error) {

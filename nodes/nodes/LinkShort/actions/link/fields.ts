@@ -1,14 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import {
-	RECORDED_REUSE_RULE,
-	REDIRECT_TYPES,
-	REUSE_RULE,
-	UTM_FIELDS,
-	type LinkCreateInput,
-	type LinkUpdateInput,
-	type Utm,
-	type UtmField,
-} from '@linkshort/client/core';
+import { RECORDED_REUSE_RULE, REDIRECT_TYPES, UTM_FIELDS, type LinkCreateInput, type LinkUpdateInput, type Utm, type UtmField } from '@linkshort/client/core';
 import { toApiTimestamp } from '../dates';
 import { filled } from '../filled';
 import { HELD_LINK_VERSION } from './heldLink';
@@ -199,7 +190,21 @@ const reuseOption: INodeProperties = {
 	name: 'reuse',
 	type: 'boolean',
 	default: false,
-	description: `Whether to answer with the existing link instead of making one, so a re-run or a form sent twice gives the same short link. ${REUSE_RULE} ${RECORDED_REUSE_RULE} The output (or the error) says why a link was not reused.`,
+	description: `Whether to answer with the existing link instead of making one, so a re-run or a form sent twice gives the same short link. ${RECORDED_REUSE_RULE} The output (or the error) says why a link was not reused.`,
+};
+
+/** Where Reuse keeps its record of the links made: the workflow's static data, or this n8n process only. */
+const rememberOption: INodeProperties = {
+	displayName: 'Remember Made Links in the Workflow',
+	name: 'rememberMadeLinks',
+	type: 'boolean',
+	default: true,
+	displayOptions: { show: { reuse: [true] } },
+	description:
+		"Whether Reuse Existing Link keeps its record of the links made in the workflow's static data, so that it survives a restart of n8n. " +
+		'Off: the record lives in this n8n process only (lost at a restart) and the node writes no static data. ' +
+		"In queue mode, turn it off when other nodes of this workflow keep state (a Google Sheets Trigger, a LinkShort Trigger): n8n 2.41 gives a worker's executions none of the workflow's saved data, so the record is not shared between workers, " +
+		"and each worker's save replaces the workflow's whole saved data, erasing what the other nodes kept",
 };
 
 const additionalFields = (options: INodeProperties[], version: { lt: number } | { gte: number }): INodeProperties => ({
@@ -218,7 +223,7 @@ const additionalFields = (options: INodeProperties[], version: { lt: number } | 
  */
 export const createFields: INodeProperties[] = [
 	urlField,
-	additionalFields(linkOptions(createRedirectType, [reuseOption]), { lt: HELD_LINK_VERSION }),
+	additionalFields(linkOptions(createRedirectType, [reuseOption, rememberOption]), { lt: HELD_LINK_VERSION }),
 	additionalFields(linkOptions(createRedirectType), { gte: HELD_LINK_VERSION }),
 	{
 		displayName: 'Options',
@@ -226,15 +231,16 @@ export const createFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [reuseOption],
+		options: [reuseOption, rememberOption],
 		displayOptions: { show: { '@version': [{ _cnd: { gte: HELD_LINK_VERSION } }] } },
 	},
 ];
 
-/** Whether this item's Create asked to reuse an existing link (Options from version 1.2, Additional Fields before). */
-export function reuseAsked(context: IExecuteFunctions, itemIndex: number): boolean {
+/** How this item's Create asked to reuse (Options from version 1.2, Additional Fields before): whether, and whether its record is kept in the workflow. */
+export function reuseAsked(context: IExecuteFunctions, itemIndex: number): { reuse: boolean; remember: boolean } {
 	const collection = context.getNode().typeVersion >= HELD_LINK_VERSION ? 'options' : 'additionalFields';
-	return (context.getNodeParameter(collection, itemIndex, {}) as IDataObject).reuse === true;
+	const options = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
+	return { reuse: options.reuse === true, remember: options.rememberMadeLinks !== false };
 }
 
 export const updateFields: INodeProperties[] = [
@@ -257,7 +263,9 @@ export function linkInput(context: IExecuteFunctions, itemIndex: number, collect
 	const url = context.getNodeParameter('url', itemIndex) as string;
 	const fields = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
 	const { geotarget, devicetarget, parameters, expiry, type, ...others } = fields;
-	delete others.reuse; // how to create, not what
+	// how to create, not what
+	delete others.reuse;
+	delete others.rememberMadeLinks;
 
 	const utm: Utm = {};
 	const rest: IDataObject = {};
