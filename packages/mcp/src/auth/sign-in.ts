@@ -41,6 +41,8 @@ export interface SignInSettings {
   store?: AuthStore;
   /** For tests only: client metadata documents over http and from this machine. */
   allowInsecureClientMetadata?: boolean;
+  /** For tests only: the clock of the client metadata documents' cache, in epoch milliseconds. */
+  clientDocumentsClock?: () => number;
   /** The service the keys are for, as the sign-in page names it. */
   serviceLabel: string;
   /** The proxies in front (--trusted-proxy) whose X-Forwarded-For names the client; none: the socket's peer is the client. */
@@ -113,7 +115,10 @@ export class SignIn {
     );
     this.#tokens = new TokenService({ issuer: this.issuer, resource: this.resource, secret: settings.secret ?? randomBytes(32) });
     this.#store = settings.store ?? new MemoryAuthStore();
-    const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
+    const clients = new ClientRegistry(this.#store, {
+      allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true,
+      ...(settings.clientDocumentsClock !== undefined ? { now: settings.clientDocumentsClock } : {}),
+    });
     this.#context = {
       tokens: this.#tokens,
       store: this.#store,
@@ -178,7 +183,7 @@ export class SignIn {
     const allowed = path === "/authorize" ? "GET, POST" : "POST";
     try {
       if (request.method === "OPTIONS" && path !== "/authorize") return { status: 204, headers: CORS_PREFLIGHT, body: "" };
-      if (path === "/authorize" && request.method === "GET") return await showSignIn(this.#context, request.url.searchParams);
+      if (path === "/authorize" && request.method === "GET") return await showSignIn(this.#context, request.url.searchParams, request.address);
       if (request.method !== "POST")
         return oauthErrorAnswer(new OAuthError(OAuthErrorCode.InvalidRequest, `use ${allowed.replace(", ", " or ")}`, 405), { Allow: allowed });
       if (path === "/authorize") return await completeSignIn(this.#context, request);
