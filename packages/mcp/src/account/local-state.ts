@@ -6,8 +6,7 @@
  */
 import { FileClickHistoryStore, FileIndexStore, MAX_INDEXED_ACCOUNTS, type LinkShortClient } from "@linkshort/client";
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { promises as fs } from "node:fs";
 import { clientFor } from "../config/command-line";
 import { AccountIndexes } from "./account-indexes";
 import { ServerLinkIndex } from "./server-index";
@@ -44,7 +43,7 @@ export class LocalAccountState implements AccountState {
     if (name === "sign-in") return Promise.resolve(undefined);
     if (this.confirmationSecret !== undefined) return Promise.resolve(this.confirmationSecret);
     if (this.indexFile === undefined) return Promise.resolve(undefined);
-    return (this.#confirmationSecret ??= keptSecret(join(dirname(this.indexFile), CONFIRMATION_SECRET_FILE)));
+    return (this.#confirmationSecret ??= keptSecret(besideIndex(this.indexFile, CONFIRMATION_SECRET_FILE)));
   }
 
   clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
@@ -68,23 +67,30 @@ export class LocalAccountState implements AccountState {
 export const CONFIRMATION_SECRET_FILE = "confirmation.secret";
 const SECRET_BYTES = 32;
 
+/** `name` in the index file's folder (its path as written, so the library's bundle needs no node:path). */
+function besideIndex(indexFile: string, name: string): string {
+  const folderEnd = Math.max(indexFile.lastIndexOf("/"), indexFile.lastIndexOf("\\"));
+  return `${indexFile.slice(0, folderEnd + 1)}${name}`;
+}
+
 /**
  * The secret kept in `path` (hex, readable by its owner only), made at random by the first process
  * that needs it: written whole to a file of its own, then linked into place, which fails when
  * another process was first (its secret is then the one read).
  */
 async function keptSecret(path: string): Promise<Uint8Array> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const folder = path.slice(0, path.length - CONFIRMATION_SECRET_FILE.length);
+  if (folder !== "") await fs.mkdir(folder, { recursive: true, mode: 0o700 });
   const draft = `${path}.${process.pid}.${randomBytes(6).toString("hex")}`;
-  await writeFile(draft, `${randomBytes(SECRET_BYTES).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  await fs.writeFile(draft, `${randomBytes(SECRET_BYTES).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
   try {
-    await link(draft, path);
+    await fs.link(draft, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   } finally {
-    await unlink(draft);
+    await fs.unlink(draft);
   }
-  const text = (await readFile(path, "utf8")).trim();
+  const text = (await fs.readFile(path, "utf8")).trim();
   if (!/^[0-9a-f]+$/.test(text) || text.length < 2 * SECRET_BYTES)
     throw new Error(`${path} does not hold the secret that signs confirmations (${SECRET_BYTES} bytes in hex): delete it, and a new one is made`);
   return new Uint8Array(Buffer.from(text, "hex"));
