@@ -81,6 +81,8 @@ export async function serveSignIn(
       `${commandLine.admin ? "the admin tools for administrators' keys" : "without the admin tools (--admin adds them for administrators' keys)"}; ` +
       state.signInsKeptIn,
   );
+  if (trustedProxies !== undefined)
+    say(`the bounds on wrong keys count the address X-Forwarded-For names when a request comes from ${trustedProxies.entries.join(", ")} (--trusted-proxy)`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
