@@ -3,7 +3,8 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE, type Server } from "@modelcontextprotoco
 import { serveStdio as serveOverStdio } from "@modelcontextprotocol/server/stdio";
 import { accountStateFrom } from "./account/state-from";
 import { isLoopback, LOOPBACK_NAMES } from "./auth/request-checks";
-import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom, USAGE } from "./config/command-line";
+import { API_KEY_VARIABLE, clientFromEnvironment, ConfigError, parseCommandLine, TOKEN_VARIABLE, tokenFrom } from "./config/command-line";
+import { USAGE } from "./config/usage";
 import { keyIsAdministrators } from "./auth/key-role";
 import { createLinkShortMcpServer } from "./server/server";
 import { logUnexpectedFailures } from "./failures/unexpected";

@@ -13,7 +13,10 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { clientFromEnvironment, parseCommandLine, publicUrlFrom, signInSecretFrom, USAGE } from "../src/config/command-line";
+import { clientFromEnvironment, parseCommandLine } from "../src/config/command-line";
+import { publicUrlFrom, signInSecretFrom, trustedProxiesFrom } from "../src/config/sign-in-options";
+import { TrustedProxies } from "../src/auth/client-address";
+import { USAGE } from "../src/config/usage";
 import { storeUrl } from "../src/account/shared/state";
 import { CLI } from "./helpers";
 import { freshDatabase, stopTestPostgres } from "./postgres-support";
@@ -114,6 +117,20 @@ test("the Caddyfile serves the public address and sends every request to the ser
   expect(caddyfile).toContain(`dynamic a mcp ${port}`);
   expect(caddy!.ports).toEqual(expect.arrayContaining(["80:80", "443:443"]));
   expect(caddy!.volumes).toContain("./Caddyfile:/etc/caddy/Caddyfile:ro");
+});
+
+test("the server trusts X-Forwarded-For from Caddy's fixed address only, which no other container of the network can get", () => {
+  const trusted = trustedProxiesFrom(serverEnv(), parseCommandLine(serverFlags().flags).http!.signIn!)!;
+  const network = (compose as unknown as { networks: { default: { ipam: { config: Array<{ subnet: string; ip_range: string }> } } } }).networks.default.ipam
+    .config[0]!;
+  const caddyAddress = (caddy as unknown as { networks: { default: { ipv4_address: string } } }).networks.default.ipv4_address;
+  expect(mcp!.environment!.LINKSHORT_MCP_TRUSTED_PROXY).toBe(caddyAddress);
+  expect(trusted.has(caddyAddress)).toBe(true);
+  const inRange = (address: string, cidr: string) => new TrustedProxies([cidr]).has(address);
+  expect(inRange(caddyAddress, network.subnet)).toBe(true);
+  expect(inRange(caddyAddress, network.ip_range)).toBe(false);
+  expect(inRange(network.ip_range.split("/")[0]!, network.subnet)).toBe(true);
+  expect(trusted.has(network.ip_range.split("/")[0]!)).toBe(false);
 });
 
 /** A GET as a proxy sends it on: to the server's address, addressed to `host`. */

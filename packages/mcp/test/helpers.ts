@@ -26,12 +26,12 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** A stdio session with the built server, configured by environment as an MCP client would. */
-export async function startSession(env: { baseUrl: string; apiKey: string }, args: string[] = []): Promise<Session> {
+/** A stdio session with the built server, configured by environment as an MCP client would (`more`: further variables). */
+export async function startSession(env: { baseUrl: string; apiKey: string; more?: Record<string, string> }, args: string[] = []): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...args],
-    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: env.baseUrl, LINKSHORT_API_KEY: env.apiKey },
+    env: { PATH: process.env.PATH ?? "", LINKSHORT_BASE_URL: env.baseUrl, LINKSHORT_API_KEY: env.apiKey, ...env.more },
     stderr: "pipe",
   });
   let stderr = "";

@@ -59,6 +59,9 @@ const stdioTarget = () => [
   `LINKSHORT_BASE_URL=${sandbox.baseUrl}`,
   "-e",
   `LINKSHORT_API_KEY=${sandbox.adminKey}`,
+  // The Inspector starts a server per call over stdio: each takes the previews of the one before by this secret.
+  "-e",
+  `LINKSHORT_MCP_CONFIRMATION_SECRET=${"5e".repeat(32)}`,
   "--",
   process.execPath,
   CLI,
@@ -144,12 +147,7 @@ describe.each([
     await succeed("get_link", { period: "7d" });
     const change = { ids: [id], set: { url: "https://example.com/inspector-2" } };
     const { confirmation } = await succeed("update_links", change);
-    if (_transport === "stdio") {
-      // The Inspector starts a server per call over stdio: a preview binds to the process that made it (its own key).
-      await fail("update_links", { ...change, confirmation }, /confirmation: is not a preview of update_links this server made/);
-    } else {
-      expect(await succeed("update_links", { ...change, confirmation })).toMatchObject({ counts: { done: 1 } });
-    }
+    expect(await succeed("update_links", { ...change, confirmation })).toMatchObject({ counts: { done: 1 } });
     const { confirmation: deleteConfirmation } = await succeed("delete_links", { ids: [id] });
     expect(deleteConfirmation).toEqual(expect.any(String));
     await succeed("create_qr_code", { type: "email", data: { email: "team@example.com", subject: "Hello" }, name: "inspector" });
@@ -167,16 +165,7 @@ describe.each([
     await succeed("get_user", { id: user.id });
     await succeed("subscribe_user_to_plan", { planId: plans[0]!.id, userId: user.id, type: "monthly" });
     await succeed("delete_user", { id: user.id });
-    if (_transport === "stdio") {
-      await fail("delete_links", { ids: [id], confirmation: deleteConfirmation }, /confirmation: is not a preview of delete_links this server made/);
-      // The link deleted as another process's server would, so that what follows meets a deleted link over both transports.
-      sandbox.store.state.links.splice(
-        sandbox.store.state.links.findIndex((link) => link.id === id),
-        1,
-      );
-    } else {
-      expect(await succeed("delete_links", { ids: [id], confirmation: deleteConfirmation })).toMatchObject({ counts: { done: 1 } });
-    }
+    expect(await succeed("delete_links", { ids: [id], confirmation: deleteConfirmation })).toMatchObject({ counts: { done: 1 } });
 
     // The deleted link, and bad input, each as a tool error the model can act on.
     await fail("get_link", { id }, /^Not found: .*find_links/);

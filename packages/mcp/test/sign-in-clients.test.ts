@@ -2,12 +2,17 @@
  * The clients people sign in with, each playing its own flow against the built server (default
  * loopback issuer) as its documents and issue trackers describe it: discovery from the 401, a
  * client ID metadata document (served here by a local server) or registration, authorize with PKCE
- * through the sign-in page, the token, then an MCP call with it.
+ * through the sign-in page, the token, then an MCP call with it. Claude's flow runs against a
+ * server in this process instead, whose client documents' clock the test moves past the hour.
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { People } from "../src/auth/people";
+import { clientFor } from "../src/config/command-line";
+import { startHttpServer } from "../src/server/http";
+import { createLinkShortMcpServer } from "../src/server/server";
 import { startHttpServerProcess, type HttpServerProcess } from "./helpers";
 import { form, listTools, MemoryOAuthProvider, openSignInPage, pkce, signIn, submitSignIn } from "./sign-in-helpers";
 
@@ -83,7 +88,7 @@ interface Flow {
 }
 
 /** Authorize with PKCE through the sign-in page, then the token: the authorization response and the token answer. */
-async function signInAs(flow: Flow): Promise<{ back: URL; tokens: { status: number; body: Record<string, unknown> } }> {
+async function signInAs(flow: Flow, at = issuer): Promise<{ back: URL; tokens: { status: number; body: Record<string, unknown> } }> {
   const { verifier, challenge } = pkce();
   const resource: Record<string, string> = flow.resource === undefined ? {} : { resource: flow.resource };
   const query = new URLSearchParams({
@@ -95,11 +100,11 @@ async function signInAs(flow: Flow): Promise<{ back: URL; tokens: { status: numb
     state: "st",
     ...resource,
   });
-  const answer = await submitSignIn(issuer, await openSignInPage(`${issuer}/authorize?${query}`), sandbox.userKey);
+  const answer = await submitSignIn(at, await openSignInPage(`${at}/authorize?${query}`), sandbox.userKey);
   expect(answer.status).toBe(303);
   const back = new URL(answer.headers.get("location")!);
   const code = back.searchParams.get("code") ?? "";
-  const tokens = await form(`${issuer}/token`, {
+  const tokens = await form(`${at}/token`, {
     grant_type: "authorization_code",
     code,
     code_verifier: verifier,
@@ -117,16 +122,33 @@ async function expectMcpCallWorks(tokens: { status: number; body: Record<string,
   expect(tools.text).toContain("shorten_link");
 }
 
-test("Claude (claude.ai, Desktop): a metadata document, chosen because the server advertises it and `none`; a 403 from its host later is served from the copy", async () => {
-  const found = await discover(server.url);
-  expect(found.authorizationServer.client_id_metadata_document_supported).toBe(true);
-  expect(found.authorizationServer.token_endpoint_auth_methods_supported).toContain("none");
-  const clientId = publishDocument("/oauth/mcp-oauth-client-metadata", { client_name: "Claude", redirect_uris: ["https://claude.ai/api/mcp/auth_callback"] });
-  const first = await signInAs({ clientId, redirectUri: "https://claude.ai/api/mcp/auth_callback", resource: found.resource });
-  expect(`${first.back.origin}${first.back.pathname}`).toBe("https://claude.ai/api/mcp/auth_callback");
-  await expectMcpCallWorks(first.tokens);
-  documentStatus.set("/oauth/mcp-oauth-client-metadata", 403);
-  await expectMcpCallWorks((await signInAs({ clientId, redirectUri: "https://claude.ai/api/mcp/auth_callback", resource: found.resource })).tokens);
+test("Claude (claude.ai, Desktop): a metadata document, chosen because the server advertises it and `none`; past the hour, a 403 from its host is served from the last good copy", async () => {
+  let clock = Date.now();
+  const people = new People({ clientFor: (key) => clientFor(sandbox.baseUrl, key, 5), admin: false, say: () => undefined, letGo: () => undefined });
+  const claudeServer = await startHttpServer((person) => createLinkShortMcpServer({ client: person!.client, admin: false }), {
+    port: 0,
+    host: "127.0.0.1",
+    signIn: { people, serviceLabel: "the sandbox", allowInsecureClientMetadata: true, clientDocumentsClock: () => clock },
+  });
+  try {
+    const at = new URL(claudeServer.url).origin;
+    const found = await discover(claudeServer.url);
+    expect(found.authorizationServer.client_id_metadata_document_supported).toBe(true);
+    expect(found.authorizationServer.token_endpoint_auth_methods_supported).toContain("none");
+    const path = "/oauth/mcp-oauth-client-metadata";
+    const clientId = publishDocument(path, { client_name: "Claude", redirect_uris: ["https://claude.ai/api/mcp/auth_callback"] });
+    const flow = { clientId, redirectUri: "https://claude.ai/api/mcp/auth_callback", resource: found.resource };
+    const first = await signInAs(flow, at);
+    expect(`${first.back.origin}${first.back.pathname}`).toBe("https://claude.ai/api/mcp/auth_callback");
+    await expectMcpCallWorks(first.tokens, claudeServer.url);
+    documentStatus.set(path, 403);
+    clock += 61 * 60_000;
+    await expectMcpCallWorks((await signInAs(flow, at)).tokens, claudeServer.url);
+    // The copy was past its hour: the document was asked for again, and its host refused it.
+    expect(documentFetches.filter((fetched) => fetched === path)).toHaveLength(2);
+  } finally {
+    await claudeServer.close();
+  }
 });
 
 test("Claude Code: registers a localhost callback, and sends the resource as the origin with a trailing slash", async () => {

@@ -8,6 +8,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MAX_NEVER_USED, MAX_NEVER_USED_PER_ADDRESS } from "../src/auth/client-pool";
+import { HOST_FETCHES_PER_MINUTE, NEW_CLIENT_IDS_PER_ADDRESS_PER_MINUTE } from "../src/auth/client-documents";
 import { ClientRegistry, OAuthError } from "../src/auth/clients";
 import { MemoryAuthStore, type AuthStore } from "../src/auth/store";
 import { PostgresAuthStore } from "../src/store/auth-store";
@@ -169,5 +170,41 @@ describe("client metadata documents", () => {
     expect(refused).toBeInstanceOf(OAuthError);
     expect(refused).toMatchObject({ code: "temporarily_unavailable", status: 503 });
     expect(fetched).toHaveLength(20);
+  });
+
+  test("made-up client_ids, a thousand and more, never push out the copy of a client someone signed in with", async () => {
+    let clock = Date.now();
+    const registry = new ClientRegistry(new MemoryAuthStore(), { allowInsecureMetadataFetch: true, now: () => clock });
+    const claude = `${base}/oauth/claude.json`;
+    answers = (path) => (path === "/oauth/claude.json" ? { status: 200, body: documentOf(claude) } : { status: 404 });
+    await registry.find(claude);
+    await registry.signedIn(claude, nowSeconds());
+    for (let i = 0; i < 1_050; i += 1) {
+      if (i % HOST_FETCHES_PER_MINUTE === 0) clock += 61_000;
+      await expect(registry.find(`${base}/made-up/${i}.json`)).rejects.toThrow(/answered 404/);
+    }
+    // Past the hour, the host's edge refuses it: the last good copy stands.
+    answers = () => ({ status: 403 });
+    clock += 61 * 60_000;
+    expect((await registry.find(claude)).clientName).toBe("Documented");
+    expect(fetched.filter((path) => path === "/oauth/claude.json")).toHaveLength(2);
+  }, 60_000);
+
+  test("one address's made-up client_ids spend its own first fetches, not the host's: another address's new client still signs in", async () => {
+    const registry = new ClientRegistry(new MemoryAuthStore(), { allowInsecureMetadataFetch: true });
+    answers = (path) => (path === "/real.json" ? { status: 200, body: documentOf(`${base}/real.json`) } : { status: 404 });
+    const refusals: unknown[] = [];
+    for (let i = 0; i < HOST_FETCHES_PER_MINUTE + 5; i += 1) {
+      // One host, rotating its addresses in its /64.
+      refusals.push(await registry.find(`${base}/bogus/${i}.json`, `2001:db8:7:8::${i + 1}`).catch((error: unknown) => error));
+    }
+    expect(fetched).toHaveLength(NEW_CLIENT_IDS_PER_ADDRESS_PER_MINUTE);
+    expect(refusals.slice(NEW_CLIENT_IDS_PER_ADDRESS_PER_MINUTE)).toEqual(
+      Array.from({ length: HOST_FETCHES_PER_MINUTE + 5 - NEW_CLIENT_IDS_PER_ADDRESS_PER_MINUTE }, () =>
+        expect.objectContaining({ code: "temporarily_unavailable", status: 503 }),
+      ),
+    );
+    expect((await registry.find(`${base}/real.json`, "198.51.100.2")).clientName).toBe("Documented");
+    expect(fetched).toHaveLength(NEW_CLIENT_IDS_PER_ADDRESS_PER_MINUTE + 1);
   });
 });

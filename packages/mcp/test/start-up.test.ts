@@ -49,5 +49,12 @@ test("a stdio server's start loads neither the HTTP server, the sign-in and its 
   );
   expect(notAtStart).toEqual([]);
   // Each of them comes in with the mode that needs it.
-  expect([...onDemand].sort()).toEqual(["src/account/shared/state.ts", "src/server/http.ts", "src/server/serve-sign-in.ts"]);
+  expect([...onDemand].sort()).toEqual(["src/account/shared/state.ts", "src/server/http.ts", "src/server/serve-sign-in.ts", "src/view/page.ts"]);
+}, 30_000);
+
+test("a stdio server's start does not build the Apps view's page: it is built at the first resources/read", async () => {
+  const { atStart, onDemand } = await startGraph();
+  expect(atStart).toContain("src/view/apps.ts");
+  expect([...atStart].filter((path) => /src\/view\/(page|script|browser\/[a-z-]+)\.ts$|scripts\/view-bundle\.ts$/.test(path))).toEqual([]);
+  expect(onDemand).toContain("src/view/page.ts");
 }, 30_000);

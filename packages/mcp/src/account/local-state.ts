@@ -1,5 +1,12 @@
-/** An account's state kept by this process alone: in memory, or the index in a file (`--index-file`) with its click history beside it. */
+/**
+ * An account's state kept by this process alone: in memory, or the index in a file (`--index-file`)
+ * with its click history beside it and, in its folder, the secret that signs the previews that
+ * update_links and delete_links confirm (a client may start a server for every call: the next
+ * process must take the previous one's preview).
+ */
 import { FileClickHistoryStore, FileIndexStore, MAX_INDEXED_ACCOUNTS, type LinkShortClient } from "@linkshort/client";
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
 import { clientFor } from "../config/command-line";
 import { AccountIndexes } from "./account-indexes";
 import { ServerLinkIndex } from "./server-index";
@@ -14,8 +21,16 @@ export class LocalAccountState implements AccountState {
     return new ServerLinkIndex(client, file === undefined ? {} : { store: new FileIndexStore(file), historyStore: FileClickHistoryStore.besideIndex(file) });
   });
 
-  /** `indexFile`: where the index of the one account a CLI serves is kept (never with --sign-in: its people are many accounts). */
-  constructor(private readonly indexFile?: string) {}
+  #confirmationSecret: Promise<Uint8Array | undefined> | undefined;
+
+  /**
+   * `indexFile`: where the index of the one account a CLI serves is kept (never with --sign-in: its
+   * people are many accounts). `confirmationSecret`: the environment's, which wins over the file's.
+   */
+  constructor(
+    private readonly indexFile?: string,
+    private readonly confirmationSecret?: Uint8Array,
+  ) {}
 
   get keptIn(): string {
     return this.indexFile === undefined
@@ -23,8 +38,12 @@ export class LocalAccountState implements AccountState {
       : `kept in ${this.indexFile} and ${FileClickHistoryStore.besideIndex(this.indexFile).path}`;
   }
 
-  secret(): Promise<undefined> {
-    return Promise.resolve(undefined);
+  /** The confirmations' secret: the environment's, else the one kept beside the index file; undefined (each process its own) without either. The sign-in's: each process its own. */
+  secret(name: "sign-in" | "request-state"): Promise<Uint8Array | undefined> {
+    if (name === "sign-in") return Promise.resolve(undefined);
+    if (this.confirmationSecret !== undefined) return Promise.resolve(this.confirmationSecret);
+    if (this.indexFile === undefined) return Promise.resolve(undefined);
+    return (this.#confirmationSecret ??= keptSecret(besideIndex(this.indexFile, CONFIRMATION_SECRET_FILE)));
   }
 
   clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
@@ -42,4 +61,37 @@ export class LocalAccountState implements AccountState {
   close(): Promise<void> {
     return this.#indexes.stop();
   }
+}
+
+/** The file, in the index file's folder, that keeps the confirmations' secret. */
+export const CONFIRMATION_SECRET_FILE = "confirmation.secret";
+const SECRET_BYTES = 32;
+
+/** `name` in the index file's folder (its path as written, so the library's bundle needs no node:path). */
+function besideIndex(indexFile: string, name: string): string {
+  const folderEnd = Math.max(indexFile.lastIndexOf("/"), indexFile.lastIndexOf("\\"));
+  return `${indexFile.slice(0, folderEnd + 1)}${name}`;
+}
+
+/**
+ * The secret kept in `path` (hex, readable by its owner only), made at random by the first process
+ * that needs it: written whole to a file of its own, then linked into place, which fails when
+ * another process was first (its secret is then the one read).
+ */
+async function keptSecret(path: string): Promise<Uint8Array> {
+  const folder = path.slice(0, path.length - CONFIRMATION_SECRET_FILE.length);
+  if (folder !== "") await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+  const draft = `${path}.${process.pid}.${randomBytes(6).toString("hex")}`;
+  await fs.writeFile(draft, `${randomBytes(SECRET_BYTES).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  try {
+    await fs.link(draft, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    await fs.unlink(draft);
+  }
+  const text = (await fs.readFile(path, "utf8")).trim();
+  if (!/^[0-9a-f]+$/.test(text) || text.length < 2 * SECRET_BYTES)
+    throw new Error(`${path} does not hold the secret that signs confirmations (${SECRET_BYTES} bytes in hex): delete it, and a new one is made`);
+  return new Uint8Array(Buffer.from(text, "hex"));
 }

@@ -1,5 +1,5 @@
 /** The account state the command line names; the shared one is imported only when a store is named, so a stdio server's start loads no pg. */
-import { indexFileFrom, storeFrom, type CommandLine } from "../config/command-line";
+import { CONFIRMATION_SECRET_VARIABLE, indexFileFrom, secretFrom, storeFrom, type CommandLine } from "../config/command-line";
 import { LocalAccountState } from "./local-state";
 import type { AccountState } from "./state";
 
@@ -9,7 +9,11 @@ import type { AccountState } from "./state";
  */
 export async function accountStateFrom(env: NodeJS.ProcessEnv, commandLine: CommandLine, say: (text: string) => void): Promise<AccountState> {
   const url = storeFrom(env, commandLine);
-  if (url === undefined) return new LocalAccountState(commandLine.http?.signIn === undefined ? indexFileFrom(env, commandLine) : undefined);
+  if (url === undefined)
+    return new LocalAccountState(
+      commandLine.http?.signIn === undefined ? indexFileFrom(env, commandLine) : undefined,
+      secretFrom(env, CONFIRMATION_SECRET_VARIABLE),
+    );
   const { SharedState } = await import("./shared/state");
   return SharedState.openNamed(url, env, say);
 }

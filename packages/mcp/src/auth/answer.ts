@@ -15,7 +15,7 @@ export interface SignInRequest {
   headers: IncomingHttpHeaders;
   /** The body as text ("" when there is none). */
   body: string;
-  /** The peer's address. */
+  /** The client's address: the peer's, or behind a trusted proxy the one it forwards for (`client-address.ts`). */
   address: string;
 }
 
@@ -75,8 +75,8 @@ export function redirectAnswer(uri: string, params: Record<string, string | unde
   return { status: 303, headers: { Location: target.href, "Cache-Control": "no-store", ...headers }, body: "" };
 }
 
-/** The values of a request on the socket, its body read (a POST's, at most MAX_FORM_BYTES). */
-export async function signInRequestOf(request: IncomingMessage, url: URL): Promise<SignInRequest> {
+/** The values of a request on the socket from the client at `address`, its body read (a POST's, at most MAX_FORM_BYTES). */
+export async function signInRequestOf(request: IncomingMessage, url: URL, address: string): Promise<SignInRequest> {
   let body = "";
   if (request.method === "POST") {
     try {
@@ -86,7 +86,7 @@ export async function signInRequestOf(request: IncomingMessage, url: URL): Promi
       throw error;
     }
   }
-  return { method: request.method ?? "GET", url, headers: request.headers, body, address: request.socket.remoteAddress ?? "" };
+  return { method: request.method ?? "GET", url, headers: request.headers, body, address };
 }
 
 /** A form body (application/x-www-form-urlencoded), each field at most once. */

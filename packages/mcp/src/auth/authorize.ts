@@ -6,7 +6,7 @@
  * must match the sign-in cookie, and the POST must come from this server's own origin.
  */
 import { cookiesOf, formOf, redirectAnswer, type Answer, type SignInRequest } from "./answer";
-import { isDocumentClientId, redirectMatches, type ClientRegistry } from "./clients";
+import { redirectMatches, type ClientRegistry } from "./clients";
 import { OAuthError, OAuthErrorCode } from "./oauth-error";
 import { sameSecret } from "./request-checks";
 import { checkResource } from "./resource";
@@ -50,11 +50,12 @@ function unregisteredRedirect(registered: readonly string[], asked: string): str
   return `The application ${said}. It registered only ${registered.map(shown).join(", ")}. Register the address the application signs in with, or sign in from the address it registered.`;
 }
 
-export async function showSignIn(context: AuthorizeContext, query: URLSearchParams): Promise<Answer> {
+/** The sign-in page for the request in `query`, asked for from the client at `address`. */
+export async function showSignIn(context: AuthorizeContext, query: URLSearchParams, address: string): Promise<Answer> {
   const clientId = query.get("client_id") ?? "";
   let client;
   try {
-    client = await context.clients.find(clientId);
+    client = await context.clients.find(clientId, address);
   } catch (error) {
     if (error instanceof OAuthError) return problemPage(400, `The application is not known here: ${error.message}.`);
     throw error;
@@ -141,8 +142,7 @@ export async function completeSignIn(context: AuthorizeContext, request: SignInR
   if (!check.accepted) return again(check.status, check.problem, check.retryAfterSeconds);
   const code = randomToken();
   const now = nowSeconds();
-  // Someone signed in through this client: no flood of anonymous registrations pushes it out now.
-  if (!isDocumentClientId(fields.client_id)) await context.store.clientSignedIn(fields.client_id, now);
+  await context.clients.signedIn(fields.client_id, now);
   const grant = {
     id: randomToken(),
     clientId: fields.client_id,

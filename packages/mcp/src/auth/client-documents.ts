@@ -3,15 +3,20 @@
  * document, fetched with care: https only, public addresses only (checked on the address actually
  * dialled), a size and a time cap. Kept by client_id, each fetch bounded: one at a time for a
  * client_id, none again within a minute of a failure (the failure itself is remembered), at most
- * MAX_FETCHES_IN_FLIGHT at once and HOST_FETCHES_PER_MINUTE to one host. A document that cannot be
- * fetched again right now (its host's edge answering 403 or 404 to servers, as seen for Claude's)
- * is served from the last good copy within its lifetime (KEEP_MS).
+ * MAX_FETCHES_IN_FLIGHT at once and HOST_FETCHES_PER_MINUTE to one host, and the first fetch of a
+ * client_id not known here at most NEW_CLIENT_IDS_PER_ADDRESS_PER_MINUTE times a minute for one
+ * client address (so that one address cannot spend a host's fetches on made-up client_ids). A
+ * document that cannot be fetched again right now (its host's edge answering 403 or 404 to servers,
+ * as seen for Claude's) is served from the last good copy within its lifetime (KEEP_MS). The copies
+ * of clients someone signed in with are kept apart from the rest (failures and copies nobody used),
+ * so that made-up client_ids never push them out.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP } from "node:net";
 import { lookup } from "node:dns";
 import { BoundedCache } from "./bounded-cache";
+import { addressGroup } from "./client-address";
 import { clientNameOf, redirectUrisOf } from "./client-metadata";
 import { OAuthError, OAuthErrorCode } from "./oauth-error";
 import type { OAuthClient } from "./store";
@@ -25,9 +30,15 @@ const FRESH_MS = 60 * 60_000;
 const KEEP_MS = 24 * 60 * 60_000;
 /** After a failed fetch, the same client_id is not fetched again for this long. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
+/** Client_ids kept that nobody signed in with yet (failures included), the least recently seen let go first. */
 const MAX_KEPT = 1_000;
+/** Clients someone signed in with, kept apart: only a sign-in (a key the service accepted) adds one. */
+const MAX_SIGNED_IN = 1_000;
+/** First fetches of client_ids not known here, per client address (an IPv6 one by its /64) and minute. */
+export const NEW_CLIENT_IDS_PER_ADDRESS_PER_MINUTE = 5;
+const MAX_ADDRESSES = 10_000;
 const MAX_FETCHES_IN_FLIGHT = 10;
-const HOST_FETCHES_PER_MINUTE = 20;
+export const HOST_FETCHES_PER_MINUTE = 20;
 const MAX_HOSTS = 1_000;
 
 /** The addresses no fetch of a metadata document may reach unless allowed (loopback, private, link-local, ...). */
@@ -87,32 +98,64 @@ export interface ClientDocumentsOptions {
   now?: () => number;
 }
 
+/** Whether fewer than `limit` of `key`'s recent times (the last minute's) are in `cache`. */
+function underLimit(cache: BoundedCache<string, number[]>, key: string, now: number, limit: number): boolean {
+  return (cache.peek(key) ?? []).filter((at) => at > now - 60_000).length < limit;
+}
+
+/** Counts a time for `key`, keeping the last minute's. */
+function count(cache: BoundedCache<string, number[]>, key: string, now: number): void {
+  cache.set(key, [...(cache.peek(key) ?? []).filter((at) => at > now - 60_000), now]);
+}
+
 export class ClientDocuments {
+  /** Client_ids nobody signed in with yet: copies not yet used, and failures. */
   readonly #kept = new BoundedCache<string, Kept>({ max: MAX_KEPT });
+  /** Clients someone signed in with: no failure of another client_id takes their place. */
+  readonly #signedIn = new BoundedCache<string, Kept>({ max: MAX_SIGNED_IN });
   readonly #inFlight = new Map<string, Promise<OAuthClient>>();
   /** By host, when its recent fetches started (the last minute's). */
   readonly #hostFetches = new BoundedCache<string, number[]>({ max: MAX_HOSTS });
+  /** By client address, when its recent first fetches of client_ids not known here started. */
+  readonly #newIdsByAddress = new BoundedCache<string, number[]>({ max: MAX_ADDRESSES });
   readonly #now: () => number;
 
   constructor(private readonly options: ClientDocumentsOptions) {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The client a document address names, or an OAuthError saying why there is none. */
-  async find(clientId: string): Promise<OAuthClient> {
+  /**
+   * The client a document address names, or an OAuthError saying why there is none. `address`: the
+   * client address asking, whose first fetches of client_ids not known here are bounded.
+   */
+  async find(clientId: string, address?: string): Promise<OAuthClient> {
     const url = this.#checkedAddress(clientId);
     const now = this.#now();
-    const kept = this.#kept.peek(clientId);
+    const kept = this.#signedIn.get(clientId) ?? this.#kept.peek(clientId);
     if (kept?.client !== undefined && now < kept.fetchedAt + FRESH_MS) return kept.client;
     if (kept !== undefined && now < kept.retryAt) return this.#lastGood(kept, now, kept.failure!);
     const running = this.#inFlight.get(clientId);
     if (running !== undefined) return running;
+    const asker = kept === undefined && address !== undefined ? addressGroup(address) : undefined;
     const busy =
-      this.#inFlight.size >= MAX_FETCHES_IN_FLIGHT ? "too many client metadata documents are being fetched right now" : this.#hostBusy(url.host, now);
+      this.#inFlight.size >= MAX_FETCHES_IN_FLIGHT
+        ? "too many client metadata documents are being fetched right now"
+        : asker !== undefined && !underLimit(this.#newIdsByAddress, asker, now, NEW_CLIENT_IDS_PER_ADDRESS_PER_MINUTE)
+          ? "too many new client metadata documents were asked for from this address this minute"
+          : this.#hostBusy(url.host, now);
     if (busy !== undefined) return this.#lastGood(kept, now, new OAuthError(OAuthErrorCode.TemporarilyUnavailable, `${busy}; try again in a minute`, 503));
+    if (asker !== undefined) count(this.#newIdsByAddress, asker, now);
     const fetching = this.#fetch(clientId, url, kept, now).finally(() => this.#inFlight.delete(clientId));
     this.#inFlight.set(clientId, fetching);
     return fetching;
+  }
+
+  /** Someone signed in with this client: its copy is kept apart from now on, never pushed out by failures or unused copies. */
+  signedIn(clientId: string): void {
+    const kept = this.#kept.peek(clientId);
+    if (kept?.client === undefined) return;
+    this.#kept.delete(clientId);
+    this.#signedIn.set(clientId, kept);
   }
 
   #checkedAddress(clientId: string): URL {
@@ -142,15 +185,14 @@ export class ClientDocuments {
 
   /** Why this host gets no fetch now, or undefined (and the fetch counted). */
   #hostBusy(host: string, now: number): string | undefined {
-    const recent = (this.#hostFetches.peek(host) ?? []).filter((at) => at > now - 60_000);
-    if (recent.length >= HOST_FETCHES_PER_MINUTE) return `too many client metadata documents were fetched from ${host} this minute`;
-    recent.push(now);
-    this.#hostFetches.set(host, recent);
+    if (!underLimit(this.#hostFetches, host, now, HOST_FETCHES_PER_MINUTE)) return `too many client metadata documents were fetched from ${host} this minute`;
+    count(this.#hostFetches, host, now);
     return undefined;
   }
 
   #keep(clientId: string, kept: Kept): void {
-    this.#kept.set(clientId, kept);
+    if (this.#signedIn.has(clientId)) this.#signedIn.set(clientId, kept);
+    else this.#kept.set(clientId, kept);
   }
 
   async #fetch(clientId: string, url: URL, before: Kept | undefined, now: number): Promise<OAuthClient> {

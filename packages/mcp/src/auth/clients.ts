@@ -57,12 +57,18 @@ export class ClientRegistry {
     };
   }
 
-  /** The client a `client_id` names, or an OAuthError saying why there is none. */
-  async find(clientId: string): Promise<OAuthClient> {
+  /** The client a `client_id` names, or an OAuthError saying why there is none. `address`: the client address asking (it bounds first fetches of documents). */
+  async find(clientId: string, address?: string): Promise<OAuthClient> {
     if (clientId === "" || clientId.length > 2000) throw new OAuthError(OAuthErrorCode.InvalidClient, "client_id is missing or too long");
-    if (isDocumentClientId(clientId)) return this.#documents.find(clientId);
+    if (isDocumentClientId(clientId)) return this.#documents.find(clientId, address);
     const client = await this.store.client(clientId);
     if (client === undefined) throw new OAuthError(OAuthErrorCode.InvalidClient, "this client_id was not registered here", 401);
     return client;
+  }
+
+  /** Someone signed in through this client: no flood of anonymous registrations or of made-up documents pushes it out now. */
+  async signedIn(clientId: string, now: number): Promise<void> {
+    if (isDocumentClientId(clientId)) this.#documents.signedIn(clientId);
+    else await this.store.clientSignedIn(clientId, now);
   }
 }

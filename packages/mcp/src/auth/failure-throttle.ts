@@ -1,7 +1,8 @@
 /**
  * Failed key checks, bounded: every key the service refuses costs it a failed login from this
- * server's address, and tells the sender whether a key is good. Each client address (as the socket
- * gives it: no forwarded header is trusted) and each sign-in page has a bucket of failures that
+ * server's address, and tells the sender whether a key is good. Each client address (the socket's
+ * peer, or behind a trusted proxy the one it forwards for; an IPv6 one by its /64:
+ * `client-address.ts`) and each sign-in page has a bucket of failures that
  * drains at a steady rate; an attempt is charged before the key is sent on (so that concurrent
  * attempts cannot all pass), given back when it was no failure (a good key, the service out of
  * reach). Past a few failures each refusal is answered later and later; a full bucket is answered

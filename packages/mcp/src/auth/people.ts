@@ -7,6 +7,7 @@ import { isLinkShortError, type LinkShortClient } from "@linkshort/client";
 import { keyIsAdministrators } from "./key-role";
 import { BoundedCache } from "./bounded-cache";
 import type { KeyCheck } from "./authorize";
+import { addressGroup } from "./client-address";
 import { ADDRESS_BOUND, FailureThrottle, PAGE_BOUND, RefusedKeys } from "./failure-throttle";
 
 export interface Person {
@@ -35,7 +36,7 @@ const KEY_CHECK_MS = 10 * 60_000;
 
 export type Refusal = Extract<KeyCheck, { accepted: false }>;
 
-/** Who sends a key to be checked: the client's address (the socket's), and with the sign-in form, its page (the CSRF value its signed request carries). */
+/** Who sends a key to be checked: the client's address (the socket's peer, or the one a trusted proxy forwards for), and with the sign-in form, its page (the CSRF value its signed request carries). */
 export interface Asker {
   address: string;
   page?: string;
@@ -72,7 +73,8 @@ export class People {
   async checkKey(apiKey: string, asker?: Asker): Promise<KeyCheck> {
     const charged: Array<[FailureThrottle, string]> = [];
     const bounds: Array<[FailureThrottle, string | undefined, string]> = [
-      [this.#failuresByAddress, asker?.address, "from this address"],
+      // An IPv6 client by its /64, in which it could pick a fresh address (a fresh bucket) for every attempt.
+      [this.#failuresByAddress, asker?.address === undefined ? undefined : addressGroup(asker.address), "from this address"],
       [this.#failuresByPage, asker?.page, "on this sign-in page"],
     ];
     for (const [throttle, who, where] of bounds) {

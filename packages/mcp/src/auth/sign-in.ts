@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { answerOf, formOf, jsonAnswer, jsonRpcErrorAnswer, oauthErrorAnswer, signInRequestOf, writeAnswer, type Answer, type SignInRequest } from "./answer";
 import { completeSignIn, SCOPE, showSignIn, type AuthorizeContext } from "./authorize";
+import { addressGroup, clientAddress, type TrustedProxies } from "./client-address";
 import { ClientRegistry } from "./clients";
 import { retryAfterHeader } from "./failure-throttle";
 import { OAuthError, OAuthErrorCode } from "./oauth-error";
@@ -40,8 +41,12 @@ export interface SignInSettings {
   store?: AuthStore;
   /** For tests only: client metadata documents over http and from this machine. */
   allowInsecureClientMetadata?: boolean;
+  /** For tests only: the clock of the client metadata documents' cache, in epoch milliseconds. */
+  clientDocumentsClock?: () => number;
   /** The service the keys are for, as the sign-in page names it. */
   serviceLabel: string;
+  /** The proxies in front (--trusted-proxy) whose X-Forwarded-For names the client; none: the socket's peer is the client. */
+  trustedProxies?: TrustedProxies;
 }
 
 const CORS_PREFLIGHT = {
@@ -68,18 +73,6 @@ function loopbackAliases(issuer: string): string[] {
   const url = new URL(issuer);
   if (!LOOPBACK_NAMES.includes(url.hostname)) return [issuer];
   return LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port === "" ? "" : `:${url.port}`}`);
-}
-
-/** The address registrations are counted by: the peer's, an IPv6 one by its /64 (one machine's usual share). */
-function registrationAddress(peer: string): string {
-  const address = peer.split("%")[0]!.toLowerCase();
-  if (!address.includes(":") || address.startsWith("::ffff:")) return address.replace(/^::ffff:/, "");
-  const [head, tail] = address.split("::").map((part) => (part === "" ? [] : part.split(":")));
-  const groups = tail === undefined ? head! : [...head!, ...Array<string>(Math.max(0, 8 - head!.length - tail.length)).fill("0"), ...tail];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
 }
 
 const storeUnreachable = (error: Error) => {
@@ -122,7 +115,10 @@ export class SignIn {
     );
     this.#tokens = new TokenService({ issuer: this.issuer, resource: this.resource, secret: settings.secret ?? randomBytes(32) });
     this.#store = settings.store ?? new MemoryAuthStore();
-    const clients = new ClientRegistry(this.#store, { allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true });
+    const clients = new ClientRegistry(this.#store, {
+      allowInsecureMetadataFetch: settings.allowInsecureClientMetadata === true,
+      ...(settings.clientDocumentsClock !== undefined ? { now: settings.clientDocumentsClock } : {}),
+    });
     this.#context = {
       tokens: this.#tokens,
       store: this.#store,
@@ -160,7 +156,7 @@ export class SignIn {
     if (!this.isSignInPath(url.pathname)) return false;
     let answer: Answer | undefined;
     try {
-      answer = await this.answer(await signInRequestOf(request, url));
+      answer = await this.answer(await signInRequestOf(request, url, this.clientAddressOf(request)));
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       answer = oauthErrorAnswer(error);
@@ -187,7 +183,7 @@ export class SignIn {
     const allowed = path === "/authorize" ? "GET, POST" : "POST";
     try {
       if (request.method === "OPTIONS" && path !== "/authorize") return { status: 204, headers: CORS_PREFLIGHT, body: "" };
-      if (path === "/authorize" && request.method === "GET") return await showSignIn(this.#context, request.url.searchParams);
+      if (path === "/authorize" && request.method === "GET") return await showSignIn(this.#context, request.url.searchParams, request.address);
       if (request.method !== "POST")
         return oauthErrorAnswer(new OAuthError(OAuthErrorCode.InvalidRequest, `use ${allowed.replace(", ", " or ")}`, 405), { Allow: allowed });
       if (path === "/authorize") return await completeSignIn(this.#context, request);
@@ -214,7 +210,12 @@ export class SignIn {
     } catch {
       throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, "the body must be JSON");
     }
-    return jsonAnswer(201, await this.#context.clients.register(metadata, registrationAddress(request.address)));
+    return jsonAnswer(201, await this.#context.clients.register(metadata, addressGroup(request.address)));
+  }
+
+  /** The address of the client that sent a request: the socket's peer, or behind a trusted proxy the one it forwards for (`client-address.ts`). */
+  clientAddressOf(request: IncomingMessage): string {
+    return clientAddress(request.socket.remoteAddress ?? "", request.headers["x-forwarded-for"], this.settings.trustedProxies);
   }
 
   /**

@@ -4,6 +4,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
 import { parseArgs } from "node:util";
+import { TrustedProxies } from "../auth/client-address";
 import { isLoopback } from "../auth/request-checks";
 
 export const BASE_URL_VARIABLE = "LINKSHORT_BASE_URL";
@@ -14,6 +15,10 @@ export const TOKEN_VARIABLE = "LINKSHORT_MCP_TOKEN";
 export const PUBLIC_URL_VARIABLE = "LINKSHORT_MCP_PUBLIC_URL";
 /** With --sign-in: the secret that signs tokens and wraps keys (at least 32 bytes, hex or base64); random when unset. */
 export const SIGN_IN_SECRET_VARIABLE = "LINKSHORT_MCP_SIGN_IN_SECRET";
+/** With --sign-in: the proxies in front whose X-Forwarded-For names the client (addresses or CIDR ranges, comma-separated). */
+export const TRUSTED_PROXY_VARIABLE = "LINKSHORT_MCP_TRUSTED_PROXY";
+/** Signs the previews that update_links and delete_links confirm (32+ bytes), so that any process of the server takes them. */
+export const CONFIRMATION_SECRET_VARIABLE = "LINKSHORT_MCP_CONFIRMATION_SECRET";
 /** Where the link index is kept between runs (memory when unset). */
 export const INDEX_FILE_VARIABLE = "LINKSHORT_MCP_INDEX_FILE";
 /** With --http: the shared store (a postgres:// URL) replicas keep the sign-ins, link indexes and coordination in. */
@@ -46,43 +51,9 @@ export interface SignInCommandLine {
   publicUrl?: string;
   /** For tests only: client metadata documents over http and from this machine. */
   allowLocalClientMetadata: boolean;
+  /** --trusted-proxy: the proxies whose X-Forwarded-For names the client (checked entries). */
+  trustedProxies?: string[];
 }
-
-export const USAGE = `Usage: linkshort-mcp [--admin] [--max-wait SECONDS] [--deadline SECONDS] [--index-file PATH]
-                     [--http PORT [--host HOST] [--allowed-host NAME]... [--token-file PATH | --sign-in [--public-url URL]] [--store URL]]
-
-An MCP server for a Link-Shortening Service API v3 (LinkShort) account. Configuration:
-  ${BASE_URL_VARIABLE}   the service's address, e.g. https://short.example.com (required)
-  ${API_KEY_VARIABLE}    the account's API key (required)
-
-  --http PORT           serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio
-  --host HOST           the address to bind with --http (default 127.0.0.1); beyond loopback
-                        (e.g. 0.0.0.0 in a container) only with a bearer token
-  --allowed-host NAME   a host name clients may address besides localhost, 127.0.0.1 and [::1]
-                        (e.g. mcp.team.example); repeat for several
-  --token-file PATH     the bearer token every HTTP request must carry, read from this file
-  ${TOKEN_VARIABLE}   the same token from the environment (the file wins)
-  --sign-in             everyone signs in as themselves, with their own API key: by OAuth (the server is
-                        its own authorization server; the sign-in page asks for the key) or with the key
-                        in the X-LinkShort-Api-Key header. ${API_KEY_VARIABLE} is then not used.
-  --public-url URL      with --sign-in, the address people reach the server at, e.g.
-                        https://mcp.team.example (https beyond this machine; default http://HOST:PORT)
-  ${PUBLIC_URL_VARIABLE}  the same address from the environment (the flag wins)
-  ${SIGN_IN_SECRET_VARIABLE}  signs the tokens and wraps the keys (32+ bytes, hex or base64;
-                        default random, so a restart signs everyone out)
-  --store URL           with --http, keep the state in Postgres (postgres://user:password@host/db): the sign-ins,
-                        each account's link index, which replica sweeps it, and each key's rate budget, so
-                        that replicas share them and a restart keeps them (default: this process's memory)
-  ${STORE_VARIABLE}   the same URL from the environment (the flag wins)
-  --admin               also offer the administrators' tools (plans, users)
-  --max-wait SECONDS    longest wait for the rate limit before a tool answers "retry after N s" (default ${DEFAULT_MAX_WAIT_SECONDS})
-  --deadline SECONDS    longest a tool call may take before it answers with an error (default ${DEFAULT_DEADLINE_SECONDS})
-  --index-file PATH     keep the index of the account's links that find_links searches in this file, so a
-                        restart does not read the account again (default: memory; the desktop bundle
-                        keeps it in ~/.linkshort-mcp/link-index.json); the clicks sampled for
-                        get_link's clicks over time are kept beside it, in PATH.clicks.json
-  ${INDEX_FILE_VARIABLE}  the same path from the environment (the flag wins)
-`;
 
 function wholeNumber(text: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
@@ -107,6 +78,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
         "index-file": { type: "string" },
         "sign-in": { type: "boolean", default: false },
         "public-url": { type: "string" },
+        "trusted-proxy": { type: "string", multiple: true },
         store: { type: "string" },
         "allow-local-client-metadata": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -122,8 +94,8 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (values.store !== undefined && values["index-file"] !== undefined)
     throw new ConfigError("--index-file and --store exclude each other: with --store the link index is kept in the store");
   if (values["sign-in"] && port === undefined) throw new ConfigError("--sign-in needs --http PORT");
-  if (!values["sign-in"] && (values["public-url"] !== undefined || values["allow-local-client-metadata"])) {
-    throw new ConfigError(`--${values["public-url"] !== undefined ? "public-url" : "allow-local-client-metadata"} needs --sign-in`);
+  for (const flag of ["public-url", "trusted-proxy", "allow-local-client-metadata"] as const) {
+    if (!values["sign-in"] && values[flag] !== undefined && values[flag] !== false) throw new ConfigError(`--${flag} needs --sign-in`);
   }
   if (values["sign-in"] && values["token-file"] !== undefined)
     throw new ConfigError("--token-file and --sign-in exclude each other: with --sign-in everyone signs in with their own key");
@@ -131,6 +103,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
     ? {
         allowLocalClientMetadata: values["allow-local-client-metadata"],
         ...(values["public-url"] !== undefined ? { publicUrl: publicUrl(values["public-url"], "--public-url") } : {}),
+        ...(values["trusted-proxy"] !== undefined ? { trustedProxies: trustedProxyList(values["trusted-proxy"].join(","), "--trusted-proxy") } : {}),
       }
     : undefined;
   const allowedHosts = (values["allowed-host"] ?? []).map((name) => {
@@ -177,19 +150,26 @@ export function publicUrl(text: string, source: string): string {
   return url.origin;
 }
 
-/** The public address for --sign-in: the flag, else the environment's; undefined lets the server use its own address. */
-export function publicUrlFrom(env: NodeJS.ProcessEnv, signIn: SignInCommandLine): string | undefined {
-  if (signIn.publicUrl !== undefined) return signIn.publicUrl;
-  const fromEnv = env[PUBLIC_URL_VARIABLE];
-  return fromEnv === undefined || fromEnv === "" ? undefined : publicUrl(fromEnv, PUBLIC_URL_VARIABLE);
+/** A list of trusted proxies (comma-separated addresses or CIDR ranges), each entry checked. */
+export function trustedProxyList(text: string, source: string): string[] {
+  const entries = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  try {
+    new TrustedProxies(entries);
+  } catch (error) {
+    throw new ConfigError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return entries;
 }
 
-/** The sign-in secret from the environment (hex or base64, at least 32 bytes); undefined when unset. */
-export function signInSecretFrom(env: NodeJS.ProcessEnv): Uint8Array | undefined {
-  const text = env[SIGN_IN_SECRET_VARIABLE];
+/** A secret from the environment (hex or base64, at least 32 bytes); undefined when unset. */
+export function secretFrom(env: NodeJS.ProcessEnv, variable: string): Uint8Array | undefined {
+  const text = env[variable];
   if (text === undefined || text === "") return undefined;
   const bytes = /^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0 ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
-  if (bytes.length < 32) throw new ConfigError(`${SIGN_IN_SECRET_VARIABLE} must hold at least 32 bytes, hex or base64 (e.g. from \`openssl rand -hex 32\`)`);
+  if (bytes.length < 32) throw new ConfigError(`${variable} must hold at least 32 bytes, hex or base64 (e.g. from \`openssl rand -hex 32\`)`);
   return new Uint8Array(bytes);
 }
 

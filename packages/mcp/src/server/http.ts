@@ -142,7 +142,7 @@ export async function startHttpServer(createMcpServer: (person?: Person) => Serv
       return;
     }
     if (signIn === undefined) return serveThroughSdk(mcp, request, response);
-    const person = await signIn.personOf(request.headers, request.socket.remoteAddress ?? "");
+    const person = await signIn.personOf(request.headers, signIn.clientAddressOf(request));
     if (!("client" in person)) return writeAnswer(response, person);
     await serveThroughSdk(mcp, request, response, person);
   };

@@ -7,17 +7,8 @@ import { accountStateFrom } from "../account/state-from";
 import { People, type Person } from "../auth/people";
 import { API_KEY_HEADER } from "../auth/sign-in";
 import { redactSecrets } from "../auth/tokens";
-import {
-  clientFor,
-  clientFromEnvironment,
-  ConfigError,
-  publicUrlFrom,
-  signInSecretFrom,
-  TOKEN_VARIABLE,
-  tokenFrom,
-  type CommandLine,
-  type SignInCommandLine,
-} from "../config/command-line";
+import { clientFor, clientFromEnvironment, ConfigError, TOKEN_VARIABLE, tokenFrom, type CommandLine, type SignInCommandLine } from "../config/command-line";
+import { publicUrlFrom, signInSecretFrom, trustedProxiesFrom } from "../config/sign-in-options";
 import { logUnexpectedFailures } from "../failures/unexpected";
 import { startHttpServer, type HttpServerOptions } from "./http";
 import { createLinkShortMcpServer } from "./server";
@@ -37,6 +28,7 @@ export async function serveSignIn(
   if (tokenFrom(process.env, undefined) !== undefined)
     throw new ConfigError(`${TOKEN_VARIABLE} and --sign-in exclude each other: with --sign-in everyone signs in with their own key`);
   const publicUrl = publicUrlFrom(process.env, signIn);
+  const trustedProxies = trustedProxiesFrom(process.env, signIn);
   const state = await accountStateFrom(process.env, commandLine, say);
   // A key is checked by a client of its own, outside the shared rate budget: a key the service refuses writes nothing to the store.
   const checkClient = (apiKey: string) => clientFor(baseClient.baseUrl, apiKey, commandLine.maxWaitSeconds);
@@ -67,6 +59,7 @@ export async function serveSignIn(
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       ...(secret !== undefined ? { secret } : {}),
       ...(store !== undefined ? { store } : {}),
+      ...(trustedProxies !== undefined ? { trustedProxies } : {}),
     },
   };
   const create = (person?: Person) => {
@@ -88,6 +81,8 @@ export async function serveSignIn(
       `${commandLine.admin ? "the admin tools for administrators' keys" : "without the admin tools (--admin adds them for administrators' keys)"}; ` +
       state.signInsKeptIn,
   );
+  if (trustedProxies !== undefined)
+    say(`the bounds on wrong keys count the address X-Forwarded-For names when a request comes from ${trustedProxies.entries.join(", ")} (--trusted-proxy)`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

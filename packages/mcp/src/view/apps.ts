@@ -4,11 +4,14 @@
  * `ui://` view in resources/list and on get_link's and get_qr_code's
  * `_meta.ui.resourceUri`, and those tools no longer send the chart as an image (the view shows it). Every other client sees
  * the tools and answers it saw before; resources/read serves the view to whoever asks for it.
+ *
+ * The view's page (page.ts: its script bundled, its style sheet, its CSP's hashes) is built at the
+ * first resources/read, not at start: a stdio server is spawned for every conversation, and most
+ * never read the view.
  */
 import { ProtocolError, ProtocolErrorCode, type ClientCapabilities, type ReadResourceResult, type Resource } from "@modelcontextprotocol/server";
-import { STATISTICS_VIEW_HTML } from "./page";
 
-export { VIEW_CHART_META_KEY } from "./page";
+export { VIEW_CHART_META_KEY } from "./contract";
 
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
@@ -30,9 +33,14 @@ const STATISTICS_VIEW: Resource = {
 
 export const APP_RESOURCES: Resource[] = [STATISTICS_VIEW];
 
-const STATISTICS_VIEW_CONTENTS: ReadResourceResult = {
-  contents: [{ uri: STATISTICS_VIEW_URI, mimeType: APP_MIME_TYPE, text: STATISTICS_VIEW_HTML, _meta: VIEW_META }],
-};
+let statisticsViewContents: Promise<ReadResourceResult> | undefined;
+
+/** The view's resource, its page built once, at the first read. */
+function statisticsView(): Promise<ReadResourceResult> {
+  return (statisticsViewContents ??= import("./page").then(({ STATISTICS_VIEW_HTML }) => ({
+    contents: [{ uri: STATISTICS_VIEW_URI, mimeType: APP_MIME_TYPE, text: STATISTICS_VIEW_HTML, _meta: VIEW_META }],
+  })));
+}
 
 /** The `_meta` a tool lists to be shown with the view; the flat key is the one hosts read before the nested one. */
 export const STATISTICS_VIEW_TOOL_META = { ui: { resourceUri: STATISTICS_VIEW_URI }, "ui/resourceUri": STATISTICS_VIEW_URI };
@@ -48,7 +56,7 @@ export function rendersApps(capabilities: ClientCapabilities | undefined): boole
 }
 
 /** resources/read: the view, or the -32602 error naming the URI that SEP-2164 asks for. */
-export function readAppResource(uri: string): ReadResourceResult {
-  if (uri === STATISTICS_VIEW_URI) return STATISTICS_VIEW_CONTENTS;
+export async function readAppResource(uri: string): Promise<ReadResourceResult> {
+  if (uri === STATISTICS_VIEW_URI) return statisticsView();
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri.slice(0, 200)}`, { uri });
 }
