@@ -7,6 +7,14 @@ const floorSchema = z.object({ date: z.string(), inclusive: z.boolean() });
 export type Floor = z.infer<typeof floorSchema>;
 
 const placeSchema = idSchema.nullish();
+
+/**
+ * The list's exact item count when it was last counted (`total`, at `at` on the n8n host's clock),
+ * and the new items emitted since (`emitted`; it starts below 0 by the items that count showed
+ * were hidden, which the read it started will emit).
+ */
+const tallySchema = z.object({ total: idSchema, at: timeSchema, emitted: z.int() });
+export type Tally = z.infer<typeof tallySchema>;
 const capSchema = idSchema.positive();
 
 /**
@@ -119,6 +127,8 @@ const newItemsStateSchema = z.object({
 	front: dateOrNullSchema.optional(),
 	/** When `front` last moved (epoch ms): the hourly deep reads go on for two hours after it, as after a new top. */
 	frontSeenAt: timeSchema.optional(),
+	/** The list's last count (see itemCount.ts); absent before the first. */
+	tally: tallySchema.optional(),
 });
 export type NewItemsState = z.infer<typeof newItemsStateSchema>;
 
