@@ -104,7 +104,8 @@ export type PendingRead = z.infer<typeof pendingReadSchema>;
  *   a full first page without either sign). A deep read sees every item created since the last
  *   one, so it moves `floorId` up and empties `known`;
  * - whole, down to the end of the list, when a new item shows below that hour or an hour's read
- *   finds nothing new the list's growth promised: the clock stepped back further (see stepBack.ts).
+ *   finds nothing new the list's growth promised: the clock stepped back further (see stepBack.ts);
+ *   or when the list's count, taken hourly, grew by more than was emitted (`tally`, see itemCount.ts).
  */
 const newItemsStateSchema = z.object({
 	floorId: idSchema,
