@@ -19,13 +19,16 @@ export let sandbox: Sandbox;
 export let client: LinkShortClient;
 export let credentials: Credentials;
 
-export async function start(options: { maxPageSize?: number; oversizedPages?: OversizedPages; rateLimit?: { limit: number; windowMs: number } } = {}) {
+export async function start(
+  options: { maxPageSize?: number; oversizedPages?: OversizedPages; rateLimit?: { limit: number; windowMs: number }; requestLog?: { maxAgeMs: number } } = {},
+) {
   sandbox = await startSandbox({
     seed: 'minimal',
     rateLimit: options.rateLimit ?? { limit: 1_000_000, windowMs: 60_000 },
     now: () => realNow() + hostOffset,
     ...(options.maxPageSize ? { maxPageSize: options.maxPageSize } : {}),
     ...(options.oversizedPages ? { oversizedPages: options.oversizedPages } : {}),
+    ...(options.requestLog ? { requestLog: options.requestLog } : {}),
   });
   credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey };
   client = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey, rateLimit: false });

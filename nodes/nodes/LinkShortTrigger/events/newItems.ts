@@ -5,6 +5,7 @@ import { readShare } from '../reading/newItemsRead';
 import type { Dated, ListOf } from '../reading/share';
 import { emitFrom } from '../reading/newItemsEmit';
 import { followClock } from '../reading/stepBack';
+import { countedResult } from '../reading/itemCount';
 import { isNewItemsState, upgraded, type NewItemsState } from '../reading/newItemsState';
 import { LINK_PAGE, linkPages, QR_PAGE, qrPages } from '../reading/lists';
 
@@ -20,7 +21,8 @@ async function pollNewItems<T extends Dated>(
 ): Promise<{ fresh: T[]; state: NewItemsState }> {
 	const startedAt = parameters.now();
 	const share = await readShare(list, state, state.reading, parameters, startedAt);
-	return followClock(emitFrom(share, state, parameters, startedAt), share, state, parameters.now());
+	const result = followClock(emitFrom(share, state, parameters, startedAt), share, state, parameters.now());
+	return await countedResult(list.read, result, state, share, parameters);
 }
 
 function newItemsEvent<T extends Dated>(listOf: (client: LinkShortClient) => ListOf<T>, describe: (item: T) => IDataObject): PollEvent<NewItemsState> {

@@ -11,12 +11,10 @@ import { CLOCK_STEP_MS, HIDDEN_WINDOW_MS, SWEEP_EVERY_MS, dateBefore, dateOf, ea
 import { below, newestDate, shareOf, type ListOf, type ReadSoFar, type Share } from './share';
 
 /**
- * Reads newest-first pages from where `pending` stands (or from the top), as deep as `state`
- * requires (see NewItemsState), at most `SCAN_PAGES_PER_POLL` requests. A fresh shallow read asks
- * for a page of the usual size first (a quiet poll reads only that), and for large pages from then
- * on; others ask large pages from the start. When that first page shows more new than a poll
- * reads, and a climbing cycle always, the share is a band read up from the floor (floorBand.ts).
- * A spent rate limit ends the share where it is.
+ * Reads newest-first pages from where `pending` stands (or from the top), as deep as `state` requires (see NewItemsState), at most
+ * `SCAN_PAGES_PER_POLL` requests. A fresh shallow read asks for a page of the usual size first (a quiet poll reads only that), and for
+ * large pages from then on; others ask large pages from the start. When that first page shows more new than a poll reads, and a climbing
+ * cycle always, the share is a band read up from the floor (floorBand.ts). A spent rate limit ends the share where it is.
  */
 export async function readShare<T extends Dated>(
 	list: ListOf<T>,
@@ -55,6 +53,8 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 	stoppedAtFloor = false;
 	pages: number | undefined;
 	created = 0;
+	/** How many items the list held, shown by the page that ended it (the page asked for, not one the server fell back to). */
+	listEnd: number | undefined;
 	last: T | undefined;
 	/** The long run being counted (PendingRead.run), and the places of its ends the pages may not reach. */
 	readonly run: NonNullable<PendingRead['run']> | null;
@@ -186,15 +186,17 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 		if (ask === 'large' && granted > this.cap) this.cap = granted;
 		this.size = granted;
 		for (const item of answer.items) if (!this.seen.has(item.id)) this.seen.set(item.id, item);
-		this.answers.push({ start: (page - 1) * granted, items: answer.items, endsList: PagePromise.isLastPage(answer, page) });
+		const endsList = PagePromise.isLastPage(answer, page);
+		this.answers.push({ start: (page - 1) * granted, items: answer.items, endsList });
 		if (page === 1) this.pages = this.#pagesOf(answer);
+		if (endsList && answer.items.length > 0 && answer.currentpage === page) this.listEnd = (page - 1) * granted + answer.items.length;
 		// The page count grew: at least this many items were created since (deletions only hide more).
 		if (page === 1 && granted === this.list.pageSize && this.state.pages > 0 && this.pages! > this.state.pages)
 			this.created = (this.pages! - this.state.pages - 1) * this.list.pageSize + 1;
 		const pageLast = answer.items[answer.items.length - 1];
 		if (!this.floorFixed && this.floor === null && this.deep) this.floor = this.#deepFloor(newestDate([...this.seen.values()], null));
 		if (!this.floorFixed && !this.deep && this.#stepSuspected()) this.#goDeep();
-		if (pageLast === undefined || PagePromise.isLastPage(answer, page)) {
+		if (pageLast === undefined || endsList) {
 			this.grounded = true;
 			if (pageLast !== undefined) this.last = pageLast;
 			return 'stop';
@@ -262,9 +264,7 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 		return band.answers.length > 0 ? 'next' : undefined;
 	}
 
-	#pagesOf(first: Page<T>): number {
-		return Math.ceil((first.maxpage * PagePromise.sizeGiven(first)) / this.list.pageSize);
-	}
+	#pagesOf = (first: Page<T>): number => Math.ceil((first.maxpage * PagePromise.sizeGiven(first)) / this.list.pageSize);
 
 	#stepSuspected(): boolean {
 		const items = [...this.seen.values()].filter(this.#isNew);

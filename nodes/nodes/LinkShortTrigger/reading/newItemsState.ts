@@ -7,6 +7,14 @@ const floorSchema = z.object({ date: z.string(), inclusive: z.boolean() });
 export type Floor = z.infer<typeof floorSchema>;
 
 const placeSchema = idSchema.nullish();
+
+/**
+ * The list's exact item count when it was last counted (`total`, at `at` on the n8n host's clock),
+ * and the new items emitted since (`emitted`; it starts below 0 by the items that count showed
+ * were hidden, which the read it started will emit).
+ */
+const tallySchema = z.object({ total: idSchema, at: timeSchema, emitted: z.int() });
+export type Tally = z.infer<typeof tallySchema>;
 const capSchema = idSchema.positive();
 
 /**
@@ -96,7 +104,8 @@ export type PendingRead = z.infer<typeof pendingReadSchema>;
  *   a full first page without either sign). A deep read sees every item created since the last
  *   one, so it moves `floorId` up and empties `known`;
  * - whole, down to the end of the list, when a new item shows below that hour or an hour's read
- *   finds nothing new the list's growth promised: the clock stepped back further (see stepBack.ts).
+ *   finds nothing new the list's growth promised: the clock stepped back further (see stepBack.ts);
+ *   or when the list's count, taken hourly, grew by more than was emitted (`tally`, see itemCount.ts).
  */
 const newItemsStateSchema = z.object({
 	floorId: idSchema,
@@ -119,6 +128,8 @@ const newItemsStateSchema = z.object({
 	front: dateOrNullSchema.optional(),
 	/** When `front` last moved (epoch ms): the hourly deep reads go on for two hours after it, as after a new top. */
 	frontSeenAt: timeSchema.optional(),
+	/** The list's last count (see itemCount.ts); absent before the first. */
+	tally: tallySchema.optional(),
 });
 export type NewItemsState = z.infer<typeof newItemsStateSchema>;
 

@@ -52,6 +52,10 @@ export interface Share<T> {
 	stepFloor: string | null;
 	/** The fewest items created since the last poll, as the growth of the first page's count showed (0 when it did not grow, or was read at another size). */
 	created: number;
+	/** The requests this poll's read sent. */
+	requests: number;
+	/** How many items the list held, when a page of this read ended it. */
+	listEnd: number | undefined;
 }
 
 export const below = (item: Dated, floor: Floor | null) => floor !== null && (dateOf(item) < floor.date || (floor.inclusive && dateOf(item) === floor.date));
@@ -68,6 +72,7 @@ export interface ReadSoFar<T extends Dated> {
 	readonly stepFloor: string | null;
 	readonly floor: Floor | null;
 	readonly created: number;
+	readonly listEnd: number | undefined;
 	readonly stalled: boolean;
 	readonly fromBand: boolean;
 	readonly grounded: boolean;
@@ -92,6 +97,8 @@ export function shareOf<T extends Dated>(read: ReadSoFar<T>): Share<T> {
 		whole: read.whole,
 		stepFloor: read.stepFloor,
 		created: read.created,
+		requests: read.requests,
+		listEnd: read.listEnd,
 		runEdges:
 			longRunDate !== null
 				? runEdgesIn([...read.answers, ...read.endAnswers], longRunDate)

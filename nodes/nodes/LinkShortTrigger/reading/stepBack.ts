@@ -20,7 +20,7 @@ import type { NewItemsState, PendingRead } from './newItemsState';
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
 
 /** A read from the top to the end of the list. */
-function wholeRead(now: number, cap: number): PendingRead {
+export function wholeRead(now: number, cap: number): PendingRead {
 	return { floor: null, offset: 0, size: 0, deep: true, baseline: false, startedAt: now, maxId: 0, climbing: false, run: null, cap, whole: true };
 }
 
