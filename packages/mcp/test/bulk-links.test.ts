@@ -101,7 +101,7 @@ test("links chosen by a search are the ones find_links finds; unchanged links ar
   expect(preview.structured.links.find((link) => link.id === ids[1])).toMatchObject({ status: "unchanged" });
 });
 
-test("a confirmation of another preview (other links, other changes, the other tool, altered) is refused before any request", async () => {
+test("a confirmation of another preview (other links, other changes, the other tool, altered, another kind) is refused before any request", async () => {
   const ids = fresh("bound", 3);
   const args = { ids: ids.slice(0, 2), set: { metadescription: "Bound" } };
   const { confirmation } = (await call("update_links", args)).structured;
@@ -112,6 +112,8 @@ test("a confirmation of another preview (other links, other changes, the other t
     { ...args, set: { metadescription: "Other" }, confirmation },
     { ...args, confirmation: deletePreview },
     { ...args, confirmation: `${confirmation!.slice(0, -4)}AAAA` },
+    // A preview's confirmation dressed as a run's "go on" (which the person is not asked about).
+    { ...args, confirmation: confirmation!.replace(/^p/, "g") },
     { ...args, confirmation: "made-up" },
   ];
   for (const attempt of attempts) {

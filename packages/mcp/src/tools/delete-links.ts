@@ -5,6 +5,7 @@
  */
 import * as z from "zod/v4";
 import { BulkLinksOutput, type BulkLinks } from "./bulk-outputs";
+import { readableHeader } from "./bulk-seal";
 import { BULK_MAX_LINKS, checkSelection, linksToPreview, runConfirmed, sealPreview, selectionFields, tally } from "./bulk-links";
 import { BULK_GRACE_MS } from "./shorten-links";
 import { CHANGE, define, type ToolContext } from "./define";
@@ -50,12 +51,15 @@ export const deleteLinks = define({
   annotations: CHANGE,
   graceMs: BULK_GRACE_MS,
   confirmation: ({ confirmation, ids }) => {
-    if (confirmation === undefined) return undefined;
-    const which = ids === undefined ? "the links delete_links previewed" : `short link${ids.length === 1 ? "" : "s"} ${ids.join(", ")}`;
-    return `Delete ${which} for good? ${ids?.length === 1 ? "It stops" : "They stop"} redirecting and ${ids?.length === 1 ? "its" : "their"} statistics are lost. Links changed since the preview are left alone.`;
+    const header = confirmation === undefined ? undefined : readableHeader(confirmation);
+    // A preview's confirmation is asked about; a run's "go on" was (its links are that preview's); any other is refused by the run.
+    if (confirmation === undefined || header?.kind === "go on") return undefined;
+    const count = ids?.length ?? header?.links ?? 0;
+    const which = ids === undefined ? `${count} link${count === 1 ? "" : "s"} delete_links previewed` : `short link${ids.length === 1 ? "" : "s"} ${ids.join(", ")}`;
+    return `Delete ${which} for good? ${count === 1 ? "It stops" : "They stop"} redirecting and ${count === 1 ? "its" : "their"} statistics are lost. Links changed since the preview are left alone.`;
   },
   run: ({ confirmation, ...args }, context) =>
     confirmation === undefined
       ? preview(args, context)
-      : runConfirmed(TOOL, args, confirmation, (details, { client, signal }) => client.links.delete(details.id, { signal }), context),
+      : runConfirmed(TOOL, args, confirmation, (details, options, { client }) => client.links.delete(details.id, options), context),
 });

@@ -7,6 +7,8 @@ import { isLinkShortError, LinkUpdateSchema, stopsBulkRun, UTM_FIELDS, type Utm 
 import { aliasFromShortUrl, isHttpUrl } from "@linkshort/client/values";
 import * as z from "zod/v4";
 import { BulkLinksOutput, type BulkLink, type BulkLinks } from "./bulk-outputs";
+import { capped } from "../failures/describe";
+import { readableHeader } from "./bulk-seal";
 import { BULK_MAX_LINKS, checkSelection, linksToPreview, runConfirmed, sealPreview, selectionFields, tally, type SeenLink } from "./bulk-links";
 import { BULK_GRACE_MS } from "./shorten-links";
 import { CHANGE, define, described, type ToolContext } from "./define";
@@ -71,6 +73,12 @@ const utmParameters = (utm: Utm) =>
     .join("&");
 
 const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+/** The change as the person is asked about it: each field and its new value (a password's is not repeated). */
+const setText = (set: SetFields) =>
+  (Object.keys(set) as Array<keyof SetFields>)
+    .map((field) => (field === "password" ? "set a new password" : `set ${field === "utm" ? "parameters" : field} to ${capped(JSON.stringify(field === "utm" ? utmParameters(set.utm!) : set[field]), 100)}`))
+    .join(", ");
 
 /**
  * One link in the preview: what changes (from what the index shows), unchanged when every field is
@@ -169,10 +177,13 @@ export const updateLinks = define({
   output: BulkLinksOutput,
   annotations: CHANGE,
   graceMs: BULK_GRACE_MS,
-  confirmation: ({ confirmation, set }) =>
-    confirmation === undefined
-      ? undefined
-      : `Change the links update_links previewed (${Object.keys(set).join(", ")})? Links changed since the preview are left alone.`,
+  confirmation: ({ confirmation, set }) => {
+    const header = confirmation === undefined ? undefined : readableHeader(confirmation);
+    // A preview's confirmation is asked about; a run's "go on" was (its links are that preview's); any other is refused by the run.
+    if (confirmation === undefined || header?.kind === "go on") return undefined;
+    const count = header === undefined ? "the links update_links previewed" : `${header.links} link${header.links === 1 ? "" : "s"}`;
+    return `Change ${count}: ${setText(set)}? Links changed since the preview are left alone.`;
+  },
   run: ({ confirmation, ...args }, context) =>
     confirmation === undefined
       ? preview(args, context)
@@ -180,7 +191,7 @@ export const updateLinks = define({
           TOOL,
           args,
           confirmation,
-          (details, { client, signal }) => client.links.update(details.id, { ...args.set, url: args.set.url ?? details.longurl }, { signal }),
+          (details, options, { client }) => client.links.update(details.id, { ...args.set, url: args.set.url ?? details.longurl }, options),
           context,
         ),
 });
