@@ -141,6 +141,27 @@ test("a link changed elsewhere between the preview and the confirmation is skipp
   expect(stored(ids[1]!)!.url).toBe("https://example.com/theirs");
 });
 
+test("a link whose expiry, geotargeting or device targeting changed elsewhere since the preview is skipped; a password, which the service never shows, cannot be compared (the tool says so)", async () => {
+  const ids = fresh("unseen", 4);
+  const args = { ids, set: { metadescription: "Probe" } };
+  const { confirmation } = (await call("update_links", args)).structured;
+  const elsewhere = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
+  const keep = async (id: number) => {
+    const { details } = await elsewhere.links.get(id);
+    return { url: details.longurl, metatitle: details.title };
+  };
+  await elsewhere.links.update(ids[0]!, { ...(await keep(ids[0]!)), expiry: "2031-01-01 00:00:00" });
+  await elsewhere.links.update(ids[1]!, { ...(await keep(ids[1]!)), geotarget: [{ location: "Canada", link: "https://example.com/ca" }] });
+  await elsewhere.links.update(ids[2]!, { ...(await keep(ids[2]!)), devicetarget: [{ device: "iPhone", link: "https://example.com/ios" }] });
+  await elsewhere.links.update(ids[3]!, { ...(await keep(ids[3]!)), password: "secret1" });
+  const done = await call("update_links", { ...args, confirmation });
+  expect(done.structured.links.map((link) => link.status)).toEqual(["skipped", "skipped", "skipped", "done"]);
+  expect(done.structured.links[0]!.reason).toMatch(/changed since the preview \(its short URL, long URL, title, description, expiry, geotargeting and device targeting/);
+  expect(ids.map((id) => stored(id)!.metadescription)).toEqual(["", "", "", "Probe"]);
+  const listed = (await mcp.listTools()).tools.find((tool) => tool.name === "update_links")!;
+  expect(listed.description).toContain("its password, redirect type and parameters (so UTM fields too) cannot be compared");
+});
+
 test("101 links are refused by name before any request", async () => {
   const requests = sandbox.requests.length;
   const ids = Array.from({ length: 101 }, (_, i) => i + 1);
@@ -209,7 +230,12 @@ test("a confirmed run that reaches the call's deadline skips the links left and 
     const ask = async (args: Record<string, unknown>) =>
       (await other.callTool({ name: "update_links", arguments: args })).structuredContent as unknown as BulkLinks;
     const args = { ids, set: { metadescription: "In parts" } };
+    // The preview reads each link too (a request each): in parts, each call going on with the links left to read.
     let answer = await ask(args);
+    for (let calls = 0; answer.stage === "preview" && answer.counts.skipped !== undefined && calls < 6; calls += 1) {
+      answer = await ask({ ...args, confirmation: answer.confirmation });
+    }
+    expect(answer).toMatchObject({ stage: "preview", confirmation: expect.stringMatching(/^p6~/) });
     const statuses: string[][] = [];
     for (let calls = 0; answer.confirmation !== null && calls < 6; calls += 1) {
       answer = await ask({ ...args, confirmation: answer.confirmation });

@@ -61,22 +61,28 @@ test("100 links at 30 a minute with the shipped call deadline and max wait: all 
   try {
     await mcp.callTool({ name: "find_links", arguments: { text: "realrate" } });
     const args = { search: { text: "realrate", limit: LINKS }, set: { metatitle: "Real rate" } };
-    let answer = (await mcp.callTool({ name: "update_links", arguments: args })).structuredContent as unknown as BulkLinks;
-    expect(answer.counts).toEqual({ "will change": LINKS });
     const requestsBefore = sandbox.requests.length;
     const progress: Array<{ progress: number; total?: number }> = [];
     let calls = 0;
-    while (answer.confirmation !== null && calls < 20) {
+    const callWith = async (confirmation?: string) => {
       const result = await mcp.callTool(
-        { name: "update_links", arguments: { ...args, confirmation: answer.confirmation } },
+        { name: "update_links", arguments: confirmation === undefined ? args : { ...args, confirmation } },
         { onprogress: (report) => progress.push(report) },
       );
       expect(result.isError).toBeFalsy();
-      answer = result.structuredContent as unknown as BulkLinks;
       calls += 1;
+      const answer = result.structuredContent as unknown as BulkLinks;
       // The model waits as it is told before it calls again.
       if (answer.confirmation !== null) skippedMs += waitAsked(answer) * 1000;
-    }
+      return answer;
+    };
+    // The preview reads every link (what the confirmed run compares), in as many calls as the rate allows.
+    let answer = await callWith();
+    while (answer.stage === "preview" && answer.confirmation?.startsWith("r") && calls < 10) answer = await callWith(answer.confirmation);
+    expect(answer.summary).toMatch(/^100 links will change once confirmed/);
+    expect(asked).toEqual([]);
+    const confirmedFrom = progress.length;
+    while (answer.confirmation !== null && calls < 20) answer = await callWith(answer.confirmation);
     const requests = sandbox.requests.length - requestsBefore;
     const updated = ids.filter((id) => sandbox.store.state.links.find((link) => link.id === id)!.metatitle === "Real rate");
     expect({ updated: updated.length, asked: asked.length }).toEqual({ updated: LINKS, asked: 1 });
@@ -84,7 +90,7 @@ test("100 links at 30 a minute with the shipped call deadline and max wait: all 
     expect(asked).toEqual([`Change ${LINKS} links: set metatitle to "Real rate"? Links changed since the preview are left alone.`]);
     expect(progress.at(-1)).toEqual(expect.objectContaining({ progress: LINKS, total: LINKS }));
     // (The SDK's client reports its own round of the question, without a total.)
-    expect(progress.filter((report) => report.total !== undefined).every((report) => report.total === LINKS)).toBe(true);
+    expect(progress.slice(confirmedFrom).filter((report) => report.total !== undefined).every((report) => report.total === LINKS)).toBe(true);
   } finally {
     await connection.close();
   }

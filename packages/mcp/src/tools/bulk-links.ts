@@ -10,19 +10,22 @@ import { capped, describeFailure, refusedFields } from "../failures/describe";
 import type { BulkLink, BulkLinks } from "./bulk-outputs";
 import { digestOf, openSeal, seal, type BoundLink } from "./bulk-seal";
 import { reportingProgress, type ToolContext } from "./define";
-import { FIND_MAX_RESULTS, lookupReady, SEARCH_FIELDS, searchIndex } from "./find-links";
+import { FIND_MAX_RESULTS, SEARCH_FIELDS, searchIndex } from "./find-links";
 
 /** The most links one call previews or changes: the most a search answers. */
 export const BULK_MAX_LINKS = FIND_MAX_RESULTS;
 
-/** What the preview saw of a link, and what is read again before it is written: what both the index and a link's details show. */
-export interface SeenLink {
-  id: number;
-  shorturl: string;
-  longurl: string;
-  title: string;
-  description: string;
-}
+/**
+ * What the preview saw of a link, and what is read again before it is written: its details, as
+ * links.get answers them. The seal compares every field they show that an edit may change
+ * (COMPARED_FIELDS); what the service never shows (password, redirect type, parameters) cannot be.
+ */
+export type SeenLink = LinkDetails;
+
+/** The fields compared between the preview and the write, as the tools' descriptions name them. */
+export const COMPARED_FIELDS = "short URL, long URL, title, description, expiry, geotargeting and device targeting";
+/** What the service never shows of a link, so a change to it elsewhere cannot be seen. */
+export const NOT_COMPARED_FIELDS = "password, redirect type and parameters (so UTM fields too)";
 
 export const selectionFields = (tool: string) => ({
   ids: z
@@ -58,58 +61,109 @@ export function checkSelection({ ids, search }: Selection, context: z.Refinement
   if (repeated !== undefined) context.addIssue({ code: "custom", path: ["ids"], message: `must not name a link twice (${repeated} is named twice)` });
 }
 
+const targets = (map: Record<string, string>) => Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 /** What the seal keeps of a link as the preview saw it (4 bytes of SHA-256): a change to any of these fields elsewhere is a change since the preview. */
-const seenDigest = (link: SeenLink) => digestOf([link.shorturl, link.longurl, link.title, link.description]);
+const seenDigest = (link: SeenLink) =>
+  digestOf([link.shorturl, link.longurl, link.title, link.description, link.expiry, targets(link.location), targets(link.device)]);
 
-const seenOf = (link: SeenLink): SeenLink => ({
-  id: link.id,
-  shorturl: link.shorturl,
-  longurl: link.longurl,
-  title: link.title,
-  description: link.description,
-});
-
-/**
- * The links a preview names, in order: found in the index (after find_links' read), or read by id
- * when the index does not hold them yet; an id the service does not know, or not read before the
- * call's deadline, is refused.
- */
-export async function linksToPreview(selection: Selection, context: ToolContext): Promise<{ links: SeenLink[]; refused: BulkLink[]; matches?: number }> {
-  if (selection.search) {
-    const { links, matches } = await searchIndex({ ...selection.search, limit: selection.search.limit ?? BULK_MAX_LINKS }, context);
-    return { links: links.map(seenOf), refused: [], matches };
-  }
-  await lookupReady(context);
-  const links: SeenLink[] = [];
-  const refused: BulkLink[] = [];
-  for (const id of selection.ids ?? []) {
-    const indexed = context.links.index.get(id);
-    if (indexed) {
-      links.push(seenOf(indexed));
-      continue;
-    }
-    if (Date.now() >= context.deadlineAt || context.signal.aborted) {
-      refused.push({
-        id,
-        shorturl: null,
-        status: "refused",
-        reason: "not read before the call's deadline (the link index does not hold it yet): preview again",
-      });
-      continue;
-    }
-    try {
-      links.push(seenOf((await context.client.links.get(id, { signal: context.signal })).details));
-    } catch (error) {
-      if (!isLinkShortError(error, "LINKSHORT_NOT_FOUND")) throw error;
-      refused.push({ id, shorturl: null, status: "refused", reason: "not found: no link of this account has this id (find_links finds links)" });
-    }
-  }
-  return { links, refused };
+/** What a preview read: this call's links, and what it carries over from the calls before it and to the next. */
+export interface PreviewReading {
+  /** The links this call read, in order. */
+  links: SeenLink[];
+  refused: BulkLink[];
+  /** Ids not read before the call's deadline (or the key's rate limit past it), read by the next call of this preview. */
+  unread: number[];
+  /** The links earlier calls of this preview read and will change, as they saw them. */
+  earlier: BoundLink[];
+  /** How many links the search matched, when a search named them. */
+  matches?: number;
+  /** When the key's rate limit lets the next read go, when it stopped this call. */
+  retryAt?: number;
 }
 
-/** The confirmation of a preview: the tool, the call's other arguments and each link as the preview saw it, signed. */
-export function sealPreview(tool: string, args: object, links: ReadonlyArray<SeenLink>, context: ToolContext): Promise<string> {
-  return seal(tool, "preview", args, links.map((link) => ({ id: link.id, digest: seenDigest(link) })), links.length, context);
+/** Why a read stopped for this call only (its deadline, a cancellation, the key's limit past the deadline), not for the link. */
+const stopsThisCall = (error: unknown, context: ToolContext) =>
+  isLinkShortError(error, "LINKSHORT_RATE_LIMITED") ||
+  (isLinkShortError(error, "LINKSHORT_ABORTED", "LINKSHORT_TIMEOUT") && (context.signal.aborted || Date.now() >= context.deadlineAt));
+
+/**
+ * The links a preview names, read one by one (each link's details: what the seal compares): found
+ * by the search of the index, named by id, or, for a preview's "reading" confirmation, those it has
+ * left to read. Waits for the key's rate limit up to the call's deadline; the links not read by then
+ * are left for the next call of the preview. An id the service does not know is refused.
+ */
+export async function readForPreview(
+  tool: string,
+  args: Selection,
+  confirmation: string | undefined,
+  context: ToolContext,
+): Promise<PreviewReading> {
+  const reading: PreviewReading = { links: [], refused: [], unread: [], earlier: [] };
+  let ids = args.ids ?? [];
+  if (confirmation !== undefined) {
+    const opened = await openSeal(tool, args, confirmation, ["reading"], context);
+    [ids, reading.earlier] = [opened.unread, opened.links];
+  } else if (args.search) {
+    const found = await searchIndex({ ...args.search, limit: args.search.limit ?? BULK_MAX_LINKS }, context);
+    [ids, reading.matches] = [found.links.map((link) => link.id), found.matches];
+  }
+  const startedAt = Date.now();
+  const status = () => {
+    const read = reading.links.length + reading.refused.length;
+    const share = Math.min(0.99, (Date.now() - startedAt) / Math.max(1, context.deadlineAt - startedAt));
+    return { progress: read + share, total: ids.length, message: `${read} of ${ids.length} links read` };
+  };
+  for (const id of ids) {
+    if (reading.unread.length === 0 && (Date.now() >= context.deadlineAt || context.signal.aborted)) reading.unread.push(id);
+    else if (reading.unread.length > 0) reading.unread.push(id);
+    else {
+      try {
+        reading.links.push((await reportingProgress(context.client.links.get(id, runOptions(context)), context, status)).details);
+      } catch (error) {
+        if (isLinkShortError(error, "LINKSHORT_NOT_FOUND"))
+          reading.refused.push({ id, shorturl: null, status: "refused", reason: "not found: no link of this account has this id (find_links finds links)" });
+        else if (stopsThisCall(error, context)) {
+          reading.retryAt = limitLiftsAt(error);
+          reading.unread.push(id);
+        } else throw error;
+      }
+    }
+  }
+  return reading;
+}
+
+/** The links a preview left to read, as its answer lists them. */
+export const unreadAnswers = (tool: string, reading: PreviewReading): BulkLink[] =>
+  reading.unread.map((id) => ({
+    id,
+    shorturl: null,
+    status: "skipped",
+    reason: `not read yet (the call's deadline came first): call ${tool} again with the same arguments and this answer's confirmation to read it`,
+  }));
+
+/**
+ * The confirmation a preview answers: while links are left to read, a "reading" one that goes on
+ * with them (nothing to show the user yet); then the preview's, binding every link it will change
+ * (this call's `changing` and the earlier calls'), each as the preview saw it; null when none will.
+ */
+export function sealPreview(tool: string, args: object, reading: PreviewReading, changing: readonly SeenLink[], context: ToolContext): Promise<string | null> {
+  const links = [...reading.earlier, ...changing.map((link) => ({ id: link.id, digest: seenDigest(link) }))];
+  if (reading.unread.length > 0) return seal(tool, "reading", args, links, links.length, context, reading.unread);
+  return links.length === 0 ? Promise.resolve(null) : seal(tool, "preview", args, links, links.length, context);
+}
+
+/** What a preview's summary says of the reading, when links are left to read; undefined when it is read to its end. */
+export function readingSummary(tool: string, reading: PreviewReading): { summary: string; retryAfterSeconds?: number } | undefined {
+  if (reading.unread.length === 0) return undefined;
+  const retryAfterSeconds = reading.retryAt === undefined ? undefined : Math.max(1, Math.ceil((reading.retryAt - Date.now()) / 1000));
+  const when = retryAfterSeconds === undefined ? "" : ` in ${retryAfterSeconds} s (when the key's rate limit lets the next request go)`;
+  return {
+    summary:
+      `Preview in parts: ${reading.links.length + reading.refused.length} links read by this call, ${reading.earlier.length} to change from earlier calls, ` +
+      `${reading.unread.length} not read yet. Call ${tool} again with the same arguments and this confirmation${when} to read the rest; nothing was changed, and there is nothing to show the user until the preview is read to its end.`,
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  };
 }
 
 /** How one link's change is made once it is read again and found as the preview saw it, with the request options of the run. */
@@ -154,7 +208,7 @@ const runOptions = (context: ToolContext): RequestOptions => ({
  * confirmation to go on with.
  */
 export async function runConfirmed(tool: string, args: object, confirmation: string, write: WriteLink, context: ToolContext): Promise<BulkLinks> {
-  const { links: bound, total } = await openSeal(tool, args, confirmation, context);
+  const { links: bound, total } = await openSeal(tool, args, confirmation, ["preview", "go on"], context);
   const before = total - bound.length;
   const startedAt = Date.now();
   const answers: BulkLink[] = [];
@@ -190,7 +244,7 @@ export async function runConfirmed(tool: string, args: object, confirmation: str
           id,
           shorturl: details.shorturl,
           status: "skipped",
-          reason: `changed since the preview (its short URL, long URL, title or description is not what the preview showed; ${now}): not touched, preview again to include it`,
+          reason: `changed since the preview (its ${COMPARED_FIELDS} are not all what the preview showed; ${now}): not touched, preview again to include it`,
         });
         continue;
       }

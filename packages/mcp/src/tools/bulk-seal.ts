@@ -1,8 +1,10 @@
 /**
  * The confirmation update_links and delete_links hand out: which links, what each looked like and
- * which arguments, signed with the key of the request state. Two kinds: a preview's, which the
- * person is asked about, and a run's "go on" for the links it left, which the person already said
- * yes to (it binds only links of that preview, as the preview saw them, with the same arguments).
+ * which arguments, signed with the key of the request state. Three kinds: a preview's, which the
+ * person is asked about; a run's "go on" for the links it left, which the person already said yes
+ * to (it binds only links of that preview, as the preview saw them, with the same arguments); and
+ * "reading", a preview not read to its end before its call's deadline (the links read so far, and
+ * the ids left to read), which changes nothing and asks nothing.
  *
  * Written `<kind letter><links>~<signed state>`: the kind and how many links are readable before it
  * is opened, for the question (the tool's `confirmation` is synchronous); the run opens the signed
@@ -12,9 +14,10 @@ import { createHash } from "node:crypto";
 import { ValidationError } from "@linkshort/client";
 import { canonicalJson, type ToolContext } from "./define";
 
-export type SealKind = "preview" | "go on";
+export type SealKind = "preview" | "go on" | "reading";
 
-const LETTER: Record<SealKind, string> = { preview: "p", "go on": "g" };
+const LETTER: Record<SealKind, string> = { preview: "p", "go on": "g", reading: "r" };
+const KIND_OF: Record<string, SealKind> = { p: "preview", g: "go on", r: "reading" };
 
 /** A link as a seal binds it: its id and 4 bytes of SHA-256 of what the preview saw of it. */
 export interface BoundLink {
@@ -28,6 +31,8 @@ export interface OpenedSeal {
   links: BoundLink[];
   /** How many links the preview bound, this call's and earlier calls' together (progress counts against it). */
   total: number;
+  /** "reading": the ids of the preview not read yet. */
+  unread: number[];
 }
 
 /** 4 bytes of SHA-256 of the values a link is compared by, in a fixed order. */
@@ -79,30 +84,47 @@ const sealedFor = (tool: string, kind: SealKind) => `${tool} ${kind}`;
 
 /** The kind and the number of links a confirmation says it holds, read without opening it (for the question); undefined when it is not written as this file writes them. */
 export function readableHeader(confirmation: string): { kind: SealKind; links: number } | undefined {
-  const match = /^([pg])(\d{1,3})~/.exec(confirmation);
-  if (!match) return undefined;
-  return { kind: match[1] === "p" ? "preview" : "go on", links: Number(match[2]) };
+  const match = /^([pgr])(\d{1,3})~/.exec(confirmation);
+  return match ? { kind: KIND_OF[match[1]!]!, links: Number(match[2]) } : undefined;
 }
 
-/** A confirmation of `links` for this tool and these arguments, signed. */
-export async function seal(tool: string, kind: SealKind, args: object, links: readonly BoundLink[], total: number, context: ToolContext): Promise<string> {
-  const state = await context.seal.mint({ tool: sealedFor(tool, kind), arguments: `${argumentsDigest(args)}.${total}.${packed(links)}` });
+const NO_DIGEST = new Uint8Array(4);
+
+/** A confirmation of `links` for this tool and these arguments, signed (with the ids left to read, for "reading"). */
+export async function seal(
+  tool: string,
+  kind: SealKind,
+  args: object,
+  links: readonly BoundLink[],
+  total: number,
+  context: ToolContext,
+  unread: readonly number[] = [],
+): Promise<string> {
+  const toRead = unread.map((id) => ({ id, digest: NO_DIGEST }));
+  const state = await context.seal.mint({ tool: sealedFor(tool, kind), arguments: `${argumentsDigest(args)}.${total}.${packed(links)}.${packed(toRead)}` });
   return `${LETTER[kind]}${links.length}~${state}`;
 }
 
 const refusedConfirmation = (tool: string, why: string) =>
   new ValidationError([{ field: "confirmation", message: `${why}: call ${tool} without confirmation for a new preview. Nothing was changed` }], tool);
 
-/** The links a confirmation binds, refused (as the field `confirmation`, before any request) unless this server sealed it for this tool and these very arguments, as its readable part says. */
-export async function openSeal(tool: string, args: object, confirmation: string, context: ToolContext): Promise<OpenedSeal> {
+/**
+ * The links a confirmation binds, refused (as the field `confirmation`, before any request) unless
+ * this server sealed it, of one of `kinds`, for this tool and these very arguments, as its readable
+ * part says.
+ */
+export async function openSeal(tool: string, args: object, confirmation: string, kinds: readonly SealKind[], context: ToolContext): Promise<OpenedSeal> {
   const header = readableHeader(confirmation);
   const sealed = header && (await context.seal.open(confirmation.slice(confirmation.indexOf("~") + 1)).catch(() => undefined));
   if (!header || sealed === undefined || sealed.tool !== sealedFor(tool, header.kind))
     throw refusedConfirmation(tool, `is not a preview of ${tool} this server made, or it has expired (a preview holds for 10 minutes)`);
-  const [digest, total, links] = sealed.arguments.split(".");
+  if (!kinds.includes(header.kind))
+    throw refusedConfirmation(tool, "is a preview not read to its end: call again with it (and the same arguments) until the preview answers the confirmation to show the user");
+  const [digest, total, links, toRead] = sealed.arguments.split(".");
   const bound = links === undefined ? undefined : unpacked(links);
-  if (digest !== argumentsDigest(args) || bound === undefined || bound.length !== header.links) {
+  const unread = toRead === undefined ? undefined : unpacked(toRead);
+  if (digest !== argumentsDigest(args) || bound === undefined || unread === undefined || bound.length !== header.links) {
     throw refusedConfirmation(tool, "was made for another preview (other links or other changes): a confirmation holds only with the arguments of its preview");
   }
-  return { kind: header.kind, links: bound, total: Number(total) };
+  return { kind: header.kind, links: bound, total: Number(total), unread: unread.map((link) => link.id) };
 }
