@@ -32,7 +32,10 @@ export async function measureBulkRealRate(): Promise<Row[]> {
   const sandbox = await startSandbox({ port: 0, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
   const ids = addLinks(sandbox, LINKS, { from: Date.now() - 3_600_000, perSecond: 10, name: 'realrate', title: (i) => `real rate ${i}` });
   const client = clientFor(sandbox.baseUrl, sandbox.userKey, DEFAULT_MAX_WAIT_SECONDS, new RateLimiter());
-  const mcp = new Client({ name: 'bench-asks', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } });
+  const mcp = new Client(
+    { name: 'bench-asks', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } },
+  );
   let prompts = 0;
   mcp.setRequestHandler('elicitation/create', () => {
     prompts += 1;

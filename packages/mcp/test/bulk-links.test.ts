@@ -156,10 +156,14 @@ test("a link whose expiry, geotargeting or device targeting changed elsewhere si
   await elsewhere.links.update(ids[3]!, { ...(await keep(ids[3]!)), password: "secret1" });
   const done = await call("update_links", { ...args, confirmation });
   expect(done.structured.links.map((link) => link.status)).toEqual(["skipped", "skipped", "skipped", "done"]);
-  expect(done.structured.links[0]!.reason).toMatch(/changed since the preview \(its short URL, long URL, title, description, expiry, geotargeting and device targeting/);
+  expect(done.structured.links[0]!.reason).toMatch(
+    /changed since the preview \(its short URL, long URL, title, description, expiry, geotargeting and device targeting/,
+  );
   expect(ids.map((id) => stored(id)!.metadescription)).toEqual(["", "", "", "Probe"]);
   const listed = (await mcp.listTools()).tools.find((tool) => tool.name === "update_links")!;
-  expect(listed.description).toContain("its password, redirect type and parameters (so UTM fields too) cannot be compared");
+  expect(listed.description).toContain(
+    "Compared with the preview before each write: short URL, long URL, title, description, expiry, geotargeting and device targeting (a link changed in one is left alone); password, redirect type and parameters (so UTM fields too) cannot be",
+  );
 });
 
 test("101 links are refused by name before any request", async () => {
@@ -240,6 +244,15 @@ test("a confirmed run that reaches the call's deadline skips the links left and 
     for (let calls = 0; answer.confirmation !== null && calls < 6; calls += 1) {
       answer = await ask({ ...args, confirmation: answer.confirmation });
       statuses.push(answer.links.map((link) => link.status));
+      if (calls === 0 && answer.confirmation !== null) {
+        // The "go on" for the links left binds them and these arguments, as the preview's did.
+        const otherChange = await other.callTool({
+          name: "update_links",
+          arguments: { ...args, set: { metadescription: "Other" }, confirmation: answer.confirmation },
+        });
+        expect(otherChange.isError).toBe(true);
+        expect(JSON.stringify(otherChange.content)).toMatch(/confirmation: was made for another preview/);
+      }
     }
     // The first confirmed call could not do all six; each later one went on with the links left, none twice.
     expect(statuses.length).toBeGreaterThan(1);

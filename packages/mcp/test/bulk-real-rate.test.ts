@@ -52,7 +52,10 @@ const waitAsked = (answer: BulkLinks) =>
 test("100 links at 30 a minute with the shipped call deadline and max wait: all done in a call per window, the person asked once", async () => {
   const ids = addLinks(sandbox, LINKS, { from: Date.now() - 3_600_000, perSecond: 10, name: "realrate", title: (i) => `real ${i}` });
   const asked: string[] = [];
-  const mcp = new Client({ name: "asks", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { form: {} } } });
+  const mcp = new Client(
+    { name: "asks", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { form: {} } } },
+  );
   mcp.setRequestHandler("elicitation/create", (request) => {
     asked.push((request.params as { message: string }).message);
     return { action: "accept", content: { confirm: true } };
@@ -90,7 +93,12 @@ test("100 links at 30 a minute with the shipped call deadline and max wait: all 
     expect(asked).toEqual([`Change ${LINKS} links: set metatitle to "Real rate"? Links changed since the preview are left alone.`]);
     expect(progress.at(-1)).toEqual(expect.objectContaining({ progress: LINKS, total: LINKS }));
     // (The SDK's client reports its own round of the question, without a total.)
-    expect(progress.slice(confirmedFrom).filter((report) => report.total !== undefined).every((report) => report.total === LINKS)).toBe(true);
+    expect(
+      progress
+        .slice(confirmedFrom)
+        .filter((report) => report.total !== undefined)
+        .every((report) => report.total === LINKS),
+    ).toBe(true);
   } finally {
     await connection.close();
   }

@@ -93,12 +93,7 @@ const stopsThisCall = (error: unknown, context: ToolContext) =>
  * left to read. Waits for the key's rate limit up to the call's deadline; the links not read by then
  * are left for the next call of the preview. An id the service does not know is refused.
  */
-export async function readForPreview(
-  tool: string,
-  args: Selection,
-  confirmation: string | undefined,
-  context: ToolContext,
-): Promise<PreviewReading> {
+export async function readForPreview(tool: string, args: Selection, confirmation: string | undefined, context: ToolContext): Promise<PreviewReading> {
   const reading: PreviewReading = { links: [], refused: [], unread: [], earlier: [] };
   let ids = args.ids ?? [];
   if (confirmation !== undefined) {

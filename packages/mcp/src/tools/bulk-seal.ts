@@ -119,7 +119,10 @@ export async function openSeal(tool: string, args: object, confirmation: string,
   if (!header || sealed === undefined || sealed.tool !== sealedFor(tool, header.kind))
     throw refusedConfirmation(tool, `is not a preview of ${tool} this server made, or it has expired (a preview holds for 10 minutes)`);
   if (!kinds.includes(header.kind))
-    throw refusedConfirmation(tool, "is a preview not read to its end: call again with it (and the same arguments) until the preview answers the confirmation to show the user");
+    throw refusedConfirmation(
+      tool,
+      "is a preview not read to its end: call again with it (and the same arguments) until the preview answers the confirmation to show the user",
+    );
   const [digest, total, links, toRead] = sealed.arguments.split(".");
   const bound = links === undefined ? undefined : unpacked(links);
   const unread = toRead === undefined ? undefined : unpacked(toRead);

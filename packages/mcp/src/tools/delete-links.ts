@@ -6,7 +6,18 @@
 import * as z from "zod/v4";
 import { BulkLinksOutput, type BulkLinks } from "./bulk-outputs";
 import { readableHeader } from "./bulk-seal";
-import { BULK_MAX_LINKS, checkSelection, COMPARED_FIELDS, readForPreview, readingSummary, runConfirmed, sealPreview, selectionFields, tally, unreadAnswers } from "./bulk-links";
+import {
+  BULK_MAX_LINKS,
+  checkSelection,
+  COMPARED_FIELDS,
+  readForPreview,
+  readingSummary,
+  runConfirmed,
+  sealPreview,
+  selectionFields,
+  tally,
+  unreadAnswers,
+} from "./bulk-links";
 import { BULK_GRACE_MS } from "./shorten-links";
 import { CHANGE, define, type ToolContext } from "./define";
 
@@ -51,8 +62,7 @@ export const deleteLinks = define({
   title: "Delete links",
   description:
     `Deletes 1 to ${BULK_MAX_LINKS} short links for good (by ids or search): they stop redirecting, their statistics are lost. ` +
-    "As in update_links, the first call only previews; a second with the same arguments and the preview's confirmation deletes " +
-    `(a link whose ${COMPARED_FIELDS} changed since the preview is left alone).`,
+    "As in update_links, the first call only previews; a second with the same arguments and the preview's confirmation deletes.",
   input: DeleteLinksInput,
   output: BulkLinksOutput,
   annotations: CHANGE,
@@ -62,7 +72,8 @@ export const deleteLinks = define({
     // A preview's confirmation is asked about; a run's "go on" was (its links are that preview's); "reading" changes nothing; any other is refused by the run.
     if (confirmation === undefined || header?.kind === "go on" || header?.kind === "reading") return undefined;
     const count = ids?.length ?? header?.links ?? 0;
-    const which = ids === undefined ? `${count} link${count === 1 ? "" : "s"} delete_links previewed` : `short link${ids.length === 1 ? "" : "s"} ${ids.join(", ")}`;
+    const which =
+      ids === undefined ? `${count} link${count === 1 ? "" : "s"} delete_links previewed` : `short link${ids.length === 1 ? "" : "s"} ${ids.join(", ")}`;
     return `Delete ${which} for good? ${count === 1 ? "It stops" : "They stop"} redirecting and ${count === 1 ? "its" : "their"} statistics are lost. Links changed since the preview are left alone.`;
   },
   run: ({ confirmation, ...args }, context) =>

@@ -90,7 +90,11 @@ const asText = (value: unknown) => (typeof value === "string" ? value : JSON.str
 /** The change as the person is asked about it: each field and its new value (a password's is not repeated). */
 const setText = (set: SetFields) =>
   (Object.keys(set) as Array<keyof SetFields>)
-    .map((field) => (field === "password" ? "set a new password" : `set ${field === "utm" ? "parameters" : field} to ${capped(JSON.stringify(field === "utm" ? utmParameters(set.utm!) : set[field]), 100)}`))
+    .map((field) =>
+      field === "password"
+        ? "set a new password"
+        : `set ${field === "utm" ? "parameters" : field} to ${capped(JSON.stringify(field === "utm" ? utmParameters(set.utm!) : set[field]), 100)}`,
+    )
     .join(", ");
 
 /**
@@ -182,7 +186,7 @@ export const updateLinks = define({
     `Changes 1 to ${BULK_MAX_LINKS} short links the same way (by ids or search). The first call changes nothing: it answers a preview ` +
     "and a confirmation. Show the user; a second call with the same arguments and that confirmation makes the change " +
     "(per link: done, refused, or skipped: call again with the new confirmation, after retryAfterSeconds when given). " +
-    `A link whose ${COMPARED_FIELDS} changed since the preview is left alone; its ${NOT_COMPARED_FIELDS} cannot be compared (the service never shows them).`,
+    `Compared with the preview before each write: ${COMPARED_FIELDS} (a link changed in one is left alone); ${NOT_COMPARED_FIELDS} cannot be (the service never shows them).`,
   input: UpdateLinksInput,
   output: BulkLinksOutput,
   annotations: CHANGE,
