@@ -125,6 +125,24 @@ test("a confirmation of another preview (other links, other changes, the other t
   expect(ids.map((id) => stored(id)!.metadescription)).toEqual(["", "", ""]);
 });
 
+test("a confirmation holds for the account whose preview it is: another key's server refuses it before any request", async () => {
+  const ids = fresh("accounted", 2);
+  const args = { ids, set: { metadescription: "Theirs" } };
+  const { confirmation } = (await call("update_links", args)).structured;
+  const adminClient = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey, rateLimit: { limiter: new RateLimiter() } });
+  const otherAccount = new Client({ name: "bulk-other-account", version: "1.0.0" });
+  const connection = await connectInMemory(otherAccount, { client: adminClient });
+  try {
+    const requests = sandbox.requests.length;
+    const answer = await otherAccount.callTool({ name: "update_links", arguments: { ...args, confirmation } });
+    expect(answer.isError).toBe(true);
+    expect(JSON.stringify(answer.content)).toMatch(/confirmation: was made for another preview/);
+    expect(sandbox.requests.length).toBe(requests);
+  } finally {
+    await connection.close();
+  }
+});
+
 test("a link changed elsewhere between the preview and the confirmation is skipped, saying why; the others are done", async () => {
   const ids = fresh("raced", 3);
   const args = { ids, set: { url: "https://example.com/moved" } };

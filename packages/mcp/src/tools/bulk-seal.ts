@@ -38,7 +38,13 @@ export interface OpenedSeal {
 /** 4 bytes of SHA-256 of the values a link is compared by, in a fixed order. */
 export const digestOf = (values: readonly unknown[]) => createHash("sha256").update(JSON.stringify(values)).digest().subarray(0, 4);
 
-const argumentsDigest = (args: object) => createHash("sha256").update(canonicalJson(args)).digest().subarray(0, 12).toString("base64url");
+/** The call's other arguments and the account they act on (a person's key, with --sign-in): a confirmation holds for that account only. */
+const argumentsDigest = (args: object, context: ToolContext) =>
+  createHash("sha256")
+    .update(canonicalJson([context.client.accountId, args]))
+    .digest()
+    .subarray(0, 12)
+    .toString("base64url");
 
 /** Each id (as a zigzag varint after the one before) and its digest. */
 function packed(links: readonly BoundLink[]): string {
@@ -101,7 +107,10 @@ export async function seal(
   unread: readonly number[] = [],
 ): Promise<string> {
   const toRead = unread.map((id) => ({ id, digest: NO_DIGEST }));
-  const state = await context.seal.mint({ tool: sealedFor(tool, kind), arguments: `${argumentsDigest(args)}.${total}.${packed(links)}.${packed(toRead)}` });
+  const state = await context.seal.mint({
+    tool: sealedFor(tool, kind),
+    arguments: `${argumentsDigest(args, context)}.${total}.${packed(links)}.${packed(toRead)}`,
+  });
   return `${LETTER[kind]}${links.length}~${state}`;
 }
 
@@ -126,7 +135,7 @@ export async function openSeal(tool: string, args: object, confirmation: string,
   const [digest, total, links, toRead] = sealed.arguments.split(".");
   const bound = links === undefined ? undefined : unpacked(links);
   const unread = toRead === undefined ? undefined : unpacked(toRead);
-  if (digest !== argumentsDigest(args) || bound === undefined || unread === undefined || bound.length !== header.links) {
+  if (digest !== argumentsDigest(args, context) || bound === undefined || unread === undefined || bound.length !== header.links) {
     throw refusedConfirmation(tool, "was made for another preview (other links or other changes): a confirmation holds only with the arguments of its preview");
   }
   return { kind: header.kind, links: bound, total: Number(total), unread: unread.map((link) => link.id) };
