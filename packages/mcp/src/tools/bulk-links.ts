@@ -110,19 +110,19 @@ export async function readForPreview(tool: string, args: Selection, confirmation
     return { progress: read + share, total: ids.length, message: `${read} of ${ids.length} links read` };
   };
   for (const id of ids) {
-    if (reading.unread.length === 0 && (Date.now() >= context.deadlineAt || context.signal.aborted)) reading.unread.push(id);
-    else if (reading.unread.length > 0) reading.unread.push(id);
-    else {
-      try {
-        reading.links.push((await reportingProgress(context.client.links.get(id, runOptions(context)), context, status)).details);
-      } catch (error) {
-        if (isLinkShortError(error, "LINKSHORT_NOT_FOUND"))
-          reading.refused.push({ id, shorturl: null, status: "refused", reason: "not found: no link of this account has this id (find_links finds links)" });
-        else if (stopsThisCall(error, context)) {
-          reading.retryAt = limitLiftsAt(error);
-          reading.unread.push(id);
-        } else throw error;
-      }
+    if (reading.unread.length > 0 || Date.now() >= context.deadlineAt || context.signal.aborted) {
+      reading.unread.push(id);
+      continue;
+    }
+    try {
+      reading.links.push((await reportingProgress(context.client.links.get(id, runOptions(context)), context, status)).details);
+    } catch (error) {
+      if (isLinkShortError(error, "LINKSHORT_NOT_FOUND"))
+        reading.refused.push({ id, shorturl: null, status: "refused", reason: "not found: no link of this account has this id (find_links finds links)" });
+      else if (stopsThisCall(error, context)) {
+        reading.retryAt = limitLiftsAt(error);
+        reading.unread.push(id);
+      } else throw error;
     }
   }
   return reading;
@@ -186,9 +186,9 @@ function failureText(error: unknown, tool: string): string {
 }
 
 /**
- * The requests of a confirmed run: each waits for the key's rate limit as long as the call's
- * deadline allows (not only the client's usual wait), so that one call does all it can; one whose
- * window opens past the deadline fails at once, nothing sent.
+ * The requests of a preview's reading and of a confirmed run: each waits for the key's rate limit as
+ * long as the call's deadline allows (not only the client's usual wait), so that one call does all
+ * it can; one whose window opens past the deadline fails at once, nothing sent.
  */
 const runOptions = (context: ToolContext): RequestOptions => ({
   signal: context.signal,
@@ -252,7 +252,7 @@ export async function runConfirmed(tool: string, args: object, confirmation: str
       answers.push({ id, shorturl: details?.shorturl ?? null, status: untouched ? "skipped" : "refused", reason: text });
       if (stopsBulkRun(error)) {
         retryAt = limitLiftsAt(error);
-        stopped = `not tried after an earlier link failed: ${capped(text, 300)}`;
+        stopped = retryAt !== undefined ? text : `not tried after an earlier link failed: ${capped(text, 300)}`;
         if (untouched && !gone) rest.push(link);
       }
     }
