@@ -26,6 +26,7 @@ import { measureSignInFlood } from './sign-in-flood';
 import { measureStepBack } from './step-back';
 import { measureColdStart } from './cold-start';
 import { measureMcpTools } from './mcp-tools';
+import { measureBulkRealRate } from './bulk-real-rate';
 import { measureReuseRecord } from './reuse-record';
 import { ms, percentile, type Row } from './row';
 
@@ -462,6 +463,7 @@ async function main() {
     ['cold-start', async () => void rows.push(...(await measureColdStart()))],
     ['mcp-tools', async () => void rows.push(...(await measureMcpTools()))],
     ['reuse-record', async () => void rows.push(...(await measureReuseRecord()))],
+    ['bulk-real-rate', async () => void rows.push(...(await measureBulkRealRate()))],
   ];
   for (const [name, run] of figures) {
     if (only.length > 0 && !only.includes(name)) continue;

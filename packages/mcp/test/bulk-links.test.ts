@@ -101,7 +101,7 @@ test("links chosen by a search are the ones find_links finds; unchanged links ar
   expect(preview.structured.links.find((link) => link.id === ids[1])).toMatchObject({ status: "unchanged" });
 });
 
-test("a confirmation of another preview (other links, other changes, the other tool, altered) is refused before any request", async () => {
+test("a confirmation of another preview (other links, other changes, the other tool, altered, another kind) is refused before any request", async () => {
   const ids = fresh("bound", 3);
   const args = { ids: ids.slice(0, 2), set: { metadescription: "Bound" } };
   const { confirmation } = (await call("update_links", args)).structured;
@@ -112,6 +112,8 @@ test("a confirmation of another preview (other links, other changes, the other t
     { ...args, set: { metadescription: "Other" }, confirmation },
     { ...args, confirmation: deletePreview },
     { ...args, confirmation: `${confirmation!.slice(0, -4)}AAAA` },
+    // A preview's confirmation dressed as a run's "go on" (which the person is not asked about).
+    { ...args, confirmation: confirmation!.replace(/^p/, "g") },
     { ...args, confirmation: "made-up" },
   ];
   for (const attempt of attempts) {
@@ -121,6 +123,24 @@ test("a confirmation of another preview (other links, other changes, the other t
   }
   expect(sandbox.requests.length).toBe(requests);
   expect(ids.map((id) => stored(id)!.metadescription)).toEqual(["", "", ""]);
+});
+
+test("a confirmation holds for the account whose preview it is: another key's server refuses it before any request", async () => {
+  const ids = fresh("accounted", 2);
+  const args = { ids, set: { metadescription: "Theirs" } };
+  const { confirmation } = (await call("update_links", args)).structured;
+  const adminClient = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.adminKey, rateLimit: { limiter: new RateLimiter() } });
+  const otherAccount = new Client({ name: "bulk-other-account", version: "1.0.0" });
+  const connection = await connectInMemory(otherAccount, { client: adminClient });
+  try {
+    const requests = sandbox.requests.length;
+    const answer = await otherAccount.callTool({ name: "update_links", arguments: { ...args, confirmation } });
+    expect(answer.isError).toBe(true);
+    expect(JSON.stringify(answer.content)).toMatch(/confirmation: was made for another preview/);
+    expect(sandbox.requests.length).toBe(requests);
+  } finally {
+    await connection.close();
+  }
 });
 
 test("a link changed elsewhere between the preview and the confirmation is skipped, saying why; the others are done", async () => {
@@ -137,6 +157,31 @@ test("a link changed elsewhere between the preview and the confirmation is skipp
   expect(done.structured.links[2]!.reason).toMatch(/no longer exists/);
   expect(stored(ids[0]!)!.url).toBe("https://example.com/moved");
   expect(stored(ids[1]!)!.url).toBe("https://example.com/theirs");
+});
+
+test("a link whose expiry, geotargeting or device targeting changed elsewhere since the preview is skipped; a password, which the service never shows, cannot be compared (the tool says so)", async () => {
+  const ids = fresh("unseen", 4);
+  const args = { ids, set: { metadescription: "Probe" } };
+  const { confirmation } = (await call("update_links", args)).structured;
+  const elsewhere = new LinkShortClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.userKey });
+  const keep = async (id: number) => {
+    const { details } = await elsewhere.links.get(id);
+    return { url: details.longurl, metatitle: details.title };
+  };
+  await elsewhere.links.update(ids[0]!, { ...(await keep(ids[0]!)), expiry: "2031-01-01 00:00:00" });
+  await elsewhere.links.update(ids[1]!, { ...(await keep(ids[1]!)), geotarget: [{ location: "Canada", link: "https://example.com/ca" }] });
+  await elsewhere.links.update(ids[2]!, { ...(await keep(ids[2]!)), devicetarget: [{ device: "iPhone", link: "https://example.com/ios" }] });
+  await elsewhere.links.update(ids[3]!, { ...(await keep(ids[3]!)), password: "secret1" });
+  const done = await call("update_links", { ...args, confirmation });
+  expect(done.structured.links.map((link) => link.status)).toEqual(["skipped", "skipped", "skipped", "done"]);
+  expect(done.structured.links[0]!.reason).toMatch(
+    /changed since the preview \(its short URL, long URL, title, description, expiry, geotargeting and device targeting/,
+  );
+  expect(ids.map((id) => stored(id)!.metadescription)).toEqual(["", "", "", "Probe"]);
+  const listed = (await mcp.listTools()).tools.find((tool) => tool.name === "update_links")!;
+  expect(listed.description).toContain(
+    "Compared with the preview before each write: short URL, long URL, title, description, expiry, geotargeting and device targeting (a link changed in one is left alone); password, redirect type and parameters (so UTM fields too) cannot be",
+  );
 });
 
 test("101 links are refused by name before any request", async () => {
@@ -207,11 +252,25 @@ test("a confirmed run that reaches the call's deadline skips the links left and 
     const ask = async (args: Record<string, unknown>) =>
       (await other.callTool({ name: "update_links", arguments: args })).structuredContent as unknown as BulkLinks;
     const args = { ids, set: { metadescription: "In parts" } };
+    // The preview reads each link too (a request each): in parts, each call going on with the links left to read.
     let answer = await ask(args);
+    for (let calls = 0; answer.stage === "preview" && answer.counts.skipped !== undefined && calls < 6; calls += 1) {
+      answer = await ask({ ...args, confirmation: answer.confirmation });
+    }
+    expect(answer).toMatchObject({ stage: "preview", confirmation: expect.stringMatching(/^p6~/) });
     const statuses: string[][] = [];
     for (let calls = 0; answer.confirmation !== null && calls < 6; calls += 1) {
       answer = await ask({ ...args, confirmation: answer.confirmation });
       statuses.push(answer.links.map((link) => link.status));
+      if (calls === 0 && answer.confirmation !== null) {
+        // The "go on" for the links left binds them and these arguments, as the preview's did.
+        const otherChange = await other.callTool({
+          name: "update_links",
+          arguments: { ...args, set: { metadescription: "Other" }, confirmation: answer.confirmation },
+        });
+        expect(otherChange.isError).toBe(true);
+        expect(JSON.stringify(otherChange.content)).toMatch(/confirmation: was made for another preview/);
+      }
     }
     // The first confirmed call could not do all six; each later one went on with the links left, none twice.
     expect(statuses.length).toBeGreaterThan(1);

@@ -158,7 +158,7 @@ const CONFIRMING = [
 const CONFIRMING_PREVIEWS = [
   {
     name: "update_links",
-    asks: () => /previewed/,
+    asks: () => /^Change 1 link: set metatitle to "Asked"\? Links changed since the preview are left alone\.$/,
     args: (id: number) => ({ ids: [id], set: { metatitle: "Asked" } }),
     changed: (id: number) => sandbox.store.state.links.find((link) => link.id === id)?.metatitle === "Asked",
   },

@@ -32,6 +32,7 @@ export const BulkLinksOutput = z.object({
     .describe(
       "preview: pass it back, with the same arguments, to make the change (null: nothing to do); confirmed: the confirmation of the links not tried yet, if any",
     ),
+  retryAfterSeconds: z.number().optional().describe("Call again with confirmation after this many seconds (the key's rate limit)"),
   notes: z.array(z.string()),
   summary: z.string(),
 });

@@ -7,7 +7,22 @@ import { isLinkShortError, LinkUpdateSchema, stopsBulkRun, UTM_FIELDS, type Utm 
 import { aliasFromShortUrl, isHttpUrl } from "@linkshort/client/values";
 import * as z from "zod/v4";
 import { BulkLinksOutput, type BulkLink, type BulkLinks } from "./bulk-outputs";
-import { BULK_MAX_LINKS, checkSelection, linksToPreview, runConfirmed, sealPreview, selectionFields, tally, type SeenLink } from "./bulk-links";
+import { capped } from "../failures/describe";
+import { readableHeader } from "./bulk-seal";
+import {
+  BULK_MAX_LINKS,
+  checkSelection,
+  COMPARED_FIELDS,
+  NOT_COMPARED_FIELDS,
+  readForPreview,
+  readingSummary,
+  runConfirmed,
+  sealPreview,
+  selectionFields,
+  tally,
+  unreadAnswers,
+  type SeenLink,
+} from "./bulk-links";
 import { BULK_GRACE_MS } from "./shorten-links";
 import { CHANGE, define, described, type ToolContext } from "./define";
 import { DOMAIN_DESCRIPTION, UTM_DESCRIPTION } from "./links";
@@ -72,6 +87,16 @@ const utmParameters = (utm: Utm) =>
 
 const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
+/** The change as the person is asked about it: each field and its new value (a password's is not repeated). */
+const setText = (set: SetFields) =>
+  (Object.keys(set) as Array<keyof SetFields>)
+    .map((field) =>
+      field === "password"
+        ? "set a new password"
+        : `set ${field === "utm" ? "parameters" : field} to ${capped(JSON.stringify(field === "utm" ? utmParameters(set.utm!) : set[field]), 100)}`,
+    )
+    .join(", ");
+
 /**
  * One link in the preview: what changes (from what the index shows), unchanged when every field is
  * already so, or refused when its body would not pass the client's update check: the set passed it
@@ -118,43 +143,39 @@ async function domainRefusal(domain: string, context: ToolContext): Promise<stri
 const NOT_INDEXED = ["expiry", "geotarget", "devicetarget"] as const;
 const NEVER_SHOWN = ["password", "type", "parameters", "utm"] as const;
 
-async function preview(args: UpdateArguments, context: ToolContext): Promise<BulkLinks> {
-  const { links, refused, matches } = await linksToPreview(args, context);
-  const answers = [...links.map((link) => previewOne(link, args.set)), ...refused];
+async function preview(args: UpdateArguments, goingOn: string | undefined, context: ToolContext): Promise<BulkLinks> {
+  const reading = await readForPreview(TOOL, args, goingOn, context);
+  const { links, refused, matches } = reading;
+  const answers = [...links.map((link) => previewOne(link, args.set)), ...refused, ...unreadAnswers(TOOL, reading)];
   if (args.ids) answers.sort((a, b) => args.ids!.indexOf(a.id) - args.ids!.indexOf(b.id));
   const notes: string[] = [];
   const fieldRefused = args.set.domain === undefined ? undefined : await domainRefusal(args.set.domain, context);
   if (fieldRefused) notes.push(`set.domain is refused: ${fieldRefused}. Nothing can be confirmed until it is.`);
-  if (matches !== undefined && matches > links.length) notes.push(`${matches} links match the search; this preview holds the first ${links.length}.`);
+  if (matches !== undefined && matches > answers.length) notes.push(`${matches} links match the search; this preview holds the first ${answers.length}.`);
   if (NOT_INDEXED.some((field) => args.set[field] !== undefined))
-    notes.push("expiry, geotarget and devicetarget: the link index does not hold them (from is null); get_link shows a link's.");
+    notes.push("expiry, geotarget and devicetarget: from is not shown here (null); get_link shows a link's.");
   if (NEVER_SHOWN.some((field) => args.set[field] !== undefined)) {
     notes.push(
       "password, type, parameters and utm: the service never shows a link's, so every link gets the new value whatever it had; utm fields are written into parameters (utm_source and so on), which replace the link's parameters, as a single edit does.",
     );
   }
-  if (!context.links.index.freshness().complete) notes.push(context.links.freshness().summary);
-  const changing = answers.filter((answer) => answer.status === "will change");
-  const confirmation =
-    fieldRefused || changing.length === 0
-      ? null
-      : await sealPreview(
-          TOOL,
-          args,
-          links.filter((link) => changing.some((answer) => answer.id === link.id)),
-          context,
-        );
-  const counts = tally(answers);
+  if (args.search && !context.links.index.freshness().complete) notes.push(context.links.freshness().summary);
+  const changing = links.filter((link) => answers.some((answer) => answer.id === link.id && answer.status === "will change"));
+  const sealed = fieldRefused ? null : await sealPreview(TOOL, args, reading, changing, context);
+  const inParts = fieldRefused ? undefined : readingSummary(TOOL, reading);
+  const count = reading.earlier.length + changing.length;
   return {
     stage: "preview",
     links: answers,
-    counts,
-    confirmation,
+    counts: tally(answers),
+    confirmation: sealed,
+    ...(inParts?.retryAfterSeconds !== undefined ? { retryAfterSeconds: inParts.retryAfterSeconds } : {}),
     notes,
     summary:
-      confirmation === null
+      inParts?.summary ??
+      (sealed === null
         ? `Nothing to confirm: ${fieldRefused ? "a field is refused" : "no link would change"}. Nothing was changed.`
-        : `${changing.length} link${changing.length === 1 ? "" : "s"} will change once confirmed; nothing was changed yet. Show the user this preview; on their yes, call ${TOOL} again with the same arguments and confirmation. Links changed elsewhere meanwhile are left alone.`,
+        : `${count} link${count === 1 ? "" : "s"} will change once confirmed; nothing was changed yet. Show the user this preview; on their yes, call ${TOOL} again with the same arguments and confirmation. Links changed elsewhere meanwhile (${COMPARED_FIELDS}) are left alone.`),
   };
 }
 
@@ -164,23 +185,27 @@ export const updateLinks = define({
   description:
     `Changes 1 to ${BULK_MAX_LINKS} short links the same way (by ids or search). The first call changes nothing: it answers a preview ` +
     "and a confirmation. Show the user; a second call with the same arguments and that confirmation makes the change " +
-    "(per link: done, refused, or skipped: call again with the new confirmation).",
+    "(per link: done, refused, or skipped: call again with the new confirmation, after retryAfterSeconds when given). " +
+    `Compared with the preview before each write: ${COMPARED_FIELDS} (a link changed in one is left alone); ${NOT_COMPARED_FIELDS} cannot be (the service never shows them).`,
   input: UpdateLinksInput,
   output: BulkLinksOutput,
   annotations: CHANGE,
   graceMs: BULK_GRACE_MS,
-  confirmation: ({ confirmation, set }) =>
-    confirmation === undefined
-      ? undefined
-      : `Change the links update_links previewed (${Object.keys(set).join(", ")})? Links changed since the preview are left alone.`,
+  confirmation: ({ confirmation, set }) => {
+    const header = confirmation === undefined ? undefined : readableHeader(confirmation);
+    // A preview's confirmation is asked about; a run's "go on" was (its links are that preview's); "reading" changes nothing; any other is refused by the run.
+    if (confirmation === undefined || header?.kind === "go on" || header?.kind === "reading") return undefined;
+    const count = header === undefined ? "the links update_links previewed" : `${header.links} link${header.links === 1 ? "" : "s"}`;
+    return `Change ${count}: ${setText(set)}? Links changed since the preview are left alone.`;
+  },
   run: ({ confirmation, ...args }, context) =>
-    confirmation === undefined
-      ? preview(args, context)
+    confirmation === undefined || readableHeader(confirmation)?.kind === "reading"
+      ? preview(args, confirmation, context)
       : runConfirmed(
           TOOL,
           args,
           confirmation,
-          (details, { client, signal }) => client.links.update(details.id, { ...args.set, url: args.set.url ?? details.longurl }, { signal }),
+          (details, options, { client }) => client.links.update(details.id, { ...args.set, url: args.set.url ?? details.longurl }, options),
           context,
         ),
 });
