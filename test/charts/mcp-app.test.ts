@@ -271,7 +271,7 @@ test("hostile statistics (10,000 countries, 1 MB labels, markup, negative and st
   const hostile = {
     content: [{ type: "text", text: "{}" }],
     structuredContent: { details: { shorturl: `https://sho.rt/${"x".repeat(1_000_000)}` }, stats },
-    _meta: { [VIEW_CHART_META_KEY]: statisticsView(stats, `sho.rt/${"x".repeat(1_000_000)}`, "clicks")() },
+    _meta: { [VIEW_CHART_META_KEY]: (await statisticsView(stats, `sho.rt/${"x".repeat(1_000_000)}`, "clicks"))() },
   };
   const { page, view, errors, requests } = await host({}, hostile, "light", "mcp-app-hostile");
   try {

@@ -49,7 +49,19 @@ test("a stdio server's start loads neither the HTTP server, the sign-in and its 
   );
   expect(notAtStart).toEqual([]);
   // Each of them comes in with the mode that needs it.
-  expect([...onDemand].sort()).toEqual(["src/account/shared/state.ts", "src/server/http.ts", "src/server/serve-sign-in.ts", "src/view/page.ts"]);
+  expect([...onDemand].sort()).toEqual([
+    "../client/dist/charts/index.mjs",
+    "src/account/shared/state.ts",
+    "src/server/http.ts",
+    "src/server/serve-sign-in.ts",
+    "src/view/page.ts",
+  ]);
+}, 30_000);
+
+test("a stdio server's start loads none of the client's charts (glyphs, layout, PNG encoder): the first answer that draws one does", async () => {
+  const { atStart, onDemand } = await startGraph();
+  expect([...atStart].filter((path) => /client\/(src|dist)\/charts\//.test(path))).toEqual([]);
+  expect([...onDemand].some((path) => /client\/(src|dist)\/charts\/index/.test(path))).toBe(true);
 }, 30_000);
 
 test("a stdio server's start does not build the Apps view's page: it is built at the first resources/read", async () => {

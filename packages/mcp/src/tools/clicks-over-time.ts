@@ -17,11 +17,12 @@ import {
   type ClickSeries,
   type Granularity,
 } from "@linkshort/client";
-import { cleanLabel, seriesChart, type ClickChart } from "@linkshort/client/charts";
+import type { ClickChart } from "@linkshort/client/charts";
 import * as z from "zod/v4";
 import type { ClicksOverTime, LinkClicksOverTime } from "./outputs";
 import { SAMPLE_EVERY_MS, SWEEP_EVERY_MS } from "../account/server-index";
 import { AnswerWithImage, type SeriesViewData, type ToolContext } from "./define";
+import { loadCharts } from "./chart";
 import { seriesSummary, toIso } from "./clicks-summary";
 
 const HOUR = 3_600_000;
@@ -169,14 +170,15 @@ export async function clicksOverTime(query: ClicksQuery, context: ToolContext): 
   };
   const title = query.id !== undefined ? (answers[0]!.shorturl?.replace(/^https?:\/\//, "") ?? `Link ${query.id}`) : `Top ${answers.length} links`;
   const chartSeries = query.id !== undefined ? chartSeriesOf(series[0]!) : accountSeriesOf(series);
+  const { cleanLabel, seriesChart } = await loadCharts();
   const chart = chartSeries ? () => seriesChart(chartSeries, { title, deflate: deflateSync }) : undefined;
   return new AnswerWithImage(structured, undefined, chart && (() => ({ data: Buffer.from(chart().png()).toString("base64"), mimeType: "image/png" })), () =>
-    seriesView(structured, title, chart?.()),
+    seriesView(structured, title, chart?.(), cleanLabel),
   );
 }
 
 /** The answer as the statistics view shows it: the client's chart, the total, the top links' rows and what the history says. */
-function seriesView(answer: ClicksOverTime, title: string, chart: ClickChart | undefined): SeriesViewData {
+function seriesView(answer: ClicksOverTime, title: string, chart: ClickChart | undefined, cleanLabel: (text: string) => string): SeriesViewData {
   const label = (link: LinkClicksOverTime) => cleanLabel(link.shorturl?.replace(/^https?:\/\//, "") ?? `Link ${link.id}`);
   const one = !answer.top && answer.links.length === 1;
   return {

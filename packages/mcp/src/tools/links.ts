@@ -116,6 +116,6 @@ export const getLink = define({
     if (question.clicks !== undefined) return clicksOverTime(question.clicks, context);
     const link = await context.client.links.get(question.id, { signal: context.signal });
     const title = link.details.shorturl.replace(/^https?:\/\//, "");
-    return new AnswerWithImage(link, undefined, statisticsChart(link.stats, title, "clicks"), statisticsView(link.stats, title, "clicks"));
+    return new AnswerWithImage(link, undefined, await statisticsChart(link.stats, title, "clicks"), await statisticsView(link.stats, title, "clicks"));
   },
 });

@@ -93,7 +93,13 @@ export const getQrCode = define({
   run: async ({ id }, context) => {
     const qrCode = await context.client.qrCodes.get(id, { signal: context.signal });
     const title = qrCode.details.name || qrCode.details.link.replace(/^https?:\/\//, "");
-    return withQrImage(qrCode, qrCode.details.link, context, statisticsChart(qrCode.stats, title, "scans"), statisticsView(qrCode.stats, title, "scans"));
+    return withQrImage(
+      qrCode,
+      qrCode.details.link,
+      context,
+      await statisticsChart(qrCode.stats, title, "scans"),
+      await statisticsView(qrCode.stats, title, "scans"),
+    );
   },
 });
 
