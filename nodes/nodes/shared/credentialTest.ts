@@ -72,8 +72,12 @@ function advice(error: unknown, baseUrl: string, redact: (text: string) => strin
 			return `No server named ${host} was found. Check the spelling of Base URL (such as ${EXAMPLE}).`;
 		if (networkCode === 'ECONNREFUSED')
 			return `Nothing accepts connections at ${host}. Check the port in Base URL (leave it out for the usual one) and that the service is running.`;
+		// Plain http is advised only on this machine or a private network (the sandbox): elsewhere the same
+		// answer may come from something between n8n and the service, and http would send the key in clear.
 		if (/^https:/i.test(baseUrl) && (PLAIN_HTTP_ANSWER.test(networkCode) || PLAIN_HTTP_ANSWER.test(error.message)))
-			return `The service at ${host} speaks plain http, not https: write http://${host} in Base URL.`;
+			return LOCAL_HOST.test(host)
+				? `The service at ${host} speaks plain http, not https: write http://${host} in Base URL.`
+				: `The secure (https) connection to ${host} failed: something answered that does not speak https. Check Base URL, and any proxy between n8n and the service.`;
 		if (/CERT|SSL|TLS/.test(networkCode))
 			return `The service at ${host} has a certificate n8n does not trust. Check that Base URL is the service's own address.`;
 		return `Could not reach ${host}. Check Base URL and that n8n can reach the service on its network.`;
