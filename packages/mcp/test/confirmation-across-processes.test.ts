@@ -6,7 +6,7 @@
  * either, a preview binds to the process that made it, as before.
  */
 import { startSandbox, type Sandbox } from "@linkshort/sandbox";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONFIRMATION_SECRET_FILE, LocalAccountState } from "../src/account/local-state";
@@ -64,4 +64,22 @@ test("two states over one folder, asking at once, make one secret between them a
   expect(await states[0]!.secret("sign-in")).toBeUndefined();
   expect(await new LocalAccountState().secret("request-state")).toBeUndefined();
   await Promise.all(states.map((state) => state.close()));
+});
+
+test("a secret file another user could have written or can read is not trusted: the server signs with its own key and says why", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "linkshort-per-call-"));
+  const planted = join(folder, CONFIRMATION_SECRET_FILE);
+  writeFileSync(planted, `${"ab".repeat(32)}\n`, { mode: 0o644 });
+  chmodSync(planted, 0o644);
+  const said: string[] = [];
+  const state = new LocalAccountState(join(folder, "link-index.json"), undefined, (text) => said.push(text));
+  expect(await state.secret("request-state")).toBeUndefined();
+  expect(said).toEqual([
+    `${planted} can be read or written by other users, so the secret in it that signs confirmations is not used: delete it, and a new one is made. Confirmations of update_links and delete_links are signed by this process alone: another process refuses its previews.`,
+  ]);
+  const linked = mkdtempSync(join(tmpdir(), "linkshort-per-call-"));
+  symlinkSync(planted, join(linked, CONFIRMATION_SECRET_FILE));
+  const viaLink = new LocalAccountState(join(linked, "link-index.json"), undefined, (text) => said.push(text));
+  expect(await viaLink.secret("request-state")).toBeUndefined();
+  expect(said[1]).toMatch(/confirmation\.secret is not a plain file/);
 });

@@ -30,6 +30,7 @@ export class LocalAccountState implements AccountState {
   constructor(
     private readonly indexFile?: string,
     private readonly confirmationSecret?: Uint8Array,
+    private readonly say: (text: string) => void = () => undefined,
   ) {}
 
   get keptIn(): string {
@@ -43,7 +44,14 @@ export class LocalAccountState implements AccountState {
     if (name === "sign-in") return Promise.resolve(undefined);
     if (this.confirmationSecret !== undefined) return Promise.resolve(this.confirmationSecret);
     if (this.indexFile === undefined) return Promise.resolve(undefined);
-    return (this.#confirmationSecret ??= keptSecret(besideIndex(this.indexFile, CONFIRMATION_SECRET_FILE)));
+    const path = besideIndex(this.indexFile, CONFIRMATION_SECRET_FILE);
+    // A file that cannot be made or is not safe to trust never stops the server: it signs with a key of its own, and says so.
+    return (this.#confirmationSecret ??= keptSecret(path).catch((error: unknown) => {
+      this.say(
+        `${error instanceof Error ? error.message : String(error)}. Confirmations of update_links and delete_links are signed by this process alone: another process refuses its previews.`,
+      );
+      return undefined;
+    }));
   }
 
   clientFor(baseUrl: string, apiKey: string, maxWaitSeconds: number): LinkShortClient {
@@ -81,17 +89,42 @@ function besideIndex(indexFile: string, name: string): string {
 async function keptSecret(path: string): Promise<Uint8Array> {
   const folder = path.slice(0, path.length - CONFIRMATION_SECRET_FILE.length);
   if (folder !== "") await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+  const secret = `${randomBytes(SECRET_BYTES).toString("hex")}\n`;
   const draft = `${path}.${process.pid}.${randomBytes(6).toString("hex")}`;
-  await fs.writeFile(draft, `${randomBytes(SECRET_BYTES).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  await fs.writeFile(draft, secret, { mode: 0o600, flag: "wx" });
   try {
     await fs.link(draft, path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // A file system without hard links (FAT, some network mounts): created exclusively in place instead.
+    if (code !== "EEXIST") await fs.writeFile(path, secret, { mode: 0o600, flag: "wx" }).catch(ignoreExisting);
   } finally {
     await fs.unlink(draft);
   }
+  await refuseUntrusted(path);
   const text = (await fs.readFile(path, "utf8")).trim();
   if (!/^[0-9a-f]+$/.test(text) || text.length < 2 * SECRET_BYTES)
     throw new Error(`${path} does not hold the secret that signs confirmations (${SECRET_BYTES} bytes in hex): delete it, and a new one is made`);
   return new Uint8Array(Buffer.from(text, "hex"));
+}
+
+function ignoreExisting(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+}
+
+/**
+ * Whoever wrote the secret can sign confirmations, a person's yes among them: a file that another
+ * user could have placed or can read (a link, another owner, any access for group or others) is refused.
+ */
+async function refuseUntrusted(path: string): Promise<void> {
+  const found = await fs.lstat(path);
+  const ownUid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const why = !found.isFile()
+    ? "is not a plain file"
+    : ownUid !== undefined && found.uid !== ownUid
+      ? "belongs to another user"
+      : process.platform !== "win32" && (found.mode & 0o077) !== 0
+        ? "can be read or written by other users"
+        : undefined;
+  if (why !== undefined) throw new Error(`${path} ${why}, so the secret in it that signs confirmations is not used: delete it, and a new one is made`);
 }

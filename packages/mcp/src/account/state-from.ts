@@ -13,6 +13,7 @@ export async function accountStateFrom(env: NodeJS.ProcessEnv, commandLine: Comm
     return new LocalAccountState(
       commandLine.http?.signIn === undefined ? indexFileFrom(env, commandLine) : undefined,
       secretFrom(env, CONFIRMATION_SECRET_VARIABLE),
+      say,
     );
   const { SharedState } = await import("./shared/state");
   return SharedState.openNamed(url, env, say);
