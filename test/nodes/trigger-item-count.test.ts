@@ -1,5 +1,5 @@
 import type { Page } from '@linkshort/client/core';
-import { countItems } from '../../nodes/nodes/LinkShortTrigger/reading/itemCount';
+import { countItems, keptSinceCount, KEPT_SINCE_COUNT } from '../../nodes/nodes/LinkShortTrigger/reading/itemCount';
 
 /** The list's count as New Link takes it after a step back (itemCount.ts), against servers that page in their own ways. */
 
@@ -42,4 +42,21 @@ it('counts exactly where the server gives more than asked (its own page size, pe
   }
   // All on one page of the server's size.
   expect(await countItems(server(12, () => 15).read)).toBe(12);
+});
+
+describe('the ids known keeps for the read the next count starts', () => {
+  const tally = { total: 500, at: 0, emitted: 3, floorId: 100 };
+  it("keeps those above the last count's floor, and drops those at or below it", () => {
+    expect(keptSinceCount([90, 100, 150, 260], 250, tally)).toEqual({ known: [150, 260], tally });
+  });
+  it('with none to keep (no count, or one kept before its floor was recorded), keeps only those above floorId', () => {
+    expect(keptSinceCount([150, 260], 250, undefined)).toEqual({ known: [260] });
+    expect(keptSinceCount([150, 260], 250, { total: 500, at: 0, emitted: 3 })).toEqual({ known: [260], tally: { total: 500, at: 0, emitted: 3 } });
+  });
+  it(`past ${KEPT_SINCE_COUNT} below floorId, keeps only those above it and moves the count's floor up to it`, () => {
+    const below = Array.from({ length: KEPT_SINCE_COUNT + 1 }, (_, i) => 101 + i);
+    const floorId = 101 + KEPT_SINCE_COUNT;
+    expect(keptSinceCount([...below, floorId + 1], floorId, tally)).toEqual({ known: [floorId + 1], tally: { ...tally, floorId } });
+    expect(keptSinceCount([...below.slice(1), floorId + 1], floorId, tally).known).toHaveLength(KEPT_SINCE_COUNT + 1);
+  });
 });

@@ -69,7 +69,7 @@ function reportCountRead(read: PendingRead, emittedNow: number, parameters: Even
 	const emitted = (read.emitted ?? 0) + emittedNow;
 	if (emitted >= owed) return;
 	parameters.log(
-		`the read of the whole list emitted ${emitted} new items, fewer than the ${owed} the count showed hidden: at least ${owed - emitted} were not found as new (deleted since, or made with ids the trigger had already read past); the list's count starts again from here`,
+		`the read of the whole list emitted ${emitted} new items, fewer than the ${owed} the count showed hidden: at least ${owed - emitted} of them not found as new (deleted since, or with ids the trigger had already read past); the list's count starts again from here`,
 	);
 }
 
