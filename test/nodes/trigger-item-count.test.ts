@@ -1,5 +1,8 @@
 import type { Page } from '@linkshort/client/core';
-import { countItems, keptSinceCount, KEPT_SINCE_COUNT } from '../../nodes/nodes/LinkShortTrigger/reading/itemCount';
+import type { EventParameters } from '../../nodes/nodes/LinkShortTrigger/event';
+import { countedResult, countItems, keptSinceCount, KEPT_SINCE_COUNT } from '../../nodes/nodes/LinkShortTrigger/reading/itemCount';
+import type { NewItemsState, Tally } from '../../nodes/nodes/LinkShortTrigger/reading/newItemsState';
+import type { PageReader } from '../../nodes/nodes/LinkShortTrigger/reading/pageReader';
 
 /** The list's count as New Link takes it after a step back (itemCount.ts), against servers that page in their own ways. */
 
@@ -58,5 +61,65 @@ describe('the ids known keeps for the read the next count starts', () => {
     const floorId = 101 + KEPT_SINCE_COUNT;
     expect(keptSinceCount([...below, floorId + 1], floorId, tally)).toEqual({ known: [floorId + 1], tally: { ...tally, floorId } });
     expect(keptSinceCount([...below.slice(1), floorId + 1], floorId, tally).known).toHaveLength(KEPT_SINCE_COUNT + 1);
+  });
+});
+
+describe('a count in the poll that made it, against items made while the poll reads', () => {
+  const HOUR = 3_600_000;
+  const now = 10 * HOUR;
+  const parameters = {
+    now: () => now,
+    timeUp: () => false,
+    log: () => {},
+  } as unknown as EventParameters;
+  const quiet = (tally: Tally, known: number[] = []): NewItemsState => ({
+    floorId: 250,
+    known,
+    top: '2026-01-01 00:00:00',
+    topSeenAt: 0,
+    topSettled: true,
+    pages: 3,
+    deepTop: null,
+    deepReadAt: 0,
+    reading: null,
+    cap: 100,
+    tally,
+  });
+  const counted = async (items: number, state: NewItemsState, fresh: Array<{ id: number }>, share: { requests: number; listEnd?: number; fromTop: boolean }) =>
+    (await countedResult(server(items, (want) => want).read, { fresh, state }, state, { listEnd: undefined, ...share }, parameters)).state;
+
+  it('an item at the top made after the read is not counted before it is emitted: the next poll counts, and a hidden item after it still shows', async () => {
+    const before = quiet({ total: 250, at: now - HOUR, emitted: 0, floorId: 250 });
+    // Item 251 was made between the poll's first page and its count.
+    const skipped = await counted(251, before, [], { requests: 1, fromTop: true });
+    expect(skipped.tally).toEqual(before.tally);
+    // The next poll emits 251, then counts.
+    const next = await counted(251, quiet(before.tally!, [251]), [{ id: 251 }], { requests: 1, fromTop: true });
+    expect(next.tally).toEqual({ total: 251, at: now, emitted: 0, floorId: 250 });
+    expect(next.reading).toBeNull();
+    // A link hidden by the clock (252, dated below the top: 251 stays on top) shows at the next count.
+    const hiddenBelowTop: PageReader<{ id: number }> = async (page, limit) => {
+      const answer = await server(252, (want) => want).read(page, limit);
+      return { ...answer, items: answer.items.map((item) => (item.id === 252 ? { id: 251 } : item)) };
+    };
+    const hour = { ...next.tally!, at: now - HOUR };
+    const later = await countedResult(
+      hiddenBelowTop,
+      { fresh: [], state: quiet(hour, [251]) },
+      quiet(hour, [251]),
+      { requests: 1, listEnd: undefined, fromTop: true },
+      parameters,
+    );
+    expect(later.state.reading?.owed).toBe(1);
+  });
+
+  it('the end of the list, reached by a read of more than one page, is confirmed by a count of its own before it starts a read', async () => {
+    const before = quiet({ total: 250, at: now - 10 * 60_000, emitted: 0, floorId: 250 });
+    // The last page of a 3-page read counted 251 items: 251 was made after the first page, at the top, not emitted yet.
+    const state = await counted(251, before, [], { requests: 3, listEnd: 251, fromTop: true });
+    expect(state.reading).toBeNull();
+    // The count waits for the next poll, which emits 251 first.
+    expect(now - state.tally!.at).toBeGreaterThanOrEqual(HOUR);
+    expect(state.tally!.total).toBe(250);
   });
 });

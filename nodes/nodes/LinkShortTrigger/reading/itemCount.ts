@@ -21,10 +21,18 @@ export const COUNT_EVERY_MS = 3_600_000;
 /** The requests a count may take: a page of one item, and the last page on a server that gives more than asked. */
 const COUNT_REQUESTS = 2;
 
-/** How many items the list holds, exactly; `STOPPED` when the rate limit or the poll's deadline stopped it. */
-export async function countItems<T>(read: PageReader<T>): Promise<number | typeof STOPPED> {
+/** A count that saw, at the top of the list, an item made after the poll's read (see `countItems`). */
+export const MADE_SINCE = Symbol('made since the read');
+
+/**
+ * How many items the list holds, exactly; `STOPPED` when the rate limit or the poll's deadline
+ * stopped it; `MADE_SINCE` when the item at the top has an id above `seenUpTo` (made after the
+ * poll's read: the count holds it, the emitted items not yet).
+ */
+export async function countItems<T extends { id: number }>(read: PageReader<T>, seenUpTo = Infinity): Promise<number | typeof STOPPED | typeof MADE_SINCE> {
 	const first = await unlessStopped(read(1, 1));
 	if (first === STOPPED) return STOPPED;
+	if ((first.items[0]?.id ?? 0) > seenUpTo) return MADE_SINCE;
 	if (PagePromise.isLastPage(first, 1)) return first.items.length;
 	if (first.items.length <= 1) return first.maxpage;
 	// The server gave more than one item: the pages before the last are full ones of that size.
@@ -79,11 +87,11 @@ function reportCountRead(read: PendingRead, emittedNow: number, parameters: Even
  * of the list when the count shows hidden items. When a read the count started ends, the count
  * starts again from what the list holds then, so that no count starts a second read for the same items.
  */
-export async function countedResult<T>(
+export async function countedResult<T extends { id: number }>(
 	read: PageReader<T>,
 	result: { fresh: T[]; state: NewItemsState },
 	before: NewItemsState,
-	share: Pick<Share<T>, 'requests' | 'listEnd'>,
+	share: Pick<Share<T>, 'requests' | 'listEnd' | 'fromTop'>,
 	parameters: EventParameters,
 ): Promise<{ fresh: T[]; state: NewItemsState }> {
 	if (before.reading?.baseline === true && result.state.reading !== null) return result;
@@ -96,14 +104,22 @@ export async function countedResult<T>(
 	if (state.reading !== null) return { ...result, state: tally !== undefined && tally.at > now ? { ...state, tally: { ...tally, at: now } } : state };
 	const countRead = before.reading?.countFloor !== undefined ? before.reading : undefined;
 	if (countRead !== undefined) reportCountRead(countRead, result.fresh.length, parameters);
-	// A read the count started that ended with no count: the next poll counts afresh.
-	const uncounted = { ...result, state: countRead === undefined ? state : withTally(state, undefined) };
-	const free = share.listEnd !== undefined;
-	const due = countRead !== undefined || countDue(tally, now);
-	if (!free && (!due || share.requests + COUNT_REQUESTS > SCAN_PAGES_PER_POLL || parameters.timeUp())) return uncounted;
-	const total = share.listEnd ?? (await countItems(read));
-	if (total === STOPPED) return uncounted;
-	const hidden = tally === undefined || countRead !== undefined ? 0 : total - (tally.total + tally.emitted);
+	const hiddenIn = (total: number) => (tally === undefined || countRead !== undefined ? 0 : total - (tally.total + tally.emitted));
+	const endShowsHidden = share.listEnd !== undefined && hiddenIn(share.listEnd) > 0;
+	// Not counted in this poll: after a read the count started, the next poll counts afresh; where the list's end showed hidden items, the next poll counts.
+	const uncounted = {
+		...result,
+		state: countRead !== undefined ? withTally(state, undefined) : endShowsHidden ? { ...state, tally: { ...tally!, at: now - COUNT_EVERY_MS } } : state,
+	};
+	// The page that ended the list counts it for free when it was the poll's one request, from the top; a page after
+	// the first may count an item made after it, which the poll did not emit: a count of its own then confirms what it shows.
+	const free = share.listEnd !== undefined && share.fromTop && share.requests === 1 ? share.listEnd : undefined;
+	const due = countRead !== undefined || countDue(tally, now) || endShowsHidden;
+	if (free === undefined && (!due || share.requests + COUNT_REQUESTS > SCAN_PAGES_PER_POLL || parameters.timeUp())) return uncounted;
+	const total = free ?? (await countItems(read, Math.max(state.floorId, ...state.known)));
+	// An item made after the read (emitted next poll) would count twice: the next poll counts instead.
+	if (total === STOPPED || total === MADE_SINCE) return uncounted;
+	const hidden = hiddenIn(total);
 	if (hidden <= 0) return { ...result, state: withTally(state, { total, at: now, emitted: 0, floorId: state.floorId }) };
 	parameters.log(`the list holds ${hidden} more than the trigger saw created: the server's clock moved, and the whole list is read for them`);
 	// Every item made since the last count has an id above its floor; `known` kept those emitted since.
