@@ -108,3 +108,35 @@ describe('deletions around the count, after a step back of 5 hours on the server
     await expectEmittedOnce(trigger, made.slice(1), boundAfterCount(OLD + 3));
   });
 });
+
+describe('a link hidden below what a deep read already passed, after a step back of 5 hours on the server alone', () => {
+  /** The hidden link, then a link at the top (the clock put right) that the hourly deep read passes without seeing the hidden one; 4 hours of polls. */
+  async function hiddenBelowDeepRead(forget: (state: IDataObject) => void = () => {}) {
+    const trigger = await quietTrigger();
+    const [hidden] = addLinks(sandbox, 1, { from: clock() - 5 * HOUR, perSecond: 1, name: 'stepped' });
+    await trigger.poll();
+    const [top] = addLinks(sandbox, 1, { from: clock(), perSecond: 1, name: 'top' });
+    await trigger.poll();
+    forget(trigger.staticData.state as IDataObject);
+    const polled = trigger.requestsPerPoll.length;
+    for (let i = 0; i < 4 * 60; i += 1) await trigger.poll();
+    const requests = trigger.requestsPerPoll.slice(polled);
+    expect(Math.max(...requests)).toBeLessThanOrEqual(MAX_REQUESTS_PER_POLL);
+    // One read of the whole account (3 pages of 100), then none: the count starts again from what it saw.
+    expect(requests.filter((sent) => sent > 2).length).toBeLessThanOrEqual(boundAfterCount(OLD + 2));
+    expect(requests.slice(-3 * 60).filter((sent) => sent > 2)).toEqual([]);
+    // In the last hour: quiet polls of one request, but for the hour's count and deep read.
+    expect(requests.slice(-60).filter((sent) => sent > 1).length).toBeLessThanOrEqual(2);
+    return { emitted: ids(trigger.emitted), hidden: hidden!, top: top! };
+  }
+
+  it('the read of the whole account the count starts emits it once, and the trigger is then quiet again: no read of the whole account after it', async () => {
+    const { emitted, hidden, top } = await hiddenBelowDeepRead();
+    expect(emitted).toEqual([top, hidden]);
+  });
+
+  it('with a count kept before its floor was recorded: not emitted, but one read of the whole account, then quiet again', async () => {
+    const { emitted, top } = await hiddenBelowDeepRead((state) => delete (state.tally as IDataObject).floorId);
+    expect(emitted).toEqual([top]);
+  });
+});

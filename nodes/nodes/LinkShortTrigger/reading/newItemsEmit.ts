@@ -3,6 +3,7 @@ import type { EventParameters } from '../event';
 import type { NewItemsState, PendingRead } from './newItemsState';
 import { SCAN_PAGES_PER_POLL } from './scan';
 import { below, dateOf, newestDate, type Dated, type Share } from './share';
+import { keptSinceCount } from './itemCount';
 
 /** After this long, a server that already showed items dated `top` can give that date to no new item. */
 const SETTLE_AFTER_MS = 2_000;
@@ -47,7 +48,8 @@ function emitting<T extends Dated>(share: Share<T>, state: NewItemsState, parame
 		readStartedAt,
 		pages,
 		known,
-		isNew: (item: T) => !baseline && item.id > state.floorId && !known.has(item.id),
+		// A read the count started looks above the floor of the count before it: `known` holds every id above that emitted since.
+		isNew: (item: T) => !baseline && item.id > (pending?.countFloor ?? state.floorId) && !known.has(item.id),
 		goOn: (reading: PendingRead): NewItemsState => ({ ...state, pages, reading }),
 		pendingOf: (changes: Partial<PendingRead>): PendingRead => ({
 			floor: share.floor,
@@ -264,7 +266,7 @@ function readEnded<T extends Dated>(at: Emitting<T>, maxId: number): NewItemsSta
 	const blockCounted = pending !== null && share.floor?.inclusive === true && share.floor.date === newest;
 	return {
 		floorId,
-		known: [...at.known].filter((id) => id > floorId),
+		...keptSinceCount(at.known, floorId, baseline ? undefined : state.tally),
 		top: newest,
 		// Taken after the read: the server showed items dated `newest` no later than this.
 		topSeenAt: topMoved || baseline ? parameters.now() : state.topSeenAt,

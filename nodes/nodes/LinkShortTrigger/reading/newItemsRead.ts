@@ -41,7 +41,6 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 	offset: number;
 	startOffset: number;
 	descending: boolean;
-	/** The most a page of this server holds, once an answer gave less than asked. */
 	cap: number;
 	ask: number | 'large';
 	readonly seen = new Map<number, T>();
@@ -49,11 +48,11 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 	readonly endAnswers: Array<Answered<T>> = [];
 	reachedEnd: number;
 	requests = 0;
+	splitRequests = 0;
 	grounded = false;
 	stoppedAtFloor = false;
 	pages: number | undefined;
 	created = 0;
-	/** How many items the list held, shown by the page that ended it (the page asked for, not one the server fell back to). */
 	listEnd: number | undefined;
 	last: T | undefined;
 	/** The long run being counted (PendingRead.run), and the places of its ends the pages may not reach. */
@@ -293,6 +292,7 @@ class ShareRead<T extends Dated> implements ReadSoFar<T> {
 		// A run longer than a poll reads is counted, not read whole (see PendingRead.run).
 		const skip = (date: string) => below({ id: 0, date }, this.floor) || (this.startOffset > 0 && date === top) || date === this.longRunDate;
 		const runs = await readSplitRuns(this.list.read, this.answers, this.cap, SCAN_PAGES_PER_POLL - this.requests, skip, this.pending?.run ?? null);
+		this.splitRequests += runs.requests;
 		for (const item of runs.items) if (!this.seen.has(item.id)) this.seen.set(item.id, item);
 		// The oldest run not read whole: the next cycle reads down to it again.
 		this.broken = runs.broken.reduce<BrokenRun | undefined>((oldest, run) => (oldest === undefined || run.date < oldest.date ? run : oldest), undefined);

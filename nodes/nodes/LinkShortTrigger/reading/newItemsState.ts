@@ -11,9 +11,12 @@ const placeSchema = idSchema.nullish();
 /**
  * The list's exact item count when it was last counted (`total`, at `at` on the n8n host's clock),
  * and the new items emitted since (`emitted`; it starts below 0 by the items that count showed
- * were hidden, which the read it started will emit).
+ * were hidden, which the read it started will emit). `floorId`: the state's `floorId` at that
+ * count; `known` keeps every id above it emitted since (up to KEPT_SINCE_COUNT, itemCount.ts), so
+ * that the read a later count starts can tell every item created since from one emitted (absent in
+ * tallies kept before it was recorded: that read then goes by `floorId` alone).
  */
-const tallySchema = z.object({ total: idSchema, at: timeSchema, emitted: z.int() });
+const tallySchema = z.object({ total: idSchema, at: timeSchema, emitted: z.int(), floorId: idSchema.optional() });
 export type Tally = z.infer<typeof tallySchema>;
 const capSchema = idSchema.positive();
 
@@ -82,8 +85,10 @@ const pendingReadSchema = z.object({
 	/** New items the read emitted in its earlier polls, and the newest date among them (see stepBack.ts). */
 	emitted: idSchema.optional(),
 	emittedNewest: dateOrNullSchema.optional(),
-	/** The fewest items created since the last poll before the read, as the list's page count showed (see stepBack.ts). */
+	/** The fewest items created since the last poll before the read, as the list's page count showed (see stepBack.ts); for a read the count started, the items it showed hidden. */
 	owed: idSchema.optional(),
+	/** A read the list's count started (itemCount.ts): it emits every item above this id (the last count's `floorId`) not in `known`. */
+	countFloor: idSchema.optional(),
 });
 export type PendingRead = z.infer<typeof pendingReadSchema>;
 

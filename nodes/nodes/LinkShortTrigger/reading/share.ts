@@ -52,7 +52,7 @@ export interface Share<T> {
 	stepFloor: string | null;
 	/** The fewest items created since the last poll, as the growth of the first page's count showed (0 when it did not grow, or was read at another size). */
 	created: number;
-	/** The requests this poll's read sent. */
+	/** The requests this poll's read sent (a count after it keeps within the poll's). */
 	requests: number;
 	/** How many items the list held, when a page of this read ended it. */
 	listEnd: number | undefined;
@@ -72,6 +72,7 @@ export interface ReadSoFar<T extends Dated> {
 	readonly stepFloor: string | null;
 	readonly floor: Floor | null;
 	readonly created: number;
+	/** How many items the list held, shown by the page that ended it (the page asked for, not one the server fell back to). */
 	readonly listEnd: number | undefined;
 	readonly stalled: boolean;
 	readonly fromBand: boolean;
@@ -81,7 +82,9 @@ export interface ReadSoFar<T extends Dated> {
 	readonly cap: number;
 	readonly startOffset: number;
 	readonly reachedEnd: number;
+	/** The requests of the pages down (how far a request gets), and those that read split runs again whole. */
 	readonly requests: number;
+	readonly splitRequests: number;
 	readonly offset: number;
 	readonly size: number;
 	readonly pages: number | undefined;
@@ -97,7 +100,7 @@ export function shareOf<T extends Dated>(read: ReadSoFar<T>): Share<T> {
 		whole: read.whole,
 		stepFloor: read.stepFloor,
 		created: read.created,
-		requests: read.requests,
+		requests: read.requests + read.splitRequests,
 		listEnd: read.listEnd,
 		runEdges:
 			longRunDate !== null
