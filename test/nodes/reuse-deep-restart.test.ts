@@ -8,22 +8,10 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { startSandbox, type Sandbox } from '@linkshort/sandbox';
 import { addLinks } from '../../packages/client/test/fill-links';
 import type { Credentials } from './harness';
+import { freshN8n, saved, type Harness } from './restart';
 
 // Each restart loads n8n-core and the node again (a few seconds on a busy machine).
 jest.setTimeout(120_000);
-
-type Harness = typeof import('./harness');
-/** A new n8n process: the built node loaded again, nothing in memory (its rate limiter and link index new). */
-function freshN8n(): Harness {
-  let harness: Harness | undefined;
-  jest.isolateModules(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second copy of the module, as a new process loads it
-    harness = require('./harness') as Harness;
-  });
-  return harness!;
-}
-/** What n8n keeps of static data between executions: JSON in its database. */
-const saved = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData)) as IDataObject;
 
 let sandbox: Sandbox;
 let user: Credentials;
