@@ -561,7 +561,9 @@ async function main() {
       const values = TRIGGER_NODE.properties.find((property) => property.name === 'event').options;
       for (const { name, value } of values) {
         await editor.choose('event', name);
-        const text = await editor.parametersText();
+        // The panel shows the chosen event's fields a moment after the list shows its name (seen in CI under load).
+        let text = '';
+        await waitFor(`"${name}"'s notice`, async () => (text = await editor.parametersText()).includes(notices[value]), 10_000).catch(() => undefined);
         assert(text.includes(notices[value]), `"${name}" does not show its notice: ${text.slice(0, 600)}`);
         for (const [other, notice] of Object.entries(notices)) if (other !== value) assert(!text.includes(notice), `"${name}" shows the notice of ${other}`);
         assert(!/Each poll sends|N ÷|requests/.test(text), `"${name}" shows engineering notes: ${text.slice(0, 600)}`);
