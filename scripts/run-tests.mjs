@@ -1,6 +1,6 @@
 // Runs every test suite of the repository and ends with one line: `N passed, N failed`.
 // Jest suites count their tests; other checks (lint, bundle checks) count as one test each.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -37,6 +37,10 @@ const suites = [
   // The published packages' tests again under Node 24 (the binary the n8n harness keeps in
   // .cache/n8n, installed alone without n8n), whatever Node runs this script: CI on Node 22 then proves both.
   { name: "jest under Node 24 (client, sandbox, MCP server, n8n node)", jest: ["packages", "test/nodes"], node: node24 },
+  // The trigger under n8n's durable scheduler: about 5 minutes of n8n polling at most once a minute, so it
+  // runs beside the suites that follow (installing n8n on a clean machine first); the suites that start
+  // n8n themselves wait for it.
+  { name: "n8n durable scheduler", command: ["node", "test/n8n/scheduler.mjs"], background: true },
   // The suites whose answers depend on dates (the trigger, the sandbox, click histories and charts, the MCP
   // sign-in) again with the machine's clock a year ahead and a year behind (Debian's faketime): nothing may
   // depend on the day the tests run.
@@ -63,13 +67,11 @@ const suites = [
   { name: "raycast lint (eslint, prettier, tsc)", command: ["npm", "run", "lint", "--workspace", "linkshort"] },
   { name: "raycast store package (installs and builds alone)", command: ["node", "raycast-extension/scripts/check-store-package.mjs"] },
   // Real n8n (installed into .cache on the first run), with the example workflows.
-  { name: "n8n e2e", command: ["node", "test/n8n/e2e.mjs"] },
-  // The trigger under n8n's durable scheduler (about 5 minutes: n8n polls at most once a minute).
-  { name: "n8n durable scheduler", command: ["node", "test/n8n/scheduler.mjs"] },
+  { name: "n8n e2e", command: ["node", "test/n8n/e2e.mjs"], startsN8n: true },
   // n8n's editor in headless Chromium (apt's chromium): what a person sees and runs; screenshots in .cache/n8n-editor-screenshots.
-  { name: "n8n editor (browser)", command: ["node", "test/n8n/editor.mjs"] },
+  { name: "n8n editor (browser)", command: ["node", "test/n8n/editor.mjs"], startsN8n: true },
   // n8n in queue mode: Redis and Postgres (Debian packages) as the test's own processes, a main instance and two workers.
-  { name: "n8n queue mode", command: ["node", "test/n8n/queue.mjs"] },
+  { name: "n8n queue mode", command: ["node", "test/n8n/queue.mjs"], startsN8n: true },
 ];
 
 const USAGE = "usage: node scripts/run-tests.mjs [--list] [suite name ...] (no name: every suite)";
@@ -93,8 +95,54 @@ built.warnIfStale();
 let passed = 0;
 let failed = 0;
 const lines = [];
+
+/** A command suite's result, counted: "<name>: N passed, N failed" as its last such line, else pass or fail by its exit status. */
+function record(suite, status, output, seconds) {
+  const counted = [...output.matchAll(/^.+: (\d+) passed, (\d+) failed$/gm)].at(-1);
+  if (counted) {
+    passed += Number(counted[1]);
+    failed += Number(counted[2]);
+    if (status !== 0 && Number(counted[2]) === 0) failed += 1;
+    lines.push(`${suite.name}: ${counted[1]} passed, ${counted[2]} failed${status === 0 ? "" : ` (exit ${status})`} [${seconds} s]`);
+  } else {
+    if (status === 0) passed += 1;
+    else failed += 1;
+    lines.push(`${suite.name}: ${status === 0 ? "passed" : `failed (exit ${status})`} [${seconds} s]`);
+  }
+}
+
+/** A command suite run while the next ones do: its output kept until it is awaited. */
+function startInBackground(suite) {
+  const startedAt = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(suite.command[0], suite.command.slice(1), { stdio: ["ignore", "pipe", "pipe"], cwd: suite.cwd ?? process.cwd() });
+    let output = "";
+    let errors = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (errors += chunk));
+    const end = (status, more = "") => resolve({ suite, status, output, errors: errors + more, seconds: Math.round((Date.now() - startedAt) / 1000) });
+    child.on("close", (status) => end(status ?? 1));
+    child.on("error", (error) => end(1, String(error)));
+  });
+}
+const inBackground = [];
+async function awaitBackground() {
+  for (const { suite, status, output, errors, seconds } of await Promise.all(inBackground.splice(0))) {
+    console.log(`\n=== ${suite.name} (ran in the background) ===`);
+    process.stdout.write(output);
+    process.stderr.write(errors);
+    record(suite, status, output, seconds);
+  }
+}
+
 for (const suite of suites) {
   if (args.length > 0 && !args.includes(suite.name)) continue;
+  if (suite.background) {
+    console.log(`\n=== ${suite.name}: started in the background ===`);
+    inBackground.push(startInBackground(suite));
+    continue;
+  }
+  if (suite.startsN8n) await awaitBackground();
   console.log(`\n=== ${suite.name} ===`);
   const startedAt = Date.now();
   const linesBefore = lines.length;
@@ -145,6 +193,8 @@ for (const suite of suites) {
       failed += 1;
       lines.push(`${suite.name}: jest exited ${run.status}`);
     }
+    // How long each suite took, on its first line of the summary (the machine's load says the rest).
+    lines[linesBefore] += ` [${Math.round((Date.now() - startedAt) / 1000)} s]`;
   } else {
     const run = spawnSync(suite.command[0], suite.command.slice(1), {
       stdio: ["ignore", "pipe", "inherit"],
@@ -154,22 +204,10 @@ for (const suite of suites) {
     });
     const output = run.stdout?.toString() ?? "";
     process.stdout.write(output);
-    // A suite that counts its own checks ends with "<name>: N passed, N failed".
-    const counted = [...output.matchAll(/^.+: (\d+) passed, (\d+) failed$/gm)].at(-1);
-    if (counted) {
-      passed += Number(counted[1]);
-      failed += Number(counted[2]);
-      if (run.status !== 0 && Number(counted[2]) === 0) failed += 1;
-      lines.push(`${suite.name}: ${counted[1]} passed, ${counted[2]} failed${run.status === 0 ? "" : ` (exit ${run.status})`}`);
-    } else {
-      if (run.status === 0) passed += 1;
-      else failed += 1;
-      lines.push(`${suite.name}: ${run.status === 0 ? "passed" : `failed (exit ${run.status})`}`);
-    }
+    record(suite, run.status, output, Math.round((Date.now() - startedAt) / 1000));
   }
-  // How long each suite took, on its first line of the summary (the machine's load says the rest).
-  if (lines.length > linesBefore) lines[linesBefore] += ` [${Math.round((Date.now() - startedAt) / 1000)} s]`;
 }
+await awaitBackground();
 console.log(`\n${lines.join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
